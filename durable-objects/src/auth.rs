@@ -1,0 +1,37 @@
+//! Bearer-token authentication (DESIGN.md §2). `API_TOKENS` is a JSON object
+//! token → projectId; the project a request may touch is derived from its
+//! token alone, so no token can name another project's streams.
+
+use std::collections::BTreeMap;
+use worker::{Env, Request};
+
+/// Byte-wise comparison whose time depends only on the lengths.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn configured_tokens(env: &Env) -> BTreeMap<String, String> {
+    let raw = env
+        .secret("API_TOKENS")
+        .map(|secret| secret.to_string())
+        .or_else(|_| env.var("API_TOKENS").map(|var| var.to_string()))
+        .unwrap_or_default();
+    serde_json::from_str(&raw).unwrap_or_default()
+}
+
+/// The project of the request's bearer token, or `None` (→ 401).
+pub fn project_for(request: &Request, env: &Env) -> Option<String> {
+    let header = request.headers().get("authorization").ok().flatten()?;
+    let presented = header.strip_prefix("Bearer ")?.trim();
+    let mut found = None;
+    // Every configured token is compared, whether or not one matched already.
+    for (token, project) in configured_tokens(env) {
+        if constant_time_eq(token.as_bytes(), presented.as_bytes()) {
+            found = Some(project);
+        }
+    }
+    found.filter(|project| !project.is_empty())
+}

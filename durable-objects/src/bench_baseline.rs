@@ -1,0 +1,58 @@
+//! Bench-only baseline (issue: append benchmark): a Durable Object that does
+//! nothing but one SQLite `INSERT` per request. Reachable only when the
+//! `BENCH_BASELINE` binding exists (the bench's wrangler environment); the
+//! deployed worker has no such binding and answers 404.
+
+use crate::responses;
+use std::cell::Cell;
+use worker::{
+    durable_object, DurableObject, Env, Request, Response, Result, SqlStorageValue, State,
+};
+
+#[durable_object]
+pub struct BenchBaseline {
+    state: State,
+    ready: Cell<bool>,
+}
+
+impl DurableObject for BenchBaseline {
+    fn new(state: State, _env: Env) -> Self {
+        BenchBaseline {
+            state,
+            ready: Cell::new(false),
+        }
+    }
+
+    async fn fetch(&self, mut request: Request) -> Result<Response> {
+        let body = request.text().await?;
+        let sql = self.state.storage().sql();
+        if !self.ready.get() {
+            sql.exec(
+                "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)",
+                None,
+            )?;
+            self.ready.set(true);
+        }
+        let cursor = sql.exec(
+            "INSERT INTO t (body) VALUES (?)",
+            vec![SqlStorageValue::String(body)],
+        )?;
+        Response::ok(format!("{{\"rowsWritten\":{}}}", cursor.rows_written()))
+    }
+}
+
+/// `POST /bench/baseline/{name}` → the baseline object named `name`.
+pub async fn route(mut request: Request, env: &Env) -> Result<Response> {
+    let Ok(namespace) = env.durable_object("BENCH_BASELINE") else {
+        return responses::error(404, "route_not_found", "no route for this URL");
+    };
+    let url = request.url()?;
+    let name = url.path().trim_start_matches("/bench/baseline/").to_owned();
+    let body = request.text().await?;
+    let stub = namespace.get_by_name(&name)?;
+    let mut init = worker::RequestInit::new();
+    init.with_method(worker::Method::Post)
+        .with_body(Some(body.into()));
+    stub.fetch_with_request(Request::new_with_init("https://baseline.internal/", &init)?)
+        .await
+}

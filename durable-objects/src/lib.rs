@@ -1,0 +1,16 @@
+//! Tributary's Cloudflare shell (DESIGN.md §1): the Worker entry, the stream
+//! Durable Object and the `SqlStorage` driver of the engine's storage trait.
+//!
+//! Never panic here (§1): a panic aborts the whole wasm instance. The lints
+//! below are denied for this crate by the workspace.
+
+mod auth;
+mod bench_baseline;
+mod entry;
+mod platform;
+mod responses;
+mod sql_driver;
+mod stream_object;
+
+pub use bench_baseline::BenchBaseline;
+pub use stream_object::StreamObject;

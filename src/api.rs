@@ -1,0 +1,140 @@
+//! The HTTP surface of one stream, without HTTP: the Durable Object turns a
+//! request into [`ApiRequest`], calls [`Stream::handle`], and sends back the
+//! [`ApiResponse`]. Keeping this in the engine makes the whole API natively
+//! testable (DESIGN.md §1 "the shell is thin").
+
+use crate::error::ApiError;
+use crate::event::Authority;
+use crate::event::CommittedEvent;
+use crate::route::Action;
+use crate::storage::Storage;
+use crate::stream::AppendOutcome;
+use crate::stream::{RangeQuery, Stream};
+use crate::Inputs;
+use serde::Serialize;
+
+pub struct ApiRequest<'a> {
+    pub action: &'a Action,
+    /// URL query string without the leading `?`.
+    pub query: &'a str,
+    pub body: &'a [u8],
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiResponse {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+}
+
+impl ApiResponse {
+    pub fn json(status: u16, body: &impl Serialize) -> Self {
+        match serde_json::to_string(body) {
+            Ok(body) => ApiResponse {
+                status,
+                content_type: "application/json",
+                body,
+            },
+            Err(error) => ApiError::new(500, "internal", error.to_string()).into(),
+        }
+    }
+
+    pub fn no_content() -> Self {
+        ApiResponse {
+            status: 204,
+            content_type: "application/json",
+            body: String::new(),
+        }
+    }
+}
+
+impl From<ApiError> for ApiResponse {
+    fn from(error: ApiError) -> Self {
+        ApiResponse {
+            status: error.status,
+            content_type: "application/json",
+            body: error.to_json(),
+        }
+    }
+}
+
+fn respond<T, E: Into<ApiError>>(
+    result: Result<T, E>,
+    ok: impl FnOnce(T) -> ApiResponse,
+) -> ApiResponse {
+    match result {
+        Ok(value) => ok(value),
+        Err(error) => error.into().into(),
+    }
+}
+
+impl<S: Storage> Stream<S> {
+    /// Serves one public request for this stream.
+    pub fn handle(&mut self, request: &ApiRequest<'_>, inputs: &Inputs) -> ApiResponse {
+        match request.action {
+            Action::Info => respond(self.info(), |info| ApiResponse::json(200, &info)),
+            Action::Destroy => respond(self.destroy(), |_| ApiResponse::no_content()),
+            Action::ReadOne(offset) => {
+                respond(self.read_one(*offset), |read| ApiResponse::json(200, &read))
+            }
+            Action::ReadRange => respond(
+                RangeQuery::parse(request.query).and_then(|query| self.read_range(&query)),
+                |read| ApiResponse::json(200, &read),
+            ),
+            Action::Append => respond(
+                self.append_body(request.body, Authority::Public, inputs),
+                appended,
+            ),
+            Action::Metrics => ApiResponse {
+                status: 200,
+                content_type: "text/plain; version=0.0.4",
+                body: self.metrics_text(),
+            },
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SingleAppended {
+    event: CommittedEvent,
+    deduplicated: bool,
+}
+
+#[derive(Serialize)]
+struct BatchAppended {
+    events: Vec<CommittedEvent>,
+    deduplicated: Vec<bool>,
+}
+
+/// 201 when anything new was committed, 200 when every event was a duplicate (§3).
+fn appended(outcome: AppendOutcome) -> ApiResponse {
+    let status = if outcome.deduplicated.iter().all(|duplicate| *duplicate) {
+        200
+    } else {
+        201
+    };
+    let AppendOutcome {
+        events,
+        deduplicated,
+        is_batch,
+    } = outcome;
+    if is_batch {
+        return ApiResponse::json(
+            status,
+            &BatchAppended {
+                events,
+                deduplicated,
+            },
+        );
+    }
+    match (events.into_iter().next(), deduplicated.first()) {
+        (Some(event), Some(&deduplicated)) => ApiResponse::json(
+            status,
+            &SingleAppended {
+                event,
+                deduplicated,
+            },
+        ),
+        _ => ApiError::new(500, "internal", "append returned no event").into(),
+    }
+}

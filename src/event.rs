@@ -1,0 +1,285 @@
+//! Events (DESIGN.md §3): the input a caller sends, its validation, and the
+//! committed event every read returns.
+
+use crate::error::{details, ApiFailure};
+use crate::json_limits::value_depth;
+use crate::limits::{MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_IDEMPOTENCY_KEY_BYTES, MAX_TYPE_BYTES};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+
+/// Prefix of every control event type (§4).
+pub const CONTROL_PREFIX: &str = "events.iterate.com/stream/";
+
+/// The control-event catalog of §4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ControlType {
+    SubscriptionConfigured,
+    SubscriptionRemoved,
+    SubscriptionCursorSet,
+    SubscriptionDeliveryResumed,
+    SubscriptionDeliveryHalted,
+    ErrorOccurred,
+}
+
+impl ControlType {
+    /// `Ok(None)` for an ordinary type, `Err(())` for an unknown control type.
+    pub fn classify(event_type: &str) -> Result<Option<ControlType>, ()> {
+        let Some(name) = event_type.strip_prefix(CONTROL_PREFIX) else {
+            return Ok(None);
+        };
+        Ok(Some(match name {
+            "subscription-configured" => ControlType::SubscriptionConfigured,
+            "subscription-removed" => ControlType::SubscriptionRemoved,
+            "subscription-cursor-set" => ControlType::SubscriptionCursorSet,
+            "subscription-delivery-resumed" => ControlType::SubscriptionDeliveryResumed,
+            "subscription-delivery-halted" => ControlType::SubscriptionDeliveryHalted,
+            "error-occurred" => ControlType::ErrorOccurred,
+            _ => return Err(()),
+        }))
+    }
+
+    /// Only the engine itself may append these (§4 "trusted only").
+    pub fn is_trusted_only(self) -> bool {
+        matches!(
+            self,
+            ControlType::SubscriptionDeliveryHalted | ControlType::ErrorOccurred
+        )
+    }
+}
+
+/// Who is appending: the public API, or the engine/stream-to-stream delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Authority {
+    Public,
+    Trusted,
+}
+
+/// A validated input event: `{type, payload?, metadata?, idempotencyKey?, ephemeral?}`
+/// (plus `source` on the trusted path only).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputEvent {
+    pub event_type: String,
+    /// Any JSON value; `{}` when absent.
+    pub payload: Value,
+    /// A JSON object; `{}` when absent.
+    pub metadata: Value,
+    pub idempotency_key: Option<String>,
+    pub ephemeral: bool,
+    pub source: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EventError {
+    #[error("an event must be a JSON object")]
+    NotAnObject,
+    #[error("field 'type' is required")]
+    MissingType,
+    #[error("field '{field}' must be {expected}")]
+    WrongFieldType {
+        field: &'static str,
+        expected: &'static str,
+    },
+    #[error("unknown field '{0}'")]
+    UnknownField(String),
+    #[error("'type' must be 1-{MAX_TYPE_BYTES} bytes; got {0}")]
+    TypeLength(usize),
+    #[error("'type' must not contain whitespace or control characters")]
+    TypeCharacters,
+    #[error("'idempotencyKey' must be 1-{MAX_IDEMPOTENCY_KEY_BYTES} bytes; got {0}")]
+    IdempotencyKeyLength(usize),
+    #[error("event JSON is {0} bytes; the limit is {MAX_EVENT_BYTES}")]
+    TooLarge(usize),
+    #[error("event JSON nests {0} levels; the limit is {MAX_EVENT_DEPTH}")]
+    TooDeep(usize),
+    #[error("events carrying 'source' can only be appended by stream-to-stream delivery")]
+    SourceForbidden,
+    #[error("'{0}' can only be appended by Tributary itself")]
+    TrustedOnlyType(String),
+    #[error("'{0}' is not a known control event type")]
+    UnknownControlType(String),
+    #[error("control events cannot be ephemeral")]
+    EphemeralControl,
+}
+
+impl ApiFailure for EventError {
+    fn status(&self) -> u16 {
+        match self {
+            EventError::TooLarge(_) | EventError::TooDeep(_) => 413,
+            EventError::SourceForbidden | EventError::TrustedOnlyType(_) => 403,
+            EventError::UnknownControlType(_) => 422,
+            _ => 400,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            EventError::TooLarge(_) => "event_too_large",
+            EventError::TooDeep(_) => "event_too_deep",
+            EventError::SourceForbidden => "source_forbidden",
+            EventError::TrustedOnlyType(_) => "trusted_only_type",
+            EventError::UnknownControlType(_) => "unknown_control_type",
+            _ => "invalid_event",
+        }
+    }
+}
+
+fn field_type(field: &'static str, expected: &'static str) -> EventError {
+    EventError::WrongFieldType { field, expected }
+}
+
+impl InputEvent {
+    /// Validates one event object against §3 rules 1, 2, 4, 5 and 7.
+    pub fn from_json(value: Value, authority: Authority) -> Result<InputEvent, EventError> {
+        let depth = value_depth(&value);
+        if depth > MAX_EVENT_DEPTH {
+            return Err(EventError::TooDeep(depth));
+        }
+        let size = serde_json::to_vec(&value)
+            .map(|bytes| bytes.len())
+            .unwrap_or(usize::MAX);
+        if size > MAX_EVENT_BYTES {
+            return Err(EventError::TooLarge(size));
+        }
+        let Value::Object(fields) = value else {
+            return Err(EventError::NotAnObject);
+        };
+        let mut event = InputEvent {
+            event_type: String::new(),
+            payload: json!({}),
+            metadata: json!({}),
+            idempotency_key: None,
+            ephemeral: false,
+            source: None,
+        };
+        let mut saw_type = false;
+        for (name, field) in fields {
+            match (name.as_str(), field) {
+                ("type", Value::String(text)) => {
+                    event.event_type = text;
+                    saw_type = true;
+                }
+                ("type", _) => return Err(field_type("type", "a string")),
+                ("payload", payload) => event.payload = payload,
+                ("metadata", metadata @ Value::Object(_)) => event.metadata = metadata,
+                ("metadata", Value::Null) => {}
+                ("metadata", _) => return Err(field_type("metadata", "an object")),
+                ("idempotencyKey", Value::String(key)) => event.idempotency_key = Some(key),
+                ("idempotencyKey", Value::Null) => {}
+                ("idempotencyKey", _) => return Err(field_type("idempotencyKey", "a string")),
+                ("ephemeral", Value::Bool(flag)) => event.ephemeral = flag,
+                ("ephemeral", _) => return Err(field_type("ephemeral", "a boolean")),
+                ("source", source) if authority == Authority::Trusted => {
+                    event.source = Some(source)
+                }
+                ("source", _) => return Err(EventError::SourceForbidden),
+                (other, _) => return Err(EventError::UnknownField(other.to_owned())),
+            }
+        }
+        if !saw_type {
+            return Err(EventError::MissingType);
+        }
+        event.check_type(authority)?;
+        if let Some(key) = &event.idempotency_key {
+            if key.is_empty() || key.len() > MAX_IDEMPOTENCY_KEY_BYTES {
+                return Err(EventError::IdempotencyKeyLength(key.len()));
+            }
+        }
+        Ok(event)
+    }
+
+    fn check_type(&self, authority: Authority) -> Result<(), EventError> {
+        let event_type = &self.event_type;
+        if event_type.is_empty() || event_type.len() > MAX_TYPE_BYTES {
+            return Err(EventError::TypeLength(event_type.len()));
+        }
+        if event_type
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control())
+        {
+            return Err(EventError::TypeCharacters);
+        }
+        // A copied control event is data (§4): its type is not checked here.
+        if self.source.is_some() {
+            return Ok(());
+        }
+        match ControlType::classify(event_type) {
+            Ok(None) => Ok(()),
+            Err(()) => Err(EventError::UnknownControlType(event_type.clone())),
+            Ok(Some(control)) if control.is_trusted_only() && authority == Authority::Public => {
+                Err(EventError::TrustedOnlyType(event_type.clone()))
+            }
+            Ok(Some(_)) if self.ephemeral => Err(EventError::EphemeralControl),
+            Ok(Some(_)) => Ok(()),
+        }
+    }
+
+    /// The control type this event has on the stream that holds it: none for
+    /// copies, whose control events are data (§4).
+    pub fn control_type(&self) -> Option<ControlType> {
+        if self.source.is_some() {
+            return None;
+        }
+        ControlType::classify(&self.event_type).ok().flatten()
+    }
+
+    /// Whether a stored event is the same content (§3 rule 4).
+    pub fn same_content_as(&self, stored: &StoredEvent) -> bool {
+        let parse = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).ok();
+        self.event_type == stored.event_type
+            && self.ephemeral == stored.ephemeral
+            && Some(&self.payload) == parse(&stored.payload).as_ref()
+            && Some(&self.metadata) == parse(&stored.metadata).as_ref()
+            && self.source.as_ref() == stored.source.as_deref().and_then(parse).as_ref()
+    }
+}
+
+/// A committed event as stored in the `events` table.
+#[derive(Debug, Clone)]
+pub struct StoredEvent {
+    pub offset: u64,
+    pub event_type: String,
+    pub payload: Box<RawValue>,
+    pub metadata: Box<RawValue>,
+    pub idempotency_key: Option<String>,
+    pub ephemeral: bool,
+    pub created_at_ms: i64,
+    pub source: Option<Box<RawValue>>,
+}
+
+/// The committed event of §3, as every read and append returns it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CommittedEvent {
+    pub offset: u64,
+    #[serde(rename = "type")]
+    pub event_type: String,
+    pub payload: Box<RawValue>,
+    pub metadata: Box<RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotency_key: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ephemeral: bool,
+    pub created_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Box<RawValue>>,
+}
+
+impl From<StoredEvent> for CommittedEvent {
+    fn from(stored: StoredEvent) -> Self {
+        CommittedEvent {
+            offset: stored.offset,
+            event_type: stored.event_type,
+            payload: stored.payload,
+            metadata: stored.metadata,
+            idempotency_key: stored.idempotency_key,
+            ephemeral: stored.ephemeral,
+            created_at: crate::time::rfc3339_millis(stored.created_at_ms),
+            source: stored.source,
+        }
+    }
+}
+
+/// Details naming which event of a batch failed.
+pub fn batch_index_details(index: usize) -> Map<String, Value> {
+    details([("index", json!(index))])
+}

@@ -1,0 +1,69 @@
+//! Nesting depth of JSON (DESIGN.md §3 rule 2), measured without recursion so
+//! hostile input cannot exhaust the stack.
+
+use serde_json::Value;
+
+/// Deepest `{`/`[` nesting in raw JSON text, ignoring brackets inside strings.
+/// Used to refuse absurd bodies before they reach the parser.
+pub fn raw_depth(json: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for &byte in json {
+        if in_string {
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Nesting depth of a parsed value: a scalar is 0, `{}` or `[]` is 1.
+pub fn value_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending: Vec<(&Value, usize)> = vec![(value, 0)];
+    while let Some((node, depth)) = pending.pop() {
+        match node {
+            Value::Array(items) => {
+                deepest = deepest.max(depth + 1);
+                pending.extend(items.iter().map(|item| (item, depth + 1)));
+            }
+            Value::Object(fields) => {
+                deepest = deepest.max(depth + 1);
+                pending.extend(fields.values().map(|item| (item, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn depth_counts_containers_not_strings() {
+        assert_eq!(raw_depth(br#"{"a":"[[[{{{"}"#), 1);
+        assert_eq!(raw_depth(br#"{"a":"\"[[["}"#), 1);
+        assert_eq!(raw_depth(br#"[[1,[2]],{"x":{}}]"#), 3);
+        assert_eq!(value_depth(&json!(1)), 0);
+        assert_eq!(value_depth(&json!({"a": [1, {"b": []}]})), 4);
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert_eq!(raw_depth(deep.as_bytes()), 10_000);
+    }
+}

@@ -1,0 +1,28 @@
+//! Tributary's engine: durable, offset-ordered event streams (DESIGN.md).
+//!
+//! Sans-I/O (DESIGN.md §1): nothing here reads a clock, draws randomness or
+//! touches the network. Time and entropy arrive as [`Inputs`]; storage is the
+//! [`storage::Storage`] trait, implemented over `rusqlite` for native tests and
+//! over the Durable Object `SqlStorage` by the shell in `durable-objects/`.
+
+pub mod api;
+pub mod error;
+pub mod event;
+pub mod json_limits;
+pub mod limits;
+pub mod path;
+pub mod route;
+pub mod schema;
+pub mod state;
+pub mod storage;
+pub mod stream;
+pub mod time;
+
+/// What the outside world supplies to one engine call (DESIGN.md §1).
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs {
+    /// Wall-clock time in Unix milliseconds, read by the shell.
+    pub now_ms: i64,
+    /// Platform randomness, read by the shell; used for new stream ids.
+    pub entropy: [u8; 16],
+}

@@ -1,0 +1,173 @@
+//! The public URL space (DESIGN.md §3): `/v1/streams/{path}` and
+//! `/v1/streams/{path}/-/{action}`. `/-/` separates a stream path (which may
+//! have many segments) from the action; a segment named `-` is never a path.
+
+use crate::error::ApiFailure;
+use crate::path::{PathError, StreamPath};
+use crate::stream::ReadError;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// `GET /streams/{path}`
+    Info,
+    /// `DELETE /streams/{path}`
+    Destroy,
+    /// `POST /streams/{path}/-/events`
+    Append,
+    /// `GET /streams/{path}/-/events`
+    ReadRange,
+    /// `GET /streams/{path}/-/events/{offset}`
+    ReadOne(u64),
+    /// `GET /streams/{path}/-/metrics` (§11)
+    Metrics,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Route {
+    pub path: StreamPath,
+    pub action: Action,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RouteError {
+    #[error("no route for this URL")]
+    NotFound,
+    #[error("method not allowed; this route accepts {0}")]
+    MethodNotAllowed(&'static str),
+    #[error(transparent)]
+    Path(#[from] PathError),
+    #[error(transparent)]
+    Offset(ReadError),
+}
+
+impl ApiFailure for RouteError {
+    fn status(&self) -> u16 {
+        match self {
+            RouteError::NotFound => 404,
+            RouteError::MethodNotAllowed(_) => 405,
+            RouteError::Path(error) => error.status(),
+            RouteError::Offset(error) => error.status(),
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            RouteError::NotFound => "route_not_found",
+            RouteError::MethodNotAllowed(_) => "method_not_allowed",
+            RouteError::Path(error) => error.code(),
+            RouteError::Offset(error) => error.code(),
+        }
+    }
+}
+
+const STREAMS_PREFIX: &str = "/v1/streams";
+
+fn pick(
+    method: &str,
+    choices: &[(&str, Action)],
+    allowed: &'static str,
+) -> Result<Action, RouteError> {
+    choices
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map(|(_, action)| action.clone())
+        .ok_or(RouteError::MethodNotAllowed(allowed))
+}
+
+/// Parses a public request's method and URL path (without query).
+pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
+    let rest = url_path
+        .strip_prefix(STREAMS_PREFIX)
+        .ok_or(RouteError::NotFound)?;
+    if !rest.starts_with('/') {
+        return Err(RouteError::NotFound);
+    }
+    let (raw_path, action) = match rest.split_once("/-/") {
+        Some((path, action)) => (path, Some(action)),
+        None => (rest, None),
+    };
+    let path = StreamPath::parse(raw_path)?;
+    let action = match action {
+        None => pick(
+            method,
+            &[("GET", Action::Info), ("DELETE", Action::Destroy)],
+            "GET, DELETE",
+        )?,
+        Some("events") => pick(
+            method,
+            &[("GET", Action::ReadRange), ("POST", Action::Append)],
+            "GET, POST",
+        )?,
+        Some("metrics") => pick(method, &[("GET", Action::Metrics)], "GET")?,
+        Some(other) => match other.strip_prefix("events/") {
+            Some(offset) => {
+                let offset = crate::stream::read::parse_offset("offset", offset)
+                    .map_err(RouteError::Offset)?;
+                pick(method, &[("GET", Action::ReadOne(offset))], "GET")?
+            }
+            None => return Err(RouteError::NotFound),
+        },
+    };
+    Ok(Route { path, action })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn route(method: &str, url: &str) -> Result<Route, RouteError> {
+        parse(method, url)
+    }
+
+    #[test]
+    fn separates_path_from_action() {
+        let r = route("POST", "/v1/streams/app/events/-/events").ok();
+        assert_eq!(r.as_ref().map(|r| r.path.as_str()), Some("/app/events"));
+        assert_eq!(r.map(|r| r.action), Some(Action::Append));
+        assert_eq!(
+            route("GET", "/v1/streams/a/b").ok().map(|r| r.action),
+            Some(Action::Info)
+        );
+        assert_eq!(
+            route("DELETE", "/v1/streams/a").ok().map(|r| r.action),
+            Some(Action::Destroy)
+        );
+        assert_eq!(
+            route("GET", "/v1/streams/a/-/events/7")
+                .ok()
+                .map(|r| r.action),
+            Some(Action::ReadOne(7))
+        );
+    }
+
+    #[test]
+    fn refuses_bad_urls() {
+        assert!(matches!(
+            route("GET", "/v2/streams/a"),
+            Err(RouteError::NotFound)
+        ));
+        assert!(matches!(
+            route("GET", "/v1/streamsx/a"),
+            Err(RouteError::NotFound)
+        ));
+        assert!(matches!(
+            route("GET", "/v1/streams/a/-/nope"),
+            Err(RouteError::NotFound)
+        ));
+        assert!(matches!(
+            route("PUT", "/v1/streams/a/-/events"),
+            Err(RouteError::MethodNotAllowed(_))
+        ));
+        assert!(matches!(
+            route("GET", "/v1/streams/a/-/events/x"),
+            Err(RouteError::Offset(_))
+        ));
+        assert!(matches!(
+            route("GET", "/v1/streams/a/../b"),
+            Err(RouteError::Path(_))
+        ));
+        assert!(matches!(
+            route("GET", "/v1/streams/a/-"),
+            Err(RouteError::Path(_))
+        ));
+    }
+}

@@ -1,0 +1,120 @@
+//! The storage schema of one stream (DESIGN.md §1), as documented types.
+//!
+//! `migrations/*.sql` is the single source of DDL; this module embeds those
+//! files, applies them in order, and names each table with the Rust type that
+//! describes one of its rows. Both drivers run exactly these statements.
+
+use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
+
+/// `(version, sql)` for every file of `migrations/`, in order.
+pub const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/0001_streams.sql"))];
+
+/// Tables that outlive a stream's deletion (§3 rule 6).
+pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes"];
+
+/// Row of `stream_meta`: the current lifetime. Written by the append commit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamMetaRow {
+    pub project_id: String,
+    pub path: String,
+    pub stream_id: String,
+    pub created_at_ms: i64,
+    /// Highest assigned offset.
+    pub head: u64,
+    /// Committed events in this lifetime (ephemeral included).
+    pub event_count: u64,
+}
+
+/// Row of `reduced_state`: the cached fold (§5). Written by commits that change it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReducedStateRow {
+    pub version: i64,
+    pub state_json: String,
+}
+
+/// Row of `stream_lifetimes`: survives deletion. Written when a lifetime starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LifetimeRow {
+    pub last_created_at_ms: i64,
+    pub lifetimes: i64,
+}
+
+/// Splits a migration file into statements (`;` at the end of a line).
+fn statements(sql: &str) -> impl Iterator<Item = String> + '_ {
+    let without_comments: String = sql
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("--"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    without_comments
+        .split(";\n")
+        .map(|statement| statement.trim().trim_end_matches(';').trim().to_owned())
+        .filter(|statement| !statement.is_empty())
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+/// Whether this storage holds a stream (its schema was ever applied and not deleted).
+pub fn stream_exists<S: Storage + ?Sized>(storage: &S) -> Result<bool, StorageError> {
+    let sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stream_meta'";
+    Ok(query_optional(storage, sql, &[])?.is_some())
+}
+
+/// Applies every migration newer than the stored schema version.
+pub fn migrate<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+    storage.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
+        &[],
+    )?;
+    let sql = "SELECT COALESCE(MAX(version), 0) FROM schema_migrations";
+    let current = match query_optional(storage, sql, &[])? {
+        Some(row) => Columns {
+            query: sql,
+            row: &row,
+        }
+        .int(0)?,
+        None => 0,
+    };
+    for (version, file) in MIGRATIONS.iter().filter(|(version, _)| *version > current) {
+        for statement in statements(file) {
+            storage.execute(&statement, &[])?;
+        }
+        storage.execute(
+            "INSERT INTO schema_migrations (version) VALUES (?)",
+            &[SqlValue::Integer(*version)],
+        )?;
+    }
+    Ok(())
+}
+
+/// Drops every table of the stream except those in [`SURVIVES_DELETION`]
+/// (and the platform's own `_cf_` tables).
+pub fn drop_stream_tables<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+    let sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'";
+    for row in storage.query(sql, &[])? {
+        let name = Columns {
+            query: sql,
+            row: &row,
+        }
+        .text(0)?;
+        if !SURVIVES_DELETION.contains(&name.as_str()) {
+            storage.execute(&format!("DROP TABLE IF EXISTS \"{name}\""), &[])?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::statements;
+
+    #[test]
+    fn splits_statements_and_drops_comments() {
+        let sql = "-- c\nCREATE TABLE a (x INTEGER);\n\n-- d\nCREATE TABLE b (y TEXT);\n";
+        let got: Vec<String> = statements(sql).collect();
+        assert_eq!(
+            got,
+            vec!["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (y TEXT)"]
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! The storage trait (DESIGN.md §1 "one SQL dialect, two drivers").
+//!
+//! The engine speaks SQL with positional `?` parameters and gets rows of
+//! [`SqlValue`] back. The shell implements [`Storage`] over the Durable Object
+//! `SqlStorage`; native tests implement it over `rusqlite` ([`rusqlite_driver`]).
+//! The same SQL strings and `migrations/*.sql` run in both.
+
+#[cfg(feature = "native-sqlite")]
+pub mod rusqlite_driver;
+
+/// One SQLite value. Integers stay below 2^53 (§1): they cross JS as f64.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SqlValue {
+    Null,
+    Integer(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+pub type Row = Vec<SqlValue>;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StorageError {
+    #[error("sqlite: {0}")]
+    Sql(String),
+    #[error("column {column} of '{query}' holds an unexpected value")]
+    Decode { query: String, column: usize },
+}
+
+pub trait Storage {
+    /// Runs one statement and returns all its rows.
+    fn query(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StorageError>;
+
+    /// Runs `body` as one transaction: every write commits, or (when `body`
+    /// returns `Err`) none does.
+    fn atomically<T, E: From<StorageError>>(
+        &self,
+        body: &mut dyn FnMut() -> Result<T, E>,
+    ) -> Result<T, E>;
+
+    /// Rows written by this connection so far (SQLite's own count; the
+    /// benchmark divides it by appended events).
+    fn rows_written(&self) -> u64;
+
+    /// Runs a statement, ignoring rows.
+    fn execute(&self, sql: &str, params: &[SqlValue]) -> Result<(), StorageError> {
+        self.query(sql, params).map(|_| ())
+    }
+}
+
+/// Typed access to a row's columns, with errors naming the query.
+pub struct Columns<'a> {
+    pub query: &'a str,
+    pub row: &'a [SqlValue],
+}
+
+impl Columns<'_> {
+    fn decode_error(&self, column: usize) -> StorageError {
+        StorageError::Decode {
+            query: self.query.chars().take(80).collect(),
+            column,
+        }
+    }
+
+    pub fn int(&self, column: usize) -> Result<i64, StorageError> {
+        match self.row.get(column) {
+            Some(SqlValue::Integer(n)) => Ok(*n),
+            // The DO driver sees every number as f64; whole ones are integers.
+            Some(SqlValue::Real(f)) if f.fract() == 0.0 => Ok(*f as i64),
+            _ => Err(self.decode_error(column)),
+        }
+    }
+
+    pub fn text(&self, column: usize) -> Result<String, StorageError> {
+        match self.row.get(column) {
+            Some(SqlValue::Text(text)) => Ok(text.clone()),
+            _ => Err(self.decode_error(column)),
+        }
+    }
+
+    pub fn opt_text(&self, column: usize) -> Result<Option<String>, StorageError> {
+        match self.row.get(column) {
+            Some(SqlValue::Null) => Ok(None),
+            _ => self.text(column).map(Some),
+        }
+    }
+}
+
+/// Runs a query that returns at most one row (never relies on a driver's
+/// "exactly one row" helper: `SqlCursor::one()` hangs on zero rows, §1).
+pub fn query_optional<S: Storage + ?Sized>(
+    storage: &S,
+    sql: &str,
+    params: &[SqlValue],
+) -> Result<Option<Row>, StorageError> {
+    Ok(storage.query(sql, params)?.into_iter().next())
+}
+
+impl From<&str> for SqlValue {
+    fn from(text: &str) -> Self {
+        SqlValue::Text(text.to_owned())
+    }
+}
+
+impl From<String> for SqlValue {
+    fn from(text: String) -> Self {
+        SqlValue::Text(text)
+    }
+}
+
+impl From<i64> for SqlValue {
+    fn from(n: i64) -> Self {
+        SqlValue::Integer(n)
+    }
+}
+
+impl From<u64> for SqlValue {
+    fn from(n: u64) -> Self {
+        SqlValue::Integer(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+/// Booleans are bound as 0/1 (a DO `Boolean` binding is stored as text, §1).
+impl From<bool> for SqlValue {
+    fn from(flag: bool) -> Self {
+        SqlValue::Integer(i64::from(flag))
+    }
+}
+
+impl<T: Into<SqlValue>> From<Option<T>> for SqlValue {
+    fn from(value: Option<T>) -> Self {
+        value.map_or(SqlValue::Null, Into::into)
+    }
+}
+
+impl crate::error::ApiFailure for StorageError {
+    fn status(&self) -> u16 {
+        500
+    }
+    fn code(&self) -> &'static str {
+        "internal"
+    }
+}

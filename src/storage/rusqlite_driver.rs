@@ -1,0 +1,105 @@
+//! The native driver of [`Storage`]: bundled SQLite through `rusqlite`, used by
+//! `cargo test` so the engine's SQL and `migrations/*.sql` are tested natively.
+
+use super::{Row, SqlValue, Storage, StorageError};
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::Connection;
+use std::cell::Cell;
+use std::path::Path;
+
+pub struct RusqliteStorage {
+    connection: Connection,
+    rows_written: Cell<u64>,
+}
+
+fn sql_error(error: rusqlite::Error) -> StorageError {
+    StorageError::Sql(error.to_string())
+}
+
+impl RusqliteStorage {
+    pub fn in_memory() -> Result<Self, StorageError> {
+        Connection::open_in_memory()
+            .map(Self::wrap)
+            .map_err(sql_error)
+    }
+
+    /// Opens (or creates) a database file: reopening the same file is how the
+    /// tests simulate a Durable Object restart.
+    pub fn open(path: &Path) -> Result<Self, StorageError> {
+        Connection::open(path).map(Self::wrap).map_err(sql_error)
+    }
+
+    fn wrap(connection: Connection) -> Self {
+        RusqliteStorage {
+            connection,
+            rows_written: Cell::new(0),
+        }
+    }
+}
+
+fn to_rusqlite(value: &SqlValue) -> Value {
+    match value {
+        SqlValue::Null => Value::Null,
+        SqlValue::Integer(n) => Value::Integer(*n),
+        SqlValue::Real(f) => Value::Real(*f),
+        SqlValue::Text(t) => Value::Text(t.clone()),
+        SqlValue::Blob(b) => Value::Blob(b.clone()),
+    }
+}
+
+fn from_rusqlite(value: ValueRef<'_>) -> SqlValue {
+    match value {
+        ValueRef::Null => SqlValue::Null,
+        ValueRef::Integer(n) => SqlValue::Integer(n),
+        ValueRef::Real(f) => SqlValue::Real(f),
+        ValueRef::Text(t) => SqlValue::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => SqlValue::Blob(b.to_vec()),
+    }
+}
+
+impl Storage for RusqliteStorage {
+    fn query(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StorageError> {
+        let before = self.connection.total_changes();
+        let mut statement = self.connection.prepare_cached(sql).map_err(sql_error)?;
+        let columns = statement.column_count();
+        let bound: Vec<Value> = params.iter().map(to_rusqlite).collect();
+        let mut rows = statement
+            .query(rusqlite::params_from_iter(bound))
+            .map_err(sql_error)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(sql_error)? {
+            let mut values = Vec::with_capacity(columns);
+            for index in 0..columns {
+                values.push(from_rusqlite(row.get_ref(index).map_err(sql_error)?));
+            }
+            out.push(values);
+        }
+        drop(rows);
+        let written = self.connection.total_changes().saturating_sub(before);
+        self.rows_written.set(self.rows_written.get() + written);
+        Ok(out)
+    }
+
+    fn atomically<T, E: From<StorageError>>(
+        &self,
+        body: &mut dyn FnMut() -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.connection.execute_batch("BEGIN").map_err(sql_error)?;
+        match body() {
+            Ok(value) => {
+                self.connection.execute_batch("COMMIT").map_err(sql_error)?;
+                Ok(value)
+            }
+            Err(error) => {
+                self.connection
+                    .execute_batch("ROLLBACK")
+                    .map_err(sql_error)?;
+                Err(error)
+            }
+        }
+    }
+
+    fn rows_written(&self) -> u64 {
+        self.rows_written.get()
+    }
+}

@@ -1,0 +1,243 @@
+//! The append commit point (DESIGN.md §3 rule 3): validate every event →
+//! assign offsets → reduce → persist events, reduced state and meta together.
+
+use super::{rows, Stream};
+use crate::error::{details, ApiFailure};
+use crate::event::{Authority, CommittedEvent, EventError, InputEvent, StoredEvent};
+use crate::json_limits::raw_depth;
+use crate::limits::{MAX_BATCH_BYTES, MAX_BATCH_EVENTS, MAX_EVENT_DEPTH};
+use crate::state::ReduceError;
+use crate::storage::{Storage, StorageError};
+use crate::Inputs;
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppendError {
+    #[error("request body is {0} bytes; the limit is {MAX_BATCH_BYTES}")]
+    BodyTooLarge(usize),
+    #[error(
+        "request body nests JSON {0} levels deep; an event may nest at most {MAX_EVENT_DEPTH}"
+    )]
+    BodyTooDeep(usize),
+    #[error("request body is not valid JSON: {0}")]
+    MalformedJson(String),
+    #[error("a batch append is {{\"events\": [...]}} with no other fields")]
+    BatchShape,
+    #[error("a batch must contain at least one event")]
+    EmptyBatch,
+    #[error("a batch holds {0} events; the limit is {MAX_BATCH_EVENTS}")]
+    TooManyEvents(usize),
+    #[error("event {index}: {error}")]
+    Event { index: usize, error: EventError },
+    #[error("idempotency key '{key}' was already used for different content (offset {offset})")]
+    IdempotencyKeyReused { key: String, offset: u64 },
+    #[error("event {index}: {error}")]
+    Reduce { index: usize, error: ReduceError },
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl ApiFailure for AppendError {
+    fn status(&self) -> u16 {
+        match self {
+            AppendError::BodyTooLarge(_)
+            | AppendError::BodyTooDeep(_)
+            | AppendError::TooManyEvents(_) => 413,
+            AppendError::MalformedJson(_) | AppendError::BatchShape | AppendError::EmptyBatch => {
+                400
+            }
+            AppendError::Event { error, .. } => error.status(),
+            AppendError::IdempotencyKeyReused { .. } => 409,
+            AppendError::Reduce { error, .. } => error.status(),
+            AppendError::Storage(_) => 500,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            AppendError::BodyTooLarge(_) | AppendError::TooManyEvents(_) => "batch_too_large",
+            AppendError::BodyTooDeep(_) => "event_too_deep",
+            AppendError::MalformedJson(_) => "malformed_json",
+            AppendError::BatchShape | AppendError::EmptyBatch => "invalid_batch",
+            AppendError::Event { error, .. } => error.code(),
+            AppendError::IdempotencyKeyReused { .. } => "idempotency_key_reused",
+            AppendError::Reduce { error, .. } => error.code(),
+            AppendError::Storage(_) => "internal",
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            AppendError::Event { index, .. } | AppendError::Reduce { index, .. } => {
+                details([("index", json!(index))])
+            }
+            AppendError::IdempotencyKeyReused { key, offset } => {
+                details([("idempotencyKey", json!(key)), ("offset", json!(offset))])
+            }
+            _ => Map::new(),
+        }
+    }
+}
+
+/// The events a request body carries, and whether it used the batch form.
+pub struct ParsedBody {
+    pub events: Vec<InputEvent>,
+    pub is_batch: bool,
+}
+
+/// Parses and validates a whole append body; nothing is committed on error.
+pub fn parse_body(body: &[u8], authority: Authority) -> Result<ParsedBody, AppendError> {
+    if body.len() > MAX_BATCH_BYTES {
+        return Err(AppendError::BodyTooLarge(body.len()));
+    }
+    // A batch wraps each event two levels deeper than a single append.
+    let depth = raw_depth(body);
+    if depth > MAX_EVENT_DEPTH + 2 {
+        return Err(AppendError::BodyTooDeep(depth));
+    }
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|error| AppendError::MalformedJson(error.to_string()))?;
+    let (raw_events, is_batch) = match value {
+        Value::Object(mut fields)
+            if fields.contains_key("events") && !fields.contains_key("type") =>
+        {
+            match (fields.remove("events"), fields.is_empty()) {
+                (Some(Value::Array(events)), true) => (events, true),
+                _ => return Err(AppendError::BatchShape),
+            }
+        }
+        single => (vec![single], false),
+    };
+    if raw_events.is_empty() {
+        return Err(AppendError::EmptyBatch);
+    }
+    if raw_events.len() > MAX_BATCH_EVENTS {
+        return Err(AppendError::TooManyEvents(raw_events.len()));
+    }
+    let events = raw_events
+        .into_iter()
+        .enumerate()
+        .map(|(index, raw)| {
+            InputEvent::from_json(raw, authority)
+                .map_err(|error| AppendError::Event { index, error })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ParsedBody { events, is_batch })
+}
+
+/// What one append committed (or found already committed).
+#[derive(Debug)]
+pub struct AppendOutcome {
+    pub events: Vec<CommittedEvent>,
+    pub deduplicated: Vec<bool>,
+    pub is_batch: bool,
+}
+
+impl<S: Storage> Stream<S> {
+    /// Appends a request body (§3): single event or `{"events": [...]}`.
+    pub fn append_body(
+        &mut self,
+        body: &[u8],
+        authority: Authority,
+        inputs: &Inputs,
+    ) -> Result<AppendOutcome, AppendError> {
+        let parsed = parse_body(body, authority)?;
+        let (events, deduplicated) = self.append(parsed.events, inputs)?;
+        Ok(AppendOutcome {
+            events,
+            deduplicated,
+            is_batch: parsed.is_batch,
+        })
+    }
+
+    /// Commits validated events all-or-nothing. Returns each event as
+    /// committed, and whether it was an idempotent duplicate (§3 rule 4).
+    pub fn append(
+        &mut self,
+        inputs_events: Vec<InputEvent>,
+        inputs: &Inputs,
+    ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
+        let mut staged = None;
+        let result = self.storage.atomically(&mut || {
+            let outcome = self.stage_and_write(&inputs_events, inputs)?;
+            staged = Some((outcome.meta.clone(), outcome.state.clone()));
+            Ok::<_, AppendError>(outcome.results)
+        })?;
+        if let Some((meta, state)) = staged {
+            self.lifetime = Some(meta);
+            self.state = state;
+        }
+        self.counters.record_append(&result);
+        let (events, flags) = result
+            .into_iter()
+            .map(|(event, dup)| (CommittedEvent::from(event), dup))
+            .unzip();
+        Ok((events, flags))
+    }
+
+    fn stage_and_write(
+        &self,
+        batch: &[InputEvent],
+        inputs: &Inputs,
+    ) -> Result<Staged, AppendError> {
+        let mut meta = match &self.lifetime {
+            Some(meta) => meta.clone(),
+            None => self.start_lifetime(inputs)?,
+        };
+        let mut state = self.state.clone();
+        let mut state_changed = false;
+        let mut results: Vec<(StoredEvent, bool)> = Vec::with_capacity(batch.len());
+        for (index, input) in batch.iter().enumerate() {
+            if let Some(key) = &input.idempotency_key {
+                let earlier = match results
+                    .iter()
+                    .find(|(e, dup)| !dup && e.idempotency_key.as_ref() == Some(key))
+                {
+                    Some((event, _)) => Some(event.clone()),
+                    None => rows::by_idempotency_key(&self.storage, key)?,
+                };
+                if let Some(earlier) = earlier {
+                    if !input.same_content_as(&earlier) {
+                        return Err(AppendError::IdempotencyKeyReused {
+                            key: key.clone(),
+                            offset: earlier.offset,
+                        });
+                    }
+                    results.push((earlier, true));
+                    continue;
+                }
+            }
+            let offset = meta.head + 1;
+            let event = rows::stored_from_input(input, offset, inputs.now_ms)?;
+            if input.control_type().is_some() {
+                let before = state.clone();
+                state
+                    .apply(&event)
+                    .map_err(|error| AppendError::Reduce { index, error })?;
+                state_changed |= state != before;
+            }
+            rows::insert(&self.storage, &event)?;
+            meta.head = offset;
+            meta.event_count += 1;
+            results.push((event, false));
+        }
+        if results.iter().any(|(_, duplicate)| !duplicate) {
+            self.storage.execute(
+                "UPDATE stream_meta SET head = ?, event_count = ? WHERE id = 1",
+                &[meta.head.into(), meta.event_count.into()],
+            )?;
+        }
+        if state_changed {
+            self.write_state(&state)?;
+        }
+        Ok(Staged {
+            meta,
+            state,
+            results,
+        })
+    }
+}
+
+struct Staged {
+    meta: crate::schema::StreamMetaRow,
+    state: crate::state::ReducedState,
+    results: Vec<(StoredEvent, bool)>,
+}

@@ -1,0 +1,215 @@
+//! One stream (DESIGN.md §3): its lifetime, log, reduced state and the
+//! operations the HTTP API exposes. The Durable Object holds one `Stream`.
+
+mod append;
+mod metrics;
+pub mod read;
+mod rows;
+
+pub use append::{AppendError, AppendOutcome};
+pub use read::{RangeQuery, ReadError};
+
+use crate::path::StreamPath;
+use crate::schema::{self, LifetimeRow, ReducedStateRow, StreamMetaRow};
+use crate::state::{ReducedState, STATE_VERSION};
+use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
+use crate::Inputs;
+
+pub struct Stream<S: Storage> {
+    storage: S,
+    project_id: String,
+    path: StreamPath,
+    /// `None` until the first write of a lifetime (§3 rule 6).
+    lifetime: Option<StreamMetaRow>,
+    state: ReducedState,
+    counters: metrics::Counters,
+}
+
+const SELECT_META: &str =
+    "SELECT project_id, path, stream_id, created_at_ms, head, event_count FROM stream_meta WHERE id = 1";
+
+impl<S: Storage> Stream<S> {
+    /// Opens the stream held by `storage`. Writes nothing when the stream does
+    /// not exist (a read of a never-written stream must not create it).
+    pub fn open(storage: S, project_id: &str, path: StreamPath) -> Result<Self, StorageError> {
+        let mut stream = Stream {
+            storage,
+            project_id: project_id.to_owned(),
+            path,
+            lifetime: None,
+            state: ReducedState::default(),
+            counters: metrics::Counters::default(),
+        };
+        if schema::stream_exists(&stream.storage)? {
+            schema::migrate(&stream.storage)?;
+            stream.lifetime = stream.load_meta()?;
+            stream.state = stream.load_or_rebuild_state()?;
+        }
+        Ok(stream)
+    }
+
+    pub fn storage(&self) -> &S {
+        &self.storage
+    }
+
+    pub fn path(&self) -> &StreamPath {
+        &self.path
+    }
+
+    pub fn lifetime(&self) -> Option<&StreamMetaRow> {
+        self.lifetime.as_ref()
+    }
+
+    pub fn state(&self) -> &ReducedState {
+        &self.state
+    }
+
+    fn load_meta(&self) -> Result<Option<StreamMetaRow>, StorageError> {
+        let Some(row) = query_optional(&self.storage, SELECT_META, &[])? else {
+            return Ok(None);
+        };
+        let columns = Columns {
+            query: SELECT_META,
+            row: &row,
+        };
+        Ok(Some(StreamMetaRow {
+            project_id: columns.text(0)?,
+            path: columns.text(1)?,
+            stream_id: columns.text(2)?,
+            created_at_ms: columns.int(3)?,
+            head: columns.int(4)?.max(0) as u64,
+            event_count: columns.int(5)?.max(0) as u64,
+        }))
+    }
+
+    fn load_cached_state(&self) -> Result<Option<ReducedStateRow>, StorageError> {
+        let sql = "SELECT version, state FROM reduced_state WHERE id = 1";
+        let Some(row) = query_optional(&self.storage, sql, &[])? else {
+            return Ok(None);
+        };
+        let columns = Columns {
+            query: sql,
+            row: &row,
+        };
+        Ok(Some(ReducedStateRow {
+            version: columns.int(0)?,
+            state_json: columns.text(1)?,
+        }))
+    }
+
+    /// The cached state when it is of this engine's version, else a rebuild
+    /// from the log (which then replaces the cache).
+    fn load_or_rebuild_state(&self) -> Result<ReducedState, StorageError> {
+        if let Some(cached) = self.load_cached_state()? {
+            if cached.version == STATE_VERSION {
+                if let Ok(state) = serde_json::from_str(&cached.state_json) {
+                    return Ok(state);
+                }
+            }
+        }
+        let state = self.rebuild_state()?;
+        self.write_state(&state)?;
+        Ok(state)
+    }
+
+    /// Replays every committed event through the fold (§5).
+    pub fn rebuild_state(&self) -> Result<ReducedState, StorageError> {
+        let mut state = ReducedState::default();
+        for event in rows::select_fold_inputs(&self.storage)? {
+            // A committed event was accepted by this same fold when it was
+            // appended; an error now means the fold changed meaning, and the
+            // event is skipped rather than blocking the stream.
+            let _ = state.apply(&event);
+        }
+        Ok(state)
+    }
+
+    fn write_state(&self, state: &ReducedState) -> Result<(), StorageError> {
+        self.storage.execute(
+            "INSERT INTO reduced_state (id, version, state) VALUES (1, ?, ?) \
+             ON CONFLICT (id) DO UPDATE SET version = excluded.version, state = excluded.state",
+            &[
+                SqlValue::Integer(STATE_VERSION),
+                SqlValue::Text(state.to_json()),
+            ],
+        )
+    }
+
+    /// Starts a lifetime: schema, `stream_meta`, and a `streamCreatedAt`
+    /// strictly later than any earlier lifetime's (§3 rule 6).
+    fn start_lifetime(&self, inputs: &Inputs) -> Result<StreamMetaRow, StorageError> {
+        schema::migrate(&self.storage)?;
+        let sql = "SELECT last_created_at_ms, lifetimes FROM stream_lifetimes WHERE id = 1";
+        let previous = match query_optional(&self.storage, sql, &[])? {
+            Some(row) => {
+                let columns = Columns {
+                    query: sql,
+                    row: &row,
+                };
+                Some(LifetimeRow {
+                    last_created_at_ms: columns.int(0)?,
+                    lifetimes: columns.int(1)?,
+                })
+            }
+            None => None,
+        };
+        let created_at_ms = match &previous {
+            Some(previous) => inputs.now_ms.max(previous.last_created_at_ms + 1),
+            None => inputs.now_ms,
+        };
+        let meta = StreamMetaRow {
+            project_id: self.project_id.clone(),
+            path: self.path.as_str().to_owned(),
+            stream_id: format_stream_id(inputs.entropy),
+            created_at_ms,
+            head: 0,
+            event_count: 0,
+        };
+        self.storage.execute(
+            "INSERT INTO stream_lifetimes (id, last_created_at_ms, lifetimes) VALUES (1, ?, 1) \
+             ON CONFLICT (id) DO UPDATE SET last_created_at_ms = excluded.last_created_at_ms, \
+             lifetimes = lifetimes + 1",
+            &[SqlValue::Integer(created_at_ms)],
+        )?;
+        self.storage.execute(
+            "INSERT INTO stream_meta (id, project_id, path, stream_id, created_at_ms, head, event_count) \
+             VALUES (1, ?, ?, ?, ?, 0, 0)",
+            &[
+                meta.project_id.clone().into(),
+                meta.path.clone().into(),
+                meta.stream_id.clone().into(),
+                SqlValue::Integer(created_at_ms),
+            ],
+        )?;
+        self.write_state(&ReducedState::default())?;
+        Ok(meta)
+    }
+
+    /// Destroys the stream (§3 rule 6): every table but the lifetime record.
+    /// Returns whether a stream existed.
+    pub fn destroy(&mut self) -> Result<bool, StorageError> {
+        let existed = self.lifetime.is_some();
+        self.storage
+            .atomically(&mut || schema::drop_stream_tables(&self.storage))?;
+        self.lifetime = None;
+        self.state = ReducedState::default();
+        Ok(existed)
+    }
+}
+
+/// A 128-bit random id rendered as a UUID (version 4 layout).
+pub fn format_stream_id(entropy: [u8; 16]) -> String {
+    let mut bytes = entropy;
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let part = |range: std::ops::Range<usize>| hex.get(range).unwrap_or_default().to_owned();
+    format!(
+        "{}-{}-{}-{}-{}",
+        part(0..8),
+        part(8..12),
+        part(12..16),
+        part(16..20),
+        part(20..32)
+    )
+}

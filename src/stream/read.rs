@@ -1,0 +1,201 @@
+//! Reads (DESIGN.md §3): range reads, point reads and stream info.
+
+use super::{rows, Stream};
+use crate::error::{details, ApiFailure};
+use crate::event::CommittedEvent;
+use crate::limits::{DEFAULT_READ_LIMIT, MAX_READ_LIMIT, MAX_SAFE_INTEGER};
+use crate::state::ReducedState;
+use crate::storage::{Storage, StorageError};
+use crate::time::rfc3339_millis;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("stream '{0}' does not exist")]
+    StreamNotFound(String),
+    #[error("no event at offset {0}")]
+    EventNotFound(u64),
+    #[error("query parameter '{name}' {problem}")]
+    InvalidParameter { name: &'static str, problem: String },
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl ApiFailure for ReadError {
+    fn status(&self) -> u16 {
+        match self {
+            ReadError::StreamNotFound(_) | ReadError::EventNotFound(_) => 404,
+            ReadError::InvalidParameter { .. } => 400,
+            ReadError::Storage(_) => 500,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            ReadError::StreamNotFound(_) => "stream_not_found",
+            ReadError::EventNotFound(_) => "event_not_found",
+            ReadError::InvalidParameter { .. } => "invalid_parameter",
+            ReadError::Storage(_) => "internal",
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            ReadError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
+            _ => Map::new(),
+        }
+    }
+}
+
+/// `?after=N&limit=L&includeEphemeral=` of a range read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeQuery {
+    pub after: u64,
+    pub limit: u64,
+    pub include_ephemeral: bool,
+}
+
+fn invalid(name: &'static str, problem: impl Into<String>) -> ReadError {
+    ReadError::InvalidParameter {
+        name,
+        problem: problem.into(),
+    }
+}
+
+/// A non-negative integer below 2^53, digits only.
+pub fn parse_offset(name: &'static str, raw: &str) -> Result<u64, ReadError> {
+    if raw.is_empty() || raw.len() > 16 || !raw.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid(name, "must be a non-negative integer"));
+    }
+    match raw.parse::<u64>() {
+        Ok(n) if n <= MAX_SAFE_INTEGER => Ok(n),
+        _ => Err(invalid(name, "must be below 2^53")),
+    }
+}
+
+impl RangeQuery {
+    /// Parses a URL query string (no leading `?`). Unknown parameters are refused.
+    pub fn parse(query: &str) -> Result<Self, ReadError> {
+        let mut range = RangeQuery {
+            after: 0,
+            limit: DEFAULT_READ_LIMIT,
+            include_ephemeral: false,
+        };
+        for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "after" => range.after = parse_offset("after", value)?,
+                "limit" => {
+                    let limit = parse_offset("limit", value)?;
+                    if !(1..=MAX_READ_LIMIT).contains(&limit) {
+                        return Err(invalid(
+                            "limit",
+                            format!("must be between 1 and {MAX_READ_LIMIT}"),
+                        ));
+                    }
+                    range.limit = limit;
+                }
+                "includeEphemeral" => {
+                    range.include_ephemeral = match value {
+                        "true" | "1" => true,
+                        "false" | "0" | "" => false,
+                        _ => return Err(invalid("includeEphemeral", "must be true or false")),
+                    }
+                }
+                _ => {
+                    return Err(ReadError::InvalidParameter {
+                        name: "query",
+                        problem: format!(
+                            "has unknown parameter '{}'",
+                            name.chars().take(64).collect::<String>()
+                        ),
+                    })
+                }
+            }
+        }
+        Ok(range)
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RangeRead {
+    pub stream_id: String,
+    pub stream_created_at: String,
+    pub path: String,
+    pub head: u64,
+    pub events: Vec<CommittedEvent>,
+    pub next_after: u64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PointRead {
+    pub stream_id: String,
+    pub stream_created_at: String,
+    pub path: String,
+    pub event: CommittedEvent,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamInfo<'a> {
+    pub stream_id: String,
+    pub stream_created_at: String,
+    pub path: String,
+    pub head: u64,
+    pub event_count: u64,
+    pub state: &'a ReducedState,
+}
+
+impl<S: Storage> Stream<S> {
+    fn existing(&self) -> Result<&crate::schema::StreamMetaRow, ReadError> {
+        self.lifetime
+            .as_ref()
+            .ok_or_else(|| ReadError::StreamNotFound(self.path.to_string()))
+    }
+
+    pub fn read_range(&self, query: &RangeQuery) -> Result<RangeRead, ReadError> {
+        let meta = self.existing()?;
+        let events = rows::range(
+            &self.storage,
+            query.after,
+            query.limit,
+            query.include_ephemeral,
+        )?;
+        let next_after = events
+            .last()
+            .map_or(query.after.max(meta.head), |e| e.offset);
+        Ok(RangeRead {
+            stream_id: meta.stream_id.clone(),
+            stream_created_at: rfc3339_millis(meta.created_at_ms),
+            path: meta.path.clone(),
+            head: meta.head,
+            events: events.into_iter().map(CommittedEvent::from).collect(),
+            next_after,
+        })
+    }
+
+    pub fn read_one(&self, offset: u64) -> Result<PointRead, ReadError> {
+        let meta = self.existing()?;
+        let event =
+            rows::by_offset(&self.storage, offset)?.ok_or(ReadError::EventNotFound(offset))?;
+        Ok(PointRead {
+            stream_id: meta.stream_id.clone(),
+            stream_created_at: rfc3339_millis(meta.created_at_ms),
+            path: meta.path.clone(),
+            event: event.into(),
+        })
+    }
+
+    pub fn info(&self) -> Result<StreamInfo<'_>, ReadError> {
+        let meta = self.existing()?;
+        Ok(StreamInfo {
+            stream_id: meta.stream_id.clone(),
+            stream_created_at: rfc3339_millis(meta.created_at_ms),
+            path: meta.path.clone(),
+            head: meta.head,
+            event_count: meta.event_count,
+            state: &self.state,
+        })
+    }
+}
