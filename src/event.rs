@@ -23,20 +23,20 @@ pub enum ControlType {
 }
 
 impl ControlType {
-    /// `Ok(None)` for an ordinary type, `Err(())` for an unknown control type.
-    pub fn classify(event_type: &str) -> Result<Option<ControlType>, ()> {
+    /// What kind of type `event_type` is.
+    pub fn classify(event_type: &str) -> TypeKind {
         let Some(name) = event_type.strip_prefix(CONTROL_PREFIX) else {
-            return Ok(None);
+            return TypeKind::Ordinary;
         };
-        Ok(Some(match name {
+        TypeKind::Control(match name {
             "subscription-configured" => ControlType::SubscriptionConfigured,
             "subscription-removed" => ControlType::SubscriptionRemoved,
             "subscription-cursor-set" => ControlType::SubscriptionCursorSet,
             "subscription-delivery-resumed" => ControlType::SubscriptionDeliveryResumed,
             "subscription-delivery-halted" => ControlType::SubscriptionDeliveryHalted,
             "error-occurred" => ControlType::ErrorOccurred,
-            _ => return Err(()),
-        }))
+            _ => return TypeKind::UnknownControl,
+        })
     }
 
     /// Only the engine itself may append these (§4 "trusted only").
@@ -46,6 +46,15 @@ impl ControlType {
             ControlType::SubscriptionDeliveryHalted | ControlType::ErrorOccurred
         )
     }
+}
+
+/// An event type is ordinary, a catalogued control type, or an unknown name
+/// under the control prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeKind {
+    Ordinary,
+    Control(ControlType),
+    UnknownControl,
 }
 
 /// Who is appending: the public API, or the engine/stream-to-stream delivery.
@@ -203,13 +212,15 @@ impl InputEvent {
             return Ok(());
         }
         match ControlType::classify(event_type) {
-            Ok(None) => Ok(()),
-            Err(()) => Err(EventError::UnknownControlType(event_type.clone())),
-            Ok(Some(control)) if control.is_trusted_only() && authority == Authority::Public => {
+            TypeKind::Ordinary => Ok(()),
+            TypeKind::UnknownControl => Err(EventError::UnknownControlType(event_type.clone())),
+            TypeKind::Control(control)
+                if control.is_trusted_only() && authority == Authority::Public =>
+            {
                 Err(EventError::TrustedOnlyType(event_type.clone()))
             }
-            Ok(Some(_)) if self.ephemeral => Err(EventError::EphemeralControl),
-            Ok(Some(_)) => Ok(()),
+            TypeKind::Control(_) if self.ephemeral => Err(EventError::EphemeralControl),
+            TypeKind::Control(_) => Ok(()),
         }
     }
 
@@ -219,7 +230,10 @@ impl InputEvent {
         if self.source.is_some() {
             return None;
         }
-        ControlType::classify(&self.event_type).ok().flatten()
+        match ControlType::classify(&self.event_type) {
+            TypeKind::Control(control) => Some(control),
+            _ => None,
+        }
     }
 
     /// Whether a stored event is the same content (§3 rule 4).

@@ -3,7 +3,7 @@
 //! log must give the identical value.
 
 use crate::error::ApiFailure;
-use crate::event::{ControlType, StoredEvent};
+use crate::event::{ControlType, StoredEvent, TypeKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -62,9 +62,9 @@ impl ReducedState {
             return Ok(());
         }
         match ControlType::classify(&event.event_type) {
-            Ok(None) | Err(()) => Ok(()),
-            Ok(Some(ControlType::ErrorOccurred)) => Ok(()),
-            Ok(Some(_)) => Err(ReduceError::Unsupported(event.event_type.clone())),
+            TypeKind::Ordinary | TypeKind::UnknownControl => Ok(()),
+            TypeKind::Control(ControlType::ErrorOccurred) => Ok(()),
+            TypeKind::Control(_) => Err(ReduceError::Unsupported(event.event_type.clone())),
         }
     }
 

@@ -94,7 +94,7 @@ impl Storage for DoSql {
                 );
             let callback: &Function = closure.as_ref().unchecked_ref();
             Reflect::get(&self.storage, &JsValue::from_str("transactionSync"))
-                .and_then(|method| method.dyn_into::<Function>().map_err(JsValue::from))
+                .and_then(|method| method.dyn_into::<Function>())
                 .and_then(|method| method.call1(&self.storage, callback))
         };
         match (called, outcome) {

@@ -1,0 +1,149 @@
+// Append benchmark: single-event and 100-event batch appends into one stream
+// each, against a baseline Durable Object that does one SQLite INSERT per
+// request, all in one workerd started by the e2e harness (localhost only).
+//
+// Settings (environment): BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
+// BENCH_CONCURRENCY (8), BENCH_MAX_REQUESTS per run (500000).
+import { join } from "node:path";
+import { startTributary, streamUrl, ROOT, TOKEN } from "../tests/e2e/harness.mjs";
+import { loadSettings, checkedFetch, warmThenMeasure, parsePrometheus, metric, printTable, fmt, fileSizes } from "./lib.mjs";
+
+const BATCH = 100;
+const settings = loadSettings();
+
+// A modest, realistic event; the baseline sends exactly the single-append body.
+const eventAt = (i) => ({
+  type: "t",
+  payload: { seq: i, user: "user-000123", action: "page_view", url: "/products/widget-42?ref=bench" },
+});
+
+const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+
+async function main() {
+  console.log(
+    `append bench: ${settings.seconds}s per scenario after ${settings.warmupSeconds}s warm-up, ` +
+      `concurrency ${settings.concurrency}, max ${settings.maxRequests} requests per run`,
+  );
+  const t = await startTributary({ bench: true });
+  try {
+    const url = t.url;
+
+    async function streamMetrics(path) {
+      const response = await t.request("GET", streamUrl(path, "metrics"));
+      if (response.status !== 200) throw new Error(`metrics of ${path}: status ${response.status}: ${JSON.stringify(response.body)}`);
+      const m = parsePrometheus(String(response.body));
+      return {
+        events: metric(m, "tributary_events_appended_total"),
+        rows: metric(m, "tributary_sqlite_rows_written_total"),
+      };
+    }
+
+    // One scenario = warm-up + measured run, with stream metrics read around
+    // the measured run so rows/event excludes stream creation.
+    async function appendScenario(label, path, eventsPerRequest, bodyAt) {
+      const target = `${url}${streamUrl(path, "events")}`;
+      const send = (i) => checkedFetch(target, { method: "POST", headers: authJson, body: bodyAt(i) }, 201);
+      let before;
+      const runs = await warmThenMeasure(label, {
+        ...settings,
+        send,
+        onMeasureStart: async () => {
+          before = await streamMetrics(path);
+        },
+      });
+      const after = await streamMetrics(path);
+      const measuredEvents = runs.measured.requests * eventsPerRequest;
+      const committed = after.events - before.events;
+      if (committed !== measuredEvents) {
+        throw new Error(`BENCH FAILED: ${label}: ${measuredEvents} events acknowledged but the stream counted ${committed}`);
+      }
+      const allEvents = (runs.warmup.requests + runs.measured.requests) * eventsPerRequest;
+      if (after.events !== allEvents) {
+        throw new Error(`BENCH FAILED: ${label}: ${allEvents} events acknowledged in total but the stream counted ${after.events}`);
+      }
+      return {
+        label,
+        run: runs.measured,
+        events: measuredEvents,
+        rowsPerEventMeasured: (after.rows - before.rows) / committed,
+        rowsPerEventTotal: after.rows / after.events,
+        totalRows: after.rows,
+        totalEvents: after.events,
+      };
+    }
+
+    const singleBody = (i) => JSON.stringify(eventAt(i));
+    const batchBody = (i) => JSON.stringify({ events: Array.from({ length: BATCH }, (_, k) => eventAt(i * BATCH + k)) });
+
+    const single = await appendScenario("single append", "/bench/append-single", 1, singleBody);
+    const batch = await appendScenario(`batch append (${BATCH})`, "/bench/append-batch", BATCH, batchBody);
+
+    // Baseline: one INSERT per request, body the same size as a single append's.
+    const baselineTarget = `${url}/bench/baseline/append`;
+    const baselineRuns = await warmThenMeasure("baseline insert", {
+      ...settings,
+      send: (i) =>
+        checkedFetch(baselineTarget, { method: "POST", body: singleBody(i) }, 200, (text) =>
+          text === '{"rowsWritten":1}' ? null : "unexpected baseline body",
+        ),
+    });
+    const baseline = { label: "baseline (1 INSERT/req)", run: baselineRuns.measured, events: baselineRuns.measured.requests };
+
+    const baselineRate = baseline.run.requests / baseline.run.seconds;
+    const rows = [single, batch, baseline].map((s) => {
+      const rate = s.events / s.run.seconds;
+      return [
+        s.label,
+        fmt(s.run.requests),
+        fmt(s.events),
+        fmt(s.run.seconds, 2),
+        fmt(rate),
+        fmt(rate / baselineRate, 2),
+        fmt(s.run.p50, 2),
+        fmt(s.run.p99, 2),
+      ];
+    });
+    console.log("");
+    printTable(
+      [
+        { title: "scenario" },
+        { title: "requests" },
+        { title: "events" },
+        { title: "seconds" },
+        { title: "events/s" },
+        { title: "x baseline" },
+        { title: "p50 ms" },
+        { title: "p99 ms" },
+      ],
+      rows,
+    );
+    console.log(`(baseline "events" = rows inserted; x baseline = events/s ÷ baseline requests/s)`);
+    for (const s of [single, batch, baseline]) {
+      if (s.run.stoppedBy !== "time") console.log(`note: ${s.label} stopped by ${s.run.stoppedBy}`);
+    }
+
+    console.log("");
+    printTable(
+      [
+        { title: "SQLite rows per appended event" },
+        { title: "measured window" },
+        { title: "whole run" },
+        { title: "rows" },
+        { title: "events" },
+      ],
+      [single, batch].map((s) => [s.label, fmt(s.rowsPerEventMeasured, 3), fmt(s.rowsPerEventTotal, 3), fmt(s.totalRows), fmt(s.totalEvents)]),
+    );
+    console.log("(whole run = since the stream object started, including creation and warm-up)");
+
+    const wasm = fileSizes(join(ROOT, "durable-objects", "build", "index_bg.wasm"));
+    console.log("");
+    console.log(`wasm durable-objects/build/index_bg.wasm: ${fmt(wasm.raw / 1024, 1)} KiB raw, ${fmt(wasm.gzip / 1024, 1)} KiB gzip -9`);
+  } finally {
+    await t.cleanup();
+  }
+}
+
+main().catch((error) => {
+  console.error(`\n${error.stack ?? error}`);
+  process.exit(1);
+});

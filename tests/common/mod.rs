@@ -1,0 +1,145 @@
+//! Shared helpers for the native engine tests: real SQLite through rusqlite,
+//! running the same migrations and queries as the Durable Object.
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tributary::api::{ApiRequest, ApiResponse};
+use tributary::path::StreamPath;
+use tributary::route::Action;
+use tributary::storage::rusqlite_driver::RusqliteStorage;
+use tributary::stream::Stream;
+use tributary::Inputs;
+
+pub const PROJECT: &str = "project-test";
+
+pub fn inputs(now_ms: i64, seed: u8) -> Inputs {
+    Inputs {
+        now_ms,
+        entropy: [seed; 16],
+    }
+}
+
+pub fn path(raw: &str) -> StreamPath {
+    StreamPath::parse(raw).expect("valid test path")
+}
+
+pub fn memory_stream(raw_path: &str) -> Stream<RusqliteStorage> {
+    Stream::open(
+        RusqliteStorage::in_memory().unwrap(),
+        PROJECT,
+        path(raw_path),
+    )
+    .unwrap()
+}
+
+/// A stream over a database file, so a test can "restart" by reopening it.
+pub struct FileStream {
+    pub dir: tempdir_lite::TempDir,
+    pub raw_path: String,
+}
+
+impl FileStream {
+    pub fn new(raw_path: &str) -> Self {
+        FileStream {
+            dir: tempdir_lite::TempDir::new(),
+            raw_path: raw_path.to_owned(),
+        }
+    }
+    pub fn db(&self) -> PathBuf {
+        self.dir.path().join("stream.sqlite")
+    }
+    pub fn open(&self) -> Stream<RusqliteStorage> {
+        Stream::open(
+            RusqliteStorage::open(&self.db()).unwrap(),
+            PROJECT,
+            path(&self.raw_path),
+        )
+        .unwrap()
+    }
+}
+
+/// Calls the stream's API like the Durable Object does; returns (status, JSON body).
+pub fn call(
+    stream: &mut Stream<RusqliteStorage>,
+    action: Action,
+    query: &str,
+    body: &str,
+    inputs: &Inputs,
+) -> (u16, Value) {
+    let response: ApiResponse = stream.handle(
+        &ApiRequest {
+            action: &action,
+            query,
+            body: body.as_bytes(),
+        },
+        inputs,
+    );
+    let json = if response.body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&response.body).unwrap_or(Value::String(response.body.clone()))
+    };
+    (response.status, json)
+}
+
+pub fn append(stream: &mut Stream<RusqliteStorage>, body: Value, now_ms: i64) -> (u16, Value) {
+    call(
+        stream,
+        Action::Append,
+        "",
+        &body.to_string(),
+        &inputs(now_ms, 7),
+    )
+}
+
+pub fn read(stream: &mut Stream<RusqliteStorage>, query: &str) -> (u16, Value) {
+    call(stream, Action::ReadRange, query, "", &inputs(0, 0))
+}
+
+pub fn table_names(db: &Path) -> Vec<String> {
+    let connection = rusqlite::Connection::open(db).unwrap();
+    let mut statement = connection
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap();
+    statement
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A tiny self-deleting temporary directory (no extra dependency).
+pub mod tempdir_lite {
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+    pub struct TempDir(PathBuf);
+
+    impl TempDir {
+        pub fn new() -> Self {
+            let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+            let dir =
+                std::env::temp_dir().join(format!("tributary-test-{}-{n}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
