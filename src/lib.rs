@@ -9,6 +9,8 @@ pub mod api;
 pub mod error;
 pub mod event;
 pub mod json_limits;
+pub mod jsonata;
+pub mod jsonata_playground;
 pub mod limits;
 pub mod path;
 pub mod route;

@@ -40,6 +40,10 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         return Ok(response.with_headers(headers));
     };
     let method = request.method();
+    if url.path() == "/v1/jsonata/evaluate" && method == worker::Method::Post {
+        let body = request.bytes().await?;
+        return responses::from_api(tributary::jsonata_playground::handle(&body));
+    }
     let route = match route::parse(method.as_ref(), url.path()) {
         Ok(route) => route,
         Err(error) => return responses::from_api(ApiError::from(error).into()),

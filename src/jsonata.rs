@@ -1,0 +1,188 @@
+//! Our one door to JSONata (DESIGN.md §5): filters and transforms are compiled
+//! once at configure time and evaluated with a bounded stack. Backed by the
+//! `jsonata-core` crate; nothing else in Tributary touches it.
+//!
+//! Traps this module owns: never set `timeout_ms` (it reads `Instant::now`,
+//! which panics on wasm32, DESIGN.md §1); always bound the evaluation depth
+//! (deep recursion overflows the wasm stack at about 500 levels).
+
+use crate::limits::MAX_JSONATA_BYTES;
+use jsonata_core::evaluator::{error_code_prefix, Context, Evaluator, EvaluatorOptions};
+use jsonata_core::value::JValue;
+use jsonata_core::Expression;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Deepest evaluation stack an expression may use (raises JSONata `D1011`).
+pub const MAX_EVAL_STACK_DEPTH: usize = 200;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum JsonataError {
+    #[error("expression is {0} bytes; the limit is {MAX_JSONATA_BYTES}")]
+    TooLong(usize),
+    #[error("syntax error{}: {message}", code_suffix(.code))]
+    Syntax {
+        code: Option<String>,
+        message: String,
+    },
+    #[error("evaluation error{}: {message}", code_suffix(.code))]
+    Evaluation {
+        code: Option<String>,
+        message: String,
+    },
+}
+
+fn code_suffix(code: &Option<String>) -> String {
+    code.as_ref()
+        .map(|code| format!(" {code}"))
+        .unwrap_or_default()
+}
+
+impl JsonataError {
+    /// The JSONata error code (`S0201`, `T2001`, `D1011`, ...), when there is one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            JsonataError::TooLong(_) => None,
+            JsonataError::Syntax { code, .. } | JsonataError::Evaluation { code, .. } => {
+                code.as_deref()
+            }
+        }
+    }
+}
+
+fn options() -> EvaluatorOptions {
+    EvaluatorOptions {
+        max_stack_depth: Some(MAX_EVAL_STACK_DEPTH),
+        ..EvaluatorOptions::default()
+    }
+}
+
+/// A compiled expression and its source text.
+pub struct Compiled {
+    source: String,
+    expression: Expression,
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Compiled")
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// Compiles `source`, refusing expressions over the size limit.
+pub fn compile(source: &str) -> Result<Compiled, JsonataError> {
+    if source.len() > MAX_JSONATA_BYTES {
+        return Err(JsonataError::TooLong(source.len()));
+    }
+    let expression = Expression::compile_with_options(source, options()).map_err(|error| {
+        let message = error.to_string();
+        JsonataError::Syntax {
+            code: error_code_prefix(&message).map(str::to_owned),
+            message,
+        }
+    })?;
+    Ok(Compiled {
+        source: source.to_owned(),
+        expression,
+    })
+}
+
+fn evaluation_error(error: jsonata_core::evaluator::EvaluatorError) -> JsonataError {
+    JsonataError::Evaluation {
+        code: error.code().map(str::to_owned),
+        message: error.to_string(),
+    }
+}
+
+/// JSONata's result as JSON: `None` is JSONata's "undefined". Functions
+/// (lambdas, builtins) have no JSON form and become `None` too.
+fn to_json(result: JValue) -> Result<Option<Value>, JsonataError> {
+    if result.is_undefined() {
+        return Ok(None);
+    }
+    serde_json::to_value(&result)
+        .map(Some)
+        .map_err(|error| JsonataError::Evaluation {
+            code: None,
+            message: format!("result is not JSON: {error}"),
+        })
+}
+
+impl Compiled {
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Evaluates against `input` (`None` = undefined input).
+    pub fn evaluate(&self, input: Option<&Value>) -> Result<Option<Value>, JsonataError> {
+        let data = input.map_or(JValue::Undefined, |value| JValue::from(value.clone()));
+        to_json(self.expression.evaluate(&data).map_err(evaluation_error)?)
+    }
+
+    /// Evaluates with variables bound (`$name` for each key of `bindings`).
+    pub fn evaluate_with_bindings(
+        &self,
+        input: Option<&Value>,
+        bindings: &Map<String, Value>,
+    ) -> Result<Option<Value>, JsonataError> {
+        let data = input.map_or(JValue::Undefined, |value| JValue::from(value.clone()));
+        let mut context = Context::new();
+        for (name, value) in bindings {
+            context.bind(name.clone(), JValue::from(value.clone()));
+        }
+        let mut evaluator = Evaluator::with_options(context, options());
+        to_json(
+            evaluator
+                .evaluate(self.expression.ast(), &data)
+                .map_err(evaluation_error)?,
+        )
+    }
+
+    /// A filter condition matches only when the result is exactly `true` (§5).
+    pub fn matches(&self, input: &Value) -> Result<bool, JsonataError> {
+        Ok(self.evaluate(Some(input))? == Some(Value::Bool(true)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn compiles_evaluates_and_reports_codes() {
+        let condition = compile("payload.amount > 100 and type = 'order'").ok();
+        let condition = condition.as_ref();
+        let event = json!({"type": "order", "payload": {"amount": 150}});
+        assert_eq!(condition.map(|c| c.matches(&event)), Some(Ok(true)));
+        assert_eq!(
+            condition.map(|c| c.matches(&json!({"type": "order"}))),
+            Some(Ok(false))
+        );
+        let truthy_not_true = compile("payload.amount").ok();
+        assert_eq!(truthy_not_true.map(|c| c.matches(&event)), Some(Ok(false)));
+        let syntax = compile("payload.(").err();
+        assert!(
+            matches!(syntax, Some(JsonataError::Syntax { .. })),
+            "{syntax:?}"
+        );
+        assert!(syntax.and_then(|e| e.code().map(str::to_owned)).is_some());
+        assert_eq!(
+            compile(&"a".repeat(4097)).err(),
+            Some(JsonataError::TooLong(4097))
+        );
+    }
+
+    #[test]
+    fn deep_recursion_is_an_error_not_a_crash() {
+        let recursive =
+            compile("($f := function($n) { $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000))").ok();
+        let result = recursive.map(|c| c.evaluate(Some(&json!({}))));
+        assert!(
+            matches!(result, Some(Err(JsonataError::Evaluation { .. }))),
+            "{result:?}"
+        );
+    }
+}
