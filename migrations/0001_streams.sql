@@ -22,11 +22,16 @@ CREATE TABLE IF NOT EXISTS events (
   type TEXT NOT NULL,
   payload TEXT NOT NULL,
   metadata TEXT NOT NULL,
-  idempotency_key TEXT UNIQUE,
+  idempotency_key TEXT,
   ephemeral INTEGER NOT NULL,
   created_at_ms INTEGER NOT NULL,
   source TEXT
 );
+
+-- Idempotency lookups (§3 rule 4). Partial, so events without a key write no
+-- index entry (one SQLite row less per keyless event).
+CREATE UNIQUE INDEX IF NOT EXISTS events_by_idempotency_key ON events (idempotency_key)
+  WHERE idempotency_key IS NOT NULL;
 
 -- Cache of the reduced state (§5): one row (id = 1), rewritten by a commit whose
 -- events change the state. Rebuilt from the log when missing or when `version`

@@ -85,6 +85,15 @@ impl<S: Storage> Stream<S> {
                 self.append_body(request.body, Authority::Public, inputs),
                 appended,
             ),
+            Action::Subscriptions => match self.lifetime() {
+                Some(_) => respond(self.subscriptions_card(), |card| {
+                    ApiResponse::json(200, &card)
+                }),
+                None => respond(self.info().map(|_| ()), |_| ApiResponse::no_content()),
+            },
+            Action::SubscribeFrom => {
+                ApiError::new(500, "internal", "subscribe-from is served by the router").into()
+            }
             Action::Metrics => ApiResponse {
                 status: 200,
                 content_type: "text/plain; version=0.0.4",

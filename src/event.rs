@@ -224,6 +224,24 @@ impl InputEvent {
         }
     }
 
+    /// The input form of this event, as a caller would send it.
+    pub fn to_json(&self) -> Value {
+        let mut fields = Map::new();
+        fields.insert("type".to_owned(), json!(self.event_type));
+        fields.insert("payload".to_owned(), self.payload.clone());
+        fields.insert("metadata".to_owned(), self.metadata.clone());
+        if let Some(key) = &self.idempotency_key {
+            fields.insert("idempotencyKey".to_owned(), json!(key));
+        }
+        if self.ephemeral {
+            fields.insert("ephemeral".to_owned(), json!(true));
+        }
+        if let Some(source) = &self.source {
+            fields.insert("source".to_owned(), source.clone());
+        }
+        Value::Object(fields)
+    }
+
     /// The control type this event has on the stream that holds it: none for
     /// copies, whose control events are data (§4).
     pub fn control_type(&self) -> Option<ControlType> {

@@ -18,6 +18,8 @@ pub mod schema;
 pub mod state;
 pub mod storage;
 pub mod stream;
+pub mod subscribe_from;
+pub mod subscription;
 pub mod time;
 
 /// What the outside world supplies to one engine call (DESIGN.md §1).

@@ -20,6 +20,10 @@ pub enum Action {
     ReadOne(u64),
     /// `GET /streams/{path}/-/metrics` (§11)
     Metrics,
+    /// `GET /streams/{path}/-/subscriptions` (§11 debug card)
+    Subscriptions,
+    /// `POST /streams/{receivingPath}/-/subscribe-from` (§5), served by the router
+    SubscribeFrom,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -98,6 +102,8 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
             "GET, POST",
         )?,
         Some("metrics") => pick(method, &[("GET", Action::Metrics)], "GET")?,
+        Some("subscriptions") => pick(method, &[("GET", Action::Subscriptions)], "GET")?,
+        Some("subscribe-from") => pick(method, &[("POST", Action::SubscribeFrom)], "POST")?,
         Some(other) => match other.strip_prefix("events/") {
             Some(offset) => {
                 let offset = crate::stream::read::parse_offset("offset", offset)

@@ -7,7 +7,13 @@
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 
 /// `(version, sql)` for every file of `migrations/`, in order.
-pub const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/0001_streams.sql"))];
+pub const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/0001_streams.sql")),
+    (
+        2,
+        include_str!("../migrations/0002_subscription_runtime.sql"),
+    ),
+];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
 pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes"];
@@ -30,6 +36,22 @@ pub struct StreamMetaRow {
 pub struct ReducedStateRow {
     pub version: i64,
     pub state_json: String,
+}
+
+/// Row of `subscription_runtime`: delivery progress of one subscription (§6).
+/// Created, moved and dropped by the runtime repair; advanced by delivery.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeRow {
+    pub subscription_key: String,
+    /// The run (§6 rule 7): offset of the configure or cursor-set that started it.
+    pub run_offset: u64,
+    /// The cursor: exclusive, last completed offset.
+    pub acknowledged_offset: u64,
+    pub attempt: u64,
+    pub next_attempt_at_ms: Option<i64>,
+    pub in_flight_deadline_at_ms: Option<i64>,
+    pub last_error: Option<String>,
+    pub bytes_sent: u64,
 }
 
 /// Row of `stream_lifetimes`: survives deletion. Written when a lifetime starts.

@@ -5,8 +5,9 @@
 use crate::{auth, responses};
 use tributary::error::ApiError;
 use tributary::limits::MAX_BATCH_BYTES;
+use tributary::path::StreamPath;
 use tributary::route;
-use worker::{event, Context, Env, Headers, Request, RequestInit, Response, Result};
+use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
 
 /// Set by the router on every request it forwards; the DO trusts it because
 /// only this Worker can reach the DO.
@@ -67,21 +68,92 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
             "request body exceeds the batch limit",
         );
     }
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, &project)?;
-    let mut init = RequestInit::new();
-    init.with_method(method.clone()).with_headers(headers);
-    if !body.is_empty() {
-        init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
+    if route.action == route::Action::SubscribeFrom {
+        return subscribe_from(&env, &project, &route.path, &body).await;
     }
-    let forwarded_url = format!(
-        "https://stream.internal{}{}",
+    let path_and_query = format!(
+        "{}{}",
         url.path(),
         url.query().map(|q| format!("?{q}")).unwrap_or_default()
     );
-    let forwarded = Request::new_with_init(&forwarded_url, &init)?;
+    forward(
+        &env,
+        &project,
+        route.path.as_str(),
+        method,
+        &path_and_query,
+        body,
+    )
+    .await
+}
+
+/// Sends a request to the stream object of `(project, path)`.
+async fn forward(
+    env: &Env,
+    project: &str,
+    path: &str,
+    method: Method,
+    path_and_query: &str,
+    body: Vec<u8>,
+) -> Result<Response> {
+    let headers = Headers::new();
+    headers.set(PROJECT_HEADER, project)?;
+    let mut init = RequestInit::new();
+    init.with_method(method).with_headers(headers);
+    if !body.is_empty() {
+        init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
+    }
+    let forwarded =
+        Request::new_with_init(&format!("https://stream.internal{path_and_query}"), &init)?;
     let stub = env
         .durable_object(STREAM_BINDING)?
-        .get_by_name(&object_name(&project, route.path.as_str()))?;
+        .get_by_name(&object_name(project, path))?;
     stub.fetch_with_request(forwarded).await
+}
+
+/// §5 subscribeToEventsFrom: append the source's `subscription-configured`.
+async fn subscribe_from(
+    env: &Env,
+    project: &str,
+    receiving: &StreamPath,
+    body: &[u8],
+) -> Result<Response> {
+    let plan = match tributary::subscribe_from::plan(receiving, body) {
+        Ok(plan) => plan,
+        Err(error) => return responses::from_api(ApiError::from(error).into()),
+    };
+    let event_body = plan.event.to_json().to_string().into_bytes();
+    let append_url = format!("/v1/streams{}/-/events", plan.source_path);
+    let mut appended = forward(
+        env,
+        project,
+        plan.source_path.as_str(),
+        Method::Post,
+        &append_url,
+        event_body,
+    )
+    .await?;
+    let status = appended.status_code();
+    let answer: serde_json::Value = appended.json().await?;
+    let offset = answer
+        .pointer("/event/offset")
+        .and_then(serde_json::Value::as_u64);
+    match (status, offset) {
+        (200 | 201, Some(offset)) => {
+            let key = tributary::subscribe_from::established_key(
+                plan.subscription_key.as_deref(),
+                offset,
+            );
+            let body = serde_json::json!({
+                "subscriptionKey": key,
+                "subscriptionConfiguredEvent": answer.get("event"),
+            });
+            responses::from_api(tributary::api::ApiResponse::json(status, &body))
+        }
+        _ => responses::from_api(tributary::api::ApiResponse {
+            status,
+            content_type: "application/json",
+            body: answer.to_string(),
+        }),
+    }
 }

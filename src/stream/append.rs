@@ -5,7 +5,7 @@ use super::{rows, Stream};
 use crate::error::{details, ApiFailure};
 use crate::event::{Authority, CommittedEvent, EventError, InputEvent, StoredEvent};
 use crate::json_limits::raw_depth;
-use crate::limits::{MAX_BATCH_BYTES, MAX_BATCH_EVENTS, MAX_EVENT_DEPTH};
+use crate::limits::{MAX_BATCH_BYTES, MAX_BATCH_EVENTS, MAX_EVENT_DEPTH, MAX_REDUCED_STATE_BYTES};
 use crate::state::ReduceError;
 use crate::storage::{Storage, StorageError};
 use crate::Inputs;
@@ -66,8 +66,15 @@ impl ApiFailure for AppendError {
     }
     fn details(&self) -> Map<String, Value> {
         match self {
-            AppendError::Event { index, .. } | AppendError::Reduce { index, .. } => {
-                details([("index", json!(index))])
+            AppendError::Event { index, error } => {
+                let mut fields = error.details();
+                fields.insert("index".to_owned(), json!(index));
+                fields
+            }
+            AppendError::Reduce { index, error } => {
+                let mut fields = error.details();
+                fields.insert("index".to_owned(), json!(index));
+                fields
             }
             AppendError::IdempotencyKeyReused { key, offset } => {
                 details([("idempotencyKey", json!(key)), ("offset", json!(offset))])
@@ -226,7 +233,16 @@ impl<S: Storage> Stream<S> {
             )?;
         }
         if state_changed {
-            self.write_state(&state)?;
+            let state_json = state.to_json();
+            if state_json.len() > MAX_REDUCED_STATE_BYTES {
+                let index = batch.len().saturating_sub(1);
+                return Err(AppendError::Reduce {
+                    index,
+                    error: ReduceError::StateTooLarge(state_json.len()),
+                });
+            }
+            self.write_state_json(&state_json)?;
+            self.repair_runtime_rows(&state, meta.head)?;
         }
         Ok(Staged {
             meta,

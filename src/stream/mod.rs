@@ -5,6 +5,7 @@ mod append;
 mod metrics;
 pub mod read;
 mod rows;
+mod runtime;
 
 pub use append::{AppendError, AppendOutcome};
 pub use read::{RangeQuery, ReadError};
@@ -44,6 +45,12 @@ impl<S: Storage> Stream<S> {
             schema::migrate(&stream.storage)?;
             stream.lifetime = stream.load_meta()?;
             stream.state = stream.load_or_rebuild_state()?;
+            if let Some(head) = stream.lifetime.as_ref().map(|meta| meta.head) {
+                let state = stream.state.clone();
+                stream
+                    .storage
+                    .atomically(&mut || stream.repair_runtime_rows(&state, head))?;
+            }
         }
         Ok(stream)
     }
@@ -115,6 +122,9 @@ impl<S: Storage> Stream<S> {
     /// Replays every committed event through the fold (§5).
     pub fn rebuild_state(&self) -> Result<ReducedState, StorageError> {
         let mut state = ReducedState::default();
+        if !schema::stream_exists(&self.storage)? {
+            return Ok(state);
+        }
         for event in rows::select_fold_inputs(&self.storage)? {
             // A committed event was accepted by this same fold when it was
             // appended; an error now means the fold changed meaning, and the
@@ -125,13 +135,14 @@ impl<S: Storage> Stream<S> {
     }
 
     fn write_state(&self, state: &ReducedState) -> Result<(), StorageError> {
+        self.write_state_json(&state.to_json())
+    }
+
+    fn write_state_json(&self, state_json: &str) -> Result<(), StorageError> {
         self.storage.execute(
             "INSERT INTO reduced_state (id, version, state) VALUES (1, ?, ?) \
              ON CONFLICT (id) DO UPDATE SET version = excluded.version, state = excluded.state",
-            &[
-                SqlValue::Integer(STATE_VERSION),
-                SqlValue::Text(state.to_json()),
-            ],
+            &[SqlValue::Integer(STATE_VERSION), state_json.into()],
         )
     }
 

@@ -1,0 +1,233 @@
+//! The fold itself: how each control event changes the reduced state (§4, §5).
+//! Every rule that can refuse an append lives here, so the same checks run
+//! when appending and when replaying.
+
+use super::outbound::{CursorSet, DeliveryHalted, OutboundSubscription};
+use super::ReducedState;
+use crate::error::{details, ApiFailure};
+use crate::event::{ControlType, StoredEvent, TypeKind};
+use crate::limits::MAX_SUBSCRIPTIONS_PER_RECEIVER;
+use crate::subscription::{ConfigError, Configuration, GENERATED_KEY_PREFIX};
+use crate::time::rfc3339_millis;
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReduceError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("'{field}' {problem}")]
+    Payload {
+        field: &'static str,
+        problem: &'static str,
+    },
+    #[error("no subscription with key '{0}'")]
+    UnknownSubscription(String),
+    #[error("afterOffset {after_offset} is beyond the head ({head})")]
+    CursorBeyondHead { after_offset: u64, head: u64 },
+    #[error("subscription '{0}' is not halted; there is nothing to resume")]
+    NotHalted(String),
+    #[error("a source stream may have at most {MAX_SUBSCRIPTIONS_PER_RECEIVER} subscriptions to one receiver")]
+    TooManySubscriptions,
+    #[error("the reduced state would be {0} bytes; the limit is {max}", max = crate::limits::MAX_REDUCED_STATE_BYTES)]
+    StateTooLarge(usize),
+}
+
+impl ApiFailure for ReduceError {
+    fn status(&self) -> u16 {
+        match self {
+            ReduceError::NotHalted(_) => 409,
+            _ => 422,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            ReduceError::Config(error) => error.code(),
+            ReduceError::Payload { .. } => "invalid_control_event",
+            ReduceError::UnknownSubscription(_) => "unknown_subscription",
+            ReduceError::CursorBeyondHead { .. } => "cursor_beyond_head",
+            ReduceError::NotHalted(_) => "subscription_not_halted",
+            ReduceError::TooManySubscriptions => "too_many_subscriptions",
+            ReduceError::StateTooLarge(_) => "reduced_state_too_large",
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            ReduceError::Config(error) => error.details(),
+            ReduceError::Payload { field, .. } => details([("field", json!(field))]),
+            ReduceError::UnknownSubscription(key) | ReduceError::NotHalted(key) => {
+                details([("subscriptionKey", json!(key))])
+            }
+            _ => Map::new(),
+        }
+    }
+}
+
+fn payload_of(event: &StoredEvent) -> Value {
+    serde_json::from_str(event.payload.get()).unwrap_or(Value::Null)
+}
+
+fn required_key(payload: &Value) -> Result<String, ReduceError> {
+    payload
+        .get("subscriptionKey")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or(ReduceError::Payload {
+            field: "subscriptionKey",
+            problem: "is required and must be a string",
+        })
+}
+
+fn required_offset(payload: &Value, field: &'static str) -> Result<u64, ReduceError> {
+    payload
+        .get(field)
+        .and_then(Value::as_u64)
+        .ok_or(ReduceError::Payload {
+            field,
+            problem: "is required and must be a non-negative integer",
+        })
+}
+
+fn only_fields(payload: &Value, allowed: &[&str]) -> Result<(), ReduceError> {
+    let fields = payload.as_object().ok_or(ReduceError::Payload {
+        field: "payload",
+        problem: "must be an object",
+    })?;
+    if fields.keys().any(|name| !allowed.contains(&name.as_str())) {
+        return Err(ReduceError::Payload {
+            field: "payload",
+            problem: "has a field this control event does not take",
+        });
+    }
+    Ok(())
+}
+
+impl ReducedState {
+    /// Folds one committed event. Ordinary events and copies (whose control
+    /// events are data on this stream, §4) leave the state unchanged.
+    pub fn apply(&mut self, event: &StoredEvent) -> Result<(), ReduceError> {
+        if event.source.is_some() {
+            return Ok(());
+        }
+        let TypeKind::Control(control) = ControlType::classify(&event.event_type) else {
+            return Ok(());
+        };
+        let payload = payload_of(event);
+        let by_key = &mut self.subscriptions.outbound.by_key;
+        match control {
+            ControlType::SubscriptionConfigured => self.configure(event, &payload),
+            ControlType::SubscriptionRemoved => {
+                only_fields(&payload, &["subscriptionKey", "reason"])?;
+                if payload
+                    .get("reason")
+                    .is_some_and(|reason| reason != "requested")
+                {
+                    return Err(ReduceError::Payload {
+                        field: "reason",
+                        problem: "must be \"requested\"",
+                    });
+                }
+                let key = required_key(&payload)?;
+                by_key
+                    .remove(&key)
+                    .map(|_| ())
+                    .ok_or(ReduceError::UnknownSubscription(key))
+            }
+            ControlType::SubscriptionCursorSet => {
+                only_fields(&payload, &["subscriptionKey", "afterOffset"])?;
+                let key = required_key(&payload)?;
+                let after_offset = required_offset(&payload, "afterOffset")?;
+                let head = event.offset.saturating_sub(1);
+                let entry = by_key
+                    .get_mut(&key)
+                    .ok_or(ReduceError::UnknownSubscription(key))?;
+                if after_offset > head {
+                    return Err(ReduceError::CursorBeyondHead { after_offset, head });
+                }
+                entry.cursor_set = Some(CursorSet {
+                    after_offset,
+                    set_at_source_offset: event.offset,
+                });
+                entry.delivery_halted = None;
+                Ok(())
+            }
+            ControlType::SubscriptionDeliveryResumed => {
+                only_fields(&payload, &["subscriptionKey"])?;
+                let key = required_key(&payload)?;
+                let entry = by_key
+                    .get_mut(&key)
+                    .ok_or_else(|| ReduceError::UnknownSubscription(key.clone()))?;
+                entry
+                    .delivery_halted
+                    .take()
+                    .map(|_| ())
+                    .ok_or(ReduceError::NotHalted(key))
+            }
+            ControlType::SubscriptionDeliveryHalted => {
+                only_fields(
+                    &payload,
+                    &[
+                        "subscriptionKey",
+                        "reason",
+                        "afterOffset",
+                        "attempts",
+                        "error",
+                    ],
+                )?;
+                let key = required_key(&payload)?;
+                let halted = DeliveryHalted {
+                    reason: payload
+                        .get("reason")
+                        .and_then(Value::as_str)
+                        .unwrap_or("delivery-failed")
+                        .to_owned(),
+                    after_offset: required_offset(&payload, "afterOffset")?,
+                    attempts: required_offset(&payload, "attempts")?,
+                    error: payload
+                        .get("error")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                };
+                let entry = by_key
+                    .get_mut(&key)
+                    .ok_or(ReduceError::UnknownSubscription(key))?;
+                entry.delivery_halted = Some(halted);
+                Ok(())
+            }
+            ControlType::ErrorOccurred => Ok(()),
+        }
+    }
+
+    fn configure(&mut self, event: &StoredEvent, payload: &Value) -> Result<(), ReduceError> {
+        let configuration = Configuration::parse(payload)?;
+        let (key, generated) = match &configuration.subscription_key {
+            Some(key) => (key.clone(), None),
+            None => (
+                format!("{GENERATED_KEY_PREFIX}{}", event.offset),
+                Some(true),
+            ),
+        };
+        let by_key = &mut self.subscriptions.outbound.by_key;
+        let receiver = configuration.receiver.identity();
+        let same_receiver = by_key
+            .iter()
+            .filter(|(other_key, other)| {
+                **other_key != key && other.configuration.receiver.identity() == receiver
+            })
+            .count();
+        if same_receiver >= MAX_SUBSCRIPTIONS_PER_RECEIVER {
+            return Err(ReduceError::TooManySubscriptions);
+        }
+        by_key.insert(
+            key,
+            OutboundSubscription {
+                configuration,
+                configured_at_offset: event.offset,
+                configured_at: rfc3339_millis(event.created_at_ms),
+                subscription_key_was_generated: generated,
+                cursor_set: None,
+                delivery_halted: None,
+            },
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,47 @@
+//! One outbound subscription as the reduced state holds it (§5).
+
+use crate::subscription::Configuration;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboundSubscription {
+    pub configuration: Configuration,
+    pub configured_at_offset: u64,
+    pub configured_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription_key_was_generated: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor_set: Option<CursorSet>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_halted: Option<DeliveryHalted>,
+}
+
+/// `subscription-cursor-set`: deliver everything after `after_offset`, in a
+/// new run started at `set_at_source_offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CursorSet {
+    pub after_offset: u64,
+    pub set_at_source_offset: u64,
+}
+
+/// `subscription-delivery-halted`: the durable fact that delivery stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryHalted {
+    pub reason: String,
+    pub after_offset: u64,
+    pub attempts: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl OutboundSubscription {
+    /// The run's config generation (§7 `cursorChangedAtSourceOffset`): the
+    /// offset of the configure or cursor-set event that started it.
+    pub fn run_offset(&self) -> u64 {
+        self.cursor_set
+            .map_or(self.configured_at_offset, |set| set.set_at_source_offset)
+    }
+}

@@ -1,0 +1,147 @@
+//! Runtime rows (DESIGN.md §6): after every commit and on open, the rows of
+//! `subscription_runtime` are repaired from the reduced state — created at
+//! the subscription's start, dropped on removal, moved by a cursor-set — so an
+//! interruption after committing a control event cannot lose it. Also the
+//! debug card of §11.
+
+use super::Stream;
+use crate::schema::RuntimeRow;
+use crate::state::{OutboundSubscription, ReducedState};
+use crate::storage::{Columns, SqlValue, Storage, StorageError};
+use crate::subscription::Start;
+use crate::time::rfc3339_millis;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+const SELECT_RUNTIME: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
+     in_flight_deadline_at_ms, last_error, bytes_sent FROM subscription_runtime ORDER BY subscription_key";
+
+fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
+    let columns = Columns {
+        query: SELECT_RUNTIME,
+        row,
+    };
+    let optional_int = |index: usize| match row.get(index) {
+        Some(SqlValue::Null) => Ok(None),
+        _ => columns.int(index).map(Some),
+    };
+    Ok(RuntimeRow {
+        subscription_key: columns.text(0)?,
+        run_offset: columns.int(1)?.max(0) as u64,
+        acknowledged_offset: columns.int(2)?.max(0) as u64,
+        attempt: columns.int(3)?.max(0) as u64,
+        next_attempt_at_ms: optional_int(4)?,
+        in_flight_deadline_at_ms: optional_int(5)?,
+        last_error: columns.opt_text(6)?,
+        bytes_sent: columns.int(7)?.max(0) as u64,
+    })
+}
+
+/// Where a new run's cursor starts (exclusive offset).
+fn start_cursor(subscription: &OutboundSubscription) -> u64 {
+    if let Some(set) = subscription.cursor_set {
+        return set.after_offset;
+    }
+    match subscription
+        .configuration
+        .receiver
+        .delivery()
+        .map(|delivery| delivery.start)
+    {
+        Some(Start::Now) => subscription.configured_at_offset,
+        Some(Start::Beginning) | None => 0,
+    }
+}
+
+impl<S: Storage> Stream<S> {
+    pub fn runtime_rows(&self) -> Result<BTreeMap<String, RuntimeRow>, StorageError> {
+        if self.lifetime.is_none() {
+            return Ok(BTreeMap::new());
+        }
+        let rows = self.storage.query(SELECT_RUNTIME, &[])?;
+        rows.iter()
+            .map(|row| decode(row).map(|r| (r.subscription_key.clone(), r)))
+            .collect()
+    }
+
+    /// Makes `subscription_runtime` agree with `state`. Idempotent.
+    pub(super) fn repair_runtime_rows(
+        &self,
+        state: &ReducedState,
+        head: u64,
+    ) -> Result<(), StorageError> {
+        let by_key = &state.subscriptions.outbound.by_key;
+        let rows = self.runtime_rows()?;
+        for key in rows.keys().filter(|key| !by_key.contains_key(*key)) {
+            self.storage.execute(
+                "DELETE FROM subscription_runtime WHERE subscription_key = ?",
+                &[key.as_str().into()],
+            )?;
+        }
+        for (key, subscription) in by_key {
+            let run_offset = subscription.run_offset();
+            if rows
+                .get(key)
+                .is_some_and(|row| row.run_offset == run_offset)
+            {
+                continue;
+            }
+            let cursor = start_cursor(subscription).min(head);
+            self.storage.execute(
+                "INSERT INTO subscription_runtime (subscription_key, run_offset, acknowledged_offset) VALUES (?, ?, ?) \
+                 ON CONFLICT (subscription_key) DO UPDATE SET run_offset = excluded.run_offset, \
+                 acknowledged_offset = excluded.acknowledged_offset, attempt = 0, next_attempt_at_ms = NULL, \
+                 in_flight_deadline_at_ms = NULL, last_error = NULL",
+                &[key.as_str().into(), run_offset.into(), cursor.into()],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The debug card (§11): configuration, halt state and runtime row of
+    /// every subscription, plus the inbound fence records.
+    pub fn subscriptions_card(&self) -> Result<Value, StorageError> {
+        let rows = self.runtime_rows()?;
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let time = |ms: Option<i64>| ms.map(rfc3339_millis);
+        let subscriptions: Vec<Value> = self
+            .state
+            .subscriptions
+            .outbound
+            .by_key
+            .iter()
+            .map(|(key, subscription)| {
+                let runtime = rows.get(key).map(|row| {
+                    json!({
+                        "runOffset": row.run_offset,
+                        "acknowledgedOffset": row.acknowledged_offset,
+                        "lag": head.saturating_sub(row.acknowledged_offset),
+                        "attempt": row.attempt,
+                        "nextAttemptAt": time(row.next_attempt_at_ms),
+                        "inFlightDeadlineAt": time(row.in_flight_deadline_at_ms),
+                        "lastError": row.last_error,
+                        "bytesSent": row.bytes_sent,
+                    })
+                });
+                let mut card = json!({
+                    "subscriptionKey": key,
+                    "configuration": subscription.configuration,
+                    "configuredAtOffset": subscription.configured_at_offset,
+                    "configuredAt": subscription.configured_at,
+                    "runtime": runtime,
+                });
+                if let (Some(halted), Some(fields)) =
+                    (&subscription.delivery_halted, card.as_object_mut())
+                {
+                    fields.insert("deliveryHalted".to_owned(), json!(halted));
+                }
+                if let (Some(set), Some(fields)) = (&subscription.cursor_set, card.as_object_mut())
+                {
+                    fields.insert("cursorSet".to_owned(), json!(set));
+                }
+                card
+            })
+            .collect();
+        Ok(json!({ "subscriptions": subscriptions, "inbound": self.state.subscriptions.inbound }))
+    }
+}
