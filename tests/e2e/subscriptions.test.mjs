@@ -1,0 +1,1117 @@
+// End-to-end durable-subscription *configuration* (DESIGN.md §4, §5, §6
+// runtime rows, §11 debug card) against the built worker running in workerd.
+// No delivery is exercised here: only what configuring, replacing, removing,
+// moving cursors and resuming commit, what the reduced state and the debug
+// card show, subscribe-from, and that every bad configuration commits nothing.
+// One Tributary per file; every test uses its own stream paths.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startTributary, streamUrl, OTHER_TOKEN } from "./harness.mjs";
+
+let t;
+before(async () => {
+  t = await startTributary();
+});
+after(async () => {
+  await t?.cleanup();
+});
+
+let counter = 0;
+/** A stream path no other test uses. */
+const fresh = (name) => `/e2e-subs/${name}-${++counter}`;
+
+const RFC3339_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|\+00:00)$/;
+
+const CONTROL = "events.iterate.com/stream/";
+const CONFIGURED = `${CONTROL}subscription-configured`;
+const REMOVED = `${CONTROL}subscription-removed`;
+const CURSOR_SET = `${CONTROL}subscription-cursor-set`;
+const RESUMED = `${CONTROL}subscription-delivery-resumed`;
+const HALTED = `${CONTROL}subscription-delivery-halted`;
+
+// --- receivers ---------------------------------------------------------------
+
+const processorWake = () => ({ action: "processor-wake", expression: ["processors", "p", "wake"] });
+const copyTo = (receivingStreamPath, start = "beginning") => ({
+  action: "copy-to-stream",
+  receivingStreamPath,
+  delivery: { start, onFailingEvent: "halt" },
+});
+const itxCall = (start = "beginning") => ({
+  action: "itx-call",
+  expression: ["services", "X", "m"],
+  delivery: { start, onFailingEvent: "skip" },
+});
+const webhookPost = () => ({
+  action: "webhook-post",
+  url: "https://example.com/hook",
+  delivery: {
+    start: "now",
+    onFailingEvent: "skip",
+    retry: { maxAttempts: 3, initialBackoffMs: 10, maxBackoffMs: 100 },
+    timeoutMs: 5000,
+  },
+});
+
+// --- requests ----------------------------------------------------------------
+
+const append = (path, body, opts = {}) =>
+  t.request("POST", streamUrl(path, "events"), { body, ...opts });
+const info = (path, opts = {}) => t.request("GET", streamUrl(path), opts);
+const card = (path, opts = {}) => t.request("GET", streamUrl(path, "subscriptions"), opts);
+const range = (path, query = "", opts = {}) =>
+  t.request("GET", `${streamUrl(path, "events")}${query ? `?${query}` : ""}`, opts);
+const subscribeFrom = (receivingPath, body, opts = {}) =>
+  t.request("POST", streamUrl(receivingPath, "subscribe-from"), { body, ...opts });
+
+const configureEvent = (payload, extra = {}) => ({ type: CONFIGURED, payload, ...extra });
+const configure = (path, payload, extra, opts) => append(path, configureEvent(payload, extra), opts);
+
+async function appendOk(path, event, opts) {
+  const res = await append(path, event, opts);
+  assert.equal(res.status, 201, `append should be 201: ${JSON.stringify(res.body)}`);
+  return res.body.event;
+}
+
+async function batchOk(path, events, opts) {
+  const res = await append(path, { events }, opts);
+  assert.equal(res.status, 201, `batch append should be 201: ${JSON.stringify(res.body)}`);
+  return res.body.events;
+}
+
+const configureOk = (path, payload, extra, opts) => appendOk(path, configureEvent(payload, extra), opts);
+
+async function infoOk(path, opts) {
+  const res = await info(path, opts);
+  assert.equal(res.status, 200, `info should be 200: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function byKey(path, opts) {
+  return (await infoOk(path, opts)).state.subscriptions.outbound.byKey;
+}
+
+async function cardOk(path, opts) {
+  const res = await card(path, opts);
+  assert.equal(res.status, 200, `debug card should be 200: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function cardEntry(path, key) {
+  const c = await cardOk(path);
+  return c.subscriptions.find((s) => s.subscriptionKey === key);
+}
+
+function assertError(res, status, code, field) {
+  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  assert.equal(typeof res.body, "object", `error body must be JSON: ${res.body}`);
+  assert.ok(res.body && res.body.error, `error body must have "error": ${JSON.stringify(res.body)}`);
+  if (code) assert.equal(res.body.error.code, code, JSON.stringify(res.body));
+  assert.equal(typeof res.body.error.message, "string");
+  assert.equal(typeof res.body.error.details, "object");
+  if (field) assert.equal(res.body.error.details.field, field, JSON.stringify(res.body));
+}
+
+/** Everything a request could have committed to a stream. */
+async function snapshot(path) {
+  const i = await info(path);
+  if (i.status === 404) {
+    assert.equal(i.body.error.code, "stream_not_found");
+    return { exists: false };
+  }
+  assert.equal(i.status, 200);
+  const events = await range(path, "limit=1000&includeEphemeral=true");
+  return {
+    exists: true,
+    head: i.body.head,
+    eventCount: i.body.eventCount,
+    streamId: i.body.streamId,
+    state: i.body.state,
+    events: events.body.events,
+    card: await cardOk(path),
+  };
+}
+
+/** Runs `request`, asserts the §2 error, and that nothing on `paths` moved. */
+async function rejectsAndCommitsNothing(paths, request, status, code, field) {
+  const before = await Promise.all(paths.map(snapshot));
+  const res = await request();
+  assertError(res, status, code, field);
+  const after = await Promise.all(paths.map(snapshot));
+  for (let n = 0; n < paths.length; n++) {
+    assert.deepEqual(after[n], before[n], `nothing committed on ${paths[n]}`);
+  }
+  return res;
+}
+
+/** A source stream holding `n` ordinary events. */
+async function seeded(name, n = 1) {
+  const path = fresh(name);
+  await batchOk(path, Array.from({ length: n }, (_, i) => ({ type: "seed", payload: i + 1 })));
+  return path;
+}
+
+const RUNTIME_FIELDS = [
+  "runOffset",
+  "acknowledgedOffset",
+  "lag",
+  "attempt",
+  "nextAttemptAt",
+  "inFlightDeadlineAt",
+  "lastError",
+  "bytesSent",
+];
+
+/** The idle runtime row of §6 before any delivery was attempted. */
+function assertIdleRuntime(runtime, { runOffset, acknowledgedOffset, lag }) {
+  assert.ok(runtime && typeof runtime === "object", `runtime row present: ${JSON.stringify(runtime)}`);
+  for (const field of RUNTIME_FIELDS) assert.ok(field in runtime, `runtime.${field} present`);
+  assert.equal(runtime.runOffset, runOffset, "runOffset");
+  assert.equal(runtime.acknowledgedOffset, acknowledgedOffset, "acknowledgedOffset");
+  assert.equal(runtime.lag, lag, "lag");
+  assert.equal(runtime.attempt, 0);
+  assert.equal(runtime.nextAttemptAt, null);
+  assert.equal(runtime.inFlightDeadlineAt, null);
+  assert.equal(runtime.lastError, null);
+  assert.equal(runtime.bytesSent, 0);
+}
+
+// ---------------------------------------------------------------------------
+// 1. Configure with an explicit key; replace
+// ---------------------------------------------------------------------------
+
+const RECEIVERS = {
+  "processor-wake": processorWake,
+  "copy-to-stream": () => copyTo("/e2e-subs/receiver", "beginning"),
+  "itx-call": () => itxCall("beginning"),
+  "webhook-post": webhookPost,
+};
+
+for (const [action, receiver] of Object.entries(RECEIVERS)) {
+  test(`§5: configuring a keyed ${action} subscription puts exactly {configuration, configuredAtOffset, configuredAt} in state.subscriptions.outbound.byKey`, async () => {
+    const path = await seeded(`keyed-${action}`, 2);
+    const payload = { subscriptionKey: `my-${action}`, description: `a ${action}`, receiver: receiver() };
+    const event = await configureOk(path, payload);
+    assert.equal(event.offset, 3);
+    assert.equal(event.type, CONFIGURED);
+    assert.deepEqual(event.payload, payload, "the control event is stored as given");
+
+    const i = await infoOk(path);
+    assert.equal(i.head, 3);
+    assert.equal(i.eventCount, 3);
+    assert.deepEqual(Object.keys(i.state.subscriptions).sort(), ["inbound", "outbound"]);
+    assert.deepEqual(i.state.subscriptions.inbound, { bySourcePath: {} });
+    const entries = i.state.subscriptions.outbound.byKey;
+    assert.deepEqual(Object.keys(entries), [`my-${action}`]);
+    const entry = entries[`my-${action}`];
+    assert.deepEqual(
+      Object.keys(entry).sort(),
+      ["configuration", "configuredAt", "configuredAtOffset"],
+      "no subscriptionKeyWasGenerated, cursorSet or deliveryHalted on a fresh keyed subscription",
+    );
+    assert.deepEqual(entry.configuration, payload, "configuration is the validated payload, verbatim");
+    assert.equal(entry.configuredAtOffset, 3);
+    assert.equal(typeof entry.configuredAtOffset, "number");
+    assert.match(entry.configuredAt, RFC3339_MILLIS);
+    assert.equal(entry.configuredAt, event.createdAt, "configuredAt is the configuring event's createdAt");
+
+    // §11 debug card mirrors the state and adds the runtime row.
+    const c = await cardOk(path);
+    assert.deepEqual(c.inbound, { bySourcePath: {} });
+    assert.equal(c.subscriptions.length, 1);
+    const s = c.subscriptions[0];
+    assert.equal(s.subscriptionKey, `my-${action}`);
+    assert.deepEqual(s.configuration, payload);
+    assert.equal(s.configuredAtOffset, 3);
+    assert.equal(s.configuredAt, event.createdAt);
+    assert.equal(s.deliveryHalted, undefined);
+    assert.equal(s.cursorSet, undefined);
+    const startsNow = payload.receiver.delivery?.start === "now";
+    assertIdleRuntime(s.runtime, {
+      runOffset: 3,
+      acknowledgedOffset: startsNow ? 3 : 0,
+      lag: startsNow ? 0 : 3,
+    });
+  });
+}
+
+test("§5: configuring the same key again replaces it: one entry, new configuration, configuredAtOffset moves, a new run starts", async () => {
+  const path = await seeded("replace", 1);
+  const first = await configureOk(path, { subscriptionKey: "mirror", receiver: copyTo("/e2e-subs/r1", "beginning") });
+  await appendOk(path, { type: "between" });
+  const cursor = await appendOk(path, { type: CURSOR_SET, payload: { subscriptionKey: "mirror", afterOffset: 1 } });
+  assert.deepEqual((await byKey(path)).mirror.cursorSet, { afterOffset: 1, setAtSourceOffset: cursor.offset });
+
+  const replacement = { subscriptionKey: "mirror", filter: { eventTypes: ["x"] }, receiver: webhookPost() };
+  const second = await configureOk(path, replacement);
+  assert.ok(second.offset > first.offset);
+  const entries = await byKey(path);
+  assert.deepEqual(Object.keys(entries), ["mirror"], "replaced, not added");
+  assert.deepEqual(entries.mirror, {
+    configuration: replacement,
+    configuredAtOffset: second.offset,
+    configuredAt: second.createdAt,
+  }, "the replace also drops the old cursorSet");
+  const c = await cardOk(path);
+  assert.equal(c.subscriptions.length, 1);
+  assertIdleRuntime(c.subscriptions[0].runtime, {
+    runOffset: second.offset,
+    acknowledgedOffset: second.offset, // start "now"
+    lag: 0,
+  });
+
+  // Replacing with the very same configuration is still a new run.
+  const third = await configureOk(path, replacement);
+  assert.equal((await byKey(path)).mirror.configuredAtOffset, third.offset);
+  assert.equal((await cardEntry(path, "mirror")).runtime.runOffset, third.offset);
+});
+
+// ---------------------------------------------------------------------------
+// 2. Keyless configure
+// ---------------------------------------------------------------------------
+
+test("§5 Keys: a keyless configure with an idempotencyKey, retried, returns the same event and the same generated key", async () => {
+  const path = await seeded("keyless-idem", 2);
+  const event = configureEvent({ receiver: copyTo("/e2e-subs/keyless-dst", "now") }, { idempotencyKey: "once" });
+  const first = await append(path, event);
+  assert.equal(first.status, 201);
+  assert.equal(first.body.deduplicated, false);
+  assert.equal(first.body.event.offset, 3);
+  const again = await append(path, event);
+  assert.equal(again.status, 200, JSON.stringify(again.body));
+  assert.equal(again.body.deduplicated, true);
+  assert.deepEqual(again.body.event, first.body.event, "the originally committed event");
+
+  const i = await infoOk(path);
+  assert.equal(i.head, 3, "the retry assigned no offset");
+  assert.equal(i.eventCount, 3);
+  const entries = i.state.subscriptions.outbound.byKey;
+  assert.deepEqual(Object.keys(entries), ["subscription:3"]);
+  assert.deepEqual(entries["subscription:3"], {
+    configuration: { receiver: copyTo("/e2e-subs/keyless-dst", "now") },
+    configuredAtOffset: 3,
+    configuredAt: first.body.event.createdAt,
+    subscriptionKeyWasGenerated: true,
+  });
+  const c = await cardOk(path);
+  assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey), ["subscription:3"]);
+  assertIdleRuntime(c.subscriptions[0].runtime, { runOffset: 3, acknowledgedOffset: 3, lag: 0 });
+
+  // The same idempotencyKey with a different configuration is a conflict, not a second subscription.
+  const reused = await rejectsAndCommitsNothing(
+    [path],
+    () => configure(path, { receiver: copyTo("/e2e-subs/elsewhere", "now") }, { idempotencyKey: "once" }),
+    409,
+    "idempotency_key_reused",
+  );
+  assert.ok(reused);
+});
+
+test("§5 Keys: two raw keyless appends create two subscriptions, keyed subscription:<offset>", async () => {
+  const path = await seeded("keyless-raw", 1);
+  const payload = { receiver: copyTo("/e2e-subs/keyless-raw-dst", "beginning") };
+  const a = await configureOk(path, payload);
+  const b = await configureOk(path, payload);
+  assert.deepEqual([a.offset, b.offset], [2, 3]);
+  const entries = await byKey(path);
+  assert.deepEqual(Object.keys(entries).sort(), ["subscription:2", "subscription:3"]);
+  for (const e of [a, b]) {
+    const entry = entries[`subscription:${e.offset}`];
+    assert.equal(entry.subscriptionKeyWasGenerated, true);
+    assert.equal(entry.configuredAtOffset, e.offset);
+    assert.equal(entry.configuredAt, e.createdAt);
+    assert.deepEqual(entry.configuration, payload);
+  }
+  // In one batch, too: each event's own offset names it.
+  const batch = await batchOk(path, [configureEvent(payload), { type: "plain" }, configureEvent(payload)]);
+  assert.deepEqual(batch.map((e) => e.offset), [4, 5, 6]);
+  assert.deepEqual(
+    Object.keys(await byKey(path)).sort(),
+    ["subscription:2", "subscription:3", "subscription:4", "subscription:6"],
+  );
+  assert.equal((await cardOk(path)).subscriptions.length, 4);
+});
+
+// ---------------------------------------------------------------------------
+// 3. Remove, cursor-set, resume
+// ---------------------------------------------------------------------------
+
+test("§4: subscription-removed drops the subscription from the state and the debug card; removing again is 422 unknown_subscription", async () => {
+  const path = await seeded("remove", 1);
+  await configureOk(path, { subscriptionKey: "gone", receiver: copyTo("/e2e-subs/remove-dst") });
+  await configureOk(path, { subscriptionKey: "stays", receiver: processorWake() });
+  const removed = await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "gone", reason: "requested" } });
+  assert.equal(removed.offset, 4);
+  assert.deepEqual(Object.keys(await byKey(path)), ["stays"]);
+  assert.deepEqual((await cardOk(path)).subscriptions.map((s) => s.subscriptionKey), ["stays"]);
+
+  await rejectsAndCommitsNothing(
+    [path],
+    () => append(path, { type: REMOVED, payload: { subscriptionKey: "gone", reason: "requested" } }),
+    422,
+    "unknown_subscription",
+  );
+  // reason is optional
+  await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "stays" } });
+  assert.deepEqual(await byKey(path), {});
+  assert.deepEqual((await cardOk(path)).subscriptions, []);
+});
+
+test("§4: subscription-cursor-set records cursorSet; beyond head → 422 cursor_beyond_head; unknown key → 422 unknown_subscription", async () => {
+  const path = fresh("cursor");
+  await configureOk(path, { subscriptionKey: "k", receiver: copyTo("/e2e-subs/cursor-dst", "beginning") });
+  await batchOk(path, [{ type: "a" }, { type: "b" }]); // head 3
+  await rejectsAndCommitsNothing(
+    [path],
+    () => append(path, { type: CURSOR_SET, payload: { subscriptionKey: "k", afterOffset: 4 } }),
+    422,
+    "cursor_beyond_head",
+  );
+  await rejectsAndCommitsNothing(
+    [path],
+    () => append(path, { type: CURSOR_SET, payload: { subscriptionKey: "nope", afterOffset: 1 } }),
+    422,
+    "unknown_subscription",
+  );
+  // afterOffset equal to the head before the event is allowed.
+  const set = await appendOk(path, { type: CURSOR_SET, payload: { subscriptionKey: "k", afterOffset: 3 } });
+  assert.equal(set.offset, 4);
+  const entry = (await byKey(path)).k;
+  assert.deepEqual(entry.cursorSet, { afterOffset: 3, setAtSourceOffset: 4 });
+  assert.equal(entry.configuredAtOffset, 1, "a cursor-set does not reconfigure");
+  const c = await cardEntry(path, "k");
+  assert.deepEqual(c.cursorSet, { afterOffset: 3, setAtSourceOffset: 4 });
+  assertIdleRuntime(c.runtime, { runOffset: 4, acknowledgedOffset: 3, lag: 1 });
+
+  // Backwards is fine too (exclusive offset 0 = replay everything).
+  const back = await appendOk(path, { type: CURSOR_SET, payload: { subscriptionKey: "k", afterOffset: 0 } });
+  assert.deepEqual((await byKey(path)).k.cursorSet, { afterOffset: 0, setAtSourceOffset: back.offset });
+  assertIdleRuntime((await cardEntry(path, "k")).runtime, { runOffset: 5, acknowledgedOffset: 0, lag: 5 });
+});
+
+test("§4: subscription-delivery-resumed on a subscription that is not halted → 409 subscription_not_halted; unknown key → 422", async () => {
+  const path = await seeded("resume", 1);
+  await configureOk(path, { subscriptionKey: "k", receiver: webhookPost() });
+  const res = await rejectsAndCommitsNothing(
+    [path],
+    () => append(path, { type: RESUMED, payload: { subscriptionKey: "k" } }),
+    409,
+    "subscription_not_halted",
+  );
+  assert.equal(res.body.error.details.subscriptionKey, "k");
+  await rejectsAndCommitsNothing(
+    [path],
+    () => append(path, { type: RESUMED, payload: { subscriptionKey: "ghost" } }),
+    422,
+    "unknown_subscription",
+  );
+  // Halts are facts only Tributary appends (§4 trusted only, §3 rule 7).
+  await rejectsAndCommitsNothing(
+    [path],
+    () =>
+      append(path, {
+        type: HALTED,
+        payload: { subscriptionKey: "k", reason: "delivery-failed", afterOffset: 0, attempts: 1 },
+      }),
+    403,
+  );
+  assert.equal((await byKey(path)).k.deliveryHalted, undefined);
+});
+
+// ---------------------------------------------------------------------------
+// 4. Filters and transforms are stored verbatim
+// ---------------------------------------------------------------------------
+
+test("§5 Filter: eventTypes, jsonataCondition and jsonataTransform are stored verbatim in configuration", async () => {
+  const path = await seeded("filter", 1);
+  const filter = {
+    eventTypes: ["order.created", "order.paid", "weird type?/with.chars"],
+    jsonataCondition: "payload.amount > 100 and $contains(type, 'order')",
+  };
+  const transform = '{"type": "mirrored." & type, "payload": {"amount": payload.amount * 2, "tags": ["a", "b"]}}';
+  const payloads = {
+    copy: {
+      subscriptionKey: "copy",
+      filter,
+      receiver: { ...copyTo("/e2e-subs/filter-dst", "now"), jsonataTransform: transform },
+    },
+    itx: {
+      subscriptionKey: "itx",
+      filter: { eventTypes: [] },
+      receiver: { ...itxCall("now"), jsonataTransform: "$" },
+    },
+    webhook: {
+      subscriptionKey: "webhook",
+      filter: { jsonataCondition: "type = 'a'" },
+      receiver: { ...webhookPost(), jsonataTransform: "payload" },
+    },
+  };
+  for (const payload of Object.values(payloads)) await configureOk(path, payload);
+  const entries = await byKey(path);
+  for (const [key, payload] of Object.entries(payloads)) {
+    assert.deepEqual(entries[key].configuration, payload, `${key} stored verbatim`);
+  }
+  const c = await cardOk(path);
+  for (const s of c.subscriptions) assert.deepEqual(s.configuration, payloads[s.subscriptionKey]);
+  // The raw event reads back verbatim too.
+  const events = (await range(path)).body.events.filter((e) => e.type === CONFIGURED);
+  assert.deepEqual(events.map((e) => e.payload), Object.values(payloads));
+});
+
+// ---------------------------------------------------------------------------
+// 5. subscribe-from
+// ---------------------------------------------------------------------------
+
+test("§5 subscribeToEventsFrom: appends one copy-to-stream configure on the source, returns {subscriptionKey, subscriptionConfiguredEvent}, and leaves the receiving stream unwritten", async () => {
+  const source = await seeded("sf-src", 2);
+  const receiving = fresh("sf-dst");
+  const res = await subscribeFrom(receiving, { sourcePath: source, idempotencyKey: "attempt-1" });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.deepEqual(Object.keys(res.body).sort(), ["subscriptionConfiguredEvent", "subscriptionKey"]);
+  const event = res.body.subscriptionConfiguredEvent;
+  assert.equal(event.offset, 3);
+  assert.equal(event.type, CONFIGURED);
+  assert.match(event.createdAt, RFC3339_MILLIS);
+  const expectedConfiguration = {
+    receiver: {
+      action: "copy-to-stream",
+      receivingStreamPath: receiving,
+      delivery: { start: "beginning", onFailingEvent: "halt" },
+    },
+  };
+  assert.deepEqual(event.payload, expectedConfiguration);
+  assert.equal(res.body.subscriptionKey, "subscription:3", "generated from the configure event's offset");
+
+  const i = await infoOk(source);
+  assert.equal(i.head, 3, "exactly one event appended on the source");
+  const stored = (await range(source, "after=2")).body.events;
+  assert.deepEqual(stored, [event], "the returned event is the committed one");
+  assert.deepEqual(i.state.subscriptions.outbound.byKey, {
+    "subscription:3": {
+      configuration: expectedConfiguration,
+      configuredAtOffset: 3,
+      configuredAt: event.createdAt,
+      subscriptionKeyWasGenerated: true,
+    },
+  });
+  assertIdleRuntime((await cardEntry(source, "subscription:3")).runtime, {
+    runOffset: 3,
+    acknowledgedOffset: 0,
+    lag: 3,
+  });
+  // The receiving stream learns of the subscription only when a copy arrives.
+  assertError(await info(receiving), 404, "stream_not_found");
+  assertError(await card(receiving), 404, "stream_not_found");
+});
+
+test("§5 subscribeToEventsFrom: a retried call with the same idempotencyKey → 200, same key, same event, nothing new on the source", async () => {
+  const source = await seeded("sf-retry-src", 1);
+  const receiving = fresh("sf-retry-dst");
+  const body = { sourcePath: source, idempotencyKey: "retry-me", filter: { eventTypes: ["x"] } };
+  const first = await subscribeFrom(receiving, body);
+  assert.equal(first.status, 201, JSON.stringify(first.body));
+  const before = await snapshot(source);
+  const again = await subscribeFrom(receiving, body);
+  assert.equal(again.status, 200, JSON.stringify(again.body));
+  assert.equal(again.body.subscriptionKey, first.body.subscriptionKey);
+  assert.deepEqual(again.body.subscriptionConfiguredEvent, first.body.subscriptionConfiguredEvent);
+  assert.deepEqual(await snapshot(source), before, "source head, events and state unchanged");
+  assert.equal(Object.keys(await byKey(source)).length, 1);
+  assertError(await info(receiving), 404, "stream_not_found");
+
+  // The same idempotencyKey from another receiving stream is a different call.
+  const other = fresh("sf-retry-dst2");
+  const third = await subscribeFrom(other, body);
+  assert.equal(third.status, 201, JSON.stringify(third.body));
+  assert.notEqual(third.body.subscriptionKey, first.body.subscriptionKey);
+  assert.equal(Object.keys(await byKey(source)).length, 2);
+});
+
+test("§5 subscribeToEventsFrom: filter, jsonataTransform and start are carried into the configuration", async () => {
+  const source = await seeded("sf-opts-src", 1);
+  const receiving = fresh("sf-opts-dst");
+  const filter = { eventTypes: ["a", "b"], jsonataCondition: "payload.n > 1" };
+  const res = await subscribeFrom(receiving, {
+    sourcePath: source,
+    idempotencyKey: "opts",
+    filter,
+    jsonataTransform: '{"type": "copied." & type}',
+    start: "now",
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  const expected = {
+    filter,
+    receiver: {
+      action: "copy-to-stream",
+      receivingStreamPath: receiving,
+      jsonataTransform: '{"type": "copied." & type}',
+      delivery: { start: "now", onFailingEvent: "halt" },
+    },
+  };
+  assert.deepEqual(res.body.subscriptionConfiguredEvent.payload, expected);
+  const key = res.body.subscriptionKey;
+  assert.deepEqual((await byKey(source))[key].configuration, expected);
+  const offset = res.body.subscriptionConfiguredEvent.offset;
+  assertIdleRuntime((await cardEntry(source, key)).runtime, { runOffset: offset, acknowledgedOffset: offset, lag: 0 });
+});
+
+test("§5 subscribeToEventsFrom: with a subscriptionKey the key is returned as given (no idempotencyKey needed); a never-written source is created", async () => {
+  const source = fresh("sf-keyed-src");
+  const receiving = fresh("sf-keyed-dst");
+  const res = await subscribeFrom(receiving, { sourcePath: source, subscriptionKey: "mirror" });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.subscriptionKey, "mirror");
+  assert.equal(res.body.subscriptionConfiguredEvent.offset, 1);
+  assert.equal(res.body.subscriptionConfiguredEvent.payload.subscriptionKey, "mirror");
+  const entries = await byKey(source);
+  assert.deepEqual(Object.keys(entries), ["mirror"]);
+  assert.equal(entries.mirror.subscriptionKeyWasGenerated, undefined);
+  assert.equal(entries.mirror.configuration.receiver.receivingStreamPath, receiving);
+  assertError(await info(receiving), 404, "stream_not_found");
+
+  // Calling again with the same key is ensure-or-replace: still one subscription.
+  const again = await subscribeFrom(receiving, { sourcePath: source, subscriptionKey: "mirror", start: "now" });
+  assert.ok([200, 201].includes(again.status), JSON.stringify(again.body));
+  assert.equal(again.body.subscriptionKey, "mirror");
+  const after = await byKey(source);
+  assert.deepEqual(Object.keys(after), ["mirror"]);
+  assert.equal(after.mirror.configuration.receiver.delivery.start, "now");
+});
+
+test("§5 subscribeToEventsFrom: without subscriptionKey and idempotencyKey → 400 idempotency_key_required, nothing appended", async () => {
+  const source = await seeded("sf-noidem-src", 1);
+  const neverWritten = fresh("sf-noidem-src-new");
+  const receiving = fresh("sf-noidem-dst");
+  for (const sourcePath of [source, neverWritten]) {
+    await rejectsAndCommitsNothing(
+      [sourcePath, receiving],
+      () => subscribeFrom(receiving, { sourcePath }),
+      400,
+      "idempotency_key_required",
+    );
+  }
+  assertError(await info(neverWritten), 404, "stream_not_found");
+});
+
+test("§5 subscribeToEventsFrom: an invalid sourcePath → 400 invalid_path, nothing appended anywhere", async () => {
+  const receiving = await seeded("sf-badpath-dst", 1);
+  for (const sourcePath of ["nope", "/a//b", "/a/../b", "/a/./b", "/a/-/b", "", "/"]) {
+    await rejectsAndCommitsNothing(
+      [receiving, "/a/b", "/b"],
+      () => subscribeFrom(receiving, { sourcePath, idempotencyKey: "x" }),
+      400,
+      "invalid_path",
+    );
+  }
+  // A missing or non-string sourcePath is a 400 too.
+  await rejectsAndCommitsNothing([receiving], () => subscribeFrom(receiving, { idempotencyKey: "x" }), 400);
+  await rejectsAndCommitsNothing(
+    [receiving],
+    () => subscribeFrom(receiving, { sourcePath: 7, idempotencyKey: "x" }),
+    400,
+  );
+});
+
+test("§5 subscribeToEventsFrom: a stream cannot subscribe to itself (422); unknown fields → 400; bad options → 422", async () => {
+  const path = await seeded("sf-self", 1);
+  await rejectsAndCommitsNothing(
+    [path],
+    () => subscribeFrom(path, { sourcePath: path, idempotencyKey: "self" }),
+    422,
+  );
+  const neverWritten = fresh("sf-self-new");
+  await rejectsAndCommitsNothing(
+    [neverWritten],
+    () => subscribeFrom(neverWritten, { sourcePath: neverWritten, subscriptionKey: "self" }),
+    422,
+  );
+
+  const source = await seeded("sf-unknown-src", 1);
+  const receiving = fresh("sf-unknown-dst");
+  const unknown = await rejectsAndCommitsNothing(
+    [source, receiving],
+    () => subscribeFrom(receiving, { sourcePath: source, idempotencyKey: "u", receiver: {} }),
+    400,
+  );
+  assert.equal(unknown.body.error.details.field, "receiver");
+  await rejectsAndCommitsNothing(
+    [source, receiving],
+    () => subscribeFrom(receiving, { sourcePath: source, idempotencyKey: "u", jsonataTransform: "{" }),
+    422,
+    "invalid_jsonata",
+    "receiver.jsonataTransform",
+  );
+  await rejectsAndCommitsNothing(
+    [source, receiving],
+    () => subscribeFrom(receiving, { sourcePath: source, idempotencyKey: "u", start: "later" }),
+    422,
+    "invalid_subscription",
+    "receiver.delivery.start",
+  );
+  await rejectsAndCommitsNothing(
+    [source, receiving],
+    () => subscribeFrom(receiving, { sourcePath: source, subscriptionKey: "subscription:9" }),
+    422,
+    "invalid_subscription",
+    "subscriptionKey",
+  );
+});
+
+test("§2/§5 subscribeToEventsFrom: the source is resolved in the caller's project only", async () => {
+  const source = await seeded("sf-project-src", 1);
+  const receiving = fresh("sf-project-dst");
+  const res = await subscribeFrom(
+    receiving,
+    { sourcePath: source, subscriptionKey: "other-project" },
+    { token: OTHER_TOKEN },
+  );
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.subscriptionConfiguredEvent.offset, 1, "a fresh stream in project-b");
+  assert.deepEqual(await byKey(source), {}, "project-a's source untouched");
+  assert.equal((await infoOk(source)).head, 1);
+  assert.deepEqual(Object.keys(await byKey(source, { token: OTHER_TOKEN })), ["other-project"]);
+});
+
+// ---------------------------------------------------------------------------
+// 6. Runtime rows (§6) on the debug card (§11), and a restart
+// ---------------------------------------------------------------------------
+
+test("§6/§11: runtime rows for start beginning/now, cursor-set, removal and lag; all intact after a restart", async () => {
+  const path = await seeded("runtime", 3); // head 3
+  const b = await configureOk(path, { subscriptionKey: "b", receiver: copyTo("/e2e-subs/runtime-b", "beginning") });
+  const n = await configureOk(path, { subscriptionKey: "n", receiver: itxCall("now") });
+  const p = await configureOk(path, { receiver: processorWake() }); // keyless, no delivery block
+  assert.deepEqual([b.offset, n.offset, p.offset], [4, 5, 6]);
+  const pKey = "subscription:6";
+
+  let c = await cardOk(path);
+  assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey).sort(), ["b", "n", pKey].sort());
+  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 4, acknowledgedOffset: 0, lag: 6 });
+  assertIdleRuntime((await cardEntry(path, "n")).runtime, { runOffset: 5, acknowledgedOffset: 5, lag: 1 });
+  assertIdleRuntime((await cardEntry(path, pKey)).runtime, { runOffset: 6, acknowledgedOffset: 0, lag: 6 });
+
+  // lag = head − acknowledgedOffset as the head moves.
+  await batchOk(path, [{ type: "x" }, { type: "y" }]); // head 8
+  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 4, acknowledgedOffset: 0, lag: 8 });
+  assertIdleRuntime((await cardEntry(path, "n")).runtime, { runOffset: 5, acknowledgedOffset: 5, lag: 3 });
+
+  // cursor-set: acknowledgedOffset = afterOffset, runOffset = the cursor-set's offset.
+  const set = await appendOk(path, { type: CURSOR_SET, payload: { subscriptionKey: "b", afterOffset: 7 } });
+  assert.equal(set.offset, 9);
+  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, acknowledgedOffset: 7, lag: 2 });
+  assert.deepEqual((await cardEntry(path, "b")).cursorSet, { afterOffset: 7, setAtSourceOffset: 9 });
+
+  // removal drops the row.
+  await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "n", reason: "requested" } }); // head 10
+  c = await cardOk(path);
+  assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey).sort(), ["b", pKey].sort());
+  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, acknowledgedOffset: 7, lag: 3 });
+  assertIdleRuntime((await cardEntry(path, pKey)).runtime, { runOffset: 6, acknowledgedOffset: 0, lag: 10 });
+
+  const beforeRestart = await snapshot(path);
+  await t.restart();
+  const afterRestart = await snapshot(path);
+  assert.deepEqual(afterRestart, beforeRestart, "configuration, state and runtime rows survive the restart");
+
+  // And they keep working: lag follows new appends, control events still apply.
+  await appendOk(path, { type: "after-restart" }); // head 11
+  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, acknowledgedOffset: 7, lag: 4 });
+  await appendOk(path, { type: REMOVED, payload: { subscriptionKey: pKey } });
+  assert.deepEqual((await cardOk(path)).subscriptions.map((s) => s.subscriptionKey), ["b"]);
+});
+
+test("§5/§6: configure, remove and re-configure one key inside one batch leave exactly the last run", async () => {
+  const path = await seeded("batch-lifecycle", 1);
+  const events = await batchOk(path, [
+    configureEvent({ subscriptionKey: "k", receiver: copyTo("/e2e-subs/batch-lifecycle-dst", "beginning") }),
+    { type: REMOVED, payload: { subscriptionKey: "k" } },
+    configureEvent({ subscriptionKey: "k", receiver: copyTo("/e2e-subs/batch-lifecycle-dst", "now") }),
+  ]);
+  assert.deepEqual(events.map((e) => e.offset), [2, 3, 4]);
+  assert.equal((await byKey(path)).k.configuredAtOffset, 4);
+  const c = await cardOk(path);
+  assert.equal(c.subscriptions.length, 1);
+  assertIdleRuntime(c.subscriptions[0].runtime, { runOffset: 4, acknowledgedOffset: 4, lag: 0 });
+});
+
+test("§3 rule 6: deleting a source stream destroys its subscriptions and runtime rows; the next lifetime starts empty", async () => {
+  const path = await seeded("delete", 1);
+  await configureOk(path, { subscriptionKey: "k", receiver: copyTo("/e2e-subs/delete-dst", "beginning") });
+  const del = await t.request("DELETE", streamUrl(path));
+  assert.ok([200, 204].includes(del.status), `delete: ${del.status}`);
+  assertError(await card(path), 404, "stream_not_found");
+  await appendOk(path, { type: "new-lifetime" });
+  assert.deepEqual(await byKey(path), {});
+  assert.deepEqual((await cardOk(path)).subscriptions, []);
+  // The old key is unknown in the new lifetime.
+  assertError(await append(path, { type: REMOVED, payload: { subscriptionKey: "k" } }), 422, "unknown_subscription");
+});
+
+test("§2/§3: subscribe-from needs a bearer token, POST, and a JSON object body", async () => {
+  const source = await seeded("sf-http-src", 1);
+  const receiving = fresh("sf-http-dst");
+  const body = { sourcePath: source, idempotencyKey: "h" };
+  await rejectsAndCommitsNothing([source, receiving], () => subscribeFrom(receiving, body, { token: null }), 401);
+  await rejectsAndCommitsNothing([source, receiving], () => subscribeFrom(receiving, body, { token: "wrong" }), 401);
+  await rejectsAndCommitsNothing(
+    [source, receiving],
+    () => t.request("GET", streamUrl(receiving, "subscribe-from")),
+    405,
+  );
+  await rejectsAndCommitsNothing(
+    [source, receiving],
+    () =>
+      t.request("POST", streamUrl(receiving, "subscribe-from"), {
+        rawBody: "{nope",
+        headers: { "content-type": "application/json" },
+      }),
+    400,
+  );
+  await rejectsAndCommitsNothing([source, receiving], () => subscribeFrom(receiving, ["not", "an", "object"]), 400);
+  assertError(await t.request("GET", streamUrl(source, "subscriptions"), { token: null }), 401);
+});
+
+// ---------------------------------------------------------------------------
+// 7. Bad input: the right 4xx, and nothing committed
+// ---------------------------------------------------------------------------
+
+/** A stream holding one event and one subscription, to reject things against. */
+async function withOneSubscription(name) {
+  const path = await seeded(name, 1);
+  await configureOk(path, { subscriptionKey: "existing", receiver: copyTo("/e2e-subs/existing-dst") });
+  return path;
+}
+
+const BAD_CONFIGURATIONS = [
+  {
+    name: "a syntax error in filter.jsonataCondition",
+    payload: { receiver: copyTo("/e2e-subs/d", "now"), filter: { jsonataCondition: "payload.(" } },
+    code: "invalid_jsonata",
+    field: "filter.jsonataCondition",
+    jsonataCode: true,
+  },
+  {
+    name: "a syntax error in receiver.jsonataTransform",
+    payload: { receiver: { ...copyTo("/e2e-subs/d", "now"), jsonataTransform: "{" } },
+    code: "invalid_jsonata",
+    field: "receiver.jsonataTransform",
+    jsonataCode: true,
+  },
+  {
+    name: "a syntax error in an itx-call transform",
+    payload: { receiver: { ...itxCall(), jsonataTransform: "$foo(" } },
+    code: "invalid_jsonata",
+    field: "receiver.jsonataTransform",
+    jsonataCode: true,
+  },
+  {
+    name: "a condition that is a number",
+    payload: { receiver: copyTo("/e2e-subs/d", "now"), filter: { jsonataCondition: 5 } },
+    code: "invalid_subscription",
+    field: "filter.jsonataCondition",
+  },
+  {
+    name: "eventTypes that is not an array of strings",
+    payload: { receiver: copyTo("/e2e-subs/d", "now"), filter: { eventTypes: "a" } },
+    code: "invalid_subscription",
+    field: "filter.eventTypes",
+  },
+  {
+    name: "a transform on processor-wake",
+    payload: { receiver: { ...processorWake(), jsonataTransform: "$" } },
+    code: "invalid_subscription",
+    field: "receiver.jsonataTransform",
+  },
+  {
+    name: "onFailingEvent skip on copy-to-stream",
+    payload: {
+      receiver: { action: "copy-to-stream", receivingStreamPath: "/e2e-subs/d", delivery: { start: "now", onFailingEvent: "skip" } },
+    },
+    code: "invalid_subscription",
+    field: "receiver.delivery.onFailingEvent",
+  },
+  {
+    name: "a throttle on copy-to-stream",
+    payload: {
+      receiver: {
+        action: "copy-to-stream",
+        receivingStreamPath: "/e2e-subs/d",
+        delivery: { start: "now", onFailingEvent: "halt", throttle: { maxDeliveries: 1, windowMs: 1000 } },
+      },
+    },
+    code: "invalid_subscription",
+    field: "receiver.delivery.throttle",
+  },
+  {
+    name: "the reserved key prefix subscription:",
+    payload: { subscriptionKey: "subscription:1", receiver: copyTo("/e2e-subs/d", "now") },
+    code: "invalid_subscription",
+    field: "subscriptionKey",
+  },
+  {
+    name: "the reserved key prefix connection:",
+    payload: { subscriptionKey: "connection:1", receiver: copyTo("/e2e-subs/d", "now") },
+    code: "invalid_subscription",
+    field: "subscriptionKey",
+  },
+  {
+    name: "a 257-byte subscription key",
+    payload: { subscriptionKey: "k".repeat(257), receiver: copyTo("/e2e-subs/d", "now") },
+    code: "invalid_subscription",
+    field: "subscriptionKey",
+  },
+  {
+    name: "a 257-byte multibyte subscription key (129 two-byte chars)",
+    payload: { subscriptionKey: "é".repeat(128) + "k", receiver: copyTo("/e2e-subs/d", "now") },
+    code: "invalid_subscription",
+    field: "subscriptionKey",
+  },
+  {
+    name: "a filter.jsonataCondition over 4 KiB",
+    payload: { receiver: copyTo("/e2e-subs/d", "now"), filter: { jsonataCondition: "a".repeat(4097) } },
+    code: "invalid_jsonata",
+    field: "filter.jsonataCondition",
+  },
+  {
+    name: "a receiver.jsonataTransform over 4 KiB",
+    payload: { receiver: { ...webhookPost(), jsonataTransform: `"${"x".repeat(4095)}"` } },
+    code: "invalid_jsonata",
+    field: "receiver.jsonataTransform",
+  },
+  {
+    name: "a replace of an existing key with an invalid configuration",
+    payload: { subscriptionKey: "existing", receiver: { ...processorWake(), jsonataTransform: "$" } },
+    code: "invalid_subscription",
+    field: "receiver.jsonataTransform",
+  },
+];
+
+for (const bad of BAD_CONFIGURATIONS) {
+  test(`§5/§2: ${bad.name} → 422 ${bad.code} naming ${bad.field}, nothing committed`, async () => {
+    const path = await withOneSubscription(`bad-${counter}`);
+    const neverWritten = fresh("bad-new");
+    for (const target of [path, neverWritten]) {
+      const res = await rejectsAndCommitsNothing(
+        [target],
+        () => configure(target, bad.payload),
+        422,
+        bad.code,
+        bad.field,
+      );
+      if (bad.code === "invalid_jsonata") {
+        assert.ok("jsonataCode" in res.body.error.details, "invalid_jsonata carries details.jsonataCode");
+        if (bad.jsonataCode) assert.match(res.body.error.details.jsonataCode, /^[A-Z]\d{4}$/);
+      }
+    }
+    assertError(await info(neverWritten), 404, "stream_not_found");
+    // Inside a batch, the bad configuration sinks the whole batch.
+    await rejectsAndCommitsNothing(
+      [path],
+      () => append(path, { events: [{ type: "fine" }, configureEvent(bad.payload), { type: "fine" }] }),
+      422,
+      bad.code,
+      bad.field,
+    );
+  });
+}
+
+test("§5 Keys: a 256-byte key and a 4 KiB expression are exactly at the limit and accepted", async () => {
+  const path = await seeded("limits-ok", 1);
+  const key = "k".repeat(256);
+  await configureOk(path, {
+    subscriptionKey: key,
+    filter: { jsonataCondition: "a".repeat(4096) },
+    receiver: { ...copyTo("/e2e-subs/limits-dst", "now"), jsonataTransform: `"${"x".repeat(4094)}"` },
+  });
+  assert.deepEqual(Object.keys(await byKey(path)), [key]);
+});
+
+test("§5 Bounds: a 65th subscription from one source to one receiver → 422 too_many_subscriptions; another receiver is fine", async () => {
+  const path = fresh("bound-64");
+  const receiver = "/e2e-subs/bound-receiver";
+  const events = Array.from({ length: 64 }, (_, i) =>
+    configureEvent({ subscriptionKey: `k${i}`, receiver: copyTo(receiver, "now") }),
+  );
+  await batchOk(path, events);
+  assert.equal(Object.keys(await byKey(path)).length, 64);
+  assert.equal((await cardOk(path)).subscriptions.length, 64);
+
+  await rejectsAndCommitsNothing(
+    [path],
+    () => configure(path, { subscriptionKey: "k64", receiver: copyTo(receiver, "now") }),
+    422,
+    "too_many_subscriptions",
+  );
+  await rejectsAndCommitsNothing(
+    [path],
+    () => configure(path, { receiver: copyTo(receiver, "beginning") }),
+    422,
+    "too_many_subscriptions",
+  );
+  // subscribe-from from that receiving stream counts against the same bound.
+  await rejectsAndCommitsNothing(
+    [path, receiver],
+    () => subscribeFrom(receiver, { sourcePath: path, idempotencyKey: "sixty-five" }),
+    422,
+    "too_many_subscriptions",
+  );
+  // Replacing one of the 64 is not adding.
+  await configureOk(path, { subscriptionKey: "k0", receiver: copyTo(receiver, "beginning") });
+  // A 65th to a different receiver is fine.
+  await configureOk(path, { subscriptionKey: "k64", receiver: copyTo("/e2e-subs/bound-other", "now") });
+  const entries = await byKey(path);
+  assert.equal(Object.keys(entries).length, 65);
+  // Removing one makes room again.
+  await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "k1" } });
+  await configureOk(path, { subscriptionKey: "k65", receiver: copyTo(receiver, "now") });
+  assert.equal(Object.keys(await byKey(path)).length, 65);
+});
+
+test("§5 Bounds: a configuration pushing the reduced state over 256 KiB → 422 reduced_state_too_large", async () => {
+  const path = fresh("bound-state");
+  const description = "d".repeat(60_000);
+  for (let i = 0; i < 4; i++) {
+    await configureOk(path, { subscriptionKey: `b${i}`, description, receiver: copyTo(`/e2e-subs/big${i}`, "now") });
+  }
+  await rejectsAndCommitsNothing(
+    [path],
+    () => configure(path, { subscriptionKey: "b4", description, receiver: copyTo("/e2e-subs/big4", "now") }),
+    422,
+    "reduced_state_too_large",
+  );
+  // Growing an existing one past the limit by replacing it is refused too.
+  await rejectsAndCommitsNothing(
+    [path],
+    () =>
+      configure(path, {
+        subscriptionKey: "b0",
+        description: "d".repeat(120_000),
+        receiver: copyTo("/e2e-subs/big0", "now"),
+      }),
+    422,
+    "reduced_state_too_large",
+  );
+  assert.deepEqual(Object.keys(await byKey(path)).sort(), ["b0", "b1", "b2", "b3"]);
+  // Room again after a removal.
+  await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "b3" } });
+  await configureOk(path, { subscriptionKey: "b4", description, receiver: copyTo("/e2e-subs/big4", "now") });
+});
+
+test("§4/§2: cursor-set beyond head and for an unknown key, and resume of a not-halted subscription, commit nothing", async () => {
+  const path = await withOneSubscription("bad-control"); // head 2
+  const neverWritten = fresh("bad-control-new");
+  const cases = [
+    [{ type: CURSOR_SET, payload: { subscriptionKey: "existing", afterOffset: 3 } }, 422, "cursor_beyond_head"],
+    [{ type: CURSOR_SET, payload: { subscriptionKey: "existing", afterOffset: 1e9 } }, 422, "cursor_beyond_head"],
+    [{ type: CURSOR_SET, payload: { subscriptionKey: "unknown", afterOffset: 1 } }, 422, "unknown_subscription"],
+    [{ type: RESUMED, payload: { subscriptionKey: "existing" } }, 409, "subscription_not_halted"],
+    [{ type: RESUMED, payload: { subscriptionKey: "unknown" } }, 422, "unknown_subscription"],
+    [{ type: REMOVED, payload: { subscriptionKey: "unknown" } }, 422, "unknown_subscription"],
+  ];
+  for (const [event, status, code] of cases) {
+    await rejectsAndCommitsNothing([path], () => append(path, event), status, code);
+    // In a batch the check is against the head before that event, so the bad one goes first.
+    await rejectsAndCommitsNothing([path], () => append(path, { events: [event, { type: "ok" }] }), status, code);
+  }
+  // On a never-written stream every key is unknown, and the stream stays unwritten.
+  await rejectsAndCommitsNothing(
+    [neverWritten],
+    () => append(neverWritten, { type: RESUMED, payload: { subscriptionKey: "existing" } }),
+    422,
+    "unknown_subscription",
+  );
+  await rejectsAndCommitsNothing(
+    [neverWritten],
+    () => append(neverWritten, { type: CURSOR_SET, payload: { subscriptionKey: "existing", afterOffset: 0 } }),
+    422,
+    "unknown_subscription",
+  );
+  // A cursor-set in a batch may name an offset committed earlier in the same batch.
+  const batch = await batchOk(path, [
+    { type: "a" },
+    { type: CURSOR_SET, payload: { subscriptionKey: "existing", afterOffset: 3 } },
+  ]);
+  assert.deepEqual(batch.map((e) => e.offset), [3, 4]);
+  assert.deepEqual((await byKey(path)).existing.cursorSet, { afterOffset: 3, setAtSourceOffset: 4 });
+});
+
+test("§5/§2: subscribe-from without idempotencyKey or key, and naming an invalid source path, commit nothing", async () => {
+  const source = await withOneSubscription("bad-sf-src");
+  const receiving = await seeded("bad-sf-dst", 1);
+  await rejectsAndCommitsNothing(
+    [source, receiving],
+    () => subscribeFrom(receiving, { sourcePath: source, filter: { eventTypes: ["a"] } }),
+    400,
+    "idempotency_key_required",
+  );
+  await rejectsAndCommitsNothing(
+    [source, receiving],
+    () => subscribeFrom(receiving, { sourcePath: source, subscriptionKey: null, idempotencyKey: null }),
+    400,
+    "idempotency_key_required",
+  );
+  for (const sourcePath of ["nope", "/a//b", "/a/../b"]) {
+    await rejectsAndCommitsNothing(
+      [source, receiving],
+      () => subscribeFrom(receiving, { sourcePath, idempotencyKey: "k" }),
+      400,
+      "invalid_path",
+    );
+  }
+});
+
+test("§5 Filter: hostile JSONata that compiles (unbounded recursion) is accepted at configure; hostile nesting is refused; the worker keeps serving", async () => {
+  const path = await seeded("hostile", 1);
+  const recursion = "($f := function($n) { $f($n + 1) }; $f(0))";
+  await configureOk(path, {
+    subscriptionKey: "recursive",
+    filter: { jsonataCondition: recursion },
+    receiver: { ...copyTo("/e2e-subs/hostile-dst", "beginning"), jsonataTransform: recursion },
+  });
+  assert.equal((await byKey(path)).recursive.configuration.filter.jsonataCondition, recursion);
+
+  // Nesting deep enough to blow a recursive-descent parser, under 4 KiB.
+  for (const expression of [
+    "(".repeat(2000) + "1" + ")".repeat(2000),
+    "[".repeat(2000) + "1" + "]".repeat(2000),
+    "-".repeat(4000) + "1",
+  ]) {
+    const res = await configure(path, { receiver: copyTo("/e2e-subs/hostile-dst", "now"), filter: { jsonataCondition: expression } });
+    assert.ok([201, 422].includes(res.status), `configure answered (${res.status}): ${JSON.stringify(res.body)}`);
+    if (res.status === 422) assert.equal(res.body.error.code, "invalid_jsonata");
+  }
+
+  // The worker still works: reads, appends and the debug card.
+  const next = await appendOk(path, { type: "still-alive" });
+  assert.ok(next.offset > 2);
+  const c = await cardOk(path);
+  assert.ok(c.subscriptions.some((s) => s.subscriptionKey === "recursive"));
+  const other = fresh("hostile-other");
+  assert.equal((await appendOk(other, { type: "ok" })).offset, 1);
+});
+
+test("§2: a control event with a malformed payload is 422 and commits nothing", async () => {
+  const path = await withOneSubscription("bad-payload");
+  const cases = [
+    { type: CONFIGURED, payload: "not an object" },
+    { type: CONFIGURED },
+    { type: CONFIGURED, payload: { receiver: copyTo("/e2e-subs/d"), extra: true } },
+    { type: REMOVED, payload: { subscriptionKey: "existing", reason: "because" } },
+    { type: REMOVED, payload: {} },
+    { type: CURSOR_SET, payload: { subscriptionKey: "existing" } },
+    { type: CURSOR_SET, payload: { subscriptionKey: "existing", afterOffset: -1 } },
+    { type: CURSOR_SET, payload: { subscriptionKey: "existing", afterOffset: 1, extra: 1 } },
+    { type: RESUMED, payload: { subscriptionKey: 5 } },
+  ];
+  for (const event of cases) {
+    const res = await rejectsAndCommitsNothing([path], () => append(path, event), 422);
+    assert.ok(res.body.error.code, JSON.stringify(res.body));
+  }
+  // Control events cannot be ephemeral (§3 rule 5).
+  await rejectsAndCommitsNothing(
+    [path],
+    () => configure(path, { receiver: copyTo("/e2e-subs/d") }, { ephemeral: true }),
+    400,
+  );
+});
+
