@@ -10,5 +10,7 @@ CREATE TABLE IF NOT EXISTS subscription_runtime (
   next_attempt_at_ms INTEGER,
   in_flight_deadline_at_ms INTEGER,
   last_error TEXT,
-  bytes_sent INTEGER NOT NULL DEFAULT 0
+  bytes_sent INTEGER NOT NULL DEFAULT 0,
+  -- 1 after a failed batch: the next read takes one event (§6 rule 4).
+  isolating INTEGER NOT NULL DEFAULT 0
 );

@@ -6,6 +6,8 @@
 //! over the Durable Object `SqlStorage` by the shell in `durable-objects/`.
 
 pub mod api;
+pub mod copy;
+pub mod delivery;
 pub mod error;
 pub mod event;
 pub mod json_limits;

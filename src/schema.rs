@@ -52,6 +52,8 @@ pub struct RuntimeRow {
     pub in_flight_deadline_at_ms: Option<i64>,
     pub last_error: Option<String>,
     pub bytes_sent: u64,
+    /// After a failed batch the next read takes one event (§6 rule 4).
+    pub isolating: bool,
 }
 
 /// Row of `stream_lifetimes`: survives deletion. Written when a lifetime starts.

@@ -12,12 +12,14 @@ use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Respons
 /// Set by the router on every request it forwards; the DO trusts it because
 /// only this Worker can reach the DO.
 pub const PROJECT_HEADER: &str = "x-tributary-project";
-const STREAM_BINDING: &str = "STREAM";
+/// Names the receiving stream on the internal copy route.
+pub const PATH_HEADER: &str = "x-tributary-path";
+pub const STREAM_BINDING: &str = "STREAM";
 
 /// A request body larger than any valid append is refused before it is read.
 const MAX_BODY_BYTES: usize = MAX_BATCH_BYTES + 1024;
 
-fn object_name(project: &str, path: &str) -> String {
+pub fn object_name(project: &str, path: &str) -> String {
     serde_json::to_string(&[project, path]).unwrap_or_default()
 }
 

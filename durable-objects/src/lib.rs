@@ -6,6 +6,7 @@
 
 mod auth;
 mod bench_baseline;
+mod delivery_shell;
 mod entry;
 mod platform;
 mod responses;

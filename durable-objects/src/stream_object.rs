@@ -1,19 +1,29 @@
-//! The stream Durable Object (DESIGN.md §3): one per `(projectId, path)`,
-//! holding the engine's `Stream` over its own SQLite storage.
+//! The stream Durable Object (DESIGN.md §3, §6, §7): one per `(projectId,
+//! path)`, holding the engine's `Stream` over its own SQLite storage. Its one
+//! alarm drives delivery; its internal copy route receives copies.
 
-use crate::entry::PROJECT_HEADER;
+use crate::delivery_shell;
+use crate::entry::{PATH_HEADER, PROJECT_HEADER};
 use crate::responses;
 use crate::sql_driver::DoSql;
-use std::cell::RefCell;
-use tributary::api::ApiRequest;
+use std::cell::{Cell, RefCell};
+use tributary::api::{ApiRequest, ApiResponse};
+use tributary::error::ApiError;
+use tributary::path::StreamPath;
 use tributary::route::{self, Action};
 use tributary::stream::Stream;
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
 
+/// The internal copy route (§7 rule 1): the public router never forwards here.
+pub const COPY_ROUTE: &str = "/internal/copy";
+
 #[durable_object]
 pub struct StreamObject {
     state: State,
+    env: Env,
     stream: RefCell<Option<Stream<DoSql>>>,
+    /// The alarm time this object last set (avoids rewriting the same alarm).
+    scheduled_alarm: Cell<Option<i64>>,
 }
 
 fn method_name(method: &Method) -> &'static str {
@@ -28,11 +38,67 @@ fn method_name(method: &Method) -> &'static str {
     }
 }
 
+impl StreamObject {
+    /// Runs `body` on the stream, opening it first (creating nothing).
+    fn with_stream<T>(
+        &self,
+        project: &str,
+        path: &StreamPath,
+        body: impl FnOnce(&mut Stream<DoSql>) -> T,
+    ) -> std::result::Result<T, String> {
+        let mut slot = self.stream.borrow_mut();
+        let stream = match slot.as_mut() {
+            Some(stream) => stream,
+            None => match Stream::open(DoSql::new(&self.state), project, path.clone()) {
+                Ok(stream) => slot.insert(stream),
+                Err(error) => return Err(error.to_string()),
+            },
+        };
+        Ok(body(stream))
+    }
+
+    /// Sets the one alarm to the earliest due delivery (§6 rule 1).
+    pub(crate) async fn schedule_alarm(&self) -> Result<()> {
+        let due = {
+            let slot = self.stream.borrow();
+            slot.as_ref()
+                .and_then(|stream| stream.next_due_at().ok().flatten())
+        };
+        let now = crate::platform::now_ms();
+        match due {
+            Some(due) => {
+                let at = due.max(now);
+                if self
+                    .scheduled_alarm
+                    .get()
+                    .is_none_or(|scheduled| at < scheduled || scheduled < now)
+                {
+                    self.state
+                        .storage()
+                        .set_alarm(worker::ScheduledTime::new(js_sys::Date::new(
+                            &(at as f64).into(),
+                        )))
+                        .await?;
+                    self.scheduled_alarm.set(Some(at));
+                }
+            }
+            None => self.scheduled_alarm.set(None),
+        }
+        Ok(())
+    }
+
+    fn respond(api: ApiResponse) -> Result<Response> {
+        responses::from_api(api)
+    }
+}
+
 impl DurableObject for StreamObject {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
         StreamObject {
             state,
+            env,
             stream: RefCell::new(None),
+            scheduled_alarm: Cell::new(None),
         }
     }
 
@@ -45,34 +111,83 @@ impl DurableObject for StreamObject {
             );
         };
         let url = request.url()?;
+        let inputs = crate::platform::inputs()?;
+        if url.path() == COPY_ROUTE {
+            let raw_path = request.headers().get(PATH_HEADER)?.unwrap_or_default();
+            let Ok(path) = StreamPath::parse(&raw_path) else {
+                return responses::error(
+                    400,
+                    "invalid_path",
+                    "copy route needs a valid stream path",
+                );
+            };
+            let body = request.bytes().await?;
+            let answer = self.with_stream(&project, &path, |stream| {
+                match stream.accept_copy_body(&body, &inputs) {
+                    Ok(accepted) => ApiResponse::json(200, &accepted),
+                    Err(error) => ApiError::from(error).into(),
+                }
+            });
+            let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
+            self.schedule_alarm().await?;
+            return Self::respond(api);
+        }
         let route = match route::parse(method_name(&request.method()), url.path()) {
             Ok(route) => route,
-            Err(error) => {
-                return responses::from_api(tributary::error::ApiError::from(error).into())
-            }
+            Err(error) => return Self::respond(ApiError::from(error).into()),
         };
         let body = if route.action == Action::Append {
             request.bytes().await?
         } else {
             Vec::new()
         };
-        let inputs = crate::platform::inputs()?;
-        let api = {
-            let mut slot = self.stream.borrow_mut();
-            let stream = match slot.as_mut() {
-                Some(stream) => stream,
-                None => match Stream::open(DoSql::new(&self.state), &project, route.path.clone()) {
-                    Ok(stream) => slot.insert(stream),
-                    Err(error) => return responses::error(500, "internal", &error.to_string()),
-                },
-            };
+        let answer = self.with_stream(&project, &route.path, |stream| {
             let request = ApiRequest {
                 action: &route.action,
                 query: url.query().unwrap_or(""),
                 body: &body,
             };
             stream.handle(&request, &inputs)
-        };
-        responses::from_api(api)
+        });
+        let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
+        match route.action {
+            Action::Append if api.status < 300 => self.schedule_alarm().await?,
+            Action::Destroy if api.status < 300 => {
+                self.state.storage().delete_alarm().await?;
+                self.scheduled_alarm.set(None);
+            }
+            _ => {}
+        }
+        Self::respond(api)
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        self.scheduled_alarm.set(None);
+        if let Err(error) = delivery_shell::run(self).await {
+            worker::console_error!(
+                "{}",
+                serde_json::json!({"event": "alarm_failed", "error": error.to_string()})
+            );
+        }
+        // Whatever happened, the next due work gets an alarm: never lose one (§1).
+        if let Err(error) = self.schedule_alarm().await {
+            worker::console_error!(
+                "{}",
+                serde_json::json!({"event": "alarm_reschedule_failed", "error": error.to_string()})
+            );
+        }
+        Response::ok("")
+    }
+}
+
+impl StreamObject {
+    pub(crate) fn state(&self) -> &State {
+        &self.state
+    }
+    pub(crate) fn env(&self) -> &Env {
+        &self.env
+    }
+    pub(crate) fn stream_slot(&self) -> &RefCell<Option<Stream<DoSql>>> {
+        &self.stream
     }
 }

@@ -4,6 +4,7 @@
 
 use super::outbound::{CursorSet, DeliveryHalted, OutboundSubscription};
 use super::ReducedState;
+use crate::copy::chain_of;
 use crate::error::{details, ApiFailure};
 use crate::event::{ControlType, StoredEvent, TypeKind};
 use crate::limits::MAX_SUBSCRIPTIONS_PER_RECEIVER;
@@ -105,7 +106,8 @@ impl ReducedState {
     /// Folds one committed event. Ordinary events and copies (whose control
     /// events are data on this stream, §4) leave the state unchanged.
     pub fn apply(&mut self, event: &StoredEvent) -> Result<(), ReduceError> {
-        if event.source.is_some() {
+        if let Some(source) = &event.source {
+            self.record_inbound(event, source.get());
             return Ok(());
         }
         let TypeKind::Control(control) = ControlType::classify(&event.event_type) else {
@@ -195,6 +197,34 @@ impl ReducedState {
             }
             ControlType::ErrorOccurred => Ok(()),
         }
+    }
+
+    /// A committed copy updates the fence record of its run (§5 inbound, §7 rule 2).
+    fn record_inbound(&mut self, event: &StoredEvent, source: &str) {
+        let source: Value = serde_json::from_str(source).unwrap_or(Value::Null);
+        let Some(hop) = chain_of(Some(&source)).pop() else {
+            return;
+        };
+        let record = self
+            .subscriptions
+            .inbound
+            .by_source_path
+            .entry(hop.path)
+            .or_default()
+            .entry(hop.subscription_key)
+            .or_insert_with(|| json!({"numEventsReceived": 0}));
+        let received = record
+            .get("numEventsReceived")
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+            + 1;
+        *record = json!({
+            "streamId": hop.stream_id,
+            "streamCreatedAt": hop.stream_created_at,
+            "cursorChangedAtSourceOffset": hop.cursor_changed_at_source_offset,
+            "numEventsReceived": received,
+            "lastEventReceivedAt": rfc3339_millis(event.created_at_ms),
+        });
     }
 
     fn configure(&mut self, event: &StoredEvent, payload: &Value) -> Result<(), ReduceError> {

@@ -214,7 +214,7 @@ impl<S: Storage> Stream<S> {
             }
             let offset = meta.head + 1;
             let event = rows::stored_from_input(input, offset, inputs.now_ms)?;
-            if input.control_type().is_some() {
+            if input.control_type().is_some() || input.source.is_some() {
                 let before = state.clone();
                 state
                     .apply(&event)

@@ -12,6 +12,10 @@ pub struct Counters {
     pub appends: u64,
     pub events_appended: u64,
     pub events_deduplicated: u64,
+    pub halts: u64,
+    pub copies_accepted: u64,
+    pub copies_dropped: u64,
+    pub fence_rejections: u64,
 }
 
 impl Counters {
@@ -25,37 +29,69 @@ impl Counters {
 
 impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
-        let mut text = String::new();
-        let mut line = |name: &str, kind: &str, help: &str, value: u64| {
-            let _ = writeln!(text, "# HELP tributary_{name} {help}\n# TYPE tributary_{name} {kind}\ntributary_{name} {value}");
-        };
         let c = &self.counters;
-        line(
-            "appends_total",
-            "counter",
-            "Append requests committed since the object started.",
-            c.appends,
-        );
-        line(
-            "events_appended_total",
-            "counter",
-            "Events committed since the object started.",
-            c.events_appended,
-        );
-        line(
-            "events_deduplicated_total",
-            "counter",
-            "Appended events answered from idempotency.",
-            c.events_deduplicated,
-        );
-        line(
-            "sqlite_rows_written_total",
-            "counter",
-            "SQLite rows written since the object started.",
-            self.storage.rows_written(),
-        );
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        line("stream_head", "gauge", "Highest assigned offset.", head);
+        let series: [(&str, &str, &str, u64); 10] = [
+            (
+                "appends_total",
+                "counter",
+                "Append requests committed since the object started.",
+                c.appends,
+            ),
+            (
+                "events_appended_total",
+                "counter",
+                "Events committed since the object started.",
+                c.events_appended,
+            ),
+            (
+                "events_deduplicated_total",
+                "counter",
+                "Appended events answered from idempotency.",
+                c.events_deduplicated,
+            ),
+            (
+                "delivery_halts_total",
+                "counter",
+                "Subscriptions halted after exhausting retries.",
+                c.halts,
+            ),
+            (
+                "copies_accepted_total",
+                "counter",
+                "Copied events committed on this stream.",
+                c.copies_accepted,
+            ),
+            (
+                "copies_dropped_total",
+                "counter",
+                "Copies dropped by the cycle and hop guard.",
+                c.copies_dropped,
+            ),
+            (
+                "fence_rejections_total",
+                "counter",
+                "Copy batches rejected by the stamp fence.",
+                c.fence_rejections,
+            ),
+            (
+                "sqlite_rows_written_total",
+                "counter",
+                "SQLite rows written since the object started.",
+                self.storage.rows_written(),
+            ),
+            ("stream_head", "gauge", "Highest assigned offset.", head),
+            (
+                "subscriptions",
+                "gauge",
+                "Durable subscriptions configured on this stream.",
+                self.state.subscriptions.outbound.by_key.len() as u64,
+            ),
+        ];
+        let mut text = String::new();
+        for (name, kind, help, value) in series {
+            let _ = writeln!(text, "# HELP tributary_{name} {help}\n# TYPE tributary_{name} {kind}\ntributary_{name} {value}");
+        }
         text
     }
 }

@@ -2,12 +2,14 @@
 //! operations the HTTP API exposes. The Durable Object holds one `Stream`.
 
 mod append;
+mod copies;
 mod metrics;
 pub mod read;
-mod rows;
+pub(crate) mod rows;
 mod runtime;
 
 pub use append::{AppendError, AppendOutcome};
+pub use copies::{CopyAccepted, CopyError};
 pub use read::{RangeQuery, ReadError};
 
 use crate::path::StreamPath;
@@ -17,13 +19,17 @@ use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
 
 pub struct Stream<S: Storage> {
-    storage: S,
+    pub(crate) storage: S,
     project_id: String,
     path: StreamPath,
     /// `None` until the first write of a lifetime (§3 rule 6).
-    lifetime: Option<StreamMetaRow>,
-    state: ReducedState,
-    counters: metrics::Counters,
+    pub(crate) lifetime: Option<StreamMetaRow>,
+    pub(crate) state: ReducedState,
+    pub(crate) counters: metrics::Counters,
+    /// Compiled JSONata by source text (compiled once per configuration).
+    pub(crate) compiled: std::collections::HashMap<String, std::rc::Rc<crate::jsonata::Compiled>>,
+    /// Delivery figures per subscription since the object started (§11).
+    pub(crate) delivery_stats: std::collections::BTreeMap<String, crate::delivery::DeliveryStats>,
 }
 
 const SELECT_META: &str =
@@ -40,6 +46,8 @@ impl<S: Storage> Stream<S> {
             lifetime: None,
             state: ReducedState::default(),
             counters: metrics::Counters::default(),
+            compiled: std::collections::HashMap::new(),
+            delivery_stats: std::collections::BTreeMap::new(),
         };
         if schema::stream_exists(&stream.storage)? {
             schema::migrate(&stream.storage)?;
@@ -53,6 +61,30 @@ impl<S: Storage> Stream<S> {
             }
         }
         Ok(stream)
+    }
+
+    /// Opens the stream this storage holds, reading its coordinates from
+    /// `stream_meta` (for alarms, which arrive without a request). `None`
+    /// when no stream exists here.
+    pub fn open_existing(storage: S) -> Result<Option<Self>, StorageError> {
+        if !schema::stream_exists(&storage)? {
+            return Ok(None);
+        }
+        let Some(row) = query_optional(&storage, SELECT_META, &[])? else {
+            return Ok(None);
+        };
+        let columns = Columns {
+            query: SELECT_META,
+            row: &row,
+        };
+        let (project, raw_path) = (columns.text(0)?, columns.text(1)?);
+        let path =
+            StreamPath::parse(&raw_path).map_err(|error| StorageError::Sql(error.to_string()))?;
+        Self::open(storage, &project, path).map(Some)
+    }
+
+    pub fn project_id(&self) -> &str {
+        &self.project_id
     }
 
     pub fn storage(&self) -> &S {

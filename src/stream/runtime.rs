@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 const SELECT_RUNTIME: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
-     in_flight_deadline_at_ms, last_error, bytes_sent FROM subscription_runtime ORDER BY subscription_key";
+     in_flight_deadline_at_ms, last_error, bytes_sent, isolating FROM subscription_runtime ORDER BY subscription_key";
 
 fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
     let columns = Columns {
@@ -34,6 +34,7 @@ fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
         in_flight_deadline_at_ms: optional_int(5)?,
         last_error: columns.opt_text(6)?,
         bytes_sent: columns.int(7)?.max(0) as u64,
+        isolating: columns.int(8)? != 0,
     })
 }
 
@@ -91,7 +92,7 @@ impl<S: Storage> Stream<S> {
                 "INSERT INTO subscription_runtime (subscription_key, run_offset, acknowledged_offset) VALUES (?, ?, ?) \
                  ON CONFLICT (subscription_key) DO UPDATE SET run_offset = excluded.run_offset, \
                  acknowledged_offset = excluded.acknowledged_offset, attempt = 0, next_attempt_at_ms = NULL, \
-                 in_flight_deadline_at_ms = NULL, last_error = NULL",
+                 in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0",
                 &[key.as_str().into(), run_offset.into(), cursor.into()],
             )?;
         }
@@ -111,8 +112,11 @@ impl<S: Storage> Stream<S> {
             .by_key
             .iter()
             .map(|(key, subscription)| {
+                let stats = self.delivery_stats.get(key).cloned().unwrap_or_default();
                 let runtime = rows.get(key).map(|row| {
                     json!({
+                        "completionLatencyMs": stats.completion_latency_ms.summary(),
+                        "deliveryDurationMs": stats.delivery_duration_ms.summary(),
                         "runOffset": row.run_offset,
                         "acknowledgedOffset": row.acknowledged_offset,
                         "lag": head.saturating_sub(row.acknowledged_offset),

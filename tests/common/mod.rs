@@ -143,3 +143,5 @@ pub mod tempdir_lite {
         }
     }
 }
+
+pub mod world;

@@ -1,0 +1,135 @@
+//! The alarm's delivery loop (DESIGN.md §6): ask the engine what is due,
+//! send it, hand back the outcome. The engine decides everything; this file
+//! only performs the sends. No borrow of the stream is held across an await.
+
+use crate::entry::{object_name, PATH_HEADER, PROJECT_HEADER, STREAM_BINDING};
+use crate::platform;
+use crate::sql_driver::DoSql;
+use crate::stream_object::{StreamObject, COPY_ROUTE};
+use tributary::copy::CopyBatch;
+use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome};
+use tributary::stream::Stream;
+use tributary::subscription::Receiver;
+use worker::{Headers, Method, Request, RequestInit, Result};
+
+/// One alarm delivers for at most this long, then re-arms itself.
+const ALARM_BUDGET_MS: i64 = 20_000;
+
+fn storage_error(error: impl std::fmt::Display) -> worker::Error {
+    worker::Error::RustError(error.to_string())
+}
+
+pub async fn run(object: &StreamObject) -> Result<()> {
+    {
+        let mut slot = object.stream_slot().borrow_mut();
+        if slot.is_none() {
+            match Stream::open_existing(DoSql::new(object.state())).map_err(storage_error)? {
+                Some(stream) => *slot = Some(stream),
+                None => return Ok(()),
+            }
+        }
+    }
+    let stop_at = platform::now_ms() + ALARM_BUDGET_MS;
+    loop {
+        let now = platform::now_ms();
+        if now > stop_at {
+            return Ok(());
+        }
+        let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
+        let (plans, project) = {
+            let mut slot = object.stream_slot().borrow_mut();
+            let Some(stream) = slot.as_mut() else {
+                return Ok(());
+            };
+            let mut plans = Vec::new();
+            for key in stream.due_subscriptions(now).map_err(storage_error)? {
+                if let Some(plan) = stream
+                    .plan_delivery(&key, now, entropy)
+                    .map_err(storage_error)?
+                {
+                    plans.push(plan);
+                }
+            }
+            (plans, stream.project_id().to_owned())
+        };
+        if plans.is_empty() {
+            return Ok(());
+        }
+        for plan in plans {
+            let outcome = match plan.prepared_failure.clone() {
+                Some(failure) => failure,
+                None => send(object, &project, &plan).await,
+            };
+            let completion = {
+                let mut slot = object.stream_slot().borrow_mut();
+                let Some(stream) = slot.as_mut() else {
+                    return Ok(());
+                };
+                stream
+                    .complete_delivery(&plan, outcome.clone(), platform::now_ms(), entropy)
+                    .map_err(storage_error)?
+            };
+            log(&plan, &outcome, &completion);
+        }
+    }
+}
+
+/// Structured logs for every failure and halt (§11).
+fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
+    if let Outcome::Failed { kind, message, .. } = outcome {
+        let event = if matches!(completion, Completion::Halted { .. }) {
+            "delivery_halted"
+        } else {
+            "delivery_failed"
+        };
+        worker::console_log!(
+            "{}",
+            serde_json::json!({
+                "event": event, "path": plan.stamp.source_path, "subscriptionKey": plan.subscription_key,
+                "afterOffset": plan.after_offset, "attempt": plan.attempt, "kind": kind, "error": message,
+            })
+        );
+    }
+}
+
+async fn send(object: &StreamObject, project: &str, plan: &DeliveryPlan) -> Outcome {
+    match &plan.receiver {
+        Receiver::CopyToStream {
+            receiving_stream_path,
+            ..
+        } => match send_copy(object, project, receiving_stream_path, plan).await {
+            Ok(outcome) => outcome,
+            Err(error) => Outcome::transient(format!("copy request failed: {error}")),
+        },
+        _ => Outcome::permanent("this receiver kind is not delivered by this deployment yet"),
+    }
+}
+
+async fn send_copy(
+    object: &StreamObject,
+    project: &str,
+    receiving: &str,
+    plan: &DeliveryPlan,
+) -> Result<Outcome> {
+    let batch = CopyBatch {
+        stamp: plan.stamp.clone(),
+        events: plan.events.iter().map(|event| event.body.clone()).collect(),
+    };
+    let body = serde_json::to_string(&batch).map_err(storage_error)?;
+    let headers = Headers::new();
+    headers.set(PROJECT_HEADER, project)?;
+    headers.set(PATH_HEADER, receiving)?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(body.into()));
+    let request = Request::new_with_init(&format!("https://stream.internal{COPY_ROUTE}"), &init)?;
+    let stub = object
+        .env()
+        .durable_object(STREAM_BINDING)?
+        .get_by_name(&object_name(project, receiving))?;
+    let mut response = stub.fetch_with_request(request).await?;
+    let status = response.status_code();
+    let text = response.text().await.unwrap_or_default();
+    Ok(classify_copy_status(status, &text))
+}

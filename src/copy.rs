@@ -1,0 +1,83 @@
+//! copy-to-stream (DESIGN.md §7): the stamp of a delivery run, the provenance
+//! hop every copy carries, the batch that crosses from the source stream to
+//! the receiving stream, and the derived identity that makes retries collapse.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The run that produced a batch: source lifetime plus config generation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stamp {
+    pub source_project_id: String,
+    pub source_path: String,
+    pub subscription_key: String,
+    pub stream_id: String,
+    /// RFC 3339 with milliseconds: orders lexicographically.
+    pub stream_created_at: String,
+    pub cursor_changed_at_source_offset: u64,
+}
+
+/// One hop of `source.copiedFrom` (§7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hop {
+    pub project_id: String,
+    pub path: String,
+    pub stream_id: String,
+    pub stream_created_at: String,
+    pub offset: u64,
+    #[serde(rename = "type")]
+    pub event_type: String,
+    pub created_at: String,
+    pub subscription_key: String,
+    pub cursor_changed_at_source_offset: u64,
+}
+
+/// What the source sends to the receiving stream's internal copy route.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyBatch {
+    pub stamp: Stamp,
+    /// Input events (trusted form: each carries `source.copiedFrom` and its
+    /// derived `idempotencyKey`).
+    pub events: Vec<Value>,
+}
+
+/// Idempotency key of a copy (§7 rule 4): one per source event per run.
+pub fn copy_idempotency_key(stamp: &Stamp, offset: u64) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for part in [
+        stamp.source_project_id.as_str(),
+        stamp.source_path.as_str(),
+        stamp.stream_id.as_str(),
+        stamp.subscription_key.as_str(),
+    ] {
+        hasher.update(part.as_bytes());
+        hasher.update(&[0]);
+    }
+    hasher.update(&stamp.cursor_changed_at_source_offset.to_le_bytes());
+    hasher.update(&offset.to_le_bytes());
+    format!("copy:{}", hasher.finalize().to_hex())
+}
+
+/// Deterministic delivery id (§8): stream id, subscription key, offset range.
+pub fn delivery_id(stream_id: &str, subscription_key: &str, after: u64, through: u64) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(stream_id.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(subscription_key.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(&after.to_le_bytes());
+    hasher.update(&through.to_le_bytes());
+    let hex = hasher.finalize().to_hex();
+    format!("dlv_{}", hex.as_str().get(..32).unwrap_or_default())
+}
+
+/// The hop chain an event already carries (empty for an original event).
+pub fn chain_of(source: Option<&Value>) -> Vec<Hop> {
+    source
+        .and_then(|source| source.get("copiedFrom"))
+        .and_then(|chain| serde_json::from_value(chain.clone()).ok())
+        .unwrap_or_default()
+}

@@ -1,0 +1,175 @@
+//! Taking a send's outcome (DESIGN.md §6 rules 3, 5, 7, 8): acknowledge and
+//! move the cursor, schedule a jittered retry, or halt with a durable fact.
+//! A result from an older run, or for a cursor that moved, changes nothing.
+
+use super::{backoff_ms, Completion, DeliveryPlan, FailureKind, Outcome};
+use crate::event::{Authority, InputEvent, CONTROL_PREFIX};
+use crate::jsonata::{self, Compiled, JsonataError};
+use crate::storage::{SqlValue, Storage, StorageError};
+use crate::stream::{AppendError, Stream};
+use crate::subscription::Retry;
+use crate::Inputs;
+use serde_json::json;
+use std::rc::Rc;
+
+/// Longest `lastError` kept on the runtime row.
+const MAX_ERROR_CHARS: usize = 512;
+
+impl<S: Storage> Stream<S> {
+    /// A compiled JSONata expression, compiled once per source text.
+    pub(crate) fn compiled(&mut self, source: &str) -> Result<Rc<Compiled>, JsonataError> {
+        if let Some(compiled) = self.compiled.get(source) {
+            return Ok(Rc::clone(compiled));
+        }
+        let compiled = Rc::new(jsonata::compile(source)?);
+        self.compiled
+            .insert(source.to_owned(), Rc::clone(&compiled));
+        Ok(compiled)
+    }
+
+    pub(crate) fn mark_in_flight(&self, key: &str, deadline_ms: i64) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET in_flight_deadline_at_ms = ? WHERE subscription_key = ?",
+            &[SqlValue::Integer(deadline_ms), key.into()],
+        )
+    }
+
+    /// Moves the cursor of `key` from `from` to `through`, only if the row is
+    /// still in run `run_offset` at `from` (compare-and-set).
+    pub(crate) fn advance_cursor(
+        &self,
+        key: &str,
+        run_offset: u64,
+        from: u64,
+        through: u64,
+    ) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET acknowledged_offset = ? \
+             WHERE subscription_key = ? AND run_offset = ? AND acknowledged_offset = ?",
+            &[through.into(), key.into(), run_offset.into(), from.into()],
+        )
+    }
+
+    /// Applies the outcome of `plan`'s send at `now_ms`.
+    pub fn complete_delivery(
+        &mut self,
+        plan: &DeliveryPlan,
+        outcome: Outcome,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<Completion, StorageError> {
+        let key = plan.subscription_key.as_str();
+        let Some(row) = self.runtime_rows()?.remove(key) else {
+            return Ok(Completion::Stale);
+        };
+        let Some(subscription) = self.state.subscriptions.outbound.by_key.get(key).cloned() else {
+            return Ok(Completion::Stale);
+        };
+        if row.run_offset != plan.stamp.cursor_changed_at_source_offset
+            || row.acknowledged_offset != plan.after_offset
+        {
+            return Ok(Completion::Stale);
+        }
+        match outcome {
+            Outcome::Delivered => {
+                let bytes: usize = plan
+                    .events
+                    .iter()
+                    .map(|event| event.body.to_string().len())
+                    .sum();
+                self.storage.execute(
+                    "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
+                     in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, bytes_sent = bytes_sent + ? \
+                     WHERE subscription_key = ?",
+                    &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
+                )?;
+                let stats = self.delivery_stats.entry(key.to_owned()).or_default();
+                stats
+                    .delivery_duration_ms
+                    .record(now_ms - plan.started_at_ms);
+                if let Some(last) = plan.events.last() {
+                    stats
+                        .completion_latency_ms
+                        .record(now_ms - last.created_at_ms);
+                }
+                Ok(Completion::Acknowledged {
+                    through: plan.through_offset,
+                })
+            }
+            Outcome::Failed {
+                kind,
+                message,
+                retry_after_ms,
+            } => {
+                let message: String = message.chars().take(MAX_ERROR_CHARS).collect();
+                let retry = subscription
+                    .configuration
+                    .receiver
+                    .delivery()
+                    .and_then(|delivery| delivery.retry)
+                    .unwrap_or_default();
+                let attempts = row.attempt + 1;
+                if kind == FailureKind::Permanent || attempts >= retry.max_attempts {
+                    return self.halt(
+                        key,
+                        row.acknowledged_offset,
+                        attempts,
+                        &message,
+                        now_ms,
+                        entropy,
+                    );
+                }
+                let delay = backoff_ms(&Retry { ..retry }, attempts, entropy)
+                    .max(retry_after_ms.unwrap_or(0));
+                let at_ms = now_ms + delay;
+                self.storage.execute(
+                    "UPDATE subscription_runtime SET attempt = ?, next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
+                     last_error = ?, isolating = 1 WHERE subscription_key = ?",
+                    &[attempts.into(), SqlValue::Integer(at_ms), message.into(), key.into()],
+                )?;
+                Ok(Completion::RetryScheduled {
+                    attempt: attempts,
+                    at_ms,
+                })
+            }
+        }
+    }
+
+    /// Records the halt as a durable fact and resets the row so a resume
+    /// restarts after `after_offset` with a fresh attempt count (§6 rules 5, 8).
+    fn halt(
+        &mut self,
+        key: &str,
+        after_offset: u64,
+        attempts: u64,
+        message: &str,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<Completion, StorageError> {
+        let halted = InputEvent::from_json(
+            json!({
+                "type": format!("{CONTROL_PREFIX}subscription-delivery-halted"),
+                "payload": {"subscriptionKey": key, "reason": "delivery-failed", "afterOffset": after_offset, "attempts": attempts, "error": message},
+            }),
+            Authority::Trusted,
+        )
+        .map_err(|error| StorageError::Sql(error.to_string()))?;
+        // Reset first: a crash between the two repeats the retry budget
+        // instead of leaving a resumed subscription with a spent one.
+        self.storage.execute(
+            "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
+             last_error = ?, isolating = 1 WHERE subscription_key = ?",
+            &[message.into(), key.into()],
+        )?;
+        let (events, _) = self
+            .append(vec![halted], &Inputs { now_ms, entropy })
+            .map_err(|error| match error {
+                AppendError::Storage(error) => error,
+                other => StorageError::Sql(other.to_string()),
+            })?;
+        self.counters.halts += 1;
+        Ok(Completion::Halted {
+            halt_offset: events.first().map_or(0, |event| event.offset),
+        })
+    }
+}

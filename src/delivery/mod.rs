@@ -1,0 +1,87 @@
+//! The delivery spine (DESIGN.md §6): turning a configured subscription into
+//! delivered batches. Sans-I/O: [`Stream::plan_delivery`] says what to send,
+//! the shell sends it, and [`Stream::complete_delivery`] takes the outcome.
+//! Both sides of a send are durable in `subscription_runtime`, so a crash at
+//! any point repeats work and never skips it.
+
+mod backoff;
+mod complete;
+mod plan;
+pub mod stats;
+
+pub use backoff::backoff_ms;
+pub use plan::{DeliveryPlan, PlannedEvent};
+pub use stats::DeliveryStats;
+
+use serde::{Deserialize, Serialize};
+
+/// Largest batch of a copy or itx call: 100 events or 1 MiB (§6 rule 2).
+pub const MAX_BATCH_EVENTS: usize = 100;
+pub const MAX_BATCH_BYTES: usize = 1024 * 1024;
+/// How long a copy may be in flight before it counts as failed (§6 rule 6).
+pub const COPY_TIMEOUT_MS: i64 = 30_000;
+
+/// Whether a failure is worth retrying (§6 rule 5, §9 classification).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FailureKind {
+    Transient,
+    Permanent,
+}
+
+/// What came back from one send.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The receiver acknowledged the whole batch.
+    Delivered,
+    Failed {
+        kind: FailureKind,
+        message: String,
+        retry_after_ms: Option<i64>,
+    },
+}
+
+impl Outcome {
+    pub fn transient(message: impl Into<String>) -> Self {
+        Outcome::Failed {
+            kind: FailureKind::Transient,
+            message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+    pub fn permanent(message: impl Into<String>) -> Self {
+        Outcome::Failed {
+            kind: FailureKind::Permanent,
+            message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+}
+
+/// What [`Stream::complete_delivery`](crate::stream::Stream) decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completion {
+    /// The cursor moved past the batch.
+    Acknowledged { through: u64 },
+    /// Another attempt is scheduled.
+    RetryScheduled { attempt: u64, at_ms: i64 },
+    /// The retry budget ran out (or the failure was permanent): halted, a
+    /// `subscription-delivery-halted` fact was appended.
+    Halted { halt_offset: u64 },
+    /// The result belonged to an older run, or the subscription is gone: ignored (§6 rule 7).
+    Stale,
+}
+
+/// How the shell classifies the receiving stream's answer to a copy batch:
+/// 2xx delivered; 5xx (and 429) transient; any other 4xx — including a
+/// stamp-fence rejection, which a current run should never see — permanent.
+pub fn classify_copy_status(status: u16, body: &str) -> Outcome {
+    let detail: String = body.chars().take(200).collect();
+    match status {
+        200..=299 => Outcome::Delivered,
+        429 | 500..=599 => {
+            Outcome::transient(format!("receiving stream answered {status}: {detail}"))
+        }
+        _ => Outcome::permanent(format!("receiving stream answered {status}: {detail}")),
+    }
+}

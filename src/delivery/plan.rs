@@ -1,0 +1,345 @@
+//! Choosing the next batch of one subscription (DESIGN.md §6 rules 1, 2, 4, 6):
+//! read durable events after the cursor, skip what the filter rejects, shape
+//! what it accepts, and mark the batch in flight.
+
+use super::{Outcome, COPY_TIMEOUT_MS, MAX_BATCH_BYTES, MAX_BATCH_EVENTS};
+use crate::copy::{chain_of, copy_idempotency_key, delivery_id, Hop, Stamp};
+use crate::event::{CommittedEvent, StoredEvent, CONTROL_PREFIX};
+use crate::schema::RuntimeRow;
+use crate::state::OutboundSubscription;
+use crate::storage::{Storage, StorageError};
+use crate::stream::Stream;
+use crate::subscription::Receiver;
+use crate::time::rfc3339_millis;
+use serde_json::{json, Map, Value};
+
+/// One event of a batch, as it will be sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedEvent {
+    pub offset: u64,
+    pub created_at_ms: i64,
+    pub body: Value,
+}
+
+/// A batch to send: everything the shell needs, and everything
+/// `complete_delivery` needs to recognise the result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeliveryPlan {
+    pub subscription_key: String,
+    pub receiver: Receiver,
+    pub stamp: Stamp,
+    /// The cursor when the batch was read (exclusive).
+    pub after_offset: u64,
+    /// The last offset scanned: the cursor moves here on success.
+    pub through_offset: u64,
+    /// 1-based number of this attempt.
+    pub attempt: u64,
+    pub delivery_id: String,
+    pub started_at_ms: i64,
+    pub events: Vec<PlannedEvent>,
+    /// Set when preparing the batch already failed (filter or transform
+    /// error): do not send; complete with this outcome.
+    pub prepared_failure: Option<Outcome>,
+}
+
+const AUDIT_TYPE: &str = "error-occurred";
+
+/// Audit facts this stream appended itself are never delivered onward (§7 rule 3).
+fn is_local_audit(event: &StoredEvent) -> bool {
+    event.source.is_none() && event.event_type.strip_prefix(CONTROL_PREFIX) == Some(AUDIT_TYPE)
+}
+
+enum Prepared {
+    Send(Value),
+    Skip,
+    Fail(String),
+}
+
+impl<S: Storage> Stream<S> {
+    /// Subscriptions this engine can deliver now (copy-to-stream; the other
+    /// receivers arrive with their issues and are left untouched).
+    fn deliverable(&self) -> impl Iterator<Item = (&String, &OutboundSubscription)> {
+        self.state
+            .subscriptions
+            .outbound
+            .by_key
+            .iter()
+            .filter(|(_, subscription)| {
+                subscription.delivery_halted.is_none()
+                    && matches!(
+                        subscription.configuration.receiver,
+                        Receiver::CopyToStream { .. }
+                    )
+            })
+    }
+
+    fn due_at(&self, row: &RuntimeRow, head: u64) -> Option<i64> {
+        if let Some(deadline) = row.in_flight_deadline_at_ms {
+            return Some(deadline);
+        }
+        if let Some(at) = row.next_attempt_at_ms {
+            return Some(at);
+        }
+        (head > row.acknowledged_offset).then_some(i64::MIN)
+    }
+
+    /// When the single alarm should fire (§6 rule 1): the earliest due work.
+    /// `i64::MIN` means "now".
+    pub fn next_due_at(&self) -> Result<Option<i64>, StorageError> {
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let rows = self.runtime_rows()?;
+        Ok(self
+            .deliverable()
+            .filter_map(|(key, _)| rows.get(key).and_then(|row| self.due_at(row, head)))
+            .min())
+    }
+
+    /// Keys of subscriptions with work due at `now_ms`.
+    pub fn due_subscriptions(&self, now_ms: i64) -> Result<Vec<String>, StorageError> {
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let rows = self.runtime_rows()?;
+        Ok(self
+            .deliverable()
+            .filter(|(key, _)| {
+                rows.get(*key)
+                    .and_then(|row| self.due_at(row, head))
+                    .is_some_and(|at| at <= now_ms)
+            })
+            .map(|(key, _)| key.clone())
+            .collect())
+    }
+
+    fn stamp_for(&self, key: &str, subscription: &OutboundSubscription) -> Option<Stamp> {
+        let meta = self.lifetime.as_ref()?;
+        Some(Stamp {
+            source_project_id: meta.project_id.clone(),
+            source_path: meta.path.clone(),
+            subscription_key: key.to_owned(),
+            stream_id: meta.stream_id.clone(),
+            stream_created_at: rfc3339_millis(meta.created_at_ms),
+            cursor_changed_at_source_offset: subscription.run_offset(),
+        })
+    }
+
+    fn prepare(
+        &mut self,
+        subscription: &OutboundSubscription,
+        stamp: &Stamp,
+        event: &StoredEvent,
+    ) -> Prepared {
+        if is_local_audit(event) {
+            return Prepared::Skip;
+        }
+        let configuration = &subscription.configuration;
+        if let Some(types) = configuration
+            .filter
+            .as_ref()
+            .and_then(|filter| filter.event_types.as_ref())
+        {
+            if !types.contains(&event.event_type) {
+                return Prepared::Skip;
+            }
+        }
+        let committed =
+            serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
+        if let Some(condition) = configuration
+            .filter
+            .as_ref()
+            .and_then(|filter| filter.jsonata_condition.as_deref())
+        {
+            match self
+                .compiled(condition)
+                .and_then(|compiled| compiled.matches(&committed))
+            {
+                Ok(true) => {}
+                Ok(false) => return Prepared::Skip,
+                Err(error) => {
+                    return Prepared::Fail(format!(
+                        "filter failed on offset {}: {error}",
+                        event.offset
+                    ))
+                }
+            }
+        }
+        let mut shaped = Map::new();
+        shaped.insert("type".to_owned(), json!(event.event_type));
+        for name in ["payload", "metadata"] {
+            shaped.insert(
+                name.to_owned(),
+                committed.get(name).cloned().unwrap_or(Value::Null),
+            );
+        }
+        if let Some(transform) = configuration.receiver.jsonata_transform() {
+            match self
+                .compiled(transform)
+                .and_then(|compiled| compiled.evaluate(Some(&committed)))
+            {
+                Ok(Some(Value::Object(fields))) => {
+                    for name in ["type", "payload", "metadata"] {
+                        if let Some(value) = fields.get(name) {
+                            shaped.insert(name.to_owned(), value.clone());
+                        }
+                    }
+                }
+                Ok(other) => {
+                    return Prepared::Fail(format!(
+                        "transform on offset {} must produce an object, got {}",
+                        event.offset,
+                        other.map_or("undefined".to_owned(), |v| v.to_string())
+                    ));
+                }
+                Err(error) => {
+                    return Prepared::Fail(format!(
+                        "transform failed on offset {}: {error}",
+                        event.offset
+                    ))
+                }
+            }
+        }
+        let mut chain = chain_of(
+            event
+                .source
+                .as_ref()
+                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+                .as_ref(),
+        );
+        chain.push(Hop {
+            project_id: stamp.source_project_id.clone(),
+            path: stamp.source_path.clone(),
+            stream_id: stamp.stream_id.clone(),
+            stream_created_at: stamp.stream_created_at.clone(),
+            offset: event.offset,
+            event_type: event.event_type.clone(),
+            created_at: rfc3339_millis(event.created_at_ms),
+            subscription_key: stamp.subscription_key.clone(),
+            cursor_changed_at_source_offset: stamp.cursor_changed_at_source_offset,
+        });
+        shaped.insert("source".to_owned(), json!({ "copiedFrom": chain }));
+        shaped.insert(
+            "idempotencyKey".to_owned(),
+            json!(copy_idempotency_key(stamp, event.offset)),
+        );
+        Prepared::Send(Value::Object(shaped))
+    }
+
+    /// Plans the next batch of `key` at `now_ms`, marking it in flight; or
+    /// returns `None` when nothing is due. A batch whose in-flight deadline
+    /// passed (the object was evicted mid-send) is failed first, so a crash
+    /// repeats work and never skips it (§6 rule 6).
+    pub fn plan_delivery(
+        &mut self,
+        key: &str,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<Option<DeliveryPlan>, StorageError> {
+        let Some(subscription) = self.state.subscriptions.outbound.by_key.get(key).cloned() else {
+            return Ok(None);
+        };
+        let Some(mut row) = self.runtime_rows()?.remove(key) else {
+            return Ok(None);
+        };
+        let Some(stamp) = self.stamp_for(key, &subscription) else {
+            return Ok(None);
+        };
+        if row
+            .in_flight_deadline_at_ms
+            .is_some_and(|deadline| deadline <= now_ms)
+        {
+            let expired = self.plan_shell(
+                key,
+                &subscription,
+                &stamp,
+                &row,
+                row.acknowledged_offset,
+                now_ms,
+            );
+            let outcome =
+                Outcome::transient("in-flight deadline passed (object restarted or receiver hung)");
+            self.complete_delivery(&expired, outcome, now_ms, entropy)?;
+            return Ok(None);
+        }
+        if row.in_flight_deadline_at_ms.is_some()
+            || row.next_attempt_at_ms.is_some_and(|at| at > now_ms)
+        {
+            return Ok(None);
+        }
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let wanted = if row.isolating { 1 } else { MAX_BATCH_EVENTS };
+        let mut events = Vec::new();
+        let mut bytes = 0usize;
+        let mut scanned = row.acknowledged_offset;
+        let mut failure = None;
+        'scan: while scanned < head {
+            let page = crate::stream::rows::range(&self.storage, scanned, 200, false)?;
+            if page.is_empty() {
+                scanned = head;
+                break;
+            }
+            for event in page {
+                match self.prepare(&subscription, &stamp, &event) {
+                    Prepared::Skip => scanned = event.offset,
+                    Prepared::Fail(message) if events.is_empty() => {
+                        scanned = event.offset;
+                        failure = Some(Outcome::permanent(message));
+                        break 'scan;
+                    }
+                    Prepared::Fail(_) => break 'scan,
+                    Prepared::Send(body) => {
+                        let size = body.to_string().len();
+                        if !events.is_empty() && bytes + size > MAX_BATCH_BYTES {
+                            break 'scan;
+                        }
+                        bytes += size;
+                        scanned = event.offset;
+                        events.push(PlannedEvent {
+                            offset: event.offset,
+                            created_at_ms: event.created_at_ms,
+                            body,
+                        });
+                        if events.len() >= wanted {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+        if events.is_empty() && failure.is_none() {
+            // Nothing matched: the cursor advances over the scanned range (§6 rule 2).
+            if scanned > row.acknowledged_offset {
+                self.advance_cursor(key, row.run_offset, row.acknowledged_offset, scanned)?;
+            }
+            return Ok(None);
+        }
+        row.in_flight_deadline_at_ms = Some(now_ms + COPY_TIMEOUT_MS);
+        let mut plan = self.plan_shell(key, &subscription, &stamp, &row, scanned, now_ms);
+        plan.events = events;
+        plan.prepared_failure = failure;
+        if plan.prepared_failure.is_none() {
+            self.mark_in_flight(key, now_ms + COPY_TIMEOUT_MS)?;
+        }
+        Ok(Some(plan))
+    }
+
+    fn plan_shell(
+        &self,
+        key: &str,
+        subscription: &OutboundSubscription,
+        stamp: &Stamp,
+        row: &RuntimeRow,
+        through: u64,
+        now_ms: i64,
+    ) -> DeliveryPlan {
+        DeliveryPlan {
+            subscription_key: key.to_owned(),
+            receiver: subscription.configuration.receiver.clone(),
+            stamp: stamp.clone(),
+            after_offset: row.acknowledged_offset,
+            through_offset: through,
+            attempt: row.attempt + 1,
+            delivery_id: delivery_id(&stamp.stream_id, key, row.acknowledged_offset, through),
+            started_at_ms: now_ms,
+            events: Vec::new(),
+            prepared_failure: None,
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! The receiving side of copy-to-stream (DESIGN.md §7): copy authority is the
+//! caller's (only the internal route reaches this), then the stamp fence,
+//! the cycle and hop guard, and the append with derived identities.
+
+use super::{AppendError, Stream};
+use crate::copy::{chain_of, CopyBatch, Hop};
+use crate::error::ApiFailure;
+use crate::event::{Authority, CommittedEvent, InputEvent, CONTROL_PREFIX};
+use crate::limits::MAX_COPY_HOPS;
+use crate::storage::Storage;
+use crate::Inputs;
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    #[error("copy batch is malformed: {0}")]
+    Malformed(String),
+    #[error("stamp of run {run} from lifetime {created_at} is older than the last accepted ({accepted_run} from {accepted_created_at})")]
+    StaleStamp {
+        created_at: String,
+        run: u64,
+        accepted_created_at: String,
+        accepted_run: u64,
+    },
+    #[error(transparent)]
+    Append(#[from] AppendError),
+}
+
+impl ApiFailure for CopyError {
+    fn status(&self) -> u16 {
+        match self {
+            CopyError::Malformed(_) => 400,
+            CopyError::StaleStamp { .. } => 409,
+            CopyError::Append(error) => error.status(),
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            CopyError::Malformed(_) => "invalid_copy_batch",
+            CopyError::StaleStamp { .. } => "stale_stamp",
+            CopyError::Append(error) => error.code(),
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            CopyError::Append(error) => error.details(),
+            _ => Map::new(),
+        }
+    }
+}
+
+/// What a copy batch did on this stream.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyAccepted {
+    pub appended: Vec<CommittedEvent>,
+    pub deduplicated: usize,
+    pub dropped: usize,
+}
+
+impl<S: Storage> Stream<S> {
+    /// Commits a copy batch (trusted path). Parses the body itself so the
+    /// shell stays thin.
+    pub fn accept_copy_body(
+        &mut self,
+        body: &[u8],
+        inputs: &Inputs,
+    ) -> Result<CopyAccepted, CopyError> {
+        let batch: CopyBatch = serde_json::from_slice(body)
+            .map_err(|error| CopyError::Malformed(error.to_string()))?;
+        self.accept_copies(batch, inputs)
+    }
+
+    fn check_fence(&self, batch: &CopyBatch) -> Result<(), CopyError> {
+        let stamp = &batch.stamp;
+        let record = self
+            .state
+            .subscriptions
+            .inbound
+            .by_source_path
+            .get(&stamp.source_path)
+            .and_then(|by_key| by_key.get(&stamp.subscription_key));
+        let Some(record) = record else { return Ok(()) };
+        let accepted_created_at = record
+            .get("streamCreatedAt")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let accepted_run = record
+            .get("cursorChangedAtSourceOffset")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let older_lifetime = stamp.stream_created_at < accepted_created_at;
+        let older_run = stamp.stream_created_at == accepted_created_at
+            && stamp.cursor_changed_at_source_offset < accepted_run;
+        if older_lifetime || older_run {
+            return Err(CopyError::StaleStamp {
+                created_at: stamp.stream_created_at.clone(),
+                run: stamp.cursor_changed_at_source_offset,
+                accepted_created_at,
+                accepted_run,
+            });
+        }
+        Ok(())
+    }
+
+    pub fn accept_copies(
+        &mut self,
+        batch: CopyBatch,
+        inputs: &Inputs,
+    ) -> Result<CopyAccepted, CopyError> {
+        if let Err(error) = self.check_fence(&batch) {
+            self.counters.fence_rejections += 1;
+            return Err(error);
+        }
+        let (project, path) = (self.project_id.clone(), self.path.as_str().to_owned());
+        let mut accepted = Vec::new();
+        let mut dropped: Vec<(u64, &'static str)> = Vec::new();
+        for raw in &batch.events {
+            let chain: Vec<Hop> = chain_of(raw.get("source"));
+            let Some(last) = chain.last() else {
+                return Err(CopyError::Malformed(
+                    "an event without source.copiedFrom".to_owned(),
+                ));
+            };
+            let cycle = chain
+                .iter()
+                .any(|hop| hop.project_id == project && hop.path == path);
+            if cycle || chain.len() > MAX_COPY_HOPS {
+                dropped.push((last.offset, if cycle { "cycle" } else { "hop-limit" }));
+                continue;
+            }
+            let input =
+                InputEvent::from_json(raw.clone(), Authority::Trusted).map_err(|error| {
+                    AppendError::Event {
+                        index: accepted.len(),
+                        error,
+                    }
+                })?;
+            accepted.push(input);
+        }
+        if !dropped.is_empty() {
+            accepted.push(self.drop_audit(&batch, &dropped)?);
+        }
+        if accepted.is_empty() {
+            return Ok(CopyAccepted {
+                appended: Vec::new(),
+                deduplicated: 0,
+                dropped: 0,
+            });
+        }
+        let (events, duplicates) = self.append(accepted, inputs)?;
+        let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();
+        self.counters.copies_accepted += (events.len() - deduplicated) as u64;
+        self.counters.copies_dropped += dropped.len() as u64;
+        Ok(CopyAccepted {
+            appended: events,
+            deduplicated,
+            dropped: dropped.len(),
+        })
+    }
+
+    /// One idempotent `error-occurred` describing dropped copies (§7 rule 3).
+    fn drop_audit(
+        &self,
+        batch: &CopyBatch,
+        dropped: &[(u64, &'static str)],
+    ) -> Result<InputEvent, CopyError> {
+        let stamp = &batch.stamp;
+        let offsets: Vec<u64> = dropped.iter().map(|(offset, _)| *offset).collect();
+        let reason = dropped.first().map_or("cycle", |(_, reason)| *reason);
+        let identity = format!(
+            "{}\n{}\n{}\n{}\n{offsets:?}",
+            stamp.source_path,
+            stamp.stream_id,
+            stamp.subscription_key,
+            stamp.cursor_changed_at_source_offset
+        );
+        let audit = json!({
+            "type": format!("{CONTROL_PREFIX}error-occurred"),
+            "payload": {
+                "kind": "copy-dropped",
+                "reason": reason,
+                "sourcePath": stamp.source_path,
+                "subscriptionKey": stamp.subscription_key,
+                "count": offsets.len(),
+                "offsets": offsets,
+            },
+            "idempotencyKey": format!("copy-dropped:{}", blake3::hash(identity.as_bytes()).to_hex()),
+        });
+        InputEvent::from_json(audit, Authority::Trusted)
+            .map_err(|error| CopyError::Malformed(error.to_string()))
+    }
+}

@@ -1,0 +1,244 @@
+//! A deterministic little world for delivery tests (DESIGN.md §6, §7): stream
+//! objects over SQLite files, a simulated clock, seeded entropy, and the same
+//! plan → send → complete loop the Durable Object alarm runs. "Crashing"
+//! drops every in-memory `Stream` and reopens the files.
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use super::{path, tempdir_lite::TempDir, PROJECT};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use tributary::copy::CopyBatch;
+use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome};
+use tributary::error::ApiFailure;
+use tributary::event::{Authority, InputEvent};
+use tributary::storage::rusqlite_driver::RusqliteStorage;
+use tributary::stream::Stream;
+use tributary::subscription::Receiver;
+use tributary::Inputs;
+
+/// What the scripted network does with one send.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Network {
+    /// Deliver to the receiving stream and report its answer.
+    Deliver,
+    /// Report this failure without reaching the receiver.
+    Fail(Outcome),
+    /// The source object dies before sending (the plan stays in flight).
+    CrashBeforeSend,
+    /// The copy lands on the receiver, then the source dies before the ack.
+    CrashAfterSend,
+}
+
+pub struct World {
+    dir: TempDir,
+    streams: BTreeMap<String, Stream<RusqliteStorage>>,
+    pub now: i64,
+    seed: u64,
+    pub trace: Vec<String>,
+}
+
+impl World {
+    pub fn new(seed: u64) -> Self {
+        World {
+            dir: TempDir::new(),
+            streams: BTreeMap::new(),
+            now: 1_000_000,
+            seed,
+            trace: Vec::new(),
+        }
+    }
+
+    pub fn entropy(&mut self) -> [u8; 16] {
+        // splitmix64: deterministic per seed.
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&z.to_le_bytes());
+        bytes[8..].copy_from_slice(&z.rotate_left(17).to_le_bytes());
+        bytes
+    }
+
+    pub fn inputs(&mut self) -> Inputs {
+        Inputs {
+            now_ms: self.now,
+            entropy: self.entropy(),
+        }
+    }
+
+    pub fn stream(&mut self, raw_path: &str) -> &mut Stream<RusqliteStorage> {
+        if !self.streams.contains_key(raw_path) {
+            let file = self
+                .dir
+                .path()
+                .join(format!("{}.sqlite", raw_path.replace('/', "_")));
+            let stream = Stream::open(
+                RusqliteStorage::open(&file).unwrap(),
+                PROJECT,
+                path(raw_path),
+            )
+            .unwrap();
+            self.streams.insert(raw_path.to_owned(), stream);
+        }
+        self.streams.get_mut(raw_path).unwrap()
+    }
+
+    /// Drops all in-memory state, as an evicted or killed object would.
+    pub fn crash(&mut self) {
+        self.trace.push(format!("{} crash", self.now));
+        self.streams.clear();
+    }
+
+    pub fn append(&mut self, raw_path: &str, body: Value) -> Value {
+        let inputs = self.inputs();
+        let outcome = self.stream(raw_path).append_body(
+            body.to_string().as_bytes(),
+            Authority::Public,
+            &inputs,
+        );
+        let outcome = outcome.map_err(|error| format!("{error}")).unwrap();
+        serde_json::to_value(&outcome.events).unwrap()
+    }
+
+    pub fn append_trusted(&mut self, raw_path: &str, event: Value) {
+        let inputs = self.inputs();
+        let input = InputEvent::from_json(event, Authority::Trusted).unwrap();
+        self.stream(raw_path).append(vec![input], &inputs).unwrap();
+    }
+
+    fn send(&mut self, plan: &DeliveryPlan) -> Outcome {
+        let Receiver::CopyToStream {
+            receiving_stream_path,
+            ..
+        } = &plan.receiver
+        else {
+            return Outcome::permanent("not a copy");
+        };
+        let batch = CopyBatch {
+            stamp: plan.stamp.clone(),
+            events: plan.events.iter().map(|e| e.body.clone()).collect(),
+        };
+        let inputs = self.inputs();
+        match self
+            .stream(receiving_stream_path)
+            .accept_copies(batch, &inputs)
+        {
+            Ok(_) => Outcome::Delivered,
+            Err(error) => classify_copy_status(error.status(), &error.to_string()),
+        }
+    }
+
+    /// Sends one planned batch through the scripted network, then completes it.
+    pub fn perform(
+        &mut self,
+        source: &str,
+        plan: DeliveryPlan,
+        network: Network,
+    ) -> Option<Completion> {
+        let outcome = match (&plan.prepared_failure, network) {
+            (Some(failure), _) => failure.clone(),
+            (None, Network::CrashBeforeSend) => {
+                self.crash();
+                return None;
+            }
+            (None, Network::CrashAfterSend) => {
+                let _ = self.send(&plan);
+                self.crash();
+                return None;
+            }
+            (None, Network::Fail(outcome)) => outcome,
+            (None, Network::Deliver) => self.send(&plan),
+        };
+        let entropy = self.entropy();
+        let now = self.now;
+        let completion = self
+            .stream(source)
+            .complete_delivery(&plan, outcome.clone(), now, entropy)
+            .unwrap();
+        self.trace.push(format!(
+            "{now} {source} {} ({}..{}] #{} {outcome:?} -> {completion:?}",
+            plan.subscription_key, plan.after_offset, plan.through_offset, plan.attempt
+        ));
+        Some(completion)
+    }
+
+    /// One alarm of `source` at the current time: every due subscription gets
+    /// one plan, sent through `network`. Returns how many sends happened.
+    pub fn alarm(
+        &mut self,
+        source: &str,
+        network: &mut dyn FnMut(&DeliveryPlan) -> Network,
+    ) -> usize {
+        let now = self.now;
+        let keys = self.stream(source).due_subscriptions(now).unwrap();
+        let mut sends = 0;
+        for key in keys {
+            let entropy = self.entropy();
+            let Some(plan) = self
+                .stream(source)
+                .plan_delivery(&key, now, entropy)
+                .unwrap()
+            else {
+                continue;
+            };
+            let choice = network(&plan);
+            sends += 1;
+            if self.perform(source, plan, choice).is_none() {
+                return sends;
+            }
+        }
+        sends
+    }
+
+    /// Runs alarms on `sources`, jumping the clock to each next due time,
+    /// until nothing is due (or `max_steps`).
+    pub fn run(
+        &mut self,
+        sources: &[&str],
+        max_steps: usize,
+        network: &mut dyn FnMut(&DeliveryPlan) -> Network,
+    ) {
+        for _ in 0..max_steps {
+            let mut next: Option<i64> = None;
+            for source in sources {
+                if let Some(at) = self.stream(source).next_due_at().unwrap() {
+                    next = Some(next.map_or(at, |n: i64| n.min(at)));
+                }
+            }
+            let Some(at) = next else { return };
+            self.now = self.now.max(at);
+            for source in sources {
+                self.alarm(source, network);
+            }
+        }
+    }
+
+    /// Committed non-audit events of `raw_path`, as JSON.
+    pub fn events(&mut self, raw_path: &str) -> Vec<Value> {
+        let query = tributary::stream::RangeQuery {
+            after: 0,
+            limit: 1000,
+            include_ephemeral: true,
+        };
+        match self.stream(raw_path).read_range(&query) {
+            Ok(read) => serde_json::to_value(&read.events)
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .clone(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    pub fn card(&mut self, raw_path: &str) -> Value {
+        self.stream(raw_path).subscriptions_card().unwrap()
+    }
+}
