@@ -24,6 +24,9 @@ pub struct StreamObject {
     stream: RefCell<Option<Stream<DoSql>>>,
     /// The alarm time this object last set (avoids rewriting the same alarm).
     scheduled_alarm: Cell<Option<i64>>,
+    /// Whether this instance has checked for due work since it started: an
+    /// object restarted after a crash re-arms its alarm on its first request.
+    alarm_checked: Cell<bool>,
 }
 
 fn method_name(method: &Method) -> &'static str {
@@ -59,6 +62,7 @@ impl StreamObject {
 
     /// Sets the one alarm to the earliest due delivery (§6 rule 1).
     pub(crate) async fn schedule_alarm(&self) -> Result<()> {
+        self.alarm_checked.set(true);
         let due = {
             let slot = self.stream.borrow();
             slot.as_ref()
@@ -156,6 +160,7 @@ impl DurableObject for StreamObject {
                 self.state.storage().delete_alarm().await?;
                 self.scheduled_alarm.set(None);
             }
+            _ if !self.alarm_checked.get() => self.schedule_alarm().await?,
             _ => {}
         }
         Self::respond(api)
