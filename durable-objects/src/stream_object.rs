@@ -103,6 +103,7 @@ impl DurableObject for StreamObject {
             env,
             stream: RefCell::new(None),
             scheduled_alarm: Cell::new(None),
+            alarm_checked: Cell::new(false),
         }
     }
 
