@@ -91,6 +91,9 @@ impl<S: Storage> Stream<S> {
                 }),
                 None => respond(self.info().map(|_| ()), |_| ApiResponse::no_content()),
             },
+            Action::SigningSecret(key) => respond(self.signing_secret(key), |secret| {
+                ApiResponse::json(200, &serde_json::json!({"secret": secret}))
+            }),
             Action::SubscribeFrom => {
                 ApiError::new(500, "internal", "subscribe-from is served by the router").into()
             }

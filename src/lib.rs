@@ -8,6 +8,7 @@
 pub mod api;
 pub mod copy;
 pub mod delivery;
+pub mod deployment;
 pub mod error;
 pub mod event;
 pub mod json_limits;
@@ -23,6 +24,7 @@ pub mod stream;
 pub mod subscribe_from;
 pub mod subscription;
 pub mod time;
+pub mod webhook;
 
 /// What the outside world supplies to one engine call (DESIGN.md §1).
 #[derive(Debug, Clone, Copy)]

@@ -24,6 +24,8 @@ pub enum Action {
     Subscriptions,
     /// `POST /streams/{receivingPath}/-/subscribe-from` (§5), served by the router
     SubscribeFrom,
+    /// `GET /streams/{path}/-/subscriptions/{key}/signing-secret` (§9)
+    SigningSecret(String),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -104,6 +106,15 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
         Some("metrics") => pick(method, &[("GET", Action::Metrics)], "GET")?,
         Some("subscriptions") => pick(method, &[("GET", Action::Subscriptions)], "GET")?,
         Some("subscribe-from") => pick(method, &[("POST", Action::SubscribeFrom)], "POST")?,
+        Some(other)
+            if other.starts_with("subscriptions/") && other.ends_with("/signing-secret") =>
+        {
+            let encoded = other
+                .trim_start_matches("subscriptions/")
+                .trim_end_matches("/signing-secret");
+            let key = percent_decode(encoded).ok_or(RouteError::NotFound)?;
+            pick(method, &[("GET", Action::SigningSecret(key))], "GET")?
+        }
         Some(other) => match other.strip_prefix("events/") {
             Some(offset) => {
                 let offset = crate::stream::read::parse_offset("offset", offset)
@@ -114,6 +125,24 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
         },
     };
     Ok(Route { path, action })
+}
+
+/// Decodes `%XX` escapes of one URL segment; `None` for bad escapes or UTF-8.
+fn percent_decode(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while let Some(&byte) = bytes.get(index) {
+        if byte == b'%' {
+            let hex = std::str::from_utf8(bytes.get(index + 1..index + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(byte);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok().filter(|key| !key.is_empty())
 }
 
 #[cfg(test)]

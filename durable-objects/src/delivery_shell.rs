@@ -24,7 +24,10 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         let mut slot = object.stream_slot().borrow_mut();
         if slot.is_none() {
             match Stream::open_existing(DoSql::new(object.state())).map_err(storage_error)? {
-                Some(stream) => *slot = Some(stream),
+                Some(mut stream) => {
+                    stream.set_deployment(crate::deployment_env::from_env(object.env()));
+                    *slot = Some(stream)
+                }
                 None => return Ok(()),
             }
         }
@@ -101,8 +104,74 @@ async fn send(object: &StreamObject, project: &str, plan: &DeliveryPlan) -> Outc
             Ok(outcome) => outcome,
             Err(error) => Outcome::transient(format!("copy request failed: {error}")),
         },
-        _ => Outcome::permanent("this receiver kind is not delivered by this deployment yet"),
+        Receiver::WebhookPost { url, delivery, .. } => {
+            send_webhook(object, plan, url, delivery.timeout_ms).await
+        }
+        Receiver::ItxCall { expression, .. } => {
+            crate::itx::call(object.env(), expression, plan).await
+        }
+        Receiver::ProcessorWake { .. } => {
+            Outcome::permanent("processor-wake is not delivered by the spine")
+        }
     }
+}
+
+/// One signed POST (§9): no redirects followed, aborted after the timeout.
+async fn send_webhook(
+    object: &StreamObject,
+    plan: &DeliveryPlan,
+    url: &str,
+    timeout_ms: Option<u64>,
+) -> Outcome {
+    let secret = {
+        let slot = object.stream_slot().borrow();
+        slot.as_ref()
+            .and_then(|stream| stream.signing_secret(&plan.subscription_key).ok())
+    };
+    let Some(secret) = secret else {
+        return Outcome::transient("webhook signing is not configured (WEBHOOK_SIGNING_KEY)");
+    };
+    let request = tributary::webhook::request(plan, url, &secret, timeout_ms, platform::now_ms());
+    match post(&request).await {
+        Ok((status, retry_after, body)) => {
+            tributary::webhook::classify(status, retry_after.as_deref(), &body, platform::now_ms())
+        }
+        Err(error) => Outcome::transient(error),
+    }
+}
+
+async fn post(
+    request: &tributary::webhook::WebhookRequest,
+) -> std::result::Result<(u16, Option<String>, String), String> {
+    let headers = Headers::new();
+    for (name, value) in &request.headers {
+        headers
+            .set(name, value)
+            .map_err(|error| error.to_string())?;
+    }
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(request.body.clone().into()))
+        .with_redirect(worker::RequestRedirect::Manual);
+    let outgoing = Request::new_with_init(&request.url, &init)
+        .map_err(|error| format!("invalid request: {error}"))?;
+    let signal =
+        platform::timeout_signal(request.timeout_ms).map_err(|error| format!("{error:?}"))?;
+    let mut response = worker::Fetch::Request(outgoing)
+        .send_with_signal(&signal)
+        .await
+        .map_err(|error| {
+            if signal.aborted() {
+                format!("timed out after {} ms", request.timeout_ms)
+            } else {
+                format!("network error: {error}")
+            }
+        })?;
+    let status = response.status_code();
+    let retry_after = response.headers().get("retry-after").ok().flatten();
+    let body = response.text().await.unwrap_or_default();
+    Ok((status, retry_after, body.chars().take(200).collect()))
 }
 
 async fn send_copy(

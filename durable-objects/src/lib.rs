@@ -7,7 +7,9 @@
 mod auth;
 mod bench_baseline;
 mod delivery_shell;
+mod deployment_env;
 mod entry;
+mod itx;
 mod platform;
 mod responses;
 mod sql_driver;

@@ -53,7 +53,10 @@ impl StreamObject {
         let stream = match slot.as_mut() {
             Some(stream) => stream,
             None => match Stream::open(DoSql::new(&self.state), project, path.clone()) {
-                Ok(stream) => slot.insert(stream),
+                Ok(mut stream) => {
+                    stream.set_deployment(crate::deployment_env::from_env(&self.env));
+                    slot.insert(stream)
+                }
                 Err(error) => return Err(error.to_string()),
             },
         };

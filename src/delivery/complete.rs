@@ -7,7 +7,7 @@ use crate::event::{Authority, InputEvent, CONTROL_PREFIX};
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
 use crate::stream::{AppendError, Stream};
-use crate::subscription::Retry;
+use crate::subscription::{OnFailingEvent, Retry};
 use crate::Inputs;
 use serde_json::json;
 use std::rc::Rc;
@@ -110,6 +110,14 @@ impl<S: Storage> Stream<S> {
                     .unwrap_or_default();
                 let attempts = row.attempt + 1;
                 if kind == FailureKind::Permanent || attempts >= retry.max_attempts {
+                    let skip = subscription
+                        .configuration
+                        .receiver
+                        .delivery()
+                        .is_some_and(|d| d.on_failing_event == OnFailingEvent::Skip);
+                    if skip {
+                        return self.skip(plan, kind, attempts, &message, now_ms, entropy);
+                    }
                     return self.halt(
                         key,
                         row.acknowledged_offset,
@@ -133,6 +141,52 @@ impl<S: Storage> Stream<S> {
                 })
             }
         }
+    }
+
+    /// `skip` mode (§6 rule 5): the failed batch becomes a durable
+    /// `error-occurred` fact first, then the cursor moves past it
+    /// (write-then-advance; the fact is idempotent per delivery id).
+    fn skip(
+        &mut self,
+        plan: &DeliveryPlan,
+        kind: FailureKind,
+        attempts: u64,
+        message: &str,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<Completion, StorageError> {
+        let reason = match kind {
+            FailureKind::Permanent => format!("permanent: {message}"),
+            FailureKind::Transient => format!("transient: {message}"),
+        };
+        let skipped = InputEvent::from_json(
+            json!({
+                "type": format!("{CONTROL_PREFIX}error-occurred"),
+                "payload": {
+                    "kind": "delivery-skipped", "subscriptionKey": plan.subscription_key, "deliveryId": plan.delivery_id,
+                    "afterOffset": plan.after_offset, "throughOffset": plan.through_offset,
+                    "offsets": plan.events.iter().map(|event| event.offset).collect::<Vec<_>>(),
+                    "attempts": attempts, "reason": reason,
+                },
+                "idempotencyKey": format!("skipped:{}:{}", plan.stamp.cursor_changed_at_source_offset, plan.delivery_id),
+            }),
+            Authority::Trusted,
+        )
+        .map_err(|error| StorageError::Sql(error.to_string()))?;
+        self.append(vec![skipped], &Inputs { now_ms, entropy })
+            .map_err(|error| match error {
+                AppendError::Storage(error) => error,
+                other => StorageError::Sql(other.to_string()),
+            })?;
+        self.storage.execute(
+            "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
+             in_flight_deadline_at_ms = NULL, last_error = ?, isolating = 0 WHERE subscription_key = ? AND run_offset = ?",
+            &[plan.through_offset.into(), reason.into(), plan.subscription_key.as_str().into(), plan.stamp.cursor_changed_at_source_offset.into()],
+        )?;
+        self.counters.skips += 1;
+        Ok(Completion::Skipped {
+            through: plan.through_offset,
+        })
     }
 
     /// Records the halt as a durable fact and resets the row so a resume

@@ -68,6 +68,9 @@ pub enum Completion {
     /// The retry budget ran out (or the failure was permanent): halted, a
     /// `subscription-delivery-halted` fact was appended.
     Halted { halt_offset: u64 },
+    /// `skip` mode gave up on the batch: an `error-occurred` fact was
+    /// appended and the cursor moved past it.
+    Skipped { through: u64 },
     /// The result belonged to an older run, or the subscription is gone: ignored (§6 rule 7).
     Stale,
 }

@@ -56,8 +56,8 @@ enum Prepared {
 }
 
 impl<S: Storage> Stream<S> {
-    /// Subscriptions this engine can deliver now (copy-to-stream; the other
-    /// receivers arrive with their issues and are left untouched).
+    /// Subscriptions delivered by the spine (processor-wake is not: a hosted
+    /// processor pulls from its own checkpoint, §9).
     fn deliverable(&self) -> impl Iterator<Item = (&String, &OutboundSubscription)> {
         self.state
             .subscriptions
@@ -196,6 +196,11 @@ impl<S: Storage> Stream<S> {
                 }
             }
         }
+        if !matches!(configuration.receiver, Receiver::CopyToStream { .. }) {
+            let mut delivered = committed.as_object().cloned().unwrap_or_default();
+            delivered.extend(shaped);
+            return Prepared::Send(Value::Object(delivered));
+        }
         let mut chain = chain_of(
             event
                 .source
@@ -264,7 +269,19 @@ impl<S: Storage> Stream<S> {
             return Ok(None);
         }
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let wanted = if row.isolating { 1 } else { MAX_BATCH_EVENTS };
+        let (batch_limit, timeout_ms) = match &subscription.configuration.receiver {
+            Receiver::WebhookPost { delivery, .. } => (
+                1,
+                delivery
+                    .timeout_ms
+                    .map_or(crate::limits::DEFAULT_WEBHOOK_TIMEOUT_MS as i64, |ms| {
+                        ms as i64
+                    })
+                    + 5_000,
+            ),
+            _ => (MAX_BATCH_EVENTS, COPY_TIMEOUT_MS),
+        };
+        let wanted = if row.isolating { 1 } else { batch_limit };
         let mut events = Vec::new();
         let mut bytes = 0usize;
         let mut scanned = row.acknowledged_offset;
@@ -310,12 +327,12 @@ impl<S: Storage> Stream<S> {
             }
             return Ok(None);
         }
-        row.in_flight_deadline_at_ms = Some(now_ms + COPY_TIMEOUT_MS);
+        row.in_flight_deadline_at_ms = Some(now_ms + timeout_ms);
         let mut plan = self.plan_shell(key, &subscription, &stamp, &row, scanned, now_ms);
         plan.events = events;
         plan.prepared_failure = failure;
         if plan.prepared_failure.is_none() {
-            self.mark_in_flight(key, now_ms + COPY_TIMEOUT_MS)?;
+            self.mark_in_flight(key, now_ms + timeout_ms)?;
         }
         Ok(Some(plan))
     }

@@ -3,11 +3,12 @@
 
 use super::{rows, Stream};
 use crate::error::{details, ApiFailure};
-use crate::event::{Authority, CommittedEvent, EventError, InputEvent, StoredEvent};
+use crate::event::{Authority, CommittedEvent, ControlType, EventError, InputEvent, StoredEvent};
 use crate::json_limits::raw_depth;
 use crate::limits::{MAX_BATCH_BYTES, MAX_BATCH_EVENTS, MAX_EVENT_DEPTH, MAX_REDUCED_STATE_BYTES};
 use crate::state::ReduceError;
 use crate::storage::{Storage, StorageError};
+use crate::subscription::Configuration;
 use crate::Inputs;
 use serde_json::{json, Map, Value};
 
@@ -214,6 +215,17 @@ impl<S: Storage> Stream<S> {
             }
             let offset = meta.head + 1;
             let event = rows::stored_from_input(input, offset, inputs.now_ms)?;
+            if input.control_type() == Some(ControlType::SubscriptionConfigured) {
+                // Deployment rules (§9) apply when configuring, never on replay.
+                if let Ok(configuration) = Configuration::parse(&input.payload) {
+                    self.deployment
+                        .check(&configuration)
+                        .map_err(|error| AppendError::Reduce {
+                            index,
+                            error: ReduceError::Config(error),
+                        })?;
+                }
+            }
             if input.control_type().is_some() || input.source.is_some() {
                 let before = state.clone();
                 state

@@ -13,6 +13,7 @@ pub struct Counters {
     pub events_appended: u64,
     pub events_deduplicated: u64,
     pub halts: u64,
+    pub skips: u64,
     pub copies_accepted: u64,
     pub copies_dropped: u64,
     pub fence_rejections: u64,
@@ -31,7 +32,13 @@ impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: [(&str, &str, &str, u64); 10] = [
+        let series: [(&str, &str, &str, u64); 11] = [
+            (
+                "delivery_skips_total",
+                "counter",
+                "Batches given up in skip mode (recorded as error-occurred).",
+                c.skips,
+            ),
             (
                 "appends_total",
                 "counter",

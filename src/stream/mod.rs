@@ -30,6 +30,8 @@ pub struct Stream<S: Storage> {
     pub(crate) compiled: std::collections::HashMap<String, std::rc::Rc<crate::jsonata::Compiled>>,
     /// Delivery figures per subscription since the object started (§11).
     pub(crate) delivery_stats: std::collections::BTreeMap<String, crate::delivery::DeliveryStats>,
+    /// What this deployment allows (§9); checked when configuring.
+    pub(crate) deployment: crate::deployment::Deployment,
 }
 
 const SELECT_META: &str =
@@ -48,6 +50,7 @@ impl<S: Storage> Stream<S> {
             counters: metrics::Counters::default(),
             compiled: std::collections::HashMap::new(),
             delivery_stats: std::collections::BTreeMap::new(),
+            deployment: crate::deployment::Deployment::default(),
         };
         if schema::stream_exists(&stream.storage)? {
             schema::migrate(&stream.storage)?;
@@ -81,6 +84,16 @@ impl<S: Storage> Stream<S> {
         let path =
             StreamPath::parse(&raw_path).map_err(|error| StorageError::Sql(error.to_string()))?;
         Self::open(storage, &project, path).map(Some)
+    }
+
+    /// Sets what the deployment allows (webhook URL relaxation, ITX
+    /// allowlist, signing key); the shell calls this after opening.
+    pub fn set_deployment(&mut self, deployment: crate::deployment::Deployment) {
+        self.deployment = deployment;
+    }
+
+    pub fn deployment(&self) -> &crate::deployment::Deployment {
+        &self.deployment
     }
 
     pub fn project_id(&self) -> &str {

@@ -18,6 +18,10 @@ pub enum ReadError {
     EventNotFound(u64),
     #[error("query parameter '{name}' {problem}")]
     InvalidParameter { name: &'static str, problem: String },
+    #[error("no webhook-post subscription with key '{0}'")]
+    NoSuchWebhook(String),
+    #[error("webhook signing is not configured on this deployment (WEBHOOK_SIGNING_KEY)")]
+    SigningNotConfigured,
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -25,7 +29,10 @@ pub enum ReadError {
 impl ApiFailure for ReadError {
     fn status(&self) -> u16 {
         match self {
-            ReadError::StreamNotFound(_) | ReadError::EventNotFound(_) => 404,
+            ReadError::StreamNotFound(_)
+            | ReadError::EventNotFound(_)
+            | ReadError::NoSuchWebhook(_) => 404,
+            ReadError::SigningNotConfigured => 503,
             ReadError::InvalidParameter { .. } => 400,
             ReadError::Storage(_) => 500,
         }
@@ -34,6 +41,8 @@ impl ApiFailure for ReadError {
         match self {
             ReadError::StreamNotFound(_) => "stream_not_found",
             ReadError::EventNotFound(_) => "event_not_found",
+            ReadError::NoSuchWebhook(_) => "subscription_not_found",
+            ReadError::SigningNotConfigured => "signing_not_configured",
             ReadError::InvalidParameter { .. } => "invalid_parameter",
             ReadError::Storage(_) => "internal",
         }
@@ -185,6 +194,32 @@ impl<S: Storage> Stream<S> {
             path: meta.path.clone(),
             event: event.into(),
         })
+    }
+
+    /// The `whsec_` secret of a webhook-post subscription (§9), derived on
+    /// demand and never stored.
+    pub fn signing_secret(&self, key: &str) -> Result<String, ReadError> {
+        let meta = self.existing()?;
+        let subscription = self.state.subscriptions.outbound.by_key.get(key);
+        if !subscription.is_some_and(|s| {
+            matches!(
+                s.configuration.receiver,
+                crate::subscription::Receiver::WebhookPost { .. }
+            )
+        }) {
+            return Err(ReadError::NoSuchWebhook(key.to_owned()));
+        }
+        let signing_key = self
+            .deployment
+            .webhook_signing_key
+            .as_deref()
+            .ok_or(ReadError::SigningNotConfigured)?;
+        Ok(crate::webhook::signing::subscription_secret(
+            signing_key,
+            &meta.project_id,
+            &meta.path,
+            key,
+        ))
     }
 
     pub fn info(&self) -> Result<StreamInfo<'_>, ReadError> {

@@ -48,7 +48,7 @@ impl ApiFailure for ConfigError {
     }
 }
 
-pub(crate) fn invalid(field: &str, problem: impl Into<String>) -> ConfigError {
+pub fn invalid(field: &str, problem: impl Into<String>) -> ConfigError {
     ConfigError::Invalid {
         field: field.to_owned(),
         problem: problem.into(),

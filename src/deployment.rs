@@ -1,0 +1,56 @@
+//! What the deployment allows (DESIGN.md §9), read by the shell from its
+//! environment and handed to the engine: webhook URL relaxation, the ITX
+//! service allowlist, and the webhook signing key. Checked when a
+//! subscription is configured — never during replay, so a fold stays a pure
+//! function of the log.
+
+use crate::subscription::{invalid, ConfigError, Configuration, Receiver};
+use crate::webhook::url_rules;
+use serde_json::Value;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Deployment {
+    /// `ALLOW_INSECURE_WEBHOOKS`: http, localhost and private hosts allowed.
+    pub allow_insecure_webhooks: bool,
+    /// `ITX_SERVICES`: service bindings an ITX expression may name.
+    pub itx_services: Vec<String>,
+    /// `WEBHOOK_SIGNING_KEY`: root of every subscription's signing secret.
+    pub webhook_signing_key: Option<String>,
+}
+
+impl Deployment {
+    /// Refuses configurations this deployment cannot serve (422).
+    pub fn check(&self, configuration: &Configuration) -> Result<(), ConfigError> {
+        match &configuration.receiver {
+            Receiver::WebhookPost { url, .. } => {
+                url_rules::check(url, self.allow_insecure_webhooks)
+                    .map_err(|problem| invalid("receiver.url", problem))
+            }
+            Receiver::ItxCall { expression, .. } => {
+                let parts: Vec<&str> = expression
+                    .as_array()
+                    .map(|items| items.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                match parts.as_slice() {
+                    ["services", binding, method] if !method.is_empty() => {
+                        if self.itx_services.iter().any(|allowed| allowed == binding) {
+                            Ok(())
+                        } else {
+                            Err(invalid(
+                                "receiver.expression",
+                                format!(
+                                    "service '{binding}' is not on this deployment's ITX allowlist"
+                                ),
+                            ))
+                        }
+                    }
+                    _ => Err(invalid(
+                        "receiver.expression",
+                        "must be [\"services\", BINDING, method]",
+                    )),
+                }
+            }
+            Receiver::CopyToStream { .. } | Receiver::ProcessorWake { .. } => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! webhook-post and itx-call payloads (DESIGN.md §9): what is sent, how it
+//! is signed, and how an HTTP answer is classified.
+
+pub mod signing;
+pub mod url_rules;
+
+use crate::delivery::{DeliveryPlan, Outcome};
+use crate::limits::DEFAULT_WEBHOOK_TIMEOUT_MS;
+use serde_json::{json, Value};
+
+/// One signed HTTP request, ready for the shell to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WebhookRequest {
+    pub url: String,
+    pub body: String,
+    pub headers: Vec<(String, String)>,
+    pub timeout_ms: u64,
+}
+
+fn stream_fields(plan: &DeliveryPlan) -> Value {
+    json!({
+        "projectId": plan.stamp.source_project_id,
+        "path": plan.stamp.source_path,
+        "streamId": plan.stamp.stream_id,
+        "streamCreatedAt": plan.stamp.stream_created_at,
+    })
+}
+
+/// The §9 body: `type: "event"` with `event` for one event, `"digest"` with `events` otherwise.
+pub fn body(plan: &DeliveryPlan) -> Value {
+    let mut body = stream_fields(plan);
+    let fields = [
+        ("subscriptionKey", json!(plan.subscription_key)),
+        (
+            "cursorChangedAtSourceOffset",
+            json!(plan.stamp.cursor_changed_at_source_offset),
+        ),
+        ("deliveryId", json!(plan.delivery_id)),
+        ("attempt", json!(plan.attempt)),
+    ];
+    if let Some(object) = body.as_object_mut() {
+        for (name, value) in fields {
+            object.insert(name.to_owned(), value);
+        }
+        match plan.events.as_slice() {
+            [single] => {
+                object.insert("type".to_owned(), json!("event"));
+                object.insert("event".to_owned(), single.body.clone());
+            }
+            many => {
+                object.insert("type".to_owned(), json!("digest"));
+                object.insert(
+                    "events".to_owned(),
+                    Value::Array(many.iter().map(|e| e.body.clone()).collect()),
+                );
+            }
+        }
+    }
+    body
+}
+
+/// The signed request of a webhook-post plan (Standard Webhooks headers).
+pub fn request(
+    plan: &DeliveryPlan,
+    url: &str,
+    secret: &str,
+    timeout_ms: Option<u64>,
+    now_ms: i64,
+) -> WebhookRequest {
+    let body = body(plan).to_string();
+    let timestamp = now_ms.div_euclid(1000);
+    let signature = signing::sign(secret, &plan.delivery_id, timestamp, &body).unwrap_or_default();
+    WebhookRequest {
+        url: url.to_owned(),
+        headers: vec![
+            ("content-type".to_owned(), "application/json".to_owned()),
+            ("webhook-id".to_owned(), plan.delivery_id.clone()),
+            ("webhook-timestamp".to_owned(), timestamp.to_string()),
+            ("webhook-signature".to_owned(), signature),
+            ("user-agent".to_owned(), "Tributary-Webhooks/1".to_owned()),
+        ],
+        body,
+        timeout_ms: timeout_ms.unwrap_or(DEFAULT_WEBHOOK_TIMEOUT_MS),
+    }
+}
+
+/// The JS RPC argument of an itx-call batch.
+pub fn itx_envelope(plan: &DeliveryPlan) -> Value {
+    json!({
+        "stream": stream_fields(plan),
+        "subscriptionKey": plan.subscription_key,
+        "deliveryId": plan.delivery_id,
+        "attempt": plan.attempt,
+        "events": plan.events.iter().map(|e| e.body.clone()).collect::<Vec<_>>(),
+    })
+}
+
+/// Classifies an HTTP answer (§9): 2xx delivered; 410 and other 4xx
+/// permanent; 408, 429, 5xx and 3xx (redirects are not followed) transient,
+/// honouring `Retry-After` as the minimum backoff.
+pub fn classify(status: u16, retry_after: Option<&str>, body_prefix: &str, now_ms: i64) -> Outcome {
+    let detail: String = body_prefix.chars().take(200).collect();
+    let message = if detail.is_empty() {
+        format!("HTTP {status}")
+    } else {
+        format!("HTTP {status}: {detail}")
+    };
+    match status {
+        200..=299 => Outcome::Delivered,
+        408 | 429 | 500..=599 | 300..=399 => Outcome::Failed {
+            kind: crate::delivery::FailureKind::Transient,
+            message: if (300..400).contains(&status) {
+                format!("{message} (redirects are not followed)")
+            } else {
+                message
+            },
+            retry_after_ms: retry_after.and_then(|value| retry_after_ms(value, now_ms)),
+        },
+        _ => Outcome::permanent(message),
+    }
+}
+
+/// `Retry-After` as milliseconds from `now_ms`: delta-seconds or an IMF-fixdate.
+pub fn retry_after_ms(value: &str, now_ms: i64) -> Option<i64> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<i64>() {
+        return Some(seconds.clamp(0, 86_400) * 1000);
+    }
+    http_date_ms(value).map(|at| (at - now_ms).clamp(0, 86_400_000))
+}
+
+/// Parses `Sun, 06 Nov 1994 08:49:37 GMT`.
+fn http_date_ms(value: &str) -> Option<i64> {
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
+        return None;
+    };
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month = MONTHS.iter().position(|m| m == month)? as i64 + 1;
+    let (day, year): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
+    let clock: Vec<i64> = time
+        .split(':')
+        .map(|part| part.parse().ok())
+        .collect::<Option<_>>()?;
+    let [hours, minutes, seconds] = clock.as_slice() else {
+        return None;
+    };
+    let (y, m) = if month <= 2 {
+        (year - 1, month + 9)
+    } else {
+        (year, month - 3)
+    };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let day_of_year = (153 * m + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    let days = era * 146_097 + day_of_era - 719_468;
+    Some(((days * 86_400) + hours * 3600 + minutes * 60 + seconds) * 1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::delivery::FailureKind;
+
+    #[test]
+    fn classification_follows_section_9() {
+        assert_eq!(classify(204, None, "", 0), Outcome::Delivered);
+        for (status, kind) in [
+            (410, FailureKind::Permanent),
+            (400, FailureKind::Permanent),
+            (404, FailureKind::Permanent),
+            (408, FailureKind::Transient),
+            (429, FailureKind::Transient),
+            (503, FailureKind::Transient),
+            (302, FailureKind::Transient),
+        ] {
+            assert!(
+                matches!(classify(status, None, "x", 0), Outcome::Failed { kind: k, .. } if k == kind),
+                "{status}"
+            );
+        }
+        assert!(matches!(
+            classify(429, Some("7"), "", 0),
+            Outcome::Failed {
+                retry_after_ms: Some(7000),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn retry_after_reads_seconds_and_http_dates() {
+        assert_eq!(retry_after_ms("120", 0), Some(120_000));
+        assert_eq!(
+            http_date_ms("Sun, 06 Nov 1994 08:49:37 GMT"),
+            Some(784_111_777_000)
+        );
+        assert_eq!(
+            retry_after_ms("Sun, 06 Nov 1994 08:49:47 GMT", 784_111_777_000),
+            Some(10_000)
+        );
+        assert_eq!(retry_after_ms("soon", 0), None);
+    }
+}
