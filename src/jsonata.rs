@@ -7,7 +7,7 @@
 //! (deep recursion overflows the wasm stack at about 500 levels).
 
 use crate::limits::MAX_JSONATA_BYTES;
-use jsonata_core::evaluator::{error_code_prefix, Context, Evaluator, EvaluatorOptions};
+use jsonata_core::evaluator::{Context, Evaluator, EvaluatorOptions};
 use jsonata_core::value::JValue;
 use jsonata_core::Expression;
 use serde_json::{Map, Value};
@@ -50,6 +50,24 @@ impl JsonataError {
     }
 }
 
+/// The first JSONata error code (`X9999:`) anywhere in a message: the crate
+/// sometimes wraps it ("Invalid syntax: S0201: ...", "Signature validation
+/// failed: T0410: ...").
+fn find_code(message: &str) -> Option<String> {
+    let bytes = message.as_bytes();
+    (0..bytes.len()).find_map(|start| {
+        let candidate = bytes.get(start..start + 6)?;
+        let is_code = candidate.first().is_some_and(u8::is_ascii_uppercase)
+            && candidate
+                .get(1..5)
+                .is_some_and(|digits| digits.iter().all(u8::is_ascii_digit))
+            && candidate.get(5) == Some(&b':')
+            && (start == 0 || !bytes.get(start - 1).is_some_and(u8::is_ascii_alphanumeric));
+        is_code
+            .then(|| String::from_utf8_lossy(candidate.get(..5).unwrap_or_default()).into_owned())
+    })
+}
+
 fn options() -> EvaluatorOptions {
     EvaluatorOptions {
         max_stack_depth: Some(MAX_EVAL_STACK_DEPTH),
@@ -79,7 +97,7 @@ pub fn compile(source: &str) -> Result<Compiled, JsonataError> {
     let expression = Expression::compile_with_options(source, options()).map_err(|error| {
         let message = error.to_string();
         JsonataError::Syntax {
-            code: error_code_prefix(&message).map(str::to_owned),
+            code: find_code(&message),
             message,
         }
     })?;
@@ -90,9 +108,10 @@ pub fn compile(source: &str) -> Result<Compiled, JsonataError> {
 }
 
 fn evaluation_error(error: jsonata_core::evaluator::EvaluatorError) -> JsonataError {
+    let message = error.to_string();
     JsonataError::Evaluation {
-        code: error.code().map(str::to_owned),
-        message: error.to_string(),
+        code: find_code(&message),
+        message,
     }
 }
 

@@ -406,3 +406,19 @@ fn s6_crashes_at_every_step_lose_nothing_and_duplicate_nothing() {
         assert_eq!(chaos(seed).1, trace, "seed {seed}: same seed, same trace");
     }
 }
+
+#[test]
+fn s9_webhook_subscriptions_are_due_like_copies() {
+    let mut world = World::new(9);
+    world
+        .stream("/w")
+        .set_deployment(tributary::deployment::Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        });
+    world.append("/w", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": {"start": "beginning", "onFailingEvent": "skip"}}}}));
+    assert_eq!(
+        world.stream("/w").next_due_at().map_err(|e| e.to_string()),
+        Ok(Some(i64::MIN))
+    );
+}

@@ -47,7 +47,9 @@ pub async fn call(env: &Env, expression: &Value, plan: &DeliveryPlan) -> Outcome
             ))
         }
     };
-    let promise = match function.call1(&target, &envelope) {
+    // Reflect.apply, not `function.call(...)`: an RPC stub would treat
+    // `call` as the name of a remote method.
+    let promise = match Reflect::apply(&function, &target, &js_sys::Array::of1(&envelope)) {
         Ok(result) => Promise::resolve(&result),
         Err(error) => {
             return Outcome::transient(format!("'{binding}.{method}' threw: {}", describe(&error)))

@@ -66,9 +66,9 @@ impl<S: Storage> Stream<S> {
             .iter()
             .filter(|(_, subscription)| {
                 subscription.delivery_halted.is_none()
-                    && matches!(
+                    && !matches!(
                         subscription.configuration.receiver,
-                        Receiver::CopyToStream { .. }
+                        Receiver::ProcessorWake { .. }
                     )
             })
     }

@@ -1,7 +1,7 @@
 // Starts the built worker (durable-objects/build) in workerd through
 // Miniflare's Node API, on a real localhost port, with SQLite persisted in a
 // directory of the caller's choosing, so tests can stop and restart it.
-import { Miniflare } from "miniflare";
+import { Log, LogLevel, Miniflare } from "miniflare";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -15,27 +15,50 @@ export function freshStateDir(prefix = "tributary-e2e-") {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export function workerOptions({ persistDir, bench = false } = {}) {
+/** The signing key every e2e deployment uses (WEBHOOK_SIGNING_KEY). */
+export const SIGNING_KEY = "e2e-signing-key";
+
+/**
+ * Miniflare options for the built worker. `allowInsecureWebhooks` sets
+ * ALLOW_INSECURE_WEBHOOKS (local receivers); `itx` adds the JS test service
+ * (tests/e2e/itx_service.mjs) bound as ITX_TEST.
+ */
+export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks = false, itx = false } = {}) {
   const durableObjects = { STREAM: { className: "StreamObject", useSQLite: true } };
   if (bench) durableObjects.BENCH_BASELINE = { className: "BenchBaseline", useSQLite: true };
-  return {
+  const bindings = {
+    API_TOKENS: JSON.stringify({ [TOKEN]: "project-a", [OTHER_TOKEN]: "project-b" }),
+    ITX_SERVICES: "X,ITX_TEST",
+    WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+  };
+  if (allowInsecureWebhooks) bindings.ALLOW_INSECURE_WEBHOOKS = "true";
+  const tributary = {
+    name: "tributary",
     modules: true,
     modulesRoot: join(ROOT, "durable-objects", "build"),
     scriptPath: join(ROOT, "durable-objects", "build", "index.js"),
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
     compatibilityDate: "2026-07-01",
     durableObjects,
-    bindings: { API_TOKENS: JSON.stringify({ [TOKEN]: "project-a", [OTHER_TOKEN]: "project-b" }) },
-    durableObjectsPersist: persistDir,
-    cf: false,
-    host: "127.0.0.1",
-    port: 0,
+    bindings,
   };
+  const shared = { durableObjectsPersist: persistDir, cf: false, host: "127.0.0.1", port: 0 };
+  // TRIBUTARY_E2E_LOG=1 shows the workers' console output (structured logs).
+  if (process.env.TRIBUTARY_E2E_LOG) shared.log = new Log(LogLevel.DEBUG);
+  if (!itx) return { ...shared, ...tributary };
+  tributary.serviceBindings = { ITX_TEST: "itx-test" };
+  const service = {
+    name: "itx-test",
+    modules: true,
+    scriptPath: join(ROOT, "tests", "e2e", "itx_service.mjs"),
+    compatibilityDate: "2026-07-01",
+  };
+  return { ...shared, workers: [tributary, service] };
 }
 
 /** A running Tributary: `url`, `stop()`, `restart()`, and a JSON client. */
-export async function startTributary({ persistDir = freshStateDir(), bench = false } = {}) {
-  let mf = new Miniflare(workerOptions({ persistDir, bench }));
+export async function startTributary({ persistDir = freshStateDir(), ...options } = {}) {
+  let mf = new Miniflare(workerOptions({ persistDir, ...options }));
   let url = (await mf.ready).toString().replace(/\/$/, "");
   const handle = {
     persistDir,
@@ -47,8 +70,12 @@ export async function startTributary({ persistDir = freshStateDir(), bench = fal
     },
     async restart() {
       await mf.dispose();
-      mf = new Miniflare(workerOptions({ persistDir, bench }));
+      mf = new Miniflare(workerOptions({ persistDir, ...options }));
       url = (await mf.ready).toString().replace(/\/$/, "");
+    },
+    /** The Miniflare instance (e.g. to reach the ITX test service). */
+    get miniflare() {
+      return mf;
     },
     async cleanup() {
       await mf.dispose().catch(() => {});
