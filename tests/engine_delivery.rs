@@ -422,3 +422,64 @@ fn s9_webhook_subscriptions_are_due_like_copies() {
         Ok(Some(i64::MIN))
     );
 }
+
+#[test]
+fn s6_skip_mode_records_the_failure_then_moves_on() {
+    let mut world = World::new(10);
+    world
+        .stream("/w")
+        .set_deployment(tributary::deployment::Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        });
+    world.append("/w", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["data"]},
+        "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h",
+            "delivery": {"start": "beginning", "onFailingEvent": "skip", "retry": {"maxAttempts": 2, "initialBackoffMs": 10, "maxBackoffMs": 10}}}}}));
+    world.append("/w", data(3, 0));
+    let mut calls = 0;
+    world.run(
+        &["/w"],
+        20,
+        &mut |plan: &tributary::delivery::DeliveryPlan| {
+            calls += 1;
+            match plan.events[0].offset {
+                2 => Network::Fail(Outcome::permanent("HTTP 410")),
+                3 => Network::Fail(Outcome::transient("HTTP 503")),
+                _ => Network::Deliver,
+            }
+        },
+    );
+    let delivered: Vec<u64> = world
+        .external
+        .iter()
+        .flat_map(|(_, _, offsets)| offsets.clone())
+        .collect();
+    assert_eq!(
+        delivered,
+        vec![4],
+        "the failing events were skipped, the next one delivered"
+    );
+    let skipped: Vec<Value> = world
+        .events("/w")
+        .into_iter()
+        .filter(|e| e["payload"]["kind"] == "delivery-skipped")
+        .collect();
+    assert_eq!(skipped.len(), 2);
+    assert_eq!(skipped[0]["payload"]["offsets"], json!([2]));
+    assert!(skipped[0]["payload"]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("permanent: HTTP 410"));
+    assert_eq!(skipped[0]["payload"]["attempts"], 1);
+    assert!(skipped[1]["payload"]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("transient: HTTP 503"));
+    assert_eq!(skipped[1]["payload"]["attempts"], 2);
+    assert_eq!(calls, 4, "410 once, 503 twice, then the next event");
+    assert_eq!(
+        world.card("/w")["subscriptions"][0]["runtime"]["acknowledgedOffset"],
+        6,
+        "past the skip facts too"
+    );
+}

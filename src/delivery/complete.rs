@@ -159,7 +159,7 @@ impl<S: Storage> Stream<S> {
             FailureKind::Permanent => format!("permanent: {message}"),
             FailureKind::Transient => format!("transient: {message}"),
         };
-        let skipped = InputEvent::from_json(
+        self.append_fact(
             json!({
                 "type": format!("{CONTROL_PREFIX}error-occurred"),
                 "payload": {
@@ -170,14 +170,9 @@ impl<S: Storage> Stream<S> {
                 },
                 "idempotencyKey": format!("skipped:{}:{}", plan.stamp.cursor_changed_at_source_offset, plan.delivery_id),
             }),
-            Authority::Trusted,
-        )
-        .map_err(|error| StorageError::Sql(error.to_string()))?;
-        self.append(vec![skipped], &Inputs { now_ms, entropy })
-            .map_err(|error| match error {
-                AppendError::Storage(error) => error,
-                other => StorageError::Sql(other.to_string()),
-            })?;
+            now_ms,
+            entropy,
+        )?;
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
              in_flight_deadline_at_ms = NULL, last_error = ?, isolating = 0 WHERE subscription_key = ? AND run_offset = ?",
@@ -200,14 +195,10 @@ impl<S: Storage> Stream<S> {
         now_ms: i64,
         entropy: [u8; 16],
     ) -> Result<Completion, StorageError> {
-        let halted = InputEvent::from_json(
-            json!({
-                "type": format!("{CONTROL_PREFIX}subscription-delivery-halted"),
-                "payload": {"subscriptionKey": key, "reason": "delivery-failed", "afterOffset": after_offset, "attempts": attempts, "error": message},
-            }),
-            Authority::Trusted,
-        )
-        .map_err(|error| StorageError::Sql(error.to_string()))?;
+        let halted = json!({
+            "type": format!("{CONTROL_PREFIX}subscription-delivery-halted"),
+            "payload": {"subscriptionKey": key, "reason": "delivery-failed", "afterOffset": after_offset, "attempts": attempts, "error": message},
+        });
         // Reset first: a crash between the two repeats the retry budget
         // instead of leaving a resumed subscription with a spent one.
         self.storage.execute(
@@ -215,15 +206,26 @@ impl<S: Storage> Stream<S> {
              last_error = ?, isolating = 1 WHERE subscription_key = ?",
             &[message.into(), key.into()],
         )?;
+        let halt_offset = self.append_fact(halted, now_ms, entropy)?;
+        self.counters.halts += 1;
+        Ok(Completion::Halted { halt_offset })
+    }
+
+    /// Appends one trusted fact (a halt or an audit) and returns its offset.
+    fn append_fact(
+        &mut self,
+        fact: serde_json::Value,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<u64, StorageError> {
+        let input = InputEvent::from_json(fact, Authority::Trusted)
+            .map_err(|error| StorageError::Sql(error.to_string()))?;
         let (events, _) = self
-            .append(vec![halted], &Inputs { now_ms, entropy })
+            .append(vec![input], &Inputs { now_ms, entropy })
             .map_err(|error| match error {
                 AppendError::Storage(error) => error,
                 other => StorageError::Sql(other.to_string()),
             })?;
-        self.counters.halts += 1;
-        Ok(Completion::Halted {
-            halt_offset: events.first().map_or(0, |event| event.offset),
-        })
+        Ok(events.first().map_or(0, |event| event.offset))
     }
 }

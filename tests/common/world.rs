@@ -41,6 +41,9 @@ pub struct World {
     pub now: i64,
     seed: u64,
     pub trace: Vec<String>,
+    /// Batches acknowledged by simulated external receivers (webhook, itx):
+    /// (subscription key, delivery id, offsets).
+    pub external: Vec<(String, String, Vec<u64>)>,
 }
 
 impl World {
@@ -51,6 +54,7 @@ impl World {
             now: 1_000_000,
             seed,
             trace: Vec::new(),
+            external: Vec::new(),
         }
     }
 
@@ -120,7 +124,14 @@ impl World {
             ..
         } = &plan.receiver
         else {
-            return Outcome::permanent("not a copy");
+            // A simulated external receiver (webhook, itx) that acknowledges.
+            let offsets = plan.events.iter().map(|e| e.offset).collect();
+            self.external.push((
+                plan.subscription_key.clone(),
+                plan.delivery_id.clone(),
+                offsets,
+            ));
+            return Outcome::Delivered;
         };
         let batch = CopyBatch {
             stamp: plan.stamp.clone(),
