@@ -58,21 +58,26 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         if plans.is_empty() {
             return Ok(());
         }
-        for plan in plans {
-            let outcome = match plan.prepared_failure.clone() {
+        // Subscriptions are independent (one batch in flight each, §6 rule 9):
+        // their sends run concurrently; results are applied in plan order.
+        let sends = plans.iter().map(|plan| async {
+            match plan.prepared_failure.clone() {
                 Some(failure) => failure,
-                None => send(object, &project, &plan).await,
-            };
+                None => send(object, &project, plan).await,
+            }
+        });
+        let outcomes = futures_util::future::join_all(sends).await;
+        for (plan, outcome) in plans.iter().zip(outcomes) {
             let completion = {
                 let mut slot = object.stream_slot().borrow_mut();
                 let Some(stream) = slot.as_mut() else {
                     return Ok(());
                 };
                 stream
-                    .complete_delivery(&plan, outcome.clone(), platform::now_ms(), entropy)
+                    .complete_delivery(plan, outcome.clone(), platform::now_ms(), entropy)
                     .map_err(storage_error)?
             };
-            log(&plan, &outcome, &completion);
+            log(plan, &outcome, &completion);
         }
     }
 }
