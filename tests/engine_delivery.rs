@@ -483,3 +483,25 @@ fn s6_skip_mode_records_the_failure_then_moves_on() {
         "past the skip facts too"
     );
 }
+
+#[test]
+fn s6_a_send_lost_with_its_object_is_retried_as_soon_as_a_new_instance_opens() {
+    let mut world = World::new(11);
+    subscribe(&mut world, "/a", "/b", "k", json!({}));
+    world.append("/a", data(2, 0));
+    world.alarm("/a", &mut |_: &tributary::delivery::DeliveryPlan| {
+        Network::CrashBeforeSend
+    });
+    let deadline = world.card("/a")["subscriptions"][0]["runtime"]["inFlightDeadlineAt"].clone();
+    assert!(
+        deadline.is_string(),
+        "the reopened object sees the recorded send: {deadline}"
+    );
+    assert_eq!(
+        world.stream("/a").next_due_at().unwrap(),
+        Some(0),
+        "due now, not after the 30 s deadline"
+    );
+    world.run(&["/a"], 10, &mut deliver);
+    assert_eq!(copied_offsets(&mut world, "/b"), vec![2, 3]);
+}

@@ -58,9 +58,17 @@ impl<S: Storage> Stream<S> {
             stream.state = stream.load_or_rebuild_state()?;
             if let Some(head) = stream.lifetime.as_ref().map(|meta| meta.head) {
                 let state = stream.state.clone();
-                stream
-                    .storage
-                    .atomically(&mut || stream.repair_runtime_rows(&state, head))?;
+                stream.storage.atomically(&mut || {
+                    stream.repair_runtime_rows(&state, head)?;
+                    // Opening means a new object instance: nothing it knows of
+                    // is in flight, so a recorded send belongs to a dead
+                    // instance and is due for retry now (§6 rule 6).
+                    stream.storage.execute(
+                        "UPDATE subscription_runtime SET in_flight_deadline_at_ms = 0 \
+                         WHERE in_flight_deadline_at_ms > 0",
+                        &[],
+                    )
+                })?;
             }
         }
         Ok(stream)
