@@ -109,6 +109,20 @@ impl<S: Storage> Stream<S> {
                     .and_then(|delivery| delivery.retry)
                     .unwrap_or_default();
                 let attempts = row.attempt + 1;
+                let giving_up = kind == FailureKind::Permanent || attempts >= retry.max_attempts;
+                if giving_up && plan.events.len() > 1 {
+                    // Isolate before giving up (§6 rule 4): retry now one event at a
+                    // time, so only the failing event is halted on or skipped.
+                    self.storage.execute(
+                        "UPDATE subscription_runtime SET next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
+                         last_error = ?, isolating = 1 WHERE subscription_key = ?",
+                        &[SqlValue::Integer(now_ms), message.into(), key.into()],
+                    )?;
+                    return Ok(Completion::RetryScheduled {
+                        attempt: row.attempt,
+                        at_ms: now_ms,
+                    });
+                }
                 if kind == FailureKind::Permanent || attempts >= retry.max_attempts {
                     let skip = subscription
                         .configuration

@@ -30,6 +30,15 @@ fn forbidden_v6(ip: Ipv6Addr) -> bool {
     if let Some(v4) = ip.to_ipv4_mapped() {
         return forbidden_v4(v4);
     }
+    let segments = ip.segments();
+    let embedded = |high: u16, low: u16| Ipv4Addr::from((u32::from(high) << 16) | u32::from(low));
+    // IPv4-translated (::ffff:0:a.b.c.d) and 6to4 (2002:aabb:ccdd::) embed an IPv4 address.
+    if let [0, 0, 0, 0, 0xffff, 0, high, low] = segments {
+        return forbidden_v4(embedded(high, low));
+    }
+    if let [0x2002, high, low, ..] = segments {
+        return forbidden_v4(embedded(high, low));
+    }
     let first = ip.segments().first().copied().unwrap_or(0);
     ip.is_loopback()
         || ip.is_unspecified()
@@ -106,6 +115,9 @@ mod tests {
             "https://[::ffff:a9fe:a9fe]/h",
             "https://[fd00:ec2::254]/h",
             "https://[fe80::1]/h",
+            "https://[::ffff:0:7f00:1]/h",
+            "https://[2002:7f00:1::]/h",
+            "https://[2002:a00:1::]/h",
             "not a url",
         ] {
             assert!(check(bad, false).is_err(), "{bad} was accepted");
