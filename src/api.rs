@@ -8,6 +8,7 @@ use crate::event::Authority;
 use crate::event::CommittedEvent;
 use crate::route::Action;
 use crate::storage::Storage;
+use crate::stream::dead_letters::DeadLetterQuery;
 use crate::stream::AppendOutcome;
 use crate::stream::{RangeQuery, Stream};
 use crate::Inputs;
@@ -58,10 +59,7 @@ impl From<ApiError> for ApiResponse {
     }
 }
 
-fn respond<T, E: Into<ApiError>>(
-    result: Result<T, E>,
-    ok: impl FnOnce(T) -> ApiResponse,
-) -> ApiResponse {
+fn respond<T, E: Into<ApiError>>(result: Result<T, E>, ok: impl FnOnce(T) -> ApiResponse) -> ApiResponse {
     match result {
         Ok(value) => ok(value),
         Err(error) => error.into().into(),
@@ -74,29 +72,32 @@ impl<S: Storage> Stream<S> {
         match request.action {
             Action::Info => respond(self.info(), |info| ApiResponse::json(200, &info)),
             Action::Destroy => respond(self.destroy(), |_| ApiResponse::no_content()),
-            Action::ReadOne(offset) => {
-                respond(self.read_one(*offset), |read| ApiResponse::json(200, &read))
-            }
+            Action::ReadOne(offset) => respond(self.read_one(*offset), |read| ApiResponse::json(200, &read)),
             Action::ReadRange => respond(
                 RangeQuery::parse(request.query).and_then(|query| self.read_range(&query)),
                 |read| ApiResponse::json(200, &read),
             ),
-            Action::Append => respond(
-                self.append_body(request.body, Authority::Public, inputs),
-                appended,
-            ),
+            Action::Append => respond(self.append_body(request.body, Authority::Public, inputs), appended),
             Action::Subscriptions => match self.lifetime() {
-                Some(_) => respond(self.subscriptions_card(), |card| {
-                    ApiResponse::json(200, &card)
-                }),
+                Some(_) => respond(self.subscriptions_card(), |card| ApiResponse::json(200, &card)),
                 None => respond(self.info().map(|_| ()), |_| ApiResponse::no_content()),
             },
             Action::SigningSecret(key) => respond(self.signing_secret(key), |secret| {
                 ApiResponse::json(200, &serde_json::json!({"secret": secret}))
             }),
-            Action::SubscribeFrom => {
-                ApiError::new(500, "internal", "subscribe-from is served by the router").into()
+            Action::ListDeadLetters => respond(
+                DeadLetterQuery::parse(request.query).and_then(|query| self.dead_letters(&query)),
+                |letters| ApiResponse::json(200, &letters),
+            ),
+            Action::DiscardDeadLetters => respond(
+                DeadLetterQuery::parse(request.query).and_then(|query| self.discard_dead_letters(&query)),
+                |discarded| ApiResponse::json(200, &discarded),
+            ),
+            Action::DiscardDeadLetter(id) => respond(self.discard_dead_letter(*id), |_| ApiResponse::no_content()),
+            Action::ReplayDeadLetter(_) => {
+                ApiError::new(500, "internal", "replay is served by the object's shell").into()
             }
+            Action::SubscribeFrom => ApiError::new(500, "internal", "subscribe-from is served by the router").into(),
             Action::Metrics => ApiResponse {
                 status: 200,
                 content_type: "text/plain; version=0.0.4",
@@ -131,22 +132,10 @@ fn appended(outcome: AppendOutcome) -> ApiResponse {
         is_batch,
     } = outcome;
     if is_batch {
-        return ApiResponse::json(
-            status,
-            &BatchAppended {
-                events,
-                deduplicated,
-            },
-        );
+        return ApiResponse::json(status, &BatchAppended { events, deduplicated });
     }
     match (events.into_iter().next(), deduplicated.first()) {
-        (Some(event), Some(&deduplicated)) => ApiResponse::json(
-            status,
-            &SingleAppended {
-                event,
-                deduplicated,
-            },
-        ),
+        (Some(event), Some(&deduplicated)) => ApiResponse::json(status, &SingleAppended { event, deduplicated }),
         _ => ApiError::new(500, "internal", "append returned no event").into(),
     }
 }

@@ -23,8 +23,7 @@ impl Deployment {
     pub fn check(&self, configuration: &Configuration) -> Result<(), ConfigError> {
         match &configuration.receiver {
             Receiver::WebhookPost { url, .. } => {
-                url_rules::check(url, self.allow_insecure_webhooks)
-                    .map_err(|problem| invalid("receiver.url", problem))
+                url_rules::check(url, self.allow_insecure_webhooks).map_err(|problem| invalid("receiver.url", problem))
             }
             Receiver::ItxCall { expression, .. } => {
                 let parts: Vec<&str> = expression
@@ -38,9 +37,7 @@ impl Deployment {
                         } else {
                             Err(invalid(
                                 "receiver.expression",
-                                format!(
-                                    "service '{binding}' is not on this deployment's ITX allowlist"
-                                ),
+                                format!("service '{binding}' is not on this deployment's ITX allowlist"),
                             ))
                         }
                     }

@@ -54,8 +54,7 @@ impl ApiError {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(&self.body).unwrap_or_else(|_| {
-            r#"{"error":{"code":"internal","message":"error rendering failed","details":{}}}"#
-                .to_owned()
+            r#"{"error":{"code":"internal","message":"error rendering failed","details":{}}}"#.to_owned()
         })
     }
 }

@@ -177,9 +177,7 @@ impl InputEvent {
                 ("idempotencyKey", _) => return Err(field_type("idempotencyKey", "a string")),
                 ("ephemeral", Value::Bool(flag)) => event.ephemeral = flag,
                 ("ephemeral", _) => return Err(field_type("ephemeral", "a boolean")),
-                ("source", source) if authority == Authority::Trusted => {
-                    event.source = Some(source)
-                }
+                ("source", source) if authority == Authority::Trusted => event.source = Some(source),
                 ("source", _) => return Err(EventError::SourceForbidden),
                 (other, _) => return Err(EventError::UnknownField(other.to_owned())),
             }
@@ -201,10 +199,7 @@ impl InputEvent {
         if event_type.is_empty() || event_type.len() > MAX_TYPE_BYTES {
             return Err(EventError::TypeLength(event_type.len()));
         }
-        if event_type
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control())
-        {
+        if event_type.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(EventError::TypeCharacters);
         }
         // A copied control event is data (§4): its type is not checked here.
@@ -214,9 +209,7 @@ impl InputEvent {
         match ControlType::classify(event_type) {
             TypeKind::Ordinary => Ok(()),
             TypeKind::UnknownControl => Err(EventError::UnknownControlType(event_type.clone())),
-            TypeKind::Control(control)
-                if control.is_trusted_only() && authority == Authority::Public =>
-            {
+            TypeKind::Control(control) if control.is_trusted_only() && authority == Authority::Public => {
                 Err(EventError::TrustedOnlyType(event_type.clone()))
             }
             TypeKind::Control(_) if self.ephemeral => Err(EventError::EphemeralControl),

@@ -21,21 +21,13 @@ pub enum JsonataError {
     #[error("expression is {0} bytes; the limit is {MAX_JSONATA_BYTES}")]
     TooLong(usize),
     #[error("syntax error{}: {message}", code_suffix(.code))]
-    Syntax {
-        code: Option<String>,
-        message: String,
-    },
+    Syntax { code: Option<String>, message: String },
     #[error("evaluation error{}: {message}", code_suffix(.code))]
-    Evaluation {
-        code: Option<String>,
-        message: String,
-    },
+    Evaluation { code: Option<String>, message: String },
 }
 
 fn code_suffix(code: &Option<String>) -> String {
-    code.as_ref()
-        .map(|code| format!(" {code}"))
-        .unwrap_or_default()
+    code.as_ref().map(|code| format!(" {code}")).unwrap_or_default()
 }
 
 impl JsonataError {
@@ -43,9 +35,7 @@ impl JsonataError {
     pub fn code(&self) -> Option<&str> {
         match self {
             JsonataError::TooLong(_) => None,
-            JsonataError::Syntax { code, .. } | JsonataError::Evaluation { code, .. } => {
-                code.as_deref()
-            }
+            JsonataError::Syntax { code, .. } | JsonataError::Evaluation { code, .. } => code.as_deref(),
         }
     }
 }
@@ -63,8 +53,7 @@ fn find_code(message: &str) -> Option<String> {
                 .is_some_and(|digits| digits.iter().all(u8::is_ascii_digit))
             && candidate.get(5) == Some(&b':')
             && (start == 0 || !bytes.get(start - 1).is_some_and(u8::is_ascii_alphanumeric));
-        is_code
-            .then(|| String::from_utf8_lossy(candidate.get(..5).unwrap_or_default()).into_owned())
+        is_code.then(|| String::from_utf8_lossy(candidate.get(..5).unwrap_or_default()).into_owned())
     })
 }
 
@@ -83,9 +72,7 @@ pub struct Compiled {
 
 impl fmt::Debug for Compiled {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Compiled")
-            .field("source", &self.source)
-            .finish()
+        f.debug_struct("Compiled").field("source", &self.source).finish()
     }
 }
 
@@ -176,28 +163,18 @@ mod tests {
         let condition = condition.as_ref();
         let event = json!({"type": "order", "payload": {"amount": 150}});
         assert_eq!(condition.map(|c| c.matches(&event)), Some(Ok(true)));
-        assert_eq!(
-            condition.map(|c| c.matches(&json!({"type": "order"}))),
-            Some(Ok(false))
-        );
+        assert_eq!(condition.map(|c| c.matches(&json!({"type": "order"}))), Some(Ok(false)));
         let truthy_not_true = compile("payload.amount").ok();
         assert_eq!(truthy_not_true.map(|c| c.matches(&event)), Some(Ok(false)));
         let syntax = compile("payload.(").err();
-        assert!(
-            matches!(syntax, Some(JsonataError::Syntax { .. })),
-            "{syntax:?}"
-        );
+        assert!(matches!(syntax, Some(JsonataError::Syntax { .. })), "{syntax:?}");
         assert!(syntax.and_then(|e| e.code().map(str::to_owned)).is_some());
-        assert_eq!(
-            compile(&"a".repeat(4097)).err(),
-            Some(JsonataError::TooLong(4097))
-        );
+        assert_eq!(compile(&"a".repeat(4097)).err(), Some(JsonataError::TooLong(4097)));
     }
 
     #[test]
     fn deep_recursion_is_an_error_not_a_crash() {
-        let recursive =
-            compile("($f := function($n) { $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000))").ok();
+        let recursive = compile("($f := function($n) { $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000))").ok();
         let result = recursive.map(|c| c.evaluate(Some(&json!({}))));
         assert!(
             matches!(result, Some(Err(JsonataError::Evaluation { .. }))),

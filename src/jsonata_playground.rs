@@ -11,9 +11,7 @@ use serde_json::{json, Map, Value};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PlaygroundError {
-    #[error(
-        "body must be {{\"expression\": string, \"input\"?: any, \"bindings\"?: object}}: {0}"
-    )]
+    #[error("body must be {{\"expression\": string, \"input\"?: any, \"bindings\"?: object}}: {0}")]
     BadRequest(String),
     #[error(transparent)]
     Jsonata(#[from] JsonataError),
@@ -46,8 +44,7 @@ fn evaluate(body: &[u8]) -> Result<Value, PlaygroundError> {
     if body.len() > crate::limits::MAX_EVENT_BYTES {
         return Err(PlaygroundError::BadRequest("body over 256 KiB".to_owned()));
     }
-    let request: Value =
-        serde_json::from_slice(body).map_err(|e| PlaygroundError::BadRequest(e.to_string()))?;
+    let request: Value = serde_json::from_slice(body).map_err(|e| PlaygroundError::BadRequest(e.to_string()))?;
     let expression = request
         .get("expression")
         .and_then(Value::as_str)
@@ -55,11 +52,7 @@ fn evaluate(body: &[u8]) -> Result<Value, PlaygroundError> {
     let bindings = match request.get("bindings") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(bindings)) => bindings.clone(),
-        Some(_) => {
-            return Err(PlaygroundError::BadRequest(
-                "'bindings' must be an object".to_owned(),
-            ))
-        }
+        Some(_) => return Err(PlaygroundError::BadRequest("'bindings' must be an object".to_owned())),
     };
     let compiled = compile(expression)?;
     let result = compiled.evaluate_with_bindings(request.get("input"), &bindings)?;

@@ -44,9 +44,7 @@ fn is_segment_char(byte: u8) -> bool {
 
 impl StreamPath {
     pub fn parse(raw: &str) -> Result<Self, PathError> {
-        let rest = raw
-            .strip_prefix('/')
-            .ok_or(PathError::MissingLeadingSlash)?;
+        let rest = raw.strip_prefix('/').ok_or(PathError::MissingLeadingSlash)?;
         if raw.len() > MAX_PATH_BYTES {
             return Err(PathError::TooLong(raw.len()));
         }
@@ -86,11 +84,7 @@ mod tests {
     #[test]
     fn accepts_valid_paths() {
         for ok in ["/a", "/app/events", "/A-z_0.9~x/y", "/..a/b..", "/x/-y"] {
-            assert_eq!(
-                StreamPath::parse(ok).map(|p| p.0),
-                Ok(ok.to_owned()),
-                "{ok}"
-            );
+            assert_eq!(StreamPath::parse(ok).map(|p| p.0), Ok(ok.to_owned()), "{ok}");
         }
         let sixteen = "/s".repeat(16);
         assert!(StreamPath::parse(&sixteen).is_ok());
@@ -109,21 +103,12 @@ mod tests {
             StreamPath::parse("/a/../b"),
             Err(PathError::ReservedSegment("..".into()))
         );
-        assert_eq!(
-            StreamPath::parse("/."),
-            Err(PathError::ReservedSegment(".".into()))
-        );
-        assert_eq!(
-            StreamPath::parse("/a/-"),
-            Err(PathError::ReservedSegment("-".into()))
-        );
+        assert_eq!(StreamPath::parse("/."), Err(PathError::ReservedSegment(".".into())));
+        assert_eq!(StreamPath::parse("/a/-"), Err(PathError::ReservedSegment("-".into())));
         assert_eq!(StreamPath::parse("/a b"), Err(PathError::BadCharacter));
         assert_eq!(StreamPath::parse("/a%2Fb"), Err(PathError::BadCharacter));
         assert_eq!(StreamPath::parse("/é"), Err(PathError::BadCharacter));
-        assert_eq!(
-            StreamPath::parse(&"/s".repeat(17)),
-            Err(PathError::TooDeep(17))
-        );
+        assert_eq!(StreamPath::parse(&"/s".repeat(17)), Err(PathError::TooDeep(17)));
         let too_long = format!("/{}", "a".repeat(512));
         assert_eq!(StreamPath::parse(&too_long), Err(PathError::TooLong(513)));
     }

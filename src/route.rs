@@ -26,6 +26,14 @@ pub enum Action {
     SubscribeFrom,
     /// `GET /streams/{path}/-/subscriptions/{key}/signing-secret` (§9)
     SigningSecret(String),
+    /// `GET /streams/{path}/-/dead-letters` (§8)
+    ListDeadLetters,
+    /// `DELETE /streams/{path}/-/dead-letters?subscriptionKey=` (§8)
+    DiscardDeadLetters,
+    /// `DELETE /streams/{path}/-/dead-letters/{id}` (§8)
+    DiscardDeadLetter(u64),
+    /// `POST /streams/{path}/-/dead-letters/{id}/replay` (§8), served by the object's shell
+    ReplayDeadLetter(u64),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -67,11 +75,7 @@ impl ApiFailure for RouteError {
 
 const STREAMS_PREFIX: &str = "/v1/streams";
 
-fn pick(
-    method: &str,
-    choices: &[(&str, Action)],
-    allowed: &'static str,
-) -> Result<Action, RouteError> {
+fn pick(method: &str, choices: &[(&str, Action)], allowed: &'static str) -> Result<Action, RouteError> {
     choices
         .iter()
         .find(|(m, _)| *m == method)
@@ -81,9 +85,7 @@ fn pick(
 
 /// Parses a public request's method and URL path (without query).
 pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
-    let rest = url_path
-        .strip_prefix(STREAMS_PREFIX)
-        .ok_or(RouteError::NotFound)?;
+    let rest = url_path.strip_prefix(STREAMS_PREFIX).ok_or(RouteError::NotFound)?;
     if !rest.starts_with('/') {
         return Err(RouteError::NotFound);
     }
@@ -106,9 +108,7 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
         Some("metrics") => pick(method, &[("GET", Action::Metrics)], "GET")?,
         Some("subscriptions") => pick(method, &[("GET", Action::Subscriptions)], "GET")?,
         Some("subscribe-from") => pick(method, &[("POST", Action::SubscribeFrom)], "POST")?,
-        Some(other)
-            if other.starts_with("subscriptions/") && other.ends_with("/signing-secret") =>
-        {
+        Some(other) if other.starts_with("subscriptions/") && other.ends_with("/signing-secret") => {
             let encoded = other
                 .trim_start_matches("subscriptions/")
                 .trim_end_matches("/signing-secret");
@@ -117,8 +117,7 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
         }
         Some(other) => match other.strip_prefix("events/") {
             Some(offset) => {
-                let offset = crate::stream::read::parse_offset("offset", offset)
-                    .map_err(RouteError::Offset)?;
+                let offset = crate::stream::read::parse_offset("offset", offset).map_err(RouteError::Offset)?;
                 pick(method, &[("GET", Action::ReadOne(offset))], "GET")?
             }
             None => return Err(RouteError::NotFound),
@@ -167,23 +166,15 @@ mod tests {
             Some(Action::Destroy)
         );
         assert_eq!(
-            route("GET", "/v1/streams/a/-/events/7")
-                .ok()
-                .map(|r| r.action),
+            route("GET", "/v1/streams/a/-/events/7").ok().map(|r| r.action),
             Some(Action::ReadOne(7))
         );
     }
 
     #[test]
     fn refuses_bad_urls() {
-        assert!(matches!(
-            route("GET", "/v2/streams/a"),
-            Err(RouteError::NotFound)
-        ));
-        assert!(matches!(
-            route("GET", "/v1/streamsx/a"),
-            Err(RouteError::NotFound)
-        ));
+        assert!(matches!(route("GET", "/v2/streams/a"), Err(RouteError::NotFound)));
+        assert!(matches!(route("GET", "/v1/streamsx/a"), Err(RouteError::NotFound)));
         assert!(matches!(
             route("GET", "/v1/streams/a/-/nope"),
             Err(RouteError::NotFound)
@@ -196,13 +187,7 @@ mod tests {
             route("GET", "/v1/streams/a/-/events/x"),
             Err(RouteError::Offset(_))
         ));
-        assert!(matches!(
-            route("GET", "/v1/streams/a/../b"),
-            Err(RouteError::Path(_))
-        ));
-        assert!(matches!(
-            route("GET", "/v1/streams/a/-"),
-            Err(RouteError::Path(_))
-        ));
+        assert!(matches!(route("GET", "/v1/streams/a/../b"), Err(RouteError::Path(_))));
+        assert!(matches!(route("GET", "/v1/streams/a/-"), Err(RouteError::Path(_))));
     }
 }

@@ -9,10 +9,8 @@ use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 /// `(version, sql)` for every file of `migrations/`, in order.
 pub const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/0001_streams.sql")),
-    (
-        2,
-        include_str!("../migrations/0002_subscription_runtime.sql"),
-    ),
+    (2, include_str!("../migrations/0002_subscription_runtime.sql")),
+    (3, include_str!("../migrations/0003_dead_letters.sql")),
 ];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
@@ -56,6 +54,22 @@ pub struct RuntimeRow {
     pub isolating: bool,
 }
 
+/// Row of `dead_letters` (§8): one event a subscription gave up on.
+/// Written by the spine before its cursor moves on; removed by replay/discard.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeadLetterRow {
+    pub id: u64,
+    pub subscription_key: String,
+    pub offset: u64,
+    pub delivery_id: String,
+    pub attempts: u64,
+    pub reason: String,
+    /// The event as it would have been sent.
+    pub payload: serde_json::Value,
+    pub created_at: String,
+}
+
 /// Row of `stream_lifetimes`: survives deletion. Written when a lifetime starts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LifetimeRow {
@@ -92,11 +106,7 @@ pub fn migrate<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
     )?;
     let sql = "SELECT COALESCE(MAX(version), 0) FROM schema_migrations";
     let current = match query_optional(storage, sql, &[])? {
-        Some(row) => Columns {
-            query: sql,
-            row: &row,
-        }
-        .int(0)?,
+        Some(row) => Columns { query: sql, row: &row }.int(0)?,
         None => 0,
     };
     for (version, file) in MIGRATIONS.iter().filter(|(version, _)| *version > current) {
@@ -116,11 +126,7 @@ pub fn migrate<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
 pub fn drop_stream_tables<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
     let sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'";
     for row in storage.query(sql, &[])? {
-        let name = Columns {
-            query: sql,
-            row: &row,
-        }
-        .text(0)?;
+        let name = Columns { query: sql, row: &row }.text(0)?;
         if !SURVIVES_DELETION.contains(&name.as_str()) {
             storage.execute(&format!("DROP TABLE IF EXISTS \"{name}\""), &[])?;
         }
@@ -136,9 +142,6 @@ mod tests {
     fn splits_statements_and_drops_comments() {
         let sql = "-- c\nCREATE TABLE a (x INTEGER);\n\n-- d\nCREATE TABLE b (y TEXT);\n";
         let got: Vec<String> = statements(sql).collect();
-        assert_eq!(
-            got,
-            vec!["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (y TEXT)"]
-        );
+        assert_eq!(got, vec!["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (y TEXT)"]);
     }
 }

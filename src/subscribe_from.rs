@@ -79,10 +79,7 @@ const FIELDS: &[&str] = &[
     "start",
 ];
 
-fn optional_string(
-    fields: &Map<String, Value>,
-    name: &'static str,
-) -> Result<Option<String>, SubscribeFromError> {
+fn optional_string(fields: &Map<String, Value>, name: &'static str) -> Result<Option<String>, SubscribeFromError> {
     match fields.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
@@ -100,8 +97,8 @@ fn source_idempotency_key(receiving: &StreamPath, caller_key: &str) -> String {
 /// Validates a subscribe-from body. `start` defaults to `"beginning"`: a
 /// copy is a mirror of the source's history unless asked otherwise.
 pub fn plan(receiving: &StreamPath, body: &[u8]) -> Result<SubscribeFrom, SubscribeFromError> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|error| SubscribeFromError::Malformed(error.to_string()))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|error| SubscribeFromError::Malformed(error.to_string()))?;
     let fields = value
         .as_object()
         .ok_or_else(|| SubscribeFromError::Malformed("not an object".to_owned()))?;
@@ -126,9 +123,7 @@ pub fn plan(receiving: &StreamPath, body: &[u8]) -> Result<SubscribeFrom, Subscr
         "receivingStreamPath": receiving.as_str(),
         "delivery": {"start": fields.get("start").cloned().unwrap_or(json!("beginning")), "onFailingEvent": "halt"},
     });
-    if let (Some(transform), Some(receiver)) =
-        (fields.get("jsonataTransform"), receiver.as_object_mut())
-    {
+    if let (Some(transform), Some(receiver)) = (fields.get("jsonataTransform"), receiver.as_object_mut()) {
         receiver.insert("jsonataTransform".to_owned(), transform.clone());
     }
     let mut payload = Map::new();
@@ -141,8 +136,7 @@ pub fn plan(receiving: &StreamPath, body: &[u8]) -> Result<SubscribeFrom, Subscr
     payload.insert("receiver".to_owned(), receiver);
     let payload = Value::Object(payload);
     Configuration::parse(&payload)?;
-    let mut event =
-        json!({"type": format!("{CONTROL_PREFIX}subscription-configured"), "payload": payload});
+    let mut event = json!({"type": format!("{CONTROL_PREFIX}subscription-configured"), "payload": payload});
     if let (Some(key), Some(event)) = (&idempotency_key, event.as_object_mut()) {
         let key = source_idempotency_key(receiving, key);
         event.insert("idempotencyKey".to_owned(), json!(key));

@@ -19,8 +19,7 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let shifted_month = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
@@ -41,10 +40,7 @@ mod tests {
     fn formats_epoch_leap_days_and_millis() {
         assert_eq!(rfc3339_millis(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(rfc3339_millis(951_782_400_000), "2000-02-29T00:00:00.000Z");
-        assert_eq!(
-            rfc3339_millis(1_795_963_338_123),
-            "2026-11-29T14:42:18.123Z"
-        );
+        assert_eq!(rfc3339_millis(1_795_963_338_123), "2026-11-29T14:42:18.123Z");
         assert_eq!(rfc3339_millis(-1), "1969-12-31T23:59:59.999Z");
     }
 }

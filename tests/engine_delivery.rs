@@ -1,11 +1,6 @@
 //! The delivery spine and copy-to-stream (DESIGN.md §6, §7), driven natively
 //! with a simulated clock, seeded entropy and a scripted network.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
@@ -45,11 +40,7 @@ fn copied_offsets(world: &mut World, receiving: &str) -> Vec<u64> {
         .iter()
         .filter(|e| e["type"] == "data")
         .map(|e| {
-            e["source"]["copiedFrom"]
-                .as_array()
-                .unwrap()
-                .last()
-                .unwrap()["offset"]
+            e["source"]["copiedFrom"].as_array().unwrap().last().unwrap()["offset"]
                 .as_u64()
                 .unwrap()
         })
@@ -131,18 +122,11 @@ fn s7_chains_carry_two_hops_and_cycles_stop_with_one_audit() {
     subscribe(&mut world, "/b", "/a", "ba", json!({}));
     world.append("/a", data(2, 0));
     world.run(&["/a", "/b", "/c"], 20, &mut deliver);
-    let on_c: Vec<Value> = world
-        .events("/c")
-        .into_iter()
-        .filter(|e| e["type"] == "data")
-        .collect();
+    let on_c: Vec<Value> = world.events("/c").into_iter().filter(|e| e["type"] == "data").collect();
     assert_eq!(on_c.len(), 2);
     let chain = on_c[0]["source"]["copiedFrom"].as_array().unwrap();
     assert_eq!(
-        chain
-            .iter()
-            .map(|h| h["path"].as_str().unwrap())
-            .collect::<Vec<_>>(),
+        chain.iter().map(|h| h["path"].as_str().unwrap()).collect::<Vec<_>>(),
         vec!["/a", "/b"]
     );
     let on_a = world.events("/a");
@@ -172,13 +156,7 @@ fn s7_chains_carry_two_hops_and_cycles_stop_with_one_audit() {
 fn s6_start_now_skips_history() {
     let mut world = World::new(4);
     world.append("/a", data(3, 0));
-    subscribe(
-        &mut world,
-        "/a",
-        "/b",
-        "k",
-        json!({"delivery": {"start": "now"}}),
-    );
+    subscribe(&mut world, "/a", "/b", "k", json!({"delivery": {"start": "now"}}));
     world.append("/a", data(1, 3));
     world.run(&["/a"], 10, &mut deliver);
     assert_eq!(copied_offsets(&mut world, "/b"), vec![5]);
@@ -196,8 +174,7 @@ fn s6_retries_back_off_isolate_then_halt_and_resume_continues_from_the_halt() {
     );
     world.append("/a", data(4, 0));
     let start = world.now;
-    let mut failing =
-        |_: &tributary::delivery::DeliveryPlan| Network::Fail(Outcome::transient("receiver down"));
+    let mut failing = |_: &tributary::delivery::DeliveryPlan| Network::Fail(Outcome::transient("receiver down"));
     world.alarm("/a", &mut failing);
     let runtime = world.card("/a")["subscriptions"][0]["runtime"].clone();
     assert_eq!(runtime["attempt"], 1);
@@ -223,25 +200,17 @@ fn s6_retries_back_off_isolate_then_halt_and_resume_continues_from_the_halt() {
         world.stream("/a").next_due_at().unwrap().is_none(),
         "a halted subscription delivers nothing"
     );
-    world.append("/a", json!({"type": "events.iterate.com/stream/subscription-delivery-resumed", "payload": {"subscriptionKey": "k"}}));
+    world.append(
+        "/a",
+        json!({"type": "events.iterate.com/stream/subscription-delivery-resumed", "payload": {"subscriptionKey": "k"}}),
+    );
     let mut sizes = Vec::new();
-    world.run(
-        &["/a"],
-        10,
-        &mut |plan: &tributary::delivery::DeliveryPlan| {
-            sizes.push(plan.events.len());
-            Network::Deliver
-        },
-    );
-    assert_eq!(
-        sizes[0], 1,
-        "isolate-or-progress: one event after a failure"
-    );
-    assert_eq!(
-        copied_offsets(&mut world, "/b"),
-        vec![2, 3, 4, 5],
-        "nothing skipped"
-    );
+    world.run(&["/a"], 10, &mut |plan: &tributary::delivery::DeliveryPlan| {
+        sizes.push(plan.events.len());
+        Network::Deliver
+    });
+    assert_eq!(sizes[0], 1, "isolate-or-progress: one event after a failure");
+    assert_eq!(copied_offsets(&mut world, "/b"), vec![2, 3, 4, 5], "nothing skipped");
 }
 
 #[test]
@@ -262,10 +231,7 @@ fn s6_a_transform_error_is_permanent_and_halts_at_that_event() {
         .clone()
         .unwrap();
     assert_eq!((halted.after_offset, halted.attempts), (2, 1));
-    assert!(halted
-        .error
-        .unwrap()
-        .contains("transform failed on offset 3"));
+    assert!(halted.error.unwrap().contains("transform failed on offset 3"));
 }
 
 #[test]
@@ -278,11 +244,7 @@ fn s7_cursor_set_redelivers_and_a_stale_run_cannot_land() {
     world.append("/a", data(1, 3));
     let now = world.now;
     let entropy = world.entropy();
-    let old_plan = world
-        .stream("/a")
-        .plan_delivery("k", now, entropy)
-        .unwrap()
-        .unwrap();
+    let old_plan = world.stream("/a").plan_delivery("k", now, entropy).unwrap().unwrap();
     world.append("/a", json!({"type": "events.iterate.com/stream/subscription-cursor-set", "payload": {"subscriptionKey": "k", "afterOffset": 1}}));
     world.run(&["/a"], 10, &mut deliver);
     assert_eq!(
@@ -298,10 +260,7 @@ fn s7_cursor_set_redelivers_and_a_stale_run_cannot_land() {
         "the superseded run's batch was fenced off"
     );
     let metrics = world.stream("/b").metrics_text();
-    assert!(
-        metrics.contains("tributary_fence_rejections_total 1"),
-        "{metrics}"
-    );
+    assert!(metrics.contains("tributary_fence_rejections_total 1"), "{metrics}");
 }
 
 #[test]
@@ -311,11 +270,7 @@ fn s7_a_recreated_source_is_accepted_and_its_old_lifetime_is_fenced() {
     world.append("/a", data(1, 0));
     let now = world.now;
     let entropy = world.entropy();
-    let old_plan = world
-        .stream("/a")
-        .plan_delivery("k", now, entropy)
-        .unwrap()
-        .unwrap();
+    let old_plan = world.stream("/a").plan_delivery("k", now, entropy).unwrap().unwrap();
     world.stream("/a").destroy().unwrap();
     world.now += 1;
     subscribe(&mut world, "/a", "/b", "k", json!({}));
@@ -323,16 +278,8 @@ fn s7_a_recreated_source_is_accepted_and_its_old_lifetime_is_fenced() {
     world.run(&["/a"], 10, &mut deliver);
     assert_eq!(copied_offsets(&mut world, "/b"), vec![2]);
     world.perform("/a", old_plan, Network::Deliver);
-    assert_eq!(
-        copied_offsets(&mut world, "/b"),
-        vec![2],
-        "old lifetime rejected"
-    );
-    let copies: Vec<Value> = world
-        .events("/b")
-        .into_iter()
-        .filter(|e| e["type"] == "data")
-        .collect();
+    assert_eq!(copied_offsets(&mut world, "/b"), vec![2], "old lifetime rejected");
+    let copies: Vec<Value> = world.events("/b").into_iter().filter(|e| e["type"] == "data").collect();
     assert_eq!(copies[0]["payload"], json!({"i": 100}));
 }
 
@@ -350,9 +297,7 @@ fn chaos(seed: u64) -> (Vec<u64>, Vec<String>) {
     );
     let mut dice = seed;
     let mut roll = move || {
-        dice = dice
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        dice = dice.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (dice >> 33) % 10
     };
     let mut appended = 0;
@@ -398,11 +343,7 @@ fn chaos(seed: u64) -> (Vec<u64>, Vec<String>) {
 fn s6_crashes_at_every_step_lose_nothing_and_duplicate_nothing() {
     for seed in 0..12 {
         let (delivered, trace) = chaos(seed);
-        assert!(
-            delivered.len() >= 30,
-            "seed {seed}: {} delivered",
-            delivered.len()
-        );
+        assert!(delivered.len() >= 30, "seed {seed}: {} delivered", delivered.len());
         assert_eq!(chaos(seed).1, trace, "seed {seed}: same seed, same trace");
     }
 }
@@ -410,12 +351,10 @@ fn s6_crashes_at_every_step_lose_nothing_and_duplicate_nothing() {
 #[test]
 fn s9_webhook_subscriptions_are_due_like_copies() {
     let mut world = World::new(9);
-    world
-        .stream("/w")
-        .set_deployment(tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        });
+    world.stream("/w").set_deployment(tributary::deployment::Deployment {
+        allow_insecure_webhooks: true,
+        ..Default::default()
+    });
     world.append("/w", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": {"start": "beginning", "onFailingEvent": "skip"}}}}));
     assert_eq!(
         world.stream("/w").next_due_at().map_err(|e| e.to_string()),
@@ -426,29 +365,23 @@ fn s9_webhook_subscriptions_are_due_like_copies() {
 #[test]
 fn s6_skip_mode_records_the_failure_then_moves_on() {
     let mut world = World::new(10);
-    world
-        .stream("/w")
-        .set_deployment(tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        });
+    world.stream("/w").set_deployment(tributary::deployment::Deployment {
+        allow_insecure_webhooks: true,
+        ..Default::default()
+    });
     world.append("/w", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["data"]},
         "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h",
             "delivery": {"start": "beginning", "onFailingEvent": "skip", "retry": {"maxAttempts": 2, "initialBackoffMs": 10, "maxBackoffMs": 10}}}}}));
     world.append("/w", data(3, 0));
     let mut calls = 0;
-    world.run(
-        &["/w"],
-        20,
-        &mut |plan: &tributary::delivery::DeliveryPlan| {
-            calls += 1;
-            match plan.events[0].offset {
-                2 => Network::Fail(Outcome::permanent("HTTP 410")),
-                3 => Network::Fail(Outcome::transient("HTTP 503")),
-                _ => Network::Deliver,
-            }
-        },
-    );
+    world.run(&["/w"], 20, &mut |plan: &tributary::delivery::DeliveryPlan| {
+        calls += 1;
+        match plan.events[0].offset {
+            2 => Network::Fail(Outcome::permanent("HTTP 410")),
+            3 => Network::Fail(Outcome::transient("HTTP 503")),
+            _ => Network::Deliver,
+        }
+    });
     let delivered: Vec<u64> = world
         .external
         .iter()

@@ -2,12 +2,7 @@
 //! replace, remove, cursor-set, halt and resume events — accepted or refused —
 //! the incrementally reduced state equals a rebuild from the log, and the
 //! runtime rows agree with it.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
@@ -38,13 +33,11 @@ enum Op {
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        (proptest::option::of(0u8..4), 0u8..3, any::<bool>()).prop_map(
-            |(key, receiver, start_now)| Op::Configure {
-                key,
-                receiver,
-                start_now
-            }
-        ),
+        (proptest::option::of(0u8..4), 0u8..3, any::<bool>()).prop_map(|(key, receiver, start_now)| Op::Configure {
+            key,
+            receiver,
+            start_now
+        }),
         (0u8..4).prop_map(Op::Remove),
         (0u8..4, 0u64..30).prop_map(|(key, after)| Op::CursorSet { key, after }),
         (0u8..4, 0u64..30).prop_map(|(key, after)| Op::Halt { key, after }),

@@ -1,11 +1,6 @@
 //! Native engine tests of DESIGN.md §3 against real SQLite (rusqlite), running
 //! the same migrations and queries as the Durable Object.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
@@ -17,21 +12,13 @@ use tributary::storage::Storage;
 #[test]
 fn s3_append_assigns_contiguous_offsets_from_one() {
     let mut stream = memory_stream("/a");
-    let (status, body) = append(
-        &mut stream,
-        json!({"type": "t", "payload": {"n": 1}}),
-        1_000,
-    );
+    let (status, body) = append(&mut stream, json!({"type": "t", "payload": {"n": 1}}), 1_000);
     assert_eq!(status, 201);
     assert_eq!(body["event"]["offset"], 1);
     assert_eq!(body["event"]["metadata"], json!({}));
     assert_eq!(body["event"]["createdAt"], "1970-01-01T00:00:01.000Z");
     assert_eq!(body["deduplicated"], false);
-    let (status, body) = append(
-        &mut stream,
-        json!({"events": [{"type": "t"}, {"type": "u"}]}),
-        2_000,
-    );
+    let (status, body) = append(&mut stream, json!({"events": [{"type": "t"}, {"type": "u"}]}), 2_000);
     assert_eq!(status, 201);
     assert_eq!(body["events"][0]["offset"], 2);
     assert_eq!(body["events"][1]["offset"], 3);
@@ -148,18 +135,9 @@ fn s3_rule6_delete_starts_a_new_lifetime_with_a_later_creation_time() {
     let first = stream.lifetime().unwrap().clone();
     let (status, _) = call(&mut stream, Action::Destroy, "", "", &inputs(5_000, 0));
     assert_eq!(status, 204);
-    assert_eq!(
-        call(&mut stream, Action::Info, "", "", &inputs(0, 0)).0,
-        404
-    );
+    assert_eq!(call(&mut stream, Action::Info, "", "", &inputs(0, 0)).0, 404);
     // Same clock reading, different entropy: still a strictly later lifetime.
-    let (_, body) = call(
-        &mut stream,
-        Action::Append,
-        "",
-        r#"{"type":"t"}"#,
-        &inputs(5_000, 9),
-    );
+    let (_, body) = call(&mut stream, Action::Append, "", r#"{"type":"t"}"#, &inputs(5_000, 9));
     assert_eq!(body["event"]["offset"], 1);
     let second = stream.lifetime().unwrap().clone();
     assert_ne!(first.stream_id, second.stream_id);
@@ -180,11 +158,7 @@ fn s3_committed_events_survive_a_restart() {
     let mut reopened = file.open();
     let (_, read) = read(&mut reopened, "");
     assert_eq!(read["head"], 2);
-    let (status, dup) = append(
-        &mut reopened,
-        json!({"type": "b", "idempotencyKey": "k"}),
-        2,
-    );
+    let (status, dup) = append(&mut reopened, json!({"type": "b", "idempotencyKey": "k"}), 2);
     assert_eq!((status, dup["event"]["offset"].as_u64()), (200, Some(2)));
     let (_, next) = append(&mut reopened, json!({"type": "c"}), 3);
     assert_eq!(next["event"]["offset"], 3);
@@ -195,19 +169,12 @@ fn s5_state_cache_rebuilds_identically_when_missing_or_version_skewed() {
     let file = FileStream::new("/state");
     {
         let mut stream = file.open();
-        append(
-            &mut stream,
-            json!({"events": [{"type": "a"}, {"type": "b"}]}),
-            1,
-        );
+        append(&mut stream, json!({"events": [{"type": "a"}, {"type": "b"}]}), 1);
     }
     let incremental = file.open().state().clone();
     let connection = rusqlite::Connection::open(file.db()).unwrap();
     connection
-        .execute(
-            "UPDATE reduced_state SET version = version + 100, state = '{}'",
-            [],
-        )
+        .execute("UPDATE reduced_state SET version = version + 100, state = '{}'", [])
         .unwrap();
     let rebuilt = file.open();
     assert_eq!(rebuilt.state(), &incremental);

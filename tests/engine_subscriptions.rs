@@ -1,11 +1,6 @@
 //! Durable-subscription configuration (DESIGN.md §4, §5, §6 runtime rows),
 //! natively against real SQLite.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
@@ -28,15 +23,11 @@ fn configure(payload: Value) -> Value {
     json!({"type": CONFIGURED, "payload": payload})
 }
 
-fn card(
-    stream: &mut tributary::stream::Stream<tributary::storage::rusqlite_driver::RusqliteStorage>,
-) -> Value {
+fn card(stream: &mut tributary::stream::Stream<tributary::storage::rusqlite_driver::RusqliteStorage>) -> Value {
     call(stream, Action::Subscriptions, "", "", &inputs(0, 0)).1
 }
 
-fn by_key(
-    stream: &mut tributary::stream::Stream<tributary::storage::rusqlite_driver::RusqliteStorage>,
-) -> Value {
+fn by_key(stream: &mut tributary::stream::Stream<tributary::storage::rusqlite_driver::RusqliteStorage>) -> Value {
     let (_, info) = call(stream, Action::Info, "", "", &inputs(0, 0));
     info["state"]["subscriptions"]["outbound"]["byKey"].clone()
 }
@@ -54,11 +45,7 @@ fn runtime_of(card: &Value, key: &str) -> Value {
 #[test]
 fn s5_configure_with_a_key_then_replace_it() {
     let mut stream = memory_stream("/src");
-    append(
-        &mut stream,
-        json!({"events": [{"type": "a"}, {"type": "b"}]}),
-        1_000,
-    );
+    append(&mut stream, json!({"events": [{"type": "a"}, {"type": "b"}]}), 1_000);
     let (status, _) = append(
         &mut stream,
         configure(json!({"subscriptionKey": "mirror", "receiver": copy_to("/dst", "beginning")})),
@@ -88,10 +75,7 @@ fn s5_configure_with_a_key_then_replace_it() {
     assert_eq!(state["mirror"]["configuredAtOffset"], 4);
     let runtime = runtime_of(&card(&mut stream), "mirror");
     assert_eq!(
-        (
-            runtime["runOffset"].as_u64(),
-            runtime["acknowledgedOffset"].as_u64()
-        ),
+        (runtime["runOffset"].as_u64(), runtime["acknowledgedOffset"].as_u64()),
         (Some(4), Some(4)),
         "start=now: a new run after the replace"
     );
@@ -113,11 +97,7 @@ fn s5_keyless_configure_derives_the_key_from_its_offset_and_retries_collapse() {
         vec!["subscription:1"]
     );
     assert_eq!(state["subscription:1"]["subscriptionKeyWasGenerated"], true);
-    append(
-        &mut stream,
-        configure(json!({"receiver": copy_to("/dst", "now")})),
-        3,
-    );
+    append(&mut stream, configure(json!({"receiver": copy_to("/dst", "now")})), 3);
     assert_eq!(
         by_key(&mut stream).as_object().unwrap().len(),
         2,
@@ -133,11 +113,7 @@ fn s4_remove_cursor_set_and_resume() {
         configure(json!({"subscriptionKey": "k", "receiver": copy_to("/dst", "beginning")})),
         1,
     );
-    append(
-        &mut stream,
-        json!({"events": [{"type": "a"}, {"type": "b"}]}),
-        2,
-    );
+    append(&mut stream, json!({"events": [{"type": "a"}, {"type": "b"}]}), 2);
     let (status, body) = append(
         &mut stream,
         json!({"type": CURSOR_SET, "payload": {"subscriptionKey": "k", "afterOffset": 4}}),
@@ -169,10 +145,7 @@ fn s4_remove_cursor_set_and_resume() {
     );
     let runtime = runtime_of(&card(&mut stream), "k");
     assert_eq!(
-        (
-            runtime["runOffset"].as_u64(),
-            runtime["acknowledgedOffset"].as_u64()
-        ),
+        (runtime["runOffset"].as_u64(), runtime["acknowledgedOffset"].as_u64()),
         (Some(4), Some(2))
     );
     let (status, body) = append(
@@ -205,11 +178,7 @@ fn s4_remove_cursor_set_and_resume() {
     );
     assert_eq!(status, 201);
     assert_eq!(by_key(&mut stream), json!({}));
-    assert_eq!(
-        card(&mut stream)["subscriptions"],
-        json!([]),
-        "runtime row dropped"
-    );
+    assert_eq!(card(&mut stream)["subscriptions"], json!([]), "runtime row dropped");
     let (status, _) = append(
         &mut stream,
         json!({"type": REMOVED, "payload": {"subscriptionKey": "k"}}),
@@ -230,10 +199,7 @@ fn s4_a_copied_control_event_configures_nothing() {
     stream.append(vec![copied], &inputs(1, 0)).unwrap();
     assert_eq!(by_key(&mut stream), json!({}));
     let (_, read) = read(&mut stream, "");
-    assert_eq!(
-        read["events"][0]["type"], CONFIGURED,
-        "stored and readable as data"
-    );
+    assert_eq!(read["events"][0]["type"], CONFIGURED, "stored and readable as data");
 }
 
 #[test]
@@ -393,9 +359,7 @@ fn s5_every_invalid_configuration_is_422_naming_the_field_and_commits_nothing() 
 fn s5_bounds_64_per_receiver_and_state_size() {
     let mut stream = memory_stream("/src");
     let batch: Vec<Value> = (0..64)
-        .map(|i| {
-            configure(json!({"subscriptionKey": format!("k{i}"), "receiver": copy_to("/d", "now")}))
-        })
+        .map(|i| configure(json!({"subscriptionKey": format!("k{i}"), "receiver": copy_to("/d", "now")})))
         .collect();
     assert_eq!(append(&mut stream, json!({"events": batch}), 1).0, 201);
     let (status, body) = append(
@@ -441,9 +405,7 @@ fn s5_bounds_64_per_receiver_and_state_size() {
     }
     let (status, body) = append(
         &mut big,
-        configure(
-            json!({"subscriptionKey": "b4", "description": description, "receiver": copy_to("/d4", "now")}),
-        ),
+        configure(json!({"subscriptionKey": "b4", "description": description, "receiver": copy_to("/d4", "now")})),
         2,
     );
     assert_eq!(
@@ -458,11 +420,7 @@ fn s6_runtime_rows_are_repaired_from_the_state_on_open() {
     let file = FileStream::new("/src");
     {
         let mut stream = file.open();
-        append(
-            &mut stream,
-            json!({"events": [{"type": "a"}, {"type": "b"}]}),
-            1,
-        );
+        append(&mut stream, json!({"events": [{"type": "a"}, {"type": "b"}]}), 1);
         append(
             &mut stream,
             configure(json!({"subscriptionKey": "k", "receiver": copy_to("/d", "now")})),
@@ -477,10 +435,7 @@ fn s6_runtime_rows_are_repaired_from_the_state_on_open() {
     let mut reopened = file.open();
     let runtime = runtime_of(&card(&mut reopened), "k");
     assert_eq!(
-        (
-            runtime["runOffset"].as_u64(),
-            runtime["acknowledgedOffset"].as_u64()
-        ),
+        (runtime["runOffset"].as_u64(), runtime["acknowledgedOffset"].as_u64()),
         (Some(3), Some(3))
     );
     assert_eq!(runtime["lag"], 0);

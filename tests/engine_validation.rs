@@ -1,11 +1,6 @@
 //! Bad input never commits (DESIGN.md §2, §3 rules 1, 2, 7): each case gets its
 //! status and code, and the stream is left exactly as it was.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
@@ -15,11 +10,7 @@ use tributary::route::Action;
 
 fn nested(depth: usize) -> String {
     // `depth` levels of objects: {"a":{"a":...{}...}}
-    format!(
-        "{}{{}}{}",
-        "{\"a\":".repeat(depth - 1),
-        "}".repeat(depth - 1)
-    )
+    format!("{}{{}}{}", "{\"a\":".repeat(depth - 1), "}".repeat(depth - 1))
 }
 
 #[test]
@@ -31,26 +22,10 @@ fn every_bad_append_is_refused_and_commits_nothing() {
         ("\"t\"".into(), 400, "invalid_event"),
         (r#"{"type": 5}"#.into(), 400, "invalid_event"),
         (r#"{"payload": {}}"#.into(), 400, "invalid_event"),
-        (
-            r#"{"type": "t", "metadata": []}"#.into(),
-            400,
-            "invalid_event",
-        ),
-        (
-            r#"{"type": "t", "ephemeral": "yes"}"#.into(),
-            400,
-            "invalid_event",
-        ),
-        (
-            r#"{"type": "t", "idempotencyKey": 5}"#.into(),
-            400,
-            "invalid_event",
-        ),
-        (
-            r#"{"type": "t", "idempotencyKey": ""}"#.into(),
-            400,
-            "invalid_event",
-        ),
+        (r#"{"type": "t", "metadata": []}"#.into(), 400, "invalid_event"),
+        (r#"{"type": "t", "ephemeral": "yes"}"#.into(), 400, "invalid_event"),
+        (r#"{"type": "t", "idempotencyKey": 5}"#.into(), 400, "invalid_event"),
+        (r#"{"type": "t", "idempotencyKey": ""}"#.into(), 400, "invalid_event"),
         (
             json!({"type": "t", "idempotencyKey": "k".repeat(257)}).to_string(),
             400,
@@ -61,16 +36,8 @@ fn every_bad_append_is_refused_and_commits_nothing() {
         (r#"{"type": "a b"}"#.into(), 400, "invalid_event"),
         (r#"{"type": "a\tb"}"#.into(), 400, "invalid_event"),
         (r#"{"type": "a\u0000b"}"#.into(), 400, "invalid_event"),
-        (
-            json!({"type": "t".repeat(257)}).to_string(),
-            400,
-            "invalid_event",
-        ),
-        (
-            json!({"type": "t", "payload": big}).to_string(),
-            413,
-            "event_too_large",
-        ),
+        (json!({"type": "t".repeat(257)}).to_string(), 400, "invalid_event"),
+        (json!({"type": "t", "payload": big}).to_string(), 413, "event_too_large"),
         (
             format!(r#"{{"type": "t", "payload": {}}}"#, nested(64)),
             413,
@@ -86,16 +53,11 @@ fn every_bad_append_is_refused_and_commits_nothing() {
             "batch_too_large",
         ),
         (
-            json!({"events": vec![json!({"type": "t", "payload": "y".repeat(250_000)}); 9]})
-                .to_string(),
+            json!({"events": vec![json!({"type": "t", "payload": "y".repeat(250_000)}); 9]}).to_string(),
             413,
             "batch_too_large",
         ),
-        (
-            r#"{"type": "t", "source": {}}"#.into(),
-            403,
-            "source_forbidden",
-        ),
+        (r#"{"type": "t", "source": {}}"#.into(), 403, "source_forbidden"),
         (
             r#"{"type": "events.iterate.com/stream/error-occurred"}"#.into(),
             403,
@@ -119,14 +81,8 @@ fn every_bad_append_is_refused_and_commits_nothing() {
         let label: String = body.chars().take(60).collect();
         assert_eq!(got_status, status, "{label}: {got}");
         assert_eq!(got["error"]["code"], code, "{label}");
-        assert!(got["error"]["message"]
-            .as_str()
-            .is_some_and(|m| !m.is_empty()));
-        assert_eq!(
-            stream.lifetime().unwrap().head,
-            1,
-            "{label} committed something"
-        );
+        assert!(got["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+        assert_eq!(stream.lifetime().unwrap().head, 1, "{label} committed something");
     }
 }
 

@@ -1,9 +1,4 @@
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 //! The official JSONata test suite (jsonata-js 2.2.2, kept as data in
 //! `../shared/conformance/jsonata`), run case by case through our one door to
 //! JSONata, `tributary::jsonata` (DESIGN.md §5), exactly as the product uses it:
@@ -72,9 +67,7 @@ fn numbers_equal(a: &serde_json::Number, b: &serde_json::Number) -> bool {
         return true;
     }
     match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => {
-            x == y || (x - y).abs() <= TOLERANCE * x.abs().max(y.abs()).max(f64::MIN_POSITIVE)
-        }
+        (Some(x), Some(y)) => x == y || (x - y).abs() <= TOLERANCE * x.abs().max(y.abs()).max(f64::MIN_POSITIVE),
         _ => false,
     }
 }
@@ -107,9 +100,7 @@ fn json_equal(expected: &Value, got: &Value, unordered: bool) -> bool {
             })
         }
         (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .all(|(k, x)| b.get(k).is_some_and(|y| json_equal(x, y, false)))
+            a.len() == b.len() && a.iter().all(|(k, x)| b.get(k).is_some_and(|y| json_equal(x, y, false)))
         }
         _ => expected == got,
     }
@@ -177,8 +168,7 @@ impl Datasets {
         if !self.loaded.contains_key(name) {
             let path = self.dir.join(format!("{name}.json"));
             let text = fs::read_to_string(&path).map_err(|e| format!("dataset {name}: {e}"))?;
-            let value: Value =
-                serde_json::from_str(&text).map_err(|e| format!("dataset {name}: {e}"))?;
+            let value: Value = serde_json::from_str(&text).map_err(|e| format!("dataset {name}: {e}"))?;
             self.loaded.insert(name.to_owned(), value);
         }
         Ok(&self.loaded[name])
@@ -232,8 +222,7 @@ enum Outcome {
 }
 
 fn evaluate(case: &Prepared) -> Outcome {
-    let got = compile(&case.source)
-        .and_then(|c| c.evaluate_with_bindings(case.input.as_ref(), &case.bindings));
+    let got = compile(&case.source).and_then(|c| c.evaluate_with_bindings(case.input.as_ref(), &case.bindings));
     let passed = match (&case.expected, &got) {
         (Expected::Result(want), Ok(Some(value))) => json_equal(want, value, case.unordered),
         (Expected::Undefined, Ok(None)) => true,
@@ -303,11 +292,7 @@ fn official_jsonata_suite() {
     let mut slow: Vec<String> = Vec::new();
 
     for group_dir in sorted_entries(&root.join("groups")) {
-        let group = group_dir
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let group = group_dir.file_name().unwrap().to_string_lossy().into_owned();
         for file in sorted_entries(&group_dir) {
             if file.extension().and_then(|e| e.to_str()) != Some("json") {
                 continue;
@@ -351,10 +336,7 @@ fn official_jsonata_suite() {
                     }
                     Outcome::Failed(why) => why,
                 };
-                failures
-                    .entry(group.clone())
-                    .or_default()
-                    .push(format!("{id}: {why}"));
+                failures.entry(group.clone()).or_default().push(format!("{id}: {why}"));
             }
         }
     }

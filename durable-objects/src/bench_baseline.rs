@@ -5,9 +5,7 @@
 
 use crate::responses;
 use std::cell::Cell;
-use worker::{
-    durable_object, DurableObject, Env, Request, Response, Result, SqlStorageValue, State,
-};
+use worker::{durable_object, DurableObject, Env, Request, Response, Result, SqlStorageValue, State};
 
 #[durable_object]
 pub struct BenchBaseline {
@@ -33,10 +31,7 @@ impl DurableObject for BenchBaseline {
             )?;
             self.ready.set(true);
         }
-        let cursor = sql.exec(
-            "INSERT INTO t (body) VALUES (?)",
-            vec![SqlStorageValue::String(body)],
-        )?;
+        let cursor = sql.exec("INSERT INTO t (body) VALUES (?)", vec![SqlStorageValue::String(body)])?;
         Response::ok(format!("{{\"rowsWritten\":{}}}", cursor.rows_written()))
     }
 }
@@ -51,8 +46,7 @@ pub async fn route(mut request: Request, env: &Env) -> Result<Response> {
     let body = request.text().await?;
     let stub = namespace.get_by_name(&name)?;
     let mut init = worker::RequestInit::new();
-    init.with_method(worker::Method::Post)
-        .with_body(Some(body.into()));
+    init.with_method(worker::Method::Post).with_body(Some(body.into()));
     stub.fetch_with_request(Request::new_with_init("https://baseline.internal/", &init)?)
         .await
 }

@@ -46,10 +46,7 @@ pub async fn run(object: &StreamObject) -> Result<()> {
             };
             let mut plans = Vec::new();
             for key in stream.due_subscriptions(now).map_err(storage_error)? {
-                if let Some(plan) = stream
-                    .plan_delivery(&key, now, entropy)
-                    .map_err(storage_error)?
-                {
+                if let Some(plan) = stream.plan_delivery(&key, now, entropy).map_err(storage_error)? {
                     plans.push(plan);
                 }
             }
@@ -100,34 +97,22 @@ fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
     }
 }
 
-async fn send(object: &StreamObject, project: &str, plan: &DeliveryPlan) -> Outcome {
+pub(crate) async fn send(object: &StreamObject, project: &str, plan: &DeliveryPlan) -> Outcome {
     match &plan.receiver {
         Receiver::CopyToStream {
-            receiving_stream_path,
-            ..
+            receiving_stream_path, ..
         } => match send_copy(object, project, receiving_stream_path, plan).await {
             Ok(outcome) => outcome,
             Err(error) => Outcome::transient(format!("copy request failed: {error}")),
         },
-        Receiver::WebhookPost { url, delivery, .. } => {
-            send_webhook(object, plan, url, delivery.timeout_ms).await
-        }
-        Receiver::ItxCall { expression, .. } => {
-            crate::itx::call(object.env(), expression, plan).await
-        }
-        Receiver::ProcessorWake { .. } => {
-            Outcome::permanent("processor-wake is not delivered by the spine")
-        }
+        Receiver::WebhookPost { url, delivery, .. } => send_webhook(object, plan, url, delivery.timeout_ms).await,
+        Receiver::ItxCall { expression, .. } => crate::itx::call(object.env(), expression, plan).await,
+        Receiver::ProcessorWake { .. } => Outcome::permanent("processor-wake is not delivered by the spine"),
     }
 }
 
 /// One signed POST (§9): no redirects followed, aborted after the timeout.
-async fn send_webhook(
-    object: &StreamObject,
-    plan: &DeliveryPlan,
-    url: &str,
-    timeout_ms: Option<u64>,
-) -> Outcome {
+async fn send_webhook(object: &StreamObject, plan: &DeliveryPlan, url: &str, timeout_ms: Option<u64>) -> Outcome {
     let secret = {
         let slot = object.stream_slot().borrow();
         slot.as_ref()
@@ -150,19 +135,15 @@ async fn post(
 ) -> std::result::Result<(u16, Option<String>, String), String> {
     let headers = Headers::new();
     for (name, value) in &request.headers {
-        headers
-            .set(name, value)
-            .map_err(|error| error.to_string())?;
+        headers.set(name, value).map_err(|error| error.to_string())?;
     }
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_headers(headers)
         .with_body(Some(request.body.clone().into()))
         .with_redirect(worker::RequestRedirect::Manual);
-    let outgoing = Request::new_with_init(&request.url, &init)
-        .map_err(|error| format!("invalid request: {error}"))?;
-    let signal =
-        platform::timeout_signal(request.timeout_ms).map_err(|error| format!("{error:?}"))?;
+    let outgoing = Request::new_with_init(&request.url, &init).map_err(|error| format!("invalid request: {error}"))?;
+    let signal = platform::timeout_signal(request.timeout_ms).map_err(|error| format!("{error:?}"))?;
     let mut response = worker::Fetch::Request(outgoing)
         .send_with_signal(&signal)
         .await
@@ -179,12 +160,7 @@ async fn post(
     Ok((status, retry_after, body.chars().take(200).collect()))
 }
 
-async fn send_copy(
-    object: &StreamObject,
-    project: &str,
-    receiving: &str,
-    plan: &DeliveryPlan,
-) -> Result<Outcome> {
+async fn send_copy(object: &StreamObject, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {
     let batch = CopyBatch {
         stamp: plan.stamp.clone(),
         events: plan.events.iter().map(|event| event.body.clone()).collect(),
@@ -206,4 +182,75 @@ async fn send_copy(
     let status = response.status_code();
     let text = response.text().await.unwrap_or_default();
     Ok(classify_copy_status(status, &text))
+}
+
+/// `POST .../dead-letters/{id}/replay` (§8): resends one dead letter through
+/// the subscription's current receiver and retry policy (attempts spaced by
+/// its backoff, capped at 1 s each and 10 s in all, so the request returns).
+/// Success deletes the letter (204); exhaustion updates attempts and reason.
+pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::ApiResponse> {
+    use tributary::api::ApiResponse;
+    use tributary::error::ApiError;
+    let now = platform::now_ms();
+    let planned = {
+        let slot = object.stream_slot().borrow();
+        let Some(stream) = slot.as_ref() else {
+            return Ok(ApiError::new(404, "stream_not_found", "stream does not exist").into());
+        };
+        stream
+            .plan_replay(id, now)
+            .map(|plan| (plan, stream.project_id().to_owned()))
+    };
+    let (mut plan, project) = match planned {
+        Ok(planned) => planned,
+        Err(error) => return Ok(ApiError::from(error).into()),
+    };
+    let retry = plan
+        .receiver
+        .delivery()
+        .and_then(|delivery| delivery.retry)
+        .unwrap_or_default();
+    let stop_at = now + 10_000;
+    let mut attempts = plan.attempt.saturating_sub(1);
+    let mut tries = 0;
+    let outcome = loop {
+        attempts += 1;
+        tries += 1;
+        plan.attempt = attempts;
+        let outcome = send(object, &project, &plan).await;
+        let permanent = matches!(
+            outcome,
+            Outcome::Failed {
+                kind: tributary::delivery::FailureKind::Permanent,
+                ..
+            }
+        );
+        if outcome == Outcome::Delivered || permanent || tries >= retry.max_attempts || platform::now_ms() >= stop_at {
+            break outcome;
+        }
+        let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
+        let wait = tributary::delivery::backoff_ms(&retry, tries, entropy).min(1_000);
+        worker::Delay::from(std::time::Duration::from_millis(wait.max(0) as u64)).await;
+    };
+    let delivered = {
+        let mut slot = object.stream_slot().borrow_mut();
+        let Some(stream) = slot.as_mut() else {
+            return Ok(ApiError::new(404, "stream_not_found", "stream does not exist").into());
+        };
+        stream.complete_replay(id, attempts, &outcome)
+    };
+    Ok(match (delivered, outcome) {
+        (Ok(true), _) => ApiResponse::no_content(),
+        (Ok(false), Outcome::Failed { message, .. }) => {
+            let mut error = ApiError::new(502, "replay_failed", format!("replay did not deliver: {message}"));
+            error
+                .body
+                .error
+                .details
+                .insert("attempts".to_owned(), serde_json::json!(attempts));
+            error.into()
+        }
+        (Ok(false), Outcome::Delivered) => ApiError::new(500, "internal", "replay outcome inconsistent").into(),
+        (Err(error), _) => ApiError::from(error).into(),
+    })
 }

@@ -14,8 +14,7 @@ fn text(env: &Env, name: &str) -> Option<String> {
 
 pub fn from_env(env: &Env) -> Deployment {
     Deployment {
-        allow_insecure_webhooks: text(env, "ALLOW_INSECURE_WEBHOOKS")
-            .is_some_and(|v| matches!(v.trim(), "true" | "1")),
+        allow_insecure_webhooks: text(env, "ALLOW_INSECURE_WEBHOOKS").is_some_and(|v| matches!(v.trim(), "true" | "1")),
         itx_services: text(env, "ITX_SERVICES")
             .map(|list| {
                 list.split(',')

@@ -56,19 +56,11 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         .get("content-length")?
         .and_then(|len| len.parse::<usize>().ok());
     if declared_length.is_some_and(|len| len > MAX_BODY_BYTES) {
-        return responses::error(
-            413,
-            "batch_too_large",
-            "request body exceeds the batch limit",
-        );
+        return responses::error(413, "batch_too_large", "request body exceeds the batch limit");
     }
     let body = request.bytes().await?;
     if body.len() > MAX_BODY_BYTES {
-        return responses::error(
-            413,
-            "batch_too_large",
-            "request body exceeds the batch limit",
-        );
+        return responses::error(413, "batch_too_large", "request body exceeds the batch limit");
     }
     if route.action == route::Action::SubscribeFrom {
         return subscribe_from(&env, &project, &route.path, &body).await;
@@ -78,15 +70,7 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         url.path(),
         url.query().map(|q| format!("?{q}")).unwrap_or_default()
     );
-    forward(
-        &env,
-        &project,
-        route.path.as_str(),
-        method,
-        &path_and_query,
-        body,
-    )
-    .await
+    forward(&env, &project, route.path.as_str(), method, &path_and_query, body).await
 }
 
 /// Sends a request to the stream object of `(project, path)`.
@@ -105,8 +89,7 @@ async fn forward(
     if !body.is_empty() {
         init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
     }
-    let forwarded =
-        Request::new_with_init(&format!("https://stream.internal{path_and_query}"), &init)?;
+    let forwarded = Request::new_with_init(&format!("https://stream.internal{path_and_query}"), &init)?;
     let stub = env
         .durable_object(STREAM_BINDING)?
         .get_by_name(&object_name(project, path))?;
@@ -114,12 +97,7 @@ async fn forward(
 }
 
 /// §5 subscribeToEventsFrom: append the source's `subscription-configured`.
-async fn subscribe_from(
-    env: &Env,
-    project: &str,
-    receiving: &StreamPath,
-    body: &[u8],
-) -> Result<Response> {
+async fn subscribe_from(env: &Env, project: &str, receiving: &StreamPath, body: &[u8]) -> Result<Response> {
     let plan = match tributary::subscribe_from::plan(receiving, body) {
         Ok(plan) => plan,
         Err(error) => return responses::from_api(ApiError::from(error).into()),
@@ -137,15 +115,10 @@ async fn subscribe_from(
     .await?;
     let status = appended.status_code();
     let answer: serde_json::Value = appended.json().await?;
-    let offset = answer
-        .pointer("/event/offset")
-        .and_then(serde_json::Value::as_u64);
+    let offset = answer.pointer("/event/offset").and_then(serde_json::Value::as_u64);
     match (status, offset) {
         (200 | 201, Some(offset)) => {
-            let key = tributary::subscribe_from::established_key(
-                plan.subscription_key.as_deref(),
-                offset,
-            );
+            let key = tributary::subscribe_from::established_key(plan.subscription_key.as_deref(), offset);
             let body = serde_json::json!({
                 "subscriptionKey": key,
                 "subscriptionConfiguredEvent": answer.get("event"),

@@ -27,33 +27,22 @@ pub async fn call(env: &Env, expression: &Value, plan: &DeliveryPlan) -> Outcome
         return Outcome::permanent("ITX expression must be [\"services\", BINDING, method]");
     };
     let Ok(fetcher) = env.service(binding) else {
-        return Outcome::permanent(format!(
-            "service binding '{binding}' is not bound in this deployment"
-        ));
+        return Outcome::permanent(format!("service binding '{binding}' is not bound in this deployment"));
     };
     let target: JsValue = fetcher.into();
     let envelope = match js_sys::JSON::parse(&tributary::webhook::itx_envelope(plan).to_string()) {
         Ok(envelope) => envelope,
         Err(error) => return Outcome::permanent(format!("envelope: {}", describe(&error))),
     };
-    let function = match Reflect::get(&target, &JsValue::from_str(method))
-        .and_then(|f| f.dyn_into::<Function>())
-    {
+    let function = match Reflect::get(&target, &JsValue::from_str(method)).and_then(|f| f.dyn_into::<Function>()) {
         Ok(function) => function,
-        Err(error) => {
-            return Outcome::permanent(format!(
-                "'{binding}.{method}' is not callable: {}",
-                describe(&error)
-            ))
-        }
+        Err(error) => return Outcome::permanent(format!("'{binding}.{method}' is not callable: {}", describe(&error))),
     };
     // Reflect.apply, not `function.call(...)`: an RPC stub would treat
     // `call` as the name of a remote method.
     let promise = match Reflect::apply(&function, &target, &js_sys::Array::of1(&envelope)) {
         Ok(result) => Promise::resolve(&result),
-        Err(error) => {
-            return Outcome::transient(format!("'{binding}.{method}' threw: {}", describe(&error)))
-        }
+        Err(error) => return Outcome::transient(format!("'{binding}.{method}' threw: {}", describe(&error))),
     };
     match JsFuture::from(promise).await {
         Ok(_) => Outcome::Delivered,

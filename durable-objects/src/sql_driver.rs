@@ -60,22 +60,14 @@ impl Storage for DoSql {
         let cursor = self.sql.exec(sql, bindings).map_err(js_error)?;
         let mut rows = Vec::new();
         for row in cursor.raw() {
-            rows.push(
-                row.map_err(js_error)?
-                    .into_iter()
-                    .map(from_column)
-                    .collect(),
-            );
+            rows.push(row.map_err(js_error)?.into_iter().map(from_column).collect());
         }
         self.rows_written
             .set(self.rows_written.get() + cursor.rows_written() as u64);
         Ok(rows)
     }
 
-    fn atomically<T, E: From<StorageError>>(
-        &self,
-        body: &mut dyn FnMut() -> Result<T, E>,
-    ) -> Result<T, E> {
+    fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E> {
         let mut outcome: Option<Result<T, E>> = None;
         let mut run = || -> Result<JsValue, JsValue> {
             let result = body();
@@ -88,10 +80,7 @@ impl Storage for DoSql {
             }
         };
         let called = {
-            let closure =
-                ScopedClosure::<dyn FnMut() -> Result<JsValue, JsValue>>::borrow_mut_aborting(
-                    &mut run,
-                );
+            let closure = ScopedClosure::<dyn FnMut() -> Result<JsValue, JsValue>>::borrow_mut_aborting(&mut run);
             let callback: &Function = closure.as_ref().unchecked_ref();
             Reflect::get(&self.storage, &JsValue::from_str("transactionSync"))
                 .and_then(|method| method.dyn_into::<Function>())
@@ -101,9 +90,7 @@ impl Storage for DoSql {
             (Ok(_), Some(result)) => result,
             (Err(_), Some(Err(error))) => Err(error),
             (Err(thrown), _) => Err(E::from(js_error(thrown))),
-            (Ok(_), None) => Err(E::from(StorageError::Sql(
-                "transaction body did not run".to_owned(),
-            ))),
+            (Ok(_), None) => Err(E::from(StorageError::Sql("transaction body did not run".to_owned()))),
         }
     }
 

@@ -68,8 +68,7 @@ impl StreamObject {
         self.alarm_checked.set(true);
         let due = {
             let slot = self.stream.borrow();
-            slot.as_ref()
-                .and_then(|stream| stream.next_due_at().ok().flatten())
+            slot.as_ref().and_then(|stream| stream.next_due_at().ok().flatten())
         };
         let now = crate::platform::now_ms();
         match due {
@@ -82,9 +81,7 @@ impl StreamObject {
                 {
                     self.state
                         .storage()
-                        .set_alarm(worker::ScheduledTime::new(js_sys::Date::new(
-                            &(at as f64).into(),
-                        )))
+                        .set_alarm(worker::ScheduledTime::new(js_sys::Date::new(&(at as f64).into())))
                         .await?;
                     self.scheduled_alarm.set(Some(at));
                 }
@@ -112,22 +109,14 @@ impl DurableObject for StreamObject {
 
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
-            return responses::error(
-                403,
-                "forbidden",
-                "requests must come through the Tributary router",
-            );
+            return responses::error(403, "forbidden", "requests must come through the Tributary router");
         };
         let url = request.url()?;
         let inputs = crate::platform::inputs()?;
         if url.path() == COPY_ROUTE {
             let raw_path = request.headers().get(PATH_HEADER)?.unwrap_or_default();
             let Ok(path) = StreamPath::parse(&raw_path) else {
-                return responses::error(
-                    400,
-                    "invalid_path",
-                    "copy route needs a valid stream path",
-                );
+                return responses::error(400, "invalid_path", "copy route needs a valid stream path");
             };
             let body = request.bytes().await?;
             let answer = self.with_stream(&project, &path, |stream| {
@@ -144,6 +133,13 @@ impl DurableObject for StreamObject {
             Ok(route) => route,
             Err(error) => return Self::respond(ApiError::from(error).into()),
         };
+        if let Action::ReplayDeadLetter(id) = route.action {
+            if let Err(error) = self.with_stream(&project, &route.path, |_| ()) {
+                return responses::error(500, "internal", &error);
+            }
+            let api = crate::delivery_shell::replay(self, id).await?;
+            return Self::respond(api);
+        }
         let body = if route.action == Action::Append {
             request.bytes().await?
         } else {

@@ -22,8 +22,7 @@ impl<S: Storage> Stream<S> {
             return Ok(Rc::clone(compiled));
         }
         let compiled = Rc::new(jsonata::compile(source)?);
-        self.compiled
-            .insert(source.to_owned(), Rc::clone(&compiled));
+        self.compiled.insert(source.to_owned(), Rc::clone(&compiled));
         Ok(compiled)
     }
 
@@ -65,18 +64,30 @@ impl<S: Storage> Stream<S> {
         let Some(subscription) = self.state.subscriptions.outbound.by_key.get(key).cloned() else {
             return Ok(Completion::Stale);
         };
-        if row.run_offset != plan.stamp.cursor_changed_at_source_offset
-            || row.acknowledged_offset != plan.after_offset
+        if row.run_offset != plan.stamp.cursor_changed_at_source_offset || row.acknowledged_offset != plan.after_offset
         {
             return Ok(Completion::Stale);
         }
         match outcome {
             Outcome::Delivered => {
-                let bytes: usize = plan
-                    .events
-                    .iter()
-                    .map(|event| event.body.to_string().len())
-                    .sum();
+                if let Some(throttle) = subscription
+                    .configuration
+                    .receiver
+                    .delivery()
+                    .and_then(|delivery| delivery.throttle)
+                {
+                    // Only successful deliveries spend budget; the window is
+                    // anchored at the first admitted delivery (§8).
+                    let window = self
+                        .throttle_windows
+                        .entry(key.to_owned())
+                        .or_insert((plan.started_at_ms, 0));
+                    if plan.started_at_ms >= window.0 + throttle.window_ms as i64 {
+                        *window = (plan.started_at_ms, 0);
+                    }
+                    window.1 += 1;
+                }
+                let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
                 self.storage.execute(
                     "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
                      in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, bytes_sent = bytes_sent + ? \
@@ -84,13 +95,9 @@ impl<S: Storage> Stream<S> {
                     &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
                 )?;
                 let stats = self.delivery_stats.entry(key.to_owned()).or_default();
-                stats
-                    .delivery_duration_ms
-                    .record(now_ms - plan.started_at_ms);
+                stats.delivery_duration_ms.record(now_ms - plan.started_at_ms);
                 if let Some(last) = plan.events.last() {
-                    stats
-                        .completion_latency_ms
-                        .record(now_ms - last.created_at_ms);
+                    stats.completion_latency_ms.record(now_ms - last.created_at_ms);
                 }
                 Ok(Completion::Acknowledged {
                     through: plan.through_offset,
@@ -109,8 +116,16 @@ impl<S: Storage> Stream<S> {
                     .and_then(|delivery| delivery.retry)
                     .unwrap_or_default();
                 let attempts = row.attempt + 1;
+                if plan.throttled {
+                    return self.skip(plan, kind, row.attempt, &message, now_ms, entropy);
+                }
                 let giving_up = kind == FailureKind::Permanent || attempts >= retry.max_attempts;
-                if giving_up && plan.events.len() > 1 {
+                let aggregating = subscription
+                    .configuration
+                    .receiver
+                    .delivery()
+                    .is_some_and(|d| d.aggregate.is_some());
+                if giving_up && plan.events.len() > 1 && !aggregating {
                     // Isolate before giving up (§6 rule 4): retry now one event at a
                     // time, so only the failing event is halted on or skipped.
                     self.storage.execute(
@@ -132,17 +147,9 @@ impl<S: Storage> Stream<S> {
                     if skip {
                         return self.skip(plan, kind, attempts, &message, now_ms, entropy);
                     }
-                    return self.halt(
-                        key,
-                        row.acknowledged_offset,
-                        attempts,
-                        &message,
-                        now_ms,
-                        entropy,
-                    );
+                    return self.halt(key, row.acknowledged_offset, attempts, &message, now_ms, entropy);
                 }
-                let delay = backoff_ms(&Retry { ..retry }, attempts, entropy)
-                    .max(retry_after_ms.unwrap_or(0));
+                let delay = backoff_ms(&Retry { ..retry }, attempts, entropy).max(retry_after_ms.unwrap_or(0));
                 let at_ms = now_ms + delay;
                 self.storage.execute(
                     "UPDATE subscription_runtime SET attempt = ?, next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
@@ -157,9 +164,10 @@ impl<S: Storage> Stream<S> {
         }
     }
 
-    /// `skip` mode (§6 rule 5): the failed batch becomes a durable
-    /// `error-occurred` fact first, then the cursor moves past it
-    /// (write-then-advance; the fact is idempotent per delivery id).
+    /// `skip` mode (§6 rule 5, §8): each event of the failed batch becomes a
+    /// dead letter and the failure a durable `error-occurred` fact, *then*
+    /// the cursor moves past them (write-then-advance; both are idempotent
+    /// per delivery id).
     fn skip(
         &mut self,
         plan: &DeliveryPlan,
@@ -173,6 +181,7 @@ impl<S: Storage> Stream<S> {
             FailureKind::Permanent => format!("permanent: {message}"),
             FailureKind::Transient => format!("transient: {message}"),
         };
+        self.record_dead_letters(plan, attempts, &reason, now_ms)?;
         self.append_fact(
             json!({
                 "type": format!("{CONTROL_PREFIX}error-occurred"),
@@ -226,14 +235,9 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Appends one trusted fact (a halt or an audit) and returns its offset.
-    fn append_fact(
-        &mut self,
-        fact: serde_json::Value,
-        now_ms: i64,
-        entropy: [u8; 16],
-    ) -> Result<u64, StorageError> {
-        let input = InputEvent::from_json(fact, Authority::Trusted)
-            .map_err(|error| StorageError::Sql(error.to_string()))?;
+    fn append_fact(&mut self, fact: serde_json::Value, now_ms: i64, entropy: [u8; 16]) -> Result<u64, StorageError> {
+        let input =
+            InputEvent::from_json(fact, Authority::Trusted).map_err(|error| StorageError::Sql(error.to_string()))?;
         let (events, _) = self
             .append(vec![input], &Inputs { now_ms, entropy })
             .map_err(|error| match error {

@@ -82,9 +82,7 @@ pub fn classify_copy_status(status: u16, body: &str) -> Outcome {
     let detail: String = body.chars().take(200).collect();
     match status {
         200..=299 => Outcome::Delivered,
-        429 | 500..=599 => {
-            Outcome::transient(format!("receiving stream answered {status}: {detail}"))
-        }
+        429 | 500..=599 => Outcome::transient(format!("receiving stream answered {status}: {detail}")),
         _ => Outcome::permanent(format!("receiving stream answered {status}: {detail}")),
     }
 }

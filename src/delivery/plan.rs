@@ -38,8 +38,11 @@ pub struct DeliveryPlan {
     pub started_at_ms: i64,
     pub events: Vec<PlannedEvent>,
     /// Set when preparing the batch already failed (filter or transform
-    /// error): do not send; complete with this outcome.
+    /// error, or the throttle refused it): do not send; complete with this outcome.
     pub prepared_failure: Option<Outcome>,
+    /// The throttle refused this batch (§8): it is dead-lettered, whatever
+    /// the subscription's failure mode.
+    pub throttled: bool,
 }
 
 const AUDIT_TYPE: &str = "error-occurred";
@@ -64,16 +67,23 @@ impl<S: Storage> Stream<S> {
             .outbound
             .by_key
             .iter()
-            .filter(|(_, subscription)| {
+            .filter(|(key, subscription)| {
                 subscription.delivery_halted.is_none()
-                    && !matches!(
-                        subscription.configuration.receiver,
-                        Receiver::ProcessorWake { .. }
-                    )
+                    && !self.invalid.contains_key(*key)
+                    && !matches!(subscription.configuration.receiver, Receiver::ProcessorWake { .. })
             })
     }
 
     fn due_at(&self, row: &RuntimeRow, head: u64) -> Option<i64> {
+        if let Some((held_after, held_head, flush_at)) = self.held.get(&row.subscription_key) {
+            if row.in_flight_deadline_at_ms.is_none()
+                && row.next_attempt_at_ms.is_none()
+                && *held_after == row.acknowledged_offset
+                && *held_head == head
+            {
+                return Some(*flush_at);
+            }
+        }
         if let Some(deadline) = row.in_flight_deadline_at_ms {
             return Some(deadline);
         }
@@ -109,7 +119,7 @@ impl<S: Storage> Stream<S> {
             .collect())
     }
 
-    fn stamp_for(&self, key: &str, subscription: &OutboundSubscription) -> Option<Stamp> {
+    pub(crate) fn stamp_for(&self, key: &str, subscription: &OutboundSubscription) -> Option<Stamp> {
         let meta = self.lifetime.as_ref()?;
         Some(Stamp {
             source_project_id: meta.project_id.clone(),
@@ -121,12 +131,7 @@ impl<S: Storage> Stream<S> {
         })
     }
 
-    fn prepare(
-        &mut self,
-        subscription: &OutboundSubscription,
-        stamp: &Stamp,
-        event: &StoredEvent,
-    ) -> Prepared {
+    fn prepare(&mut self, subscription: &OutboundSubscription, stamp: &Stamp, event: &StoredEvent) -> Prepared {
         if is_local_audit(event) {
             return Prepared::Skip;
         }
@@ -140,8 +145,7 @@ impl<S: Storage> Stream<S> {
                 return Prepared::Skip;
             }
         }
-        let committed =
-            serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
+        let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
         if let Some(condition) = configuration
             .filter
             .as_ref()
@@ -153,21 +157,13 @@ impl<S: Storage> Stream<S> {
             {
                 Ok(true) => {}
                 Ok(false) => return Prepared::Skip,
-                Err(error) => {
-                    return Prepared::Fail(format!(
-                        "filter failed on offset {}: {error}",
-                        event.offset
-                    ))
-                }
+                Err(error) => return Prepared::Fail(format!("filter failed on offset {}: {error}", event.offset)),
             }
         }
         let mut shaped = Map::new();
         shaped.insert("type".to_owned(), json!(event.event_type));
         for name in ["payload", "metadata"] {
-            shaped.insert(
-                name.to_owned(),
-                committed.get(name).cloned().unwrap_or(Value::Null),
-            );
+            shaped.insert(name.to_owned(), committed.get(name).cloned().unwrap_or(Value::Null));
         }
         if let Some(transform) = configuration.receiver.jsonata_transform() {
             match self
@@ -188,12 +184,7 @@ impl<S: Storage> Stream<S> {
                         other.map_or("undefined".to_owned(), |v| v.to_string())
                     ));
                 }
-                Err(error) => {
-                    return Prepared::Fail(format!(
-                        "transform failed on offset {}: {error}",
-                        event.offset
-                    ))
-                }
+                Err(error) => return Prepared::Fail(format!("transform failed on offset {}: {error}", event.offset)),
             }
         }
         if !matches!(configuration.receiver, Receiver::CopyToStream { .. }) {
@@ -246,26 +237,13 @@ impl<S: Storage> Stream<S> {
         let Some(stamp) = self.stamp_for(key, &subscription) else {
             return Ok(None);
         };
-        if row
-            .in_flight_deadline_at_ms
-            .is_some_and(|deadline| deadline <= now_ms)
-        {
-            let expired = self.plan_shell(
-                key,
-                &subscription,
-                &stamp,
-                &row,
-                row.acknowledged_offset,
-                now_ms,
-            );
-            let outcome =
-                Outcome::transient("in-flight deadline passed (object restarted or receiver hung)");
+        if row.in_flight_deadline_at_ms.is_some_and(|deadline| deadline <= now_ms) {
+            let expired = self.plan_shell(key, &subscription, &stamp, &row, row.acknowledged_offset, now_ms);
+            let outcome = Outcome::transient("in-flight deadline passed (object restarted or receiver hung)");
             self.complete_delivery(&expired, outcome, now_ms, entropy)?;
             return Ok(None);
         }
-        if row.in_flight_deadline_at_ms.is_some()
-            || row.next_attempt_at_ms.is_some_and(|at| at > now_ms)
-        {
+        if row.in_flight_deadline_at_ms.is_some() || row.next_attempt_at_ms.is_some_and(|at| at > now_ms) {
             return Ok(None);
         }
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
@@ -274,14 +252,21 @@ impl<S: Storage> Stream<S> {
                 1,
                 delivery
                     .timeout_ms
-                    .map_or(crate::limits::DEFAULT_WEBHOOK_TIMEOUT_MS as i64, |ms| {
-                        ms as i64
-                    })
+                    .map_or(crate::limits::DEFAULT_WEBHOOK_TIMEOUT_MS as i64, |ms| ms as i64)
                     + 5_000,
             ),
             _ => (MAX_BATCH_EVENTS, COPY_TIMEOUT_MS),
         };
-        let wanted = if row.isolating { 1 } else { batch_limit };
+        let delivery = subscription.configuration.receiver.delivery().cloned();
+        let aggregate = delivery.as_ref().and_then(|delivery| delivery.aggregate);
+        // A digest is retried whole and dead-letters event by event (§8), so
+        // aggregation never isolates.
+        let wanted = match aggregate {
+            Some(aggregate) => usize::try_from(aggregate.max_batch).unwrap_or(MAX_BATCH_EVENTS),
+            None if row.isolating => 1,
+            None => batch_limit,
+        };
+        let mut first_match_after: Option<u64> = None;
         let mut events = Vec::new();
         let mut bytes = 0usize;
         let mut scanned = row.acknowledged_offset;
@@ -307,6 +292,9 @@ impl<S: Storage> Stream<S> {
                             break 'scan;
                         }
                         bytes += size;
+                        if events.is_empty() {
+                            first_match_after = Some(scanned);
+                        }
                         scanned = event.offset;
                         events.push(PlannedEvent {
                             offset: event.offset,
@@ -327,10 +315,38 @@ impl<S: Storage> Stream<S> {
             }
             return Ok(None);
         }
+        if let (Some(aggregate), None, Some(first)) = (aggregate, &failure, events.first()) {
+            let flush_at = first.created_at_ms.saturating_add(aggregate.window_ms as i64);
+            if (events.len() as u64) < aggregate.max_batch && now_ms < flush_at {
+                // Hold (§8): the cursor stays before the first held event; it only
+                // passes the non-matching events in front of it.
+                let before_first = first_match_after.unwrap_or(row.acknowledged_offset);
+                if before_first > row.acknowledged_offset {
+                    self.advance_cursor(key, row.run_offset, row.acknowledged_offset, before_first)?;
+                }
+                self.held.insert(key.to_owned(), (before_first, head, flush_at));
+                return Ok(None);
+            }
+        }
+        self.held.remove(key);
+        let mut throttled = false;
+        if let (Some(throttle), None) = (delivery.as_ref().and_then(|delivery| delivery.throttle), &failure) {
+            let window = self.throttle_windows.get(key).copied();
+            if window.is_some_and(|(start, count)| {
+                now_ms < start + throttle.window_ms as i64 && count >= throttle.max_deliveries
+            }) {
+                throttled = true;
+                failure = Some(Outcome::permanent(format!(
+                    "throttled: policy allows {} deliveries per {}ms; replay this dead letter to deliver it",
+                    throttle.max_deliveries, throttle.window_ms
+                )));
+            }
+        }
         row.in_flight_deadline_at_ms = Some(now_ms + timeout_ms);
         let mut plan = self.plan_shell(key, &subscription, &stamp, &row, scanned, now_ms);
         plan.events = events;
         plan.prepared_failure = failure;
+        plan.throttled = throttled;
         if plan.prepared_failure.is_none() {
             self.mark_in_flight(key, now_ms + timeout_ms)?;
         }
@@ -357,6 +373,7 @@ impl<S: Storage> Stream<S> {
             started_at_ms: now_ms,
             events: Vec::new(),
             prepared_failure: None,
+            throttled: false,
         }
     }
 }

@@ -17,10 +17,7 @@ pub enum ReduceError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error("'{field}' {problem}")]
-    Payload {
-        field: &'static str,
-        problem: &'static str,
-    },
+    Payload { field: &'static str, problem: &'static str },
     #[error("no subscription with key '{0}'")]
     UnknownSubscription(String),
     #[error("afterOffset {after_offset} is beyond the head ({head})")]
@@ -79,13 +76,10 @@ fn required_key(payload: &Value) -> Result<String, ReduceError> {
 }
 
 fn required_offset(payload: &Value, field: &'static str) -> Result<u64, ReduceError> {
-    payload
-        .get(field)
-        .and_then(Value::as_u64)
-        .ok_or(ReduceError::Payload {
-            field,
-            problem: "is required and must be a non-negative integer",
-        })
+    payload.get(field).and_then(Value::as_u64).ok_or(ReduceError::Payload {
+        field,
+        problem: "is required and must be a non-negative integer",
+    })
 }
 
 fn only_fields(payload: &Value, allowed: &[&str]) -> Result<(), ReduceError> {
@@ -119,10 +113,7 @@ impl ReducedState {
             ControlType::SubscriptionConfigured => self.configure(event, &payload),
             ControlType::SubscriptionRemoved => {
                 only_fields(&payload, &["subscriptionKey", "reason"])?;
-                if payload
-                    .get("reason")
-                    .is_some_and(|reason| reason != "requested")
-                {
+                if payload.get("reason").is_some_and(|reason| reason != "requested") {
                     return Err(ReduceError::Payload {
                         field: "reason",
                         problem: "must be \"requested\"",
@@ -139,9 +130,7 @@ impl ReducedState {
                 let key = required_key(&payload)?;
                 let after_offset = required_offset(&payload, "afterOffset")?;
                 let head = event.offset.saturating_sub(1);
-                let entry = by_key
-                    .get_mut(&key)
-                    .ok_or(ReduceError::UnknownSubscription(key))?;
+                let entry = by_key.get_mut(&key).ok_or(ReduceError::UnknownSubscription(key))?;
                 if after_offset > head {
                     return Err(ReduceError::CursorBeyondHead { after_offset, head });
                 }
@@ -167,13 +156,7 @@ impl ReducedState {
             ControlType::SubscriptionDeliveryHalted => {
                 only_fields(
                     &payload,
-                    &[
-                        "subscriptionKey",
-                        "reason",
-                        "afterOffset",
-                        "attempts",
-                        "error",
-                    ],
+                    &["subscriptionKey", "reason", "afterOffset", "attempts", "error"],
                 )?;
                 let key = required_key(&payload)?;
                 let halted = DeliveryHalted {
@@ -184,14 +167,9 @@ impl ReducedState {
                         .to_owned(),
                     after_offset: required_offset(&payload, "afterOffset")?,
                     attempts: required_offset(&payload, "attempts")?,
-                    error: payload
-                        .get("error")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
+                    error: payload.get("error").and_then(Value::as_str).map(str::to_owned),
                 };
-                let entry = by_key
-                    .get_mut(&key)
-                    .ok_or(ReduceError::UnknownSubscription(key))?;
+                let entry = by_key.get_mut(&key).ok_or(ReduceError::UnknownSubscription(key))?;
                 entry.delivery_halted = Some(halted);
                 Ok(())
             }
@@ -213,11 +191,7 @@ impl ReducedState {
             .or_default()
             .entry(hop.subscription_key)
             .or_insert_with(|| json!({"numEventsReceived": 0}));
-        let received = record
-            .get("numEventsReceived")
-            .and_then(Value::as_u64)
-            .unwrap_or(0)
-            + 1;
+        let received = record.get("numEventsReceived").and_then(Value::as_u64).unwrap_or(0) + 1;
         *record = json!({
             "streamId": hop.stream_id,
             "streamCreatedAt": hop.stream_created_at,
@@ -231,18 +205,13 @@ impl ReducedState {
         let configuration = Configuration::parse(payload)?;
         let (key, generated) = match &configuration.subscription_key {
             Some(key) => (key.clone(), None),
-            None => (
-                format!("{GENERATED_KEY_PREFIX}{}", event.offset),
-                Some(true),
-            ),
+            None => (format!("{GENERATED_KEY_PREFIX}{}", event.offset), Some(true)),
         };
         let by_key = &mut self.subscriptions.outbound.by_key;
         let receiver = configuration.receiver.identity();
         let same_receiver = by_key
             .iter()
-            .filter(|(other_key, other)| {
-                **other_key != key && other.configuration.receiver.identity() == receiver
-            })
+            .filter(|(other_key, other)| **other_key != key && other.configuration.receiver.identity() == receiver)
             .count();
         if same_receiver >= MAX_SUBSCRIPTIONS_PER_RECEIVER {
             return Err(ReduceError::TooManySubscriptions);

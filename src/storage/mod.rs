@@ -34,10 +34,7 @@ pub trait Storage {
 
     /// Runs `body` as one transaction: every write commits, or (when `body`
     /// returns `Err`) none does.
-    fn atomically<T, E: From<StorageError>>(
-        &self,
-        body: &mut dyn FnMut() -> Result<T, E>,
-    ) -> Result<T, E>;
+    fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E>;
 
     /// Rows written by this connection so far (SQLite's own count; the
     /// benchmark divides it by appended events).

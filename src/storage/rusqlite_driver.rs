@@ -18,9 +18,7 @@ fn sql_error(error: rusqlite::Error) -> StorageError {
 
 impl RusqliteStorage {
     pub fn in_memory() -> Result<Self, StorageError> {
-        Connection::open_in_memory()
-            .map(Self::wrap)
-            .map_err(sql_error)
+        Connection::open_in_memory().map(Self::wrap).map_err(sql_error)
     }
 
     /// Opens (or creates) a database file: reopening the same file is how the
@@ -63,9 +61,7 @@ impl Storage for RusqliteStorage {
         let mut statement = self.connection.prepare_cached(sql).map_err(sql_error)?;
         let columns = statement.column_count();
         let bound: Vec<Value> = params.iter().map(to_rusqlite).collect();
-        let mut rows = statement
-            .query(rusqlite::params_from_iter(bound))
-            .map_err(sql_error)?;
+        let mut rows = statement.query(rusqlite::params_from_iter(bound)).map_err(sql_error)?;
         let mut out = Vec::new();
         while let Some(row) = rows.next().map_err(sql_error)? {
             let mut values = Vec::with_capacity(columns);
@@ -80,10 +76,7 @@ impl Storage for RusqliteStorage {
         Ok(out)
     }
 
-    fn atomically<T, E: From<StorageError>>(
-        &self,
-        body: &mut dyn FnMut() -> Result<T, E>,
-    ) -> Result<T, E> {
+    fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E> {
         self.connection.execute_batch("BEGIN").map_err(sql_error)?;
         match body() {
             Ok(value) => {
@@ -91,9 +84,7 @@ impl Storage for RusqliteStorage {
                 Ok(value)
             }
             Err(error) => {
-                self.connection
-                    .execute_batch("ROLLBACK")
-                    .map_err(sql_error)?;
+                self.connection.execute_batch("ROLLBACK").map_err(sql_error)?;
                 Err(error)
             }
         }

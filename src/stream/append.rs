@@ -16,9 +16,7 @@ use serde_json::{json, Map, Value};
 pub enum AppendError {
     #[error("request body is {0} bytes; the limit is {MAX_BATCH_BYTES}")]
     BodyTooLarge(usize),
-    #[error(
-        "request body nests JSON {0} levels deep; an event may nest at most {MAX_EVENT_DEPTH}"
-    )]
+    #[error("request body nests JSON {0} levels deep; an event may nest at most {MAX_EVENT_DEPTH}")]
     BodyTooDeep(usize),
     #[error("request body is not valid JSON: {0}")]
     MalformedJson(String),
@@ -41,12 +39,8 @@ pub enum AppendError {
 impl ApiFailure for AppendError {
     fn status(&self) -> u16 {
         match self {
-            AppendError::BodyTooLarge(_)
-            | AppendError::BodyTooDeep(_)
-            | AppendError::TooManyEvents(_) => 413,
-            AppendError::MalformedJson(_) | AppendError::BatchShape | AppendError::EmptyBatch => {
-                400
-            }
+            AppendError::BodyTooLarge(_) | AppendError::BodyTooDeep(_) | AppendError::TooManyEvents(_) => 413,
+            AppendError::MalformedJson(_) | AppendError::BatchShape | AppendError::EmptyBatch => 400,
             AppendError::Event { error, .. } => error.status(),
             AppendError::IdempotencyKeyReused { .. } => 409,
             AppendError::Reduce { error, .. } => error.status(),
@@ -101,12 +95,9 @@ pub fn parse_body(body: &[u8], authority: Authority) -> Result<ParsedBody, Appen
     if depth > MAX_EVENT_DEPTH + 2 {
         return Err(AppendError::BodyTooDeep(depth));
     }
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|error| AppendError::MalformedJson(error.to_string()))?;
+    let value: Value = serde_json::from_slice(body).map_err(|error| AppendError::MalformedJson(error.to_string()))?;
     let (raw_events, is_batch) = match value {
-        Value::Object(mut fields)
-            if fields.contains_key("events") && !fields.contains_key("type") =>
-        {
+        Value::Object(mut fields) if fields.contains_key("events") && !fields.contains_key("type") => {
             match (fields.remove("events"), fields.is_empty()) {
                 (Some(Value::Array(events)), true) => (events, true),
                 _ => return Err(AppendError::BatchShape),
@@ -123,10 +114,7 @@ pub fn parse_body(body: &[u8], authority: Authority) -> Result<ParsedBody, Appen
     let events = raw_events
         .into_iter()
         .enumerate()
-        .map(|(index, raw)| {
-            InputEvent::from_json(raw, authority)
-                .map_err(|error| AppendError::Event { index, error })
-        })
+        .map(|(index, raw)| InputEvent::from_json(raw, authority).map_err(|error| AppendError::Event { index, error }))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(ParsedBody { events, is_batch })
 }
@@ -172,6 +160,7 @@ impl<S: Storage> Stream<S> {
         if let Some((meta, state)) = staged {
             self.lifetime = Some(meta);
             self.state = state;
+            self.revalidate_configurations();
         }
         self.counters.record_append(&result);
         let (events, flags) = result
@@ -181,11 +170,7 @@ impl<S: Storage> Stream<S> {
         Ok((events, flags))
     }
 
-    fn stage_and_write(
-        &self,
-        batch: &[InputEvent],
-        inputs: &Inputs,
-    ) -> Result<Staged, AppendError> {
+    fn stage_and_write(&self, batch: &[InputEvent], inputs: &Inputs) -> Result<Staged, AppendError> {
         let mut meta = match &self.lifetime {
             Some(meta) => meta.clone(),
             None => self.start_lifetime(inputs)?,
@@ -256,11 +241,7 @@ impl<S: Storage> Stream<S> {
             self.write_state_json(&state_json)?;
             self.repair_runtime_rows(&state, meta.head)?;
         }
-        Ok(Staged {
-            meta,
-            state,
-            results,
-        })
+        Ok(Staged { meta, state, results })
     }
 }
 

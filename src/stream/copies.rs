@@ -61,13 +61,8 @@ pub struct CopyAccepted {
 impl<S: Storage> Stream<S> {
     /// Commits a copy batch (trusted path). Parses the body itself so the
     /// shell stays thin.
-    pub fn accept_copy_body(
-        &mut self,
-        body: &[u8],
-        inputs: &Inputs,
-    ) -> Result<CopyAccepted, CopyError> {
-        let batch: CopyBatch = serde_json::from_slice(body)
-            .map_err(|error| CopyError::Malformed(error.to_string()))?;
+    pub fn accept_copy_body(&mut self, body: &[u8], inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
+        let batch: CopyBatch = serde_json::from_slice(body).map_err(|error| CopyError::Malformed(error.to_string()))?;
         self.accept_copies(batch, inputs)
     }
 
@@ -91,8 +86,8 @@ impl<S: Storage> Stream<S> {
             .and_then(Value::as_u64)
             .unwrap_or(0);
         let older_lifetime = stamp.stream_created_at < accepted_created_at;
-        let older_run = stamp.stream_created_at == accepted_created_at
-            && stamp.cursor_changed_at_source_offset < accepted_run;
+        let older_run =
+            stamp.stream_created_at == accepted_created_at && stamp.cursor_changed_at_source_offset < accepted_run;
         if older_lifetime || older_run {
             return Err(CopyError::StaleStamp {
                 created_at: stamp.stream_created_at.clone(),
@@ -104,11 +99,7 @@ impl<S: Storage> Stream<S> {
         Ok(())
     }
 
-    pub fn accept_copies(
-        &mut self,
-        batch: CopyBatch,
-        inputs: &Inputs,
-    ) -> Result<CopyAccepted, CopyError> {
+    pub fn accept_copies(&mut self, batch: CopyBatch, inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
         if let Err(error) = self.check_fence(&batch) {
             self.counters.fence_rejections += 1;
             return Err(error);
@@ -119,24 +110,17 @@ impl<S: Storage> Stream<S> {
         for raw in &batch.events {
             let chain: Vec<Hop> = chain_of(raw.get("source"));
             let Some(last) = chain.last() else {
-                return Err(CopyError::Malformed(
-                    "an event without source.copiedFrom".to_owned(),
-                ));
+                return Err(CopyError::Malformed("an event without source.copiedFrom".to_owned()));
             };
-            let cycle = chain
-                .iter()
-                .any(|hop| hop.project_id == project && hop.path == path);
+            let cycle = chain.iter().any(|hop| hop.project_id == project && hop.path == path);
             if cycle || chain.len() > MAX_COPY_HOPS {
                 dropped.push((last.offset, if cycle { "cycle" } else { "hop-limit" }));
                 continue;
             }
-            let input =
-                InputEvent::from_json(raw.clone(), Authority::Trusted).map_err(|error| {
-                    AppendError::Event {
-                        index: accepted.len(),
-                        error,
-                    }
-                })?;
+            let input = InputEvent::from_json(raw.clone(), Authority::Trusted).map_err(|error| AppendError::Event {
+                index: accepted.len(),
+                error,
+            })?;
             accepted.push(input);
         }
         if !dropped.is_empty() {
@@ -151,7 +135,13 @@ impl<S: Storage> Stream<S> {
         }
         let (events, duplicates) = self.append(accepted, inputs)?;
         let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();
-        self.counters.copies_accepted += (events.len() - deduplicated) as u64;
+        // The drop audit is not a copy: count only new events carrying a source.
+        let new_copies = events
+            .iter()
+            .zip(&duplicates)
+            .filter(|(event, duplicate)| !**duplicate && event.source.is_some())
+            .count();
+        self.counters.copies_accepted += new_copies as u64;
         self.counters.copies_dropped += dropped.len() as u64;
         Ok(CopyAccepted {
             appended: events,
@@ -161,20 +151,13 @@ impl<S: Storage> Stream<S> {
     }
 
     /// One idempotent `error-occurred` describing dropped copies (§7 rule 3).
-    fn drop_audit(
-        &self,
-        batch: &CopyBatch,
-        dropped: &[(u64, &'static str)],
-    ) -> Result<InputEvent, CopyError> {
+    fn drop_audit(&self, batch: &CopyBatch, dropped: &[(u64, &'static str)]) -> Result<InputEvent, CopyError> {
         let stamp = &batch.stamp;
         let offsets: Vec<u64> = dropped.iter().map(|(offset, _)| *offset).collect();
         let reason = dropped.first().map_or("cycle", |(_, reason)| *reason);
         let identity = format!(
             "{}\n{}\n{}\n{}\n{offsets:?}",
-            stamp.source_path,
-            stamp.stream_id,
-            stamp.subscription_key,
-            stamp.cursor_changed_at_source_offset
+            stamp.source_path, stamp.stream_id, stamp.subscription_key, stamp.cursor_changed_at_source_offset
         );
         let audit = json!({
             "type": format!("{CONTROL_PREFIX}error-occurred"),
@@ -188,7 +171,6 @@ impl<S: Storage> Stream<S> {
             },
             "idempotencyKey": format!("copy-dropped:{}", blake3::hash(identity.as_bytes()).to_hex()),
         });
-        InputEvent::from_json(audit, Authority::Trusted)
-            .map_err(|error| CopyError::Malformed(error.to_string()))
+        InputEvent::from_json(audit, Authority::Trusted).map_err(|error| CopyError::Malformed(error.to_string()))
     }
 }

@@ -14,6 +14,7 @@ pub struct Counters {
     pub events_deduplicated: u64,
     pub halts: u64,
     pub skips: u64,
+    pub dead_letters: u64,
     pub copies_accepted: u64,
     pub copies_dropped: u64,
     pub fence_rejections: u64,
@@ -32,7 +33,13 @@ impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: [(&str, &str, &str, u64); 11] = [
+        let series: [(&str, &str, &str, u64); 12] = [
+            (
+                "dead_letters_total",
+                "counter",
+                "Events dead-lettered since the object started.",
+                c.dead_letters,
+            ),
             (
                 "delivery_skips_total",
                 "counter",
@@ -97,7 +104,10 @@ impl<S: Storage> Stream<S> {
         ];
         let mut text = String::new();
         for (name, kind, help, value) in series {
-            let _ = writeln!(text, "# HELP tributary_{name} {help}\n# TYPE tributary_{name} {kind}\ntributary_{name} {value}");
+            let _ = writeln!(
+                text,
+                "# HELP tributary_{name} {help}\n# TYPE tributary_{name} {kind}\ntributary_{name} {value}"
+            );
         }
         text
     }

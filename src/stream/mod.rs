@@ -3,6 +3,7 @@
 
 mod append;
 mod copies;
+pub mod dead_letters;
 mod metrics;
 pub mod read;
 pub(crate) mod rows;
@@ -30,6 +31,18 @@ pub struct Stream<S: Storage> {
     pub(crate) compiled: std::collections::HashMap<String, std::rc::Rc<crate::jsonata::Compiled>>,
     /// Delivery figures per subscription since the object started (§11).
     pub(crate) delivery_stats: std::collections::BTreeMap<String, crate::delivery::DeliveryStats>,
+    /// Aggregating subscriptions holding events (§8): key → (cursor, head,
+    /// flush time) when the hold was decided. Runtime only: a restart re-reads
+    /// the held events from the log.
+    pub(crate) held: std::collections::BTreeMap<String, (u64, u64, i64)>,
+    /// Throttle windows (§8): key → (start, successful deliveries). Runtime
+    /// only: a restart opens a fresh window.
+    pub(crate) throttle_windows: std::collections::BTreeMap<String, (i64, u64)>,
+    /// Stored configurations that no longer validate (§8): key →
+    /// (configuredAtOffset, problem). Such a subscription refuses to run.
+    pub(crate) invalid: std::collections::BTreeMap<String, (u64, String)>,
+    /// Keys already validated at their configuredAtOffset.
+    pub(crate) validated: std::collections::BTreeMap<String, u64>,
     /// What this deployment allows (§9); checked when configuring.
     pub(crate) deployment: crate::deployment::Deployment,
 }
@@ -51,6 +64,10 @@ impl<S: Storage> Stream<S> {
             compiled: std::collections::HashMap::new(),
             delivery_stats: std::collections::BTreeMap::new(),
             deployment: crate::deployment::Deployment::default(),
+            held: std::collections::BTreeMap::new(),
+            invalid: std::collections::BTreeMap::new(),
+            validated: std::collections::BTreeMap::new(),
+            throttle_windows: std::collections::BTreeMap::new(),
         };
         if schema::stream_exists(&stream.storage)? {
             schema::migrate(&stream.storage)?;
@@ -71,7 +88,33 @@ impl<S: Storage> Stream<S> {
                 })?;
             }
         }
+        stream.revalidate_configurations();
         Ok(stream)
+    }
+
+    /// Re-checks stored configurations (once per configuration): one that
+    /// no longer validates — a restored backup, an older version — refuses
+    /// to run instead of running half-valid (§8), and the card says why.
+    pub(crate) fn revalidate_configurations(&mut self) {
+        let by_key = &self.state.subscriptions.outbound.by_key;
+        self.validated.retain(|key, _| by_key.contains_key(key));
+        self.invalid.retain(|key, _| by_key.contains_key(key));
+        for (key, subscription) in by_key {
+            if self.validated.get(key) == Some(&subscription.configured_at_offset) {
+                continue;
+            }
+            let problem = serde_json::to_value(&subscription.configuration)
+                .map_err(|error| error.to_string())
+                .and_then(|value| crate::subscription::Configuration::parse(&value).map_err(|error| error.to_string()))
+                .err();
+            match problem {
+                Some(problem) => self
+                    .invalid
+                    .insert(key.clone(), (subscription.configured_at_offset, problem)),
+                None => self.invalid.remove(key),
+            };
+            self.validated.insert(key.clone(), subscription.configured_at_offset);
+        }
     }
 
     /// Opens the stream this storage holds, reading its coordinates from
@@ -89,8 +132,7 @@ impl<S: Storage> Stream<S> {
             row: &row,
         };
         let (project, raw_path) = (columns.text(0)?, columns.text(1)?);
-        let path =
-            StreamPath::parse(&raw_path).map_err(|error| StorageError::Sql(error.to_string()))?;
+        let path = StreamPath::parse(&raw_path).map_err(|error| StorageError::Sql(error.to_string()))?;
         Self::open(storage, &project, path).map(Some)
     }
 
@@ -147,10 +189,7 @@ impl<S: Storage> Stream<S> {
         let Some(row) = query_optional(&self.storage, sql, &[])? else {
             return Ok(None);
         };
-        let columns = Columns {
-            query: sql,
-            row: &row,
-        };
+        let columns = Columns { query: sql, row: &row };
         Ok(Some(ReducedStateRow {
             version: columns.int(0)?,
             state_json: columns.text(1)?,
@@ -206,10 +245,7 @@ impl<S: Storage> Stream<S> {
         let sql = "SELECT last_created_at_ms, lifetimes FROM stream_lifetimes WHERE id = 1";
         let previous = match query_optional(&self.storage, sql, &[])? {
             Some(row) => {
-                let columns = Columns {
-                    query: sql,
-                    row: &row,
-                };
+                let columns = Columns { query: sql, row: &row };
                 Some(LifetimeRow {
                     last_created_at_ms: columns.int(0)?,
                     lifetimes: columns.int(1)?,

@@ -29,9 +29,7 @@ pub enum ReadError {
 impl ApiFailure for ReadError {
     fn status(&self) -> u16 {
         match self {
-            ReadError::StreamNotFound(_)
-            | ReadError::EventNotFound(_)
-            | ReadError::NoSuchWebhook(_) => 404,
+            ReadError::StreamNotFound(_) | ReadError::EventNotFound(_) | ReadError::NoSuchWebhook(_) => 404,
             ReadError::SigningNotConfigured => 503,
             ReadError::InvalidParameter { .. } => 400,
             ReadError::Storage(_) => 500,
@@ -96,10 +94,7 @@ impl RangeQuery {
                 "limit" => {
                     let limit = parse_offset("limit", value)?;
                     if !(1..=MAX_READ_LIMIT).contains(&limit) {
-                        return Err(invalid(
-                            "limit",
-                            format!("must be between 1 and {MAX_READ_LIMIT}"),
-                        ));
+                        return Err(invalid("limit", format!("must be between 1 and {MAX_READ_LIMIT}")));
                     }
                     range.limit = limit;
                 }
@@ -113,10 +108,7 @@ impl RangeQuery {
                 _ => {
                     return Err(ReadError::InvalidParameter {
                         name: "query",
-                        problem: format!(
-                            "has unknown parameter '{}'",
-                            name.chars().take(64).collect::<String>()
-                        ),
+                        problem: format!("has unknown parameter '{}'", name.chars().take(64).collect::<String>()),
                     })
                 }
             }
@@ -157,7 +149,7 @@ pub struct StreamInfo<'a> {
 }
 
 impl<S: Storage> Stream<S> {
-    fn existing(&self) -> Result<&crate::schema::StreamMetaRow, ReadError> {
+    pub(crate) fn existing(&self) -> Result<&crate::schema::StreamMetaRow, ReadError> {
         self.lifetime
             .as_ref()
             .ok_or_else(|| ReadError::StreamNotFound(self.path.to_string()))
@@ -165,15 +157,8 @@ impl<S: Storage> Stream<S> {
 
     pub fn read_range(&self, query: &RangeQuery) -> Result<RangeRead, ReadError> {
         let meta = self.existing()?;
-        let events = rows::range(
-            &self.storage,
-            query.after,
-            query.limit,
-            query.include_ephemeral,
-        )?;
-        let next_after = events
-            .last()
-            .map_or(query.after.max(meta.head), |e| e.offset);
+        let events = rows::range(&self.storage, query.after, query.limit, query.include_ephemeral)?;
+        let next_after = events.last().map_or(query.after.max(meta.head), |e| e.offset);
         Ok(RangeRead {
             stream_id: meta.stream_id.clone(),
             stream_created_at: rfc3339_millis(meta.created_at_ms),
@@ -186,8 +171,7 @@ impl<S: Storage> Stream<S> {
 
     pub fn read_one(&self, offset: u64) -> Result<PointRead, ReadError> {
         let meta = self.existing()?;
-        let event =
-            rows::by_offset(&self.storage, offset)?.ok_or(ReadError::EventNotFound(offset))?;
+        let event = rows::by_offset(&self.storage, offset)?.ok_or(ReadError::EventNotFound(offset))?;
         Ok(PointRead {
             stream_id: meta.stream_id.clone(),
             stream_created_at: rfc3339_millis(meta.created_at_ms),

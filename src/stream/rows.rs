@@ -4,8 +4,7 @@ use crate::event::{InputEvent, StoredEvent, CONTROL_PREFIX};
 use crate::storage::{Columns, Row, SqlValue, Storage, StorageError};
 use serde_json::value::RawValue;
 
-const EVENT_COLUMNS: &str =
-    "event_offset, type, payload, metadata, idempotency_key, ephemeral, created_at_ms, source";
+const EVENT_COLUMNS: &str = "event_offset, type, payload, metadata, idempotency_key, ephemeral, created_at_ms, source";
 
 fn raw_json(columns: &Columns<'_>, index: usize) -> Result<Box<RawValue>, StorageError> {
     RawValue::from_string(columns.text(index)?).map_err(|_| StorageError::Decode {
@@ -32,30 +31,16 @@ fn decode(query: &str, row: &Row) -> Result<StoredEvent, StorageError> {
     })
 }
 
-fn select<S: Storage + ?Sized>(
-    storage: &S,
-    sql: &str,
-    params: &[SqlValue],
-) -> Result<Vec<StoredEvent>, StorageError> {
-    storage
-        .query(sql, params)?
-        .iter()
-        .map(|row| decode(sql, row))
-        .collect()
+fn select<S: Storage + ?Sized>(storage: &S, sql: &str, params: &[SqlValue]) -> Result<Vec<StoredEvent>, StorageError> {
+    storage.query(sql, params)?.iter().map(|row| decode(sql, row)).collect()
 }
 
-pub fn by_offset<S: Storage + ?Sized>(
-    storage: &S,
-    offset: u64,
-) -> Result<Option<StoredEvent>, StorageError> {
+pub fn by_offset<S: Storage + ?Sized>(storage: &S, offset: u64) -> Result<Option<StoredEvent>, StorageError> {
     let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE event_offset = ?");
     Ok(select(storage, &sql, &[offset.into()])?.into_iter().next())
 }
 
-pub fn by_idempotency_key<S: Storage + ?Sized>(
-    storage: &S,
-    key: &str,
-) -> Result<Option<StoredEvent>, StorageError> {
+pub fn by_idempotency_key<S: Storage + ?Sized>(storage: &S, key: &str) -> Result<Option<StoredEvent>, StorageError> {
     let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE idempotency_key = ?");
     Ok(select(storage, &sql, &[key.into()])?.into_iter().next())
 }
@@ -71,17 +56,11 @@ pub fn range<S: Storage + ?Sized>(
         "SELECT {EVENT_COLUMNS} FROM events WHERE event_offset > ? AND (ephemeral = 0 OR ? = 1) \
          ORDER BY event_offset LIMIT ?"
     );
-    select(
-        storage,
-        &sql,
-        &[after.into(), include_ephemeral.into(), limit.into()],
-    )
+    select(storage, &sql, &[after.into(), include_ephemeral.into(), limit.into()])
 }
 
 /// The events the reduced-state fold can react to: control events and copies.
-pub fn select_fold_inputs<S: Storage + ?Sized>(
-    storage: &S,
-) -> Result<Vec<StoredEvent>, StorageError> {
+pub fn select_fold_inputs<S: Storage + ?Sized>(storage: &S) -> Result<Vec<StoredEvent>, StorageError> {
     let sql = format!(
         "SELECT {EVENT_COLUMNS} FROM events WHERE substr(type, 1, {}) = ? OR source IS NOT NULL \
          ORDER BY event_offset",
@@ -91,11 +70,7 @@ pub fn select_fold_inputs<S: Storage + ?Sized>(
 }
 
 /// The row an input event becomes at `offset`.
-pub fn stored_from_input(
-    input: &InputEvent,
-    offset: u64,
-    created_at_ms: i64,
-) -> Result<StoredEvent, StorageError> {
+pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) -> Result<StoredEvent, StorageError> {
     let encode = |value: &serde_json::Value| {
         serde_json::value::to_raw_value(value).map_err(|error| StorageError::Sql(error.to_string()))
     };
@@ -123,11 +98,7 @@ pub fn insert<S: Storage + ?Sized>(storage: &S, event: &StoredEvent) -> Result<(
             event.idempotency_key.clone().into(),
             event.ephemeral.into(),
             SqlValue::Integer(event.created_at_ms),
-            event
-                .source
-                .as_ref()
-                .map(|source| source.get().to_owned())
-                .into(),
+            event.source.as_ref().map(|source| source.get().to_owned()).into(),
         ],
     )
 }

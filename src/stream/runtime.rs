@@ -66,11 +66,7 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Makes `subscription_runtime` agree with `state`. Idempotent.
-    pub(super) fn repair_runtime_rows(
-        &self,
-        state: &ReducedState,
-        head: u64,
-    ) -> Result<(), StorageError> {
+    pub(super) fn repair_runtime_rows(&self, state: &ReducedState, head: u64) -> Result<(), StorageError> {
         let by_key = &state.subscriptions.outbound.by_key;
         let rows = self.runtime_rows()?;
         for key in rows.keys().filter(|key| !by_key.contains_key(*key)) {
@@ -81,10 +77,7 @@ impl<S: Storage> Stream<S> {
         }
         for (key, subscription) in by_key {
             let run_offset = subscription.run_offset();
-            if rows
-                .get(key)
-                .is_some_and(|row| row.run_offset == run_offset)
-            {
+            if rows.get(key).is_some_and(|row| row.run_offset == run_offset) {
                 continue;
             }
             let cursor = start_cursor(subscription).min(head);
@@ -103,6 +96,7 @@ impl<S: Storage> Stream<S> {
     /// every subscription, plus the inbound fence records.
     pub fn subscriptions_card(&self) -> Result<Value, StorageError> {
         let rows = self.runtime_rows()?;
+        let dead_letters = self.dead_letter_counts();
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
         let time = |ms: Option<i64>| ms.map(rfc3339_millis);
         let subscriptions: Vec<Value> = self
@@ -125,6 +119,7 @@ impl<S: Storage> Stream<S> {
                         "inFlightDeadlineAt": time(row.in_flight_deadline_at_ms),
                         "lastError": row.last_error,
                         "bytesSent": row.bytes_sent,
+                        "deadLetters": dead_letters.get(key).copied().unwrap_or(0),
                     })
                 });
                 let mut card = json!({
@@ -134,13 +129,13 @@ impl<S: Storage> Stream<S> {
                     "configuredAt": subscription.configured_at,
                     "runtime": runtime,
                 });
-                if let (Some(halted), Some(fields)) =
-                    (&subscription.delivery_halted, card.as_object_mut())
-                {
+                if let (Some(halted), Some(fields)) = (&subscription.delivery_halted, card.as_object_mut()) {
                     fields.insert("deliveryHalted".to_owned(), json!(halted));
                 }
-                if let (Some(set), Some(fields)) = (&subscription.cursor_set, card.as_object_mut())
-                {
+                if let (Some((_, problem)), Some(fields)) = (self.invalid.get(key), card.as_object_mut()) {
+                    fields.insert("invalid".to_owned(), json!(problem));
+                }
+                if let (Some(set), Some(fields)) = (&subscription.cursor_set, card.as_object_mut()) {
                     fields.insert("cursorSet".to_owned(), json!(set));
                 }
                 card

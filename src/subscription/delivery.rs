@@ -85,16 +85,9 @@ pub enum PolicySet {
     Webhook,
 }
 
-fn positive(
-    fields: &Map<String, Value>,
-    name: &str,
-    path: &str,
-    max: u64,
-) -> Result<u64, ConfigError> {
+fn positive(fields: &Map<String, Value>, name: &str, path: &str, max: u64) -> Result<u64, ConfigError> {
     let field = format!("{path}.{name}");
-    let number = fields
-        .get(name)
-        .ok_or_else(|| invalid(&field, "is required"))?;
+    let number = fields.get(name).ok_or_else(|| invalid(&field, "is required"))?;
     match number.as_u64() {
         Some(n) if n > 0 && n <= max => Ok(n),
         Some(0) => Err(invalid(&field, "must be positive")),
@@ -109,11 +102,7 @@ const MAX_POLICY_VALUE: u64 = crate::limits::MAX_SAFE_INTEGER;
 impl Retry {
     fn parse(value: &Value) -> Result<Retry, ConfigError> {
         let path = "receiver.delivery.retry";
-        let fields = object(
-            value,
-            path,
-            &["maxAttempts", "initialBackoffMs", "maxBackoffMs"],
-        )?;
+        let fields = object(value, path, &["maxAttempts", "initialBackoffMs", "maxBackoffMs"])?;
         let retry = Retry {
             max_attempts: positive(fields, "maxAttempts", path, 1_000)?,
             initial_backoff_ms: positive(fields, "initialBackoffMs", path, MAX_POLICY_VALUE)?,
@@ -136,30 +125,15 @@ impl Delivery {
         let allowed: &[&str] = match policies {
             PolicySet::Copy => &["start", "onFailingEvent", "retry"],
             PolicySet::Call => &["start", "onFailingEvent", "retry", "throttle", "aggregate"],
-            PolicySet::Webhook => &[
-                "start",
-                "onFailingEvent",
-                "retry",
-                "throttle",
-                "aggregate",
-                "timeoutMs",
-            ],
+            PolicySet::Webhook => &["start", "onFailingEvent", "retry", "throttle", "aggregate", "timeoutMs"],
         };
         let fields = object(value, path, allowed)?;
         let start = match fields.get("start").and_then(Value::as_str) {
             Some("beginning") => Start::Beginning,
             Some("now") => Start::Now,
-            _ => {
-                return Err(invalid(
-                    "receiver.delivery.start",
-                    "must be \"beginning\" or \"now\"",
-                ))
-            }
+            _ => return Err(invalid("receiver.delivery.start", "must be \"beginning\" or \"now\"")),
         };
-        let on_failing_event = match (
-            fields.get("onFailingEvent").and_then(Value::as_str),
-            policies,
-        ) {
+        let on_failing_event = match (fields.get("onFailingEvent").and_then(Value::as_str), policies) {
             (Some("halt"), _) => OnFailingEvent::Halt,
             (Some("skip"), PolicySet::Call | PolicySet::Webhook) => OnFailingEvent::Skip,
             (Some("skip"), PolicySet::Copy) => {

@@ -40,10 +40,9 @@ impl ApiFailure for ConfigError {
     fn details(&self) -> Map<String, Value> {
         match self {
             ConfigError::Invalid { field, .. } => details([("field", json!(field))]),
-            ConfigError::Jsonata { field, error } => details([
-                ("field", json!(field)),
-                ("jsonataCode", json!(error.code())),
-            ]),
+            ConfigError::Jsonata { field, error } => {
+                details([("field", json!(field)), ("jsonataCode", json!(error.code()))])
+            }
         }
     }
 }
@@ -61,9 +60,7 @@ pub(crate) fn object<'a>(
     field: &str,
     allowed: &[&str],
 ) -> Result<&'a Map<String, Value>, ConfigError> {
-    let fields = value
-        .as_object()
-        .ok_or_else(|| invalid(field, "must be an object"))?;
+    let fields = value.as_object().ok_or_else(|| invalid(field, "must be an object"))?;
     if let Some(unknown) = fields.keys().find(|name| !allowed.contains(&name.as_str())) {
         let path = if field.is_empty() {
             unknown.clone()
@@ -129,10 +126,7 @@ pub struct Configuration {
 /// Checks a caller-chosen subscription key (§5 "Keys").
 pub fn check_caller_key(key: &str, field: &str) -> Result<(), ConfigError> {
     if key.is_empty() || key.len() > MAX_SUBSCRIPTION_KEY_BYTES {
-        return Err(invalid(
-            field,
-            format!("must be 1-{MAX_SUBSCRIPTION_KEY_BYTES} bytes"),
-        ));
+        return Err(invalid(field, format!("must be 1-{MAX_SUBSCRIPTION_KEY_BYTES} bytes")));
     }
     if key.starts_with(GENERATED_KEY_PREFIX) {
         return Err(invalid(
@@ -143,9 +137,7 @@ pub fn check_caller_key(key: &str, field: &str) -> Result<(), ConfigError> {
     if key.starts_with(CONNECTION_KEY_PREFIX) {
         return Err(invalid(
             field,
-            format!(
-                "must not start with '{CONNECTION_KEY_PREFIX}' (reserved for live connections)"
-            ),
+            format!("must not start with '{CONNECTION_KEY_PREFIX}' (reserved for live connections)"),
         ));
     }
     if key.chars().any(char::is_control) {
@@ -170,8 +162,7 @@ fn parse_filter(value: &Value) -> Result<Filter, ConfigError> {
         ),
         Some(_) => return Err(invalid("filter.eventTypes", "must be an array of strings")),
     };
-    let jsonata_condition =
-        optional_jsonata(fields, "jsonataCondition", "filter.jsonataCondition")?;
+    let jsonata_condition = optional_jsonata(fields, "jsonataCondition", "filter.jsonataCondition")?;
     Ok(Filter {
         event_types,
         jsonata_condition,
@@ -181,11 +172,7 @@ fn parse_filter(value: &Value) -> Result<Filter, ConfigError> {
 impl Configuration {
     /// Parses and validates a `subscription-configured` payload.
     pub fn parse(payload: &Value) -> Result<Configuration, ConfigError> {
-        let fields = object(
-            payload,
-            "",
-            &["subscriptionKey", "description", "filter", "receiver"],
-        )?;
+        let fields = object(payload, "", &["subscriptionKey", "description", "filter", "receiver"])?;
         let subscription_key = optional_string(fields, "subscriptionKey", "subscriptionKey")?;
         if let Some(key) = &subscription_key {
             check_caller_key(key, "subscriptionKey")?;

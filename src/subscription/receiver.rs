@@ -10,11 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "action",
-    rename_all = "kebab-case",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "action", rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum Receiver {
     ProcessorWake {
         expression: Value,
@@ -46,10 +42,9 @@ fn parse_expression(value: Option<&Value>, field: &str) -> Result<Value, ConfigE
         .ok_or_else(|| invalid(field, "must be an array of strings"))?;
     let valid = !items.is_empty()
         && items.len() <= 8
-        && items.iter().all(|item| {
-            item.as_str()
-                .is_some_and(|text| !text.is_empty() && text.len() <= 256)
-        });
+        && items
+            .iter()
+            .all(|item| item.as_str().is_some_and(|text| !text.is_empty() && text.len() <= 256));
     if !valid {
         return Err(invalid(field, "must be an array of 1-8 non-empty strings"));
     }
@@ -70,12 +65,19 @@ impl Receiver {
                     || expression.get(2).and_then(Value::as_str) != Some("wake")
                     || expression.as_array().map(Vec::len) != Some(3)
                 {
-                    return Err(invalid("receiver.expression", "must be [\"processors\", NAME, \"wake\"]"));
+                    return Err(invalid(
+                        "receiver.expression",
+                        "must be [\"processors\", NAME, \"wake\"]",
+                    ));
                 }
                 Ok(Receiver::ProcessorWake { expression })
             }
             "copy-to-stream" => {
-                let fields = object(value, "receiver", &["action", "receivingStreamPath", "jsonataTransform", "delivery"])?;
+                let fields = object(
+                    value,
+                    "receiver",
+                    &["action", "receivingStreamPath", "jsonataTransform", "delivery"],
+                )?;
                 let path = fields
                     .get("receivingStreamPath")
                     .and_then(Value::as_str)
@@ -88,7 +90,11 @@ impl Receiver {
                 })
             }
             "itx-call" => {
-                let fields = object(value, "receiver", &["action", "expression", "jsonataTransform", "delivery"])?;
+                let fields = object(
+                    value,
+                    "receiver",
+                    &["action", "expression", "jsonataTransform", "delivery"],
+                )?;
                 Ok(Receiver::ItxCall {
                     expression: parse_expression(fields.get("expression"), "receiver.expression")?,
                     jsonata_transform: optional_jsonata(fields, "jsonataTransform", "receiver.jsonataTransform")?,
@@ -110,7 +116,10 @@ impl Receiver {
                     delivery: Delivery::parse(fields.get("delivery"), PolicySet::Webhook)?,
                 })
             }
-            other => Err(invalid("receiver.action", format!("'{other}' is not one of processor-wake, copy-to-stream, itx-call, webhook-post"))),
+            other => Err(invalid(
+                "receiver.action",
+                format!("'{other}' is not one of processor-wake, copy-to-stream, itx-call, webhook-post"),
+            )),
         }
     }
 
@@ -121,8 +130,7 @@ impl Receiver {
                 format!("itx:{expression}")
             }
             Receiver::CopyToStream {
-                receiving_stream_path,
-                ..
+                receiving_stream_path, ..
             } => format!("stream:{receiving_stream_path}"),
             Receiver::WebhookPost { url, .. } => format!("webhook:{url}"),
         }
@@ -140,15 +148,9 @@ impl Receiver {
     pub fn jsonata_transform(&self) -> Option<&str> {
         match self {
             Receiver::ProcessorWake { .. } => None,
-            Receiver::CopyToStream {
-                jsonata_transform, ..
-            }
-            | Receiver::ItxCall {
-                jsonata_transform, ..
-            }
-            | Receiver::WebhookPost {
-                jsonata_transform, ..
-            } => jsonata_transform.as_deref(),
+            Receiver::CopyToStream { jsonata_transform, .. }
+            | Receiver::ItxCall { jsonata_transform, .. }
+            | Receiver::WebhookPost { jsonata_transform, .. } => jsonata_transform.as_deref(),
         }
     }
 }

@@ -60,13 +60,7 @@ pub fn body(plan: &DeliveryPlan) -> Value {
 }
 
 /// The signed request of a webhook-post plan (Standard Webhooks headers).
-pub fn request(
-    plan: &DeliveryPlan,
-    url: &str,
-    secret: &str,
-    timeout_ms: Option<u64>,
-    now_ms: i64,
-) -> WebhookRequest {
+pub fn request(plan: &DeliveryPlan, url: &str, secret: &str, timeout_ms: Option<u64>, now_ms: i64) -> WebhookRequest {
     let body = body(plan).to_string();
     let timestamp = now_ms.div_euclid(1000);
     let signature = signing::sign(secret, &plan.delivery_id, timestamp, &body).unwrap_or_default();
@@ -140,10 +134,7 @@ fn http_date_ms(value: &str) -> Option<i64> {
     ];
     let month = MONTHS.iter().position(|m| m == month)? as i64 + 1;
     let (day, year): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
-    let clock: Vec<i64> = time
-        .split(':')
-        .map(|part| part.parse().ok())
-        .collect::<Option<_>>()?;
+    let clock: Vec<i64> = time.split(':').map(|part| part.parse().ok()).collect::<Option<_>>()?;
     let [hours, minutes, seconds] = clock.as_slice() else {
         return None;
     };
@@ -194,10 +185,7 @@ mod tests {
     #[test]
     fn retry_after_reads_seconds_and_http_dates() {
         assert_eq!(retry_after_ms("120", 0), Some(120_000));
-        assert_eq!(
-            http_date_ms("Sun, 06 Nov 1994 08:49:37 GMT"),
-            Some(784_111_777_000)
-        );
+        assert_eq!(http_date_ms("Sun, 06 Nov 1994 08:49:37 GMT"), Some(784_111_777_000));
         assert_eq!(
             retry_after_ms("Sun, 06 Nov 1994 08:49:47 GMT", 784_111_777_000),
             Some(10_000)

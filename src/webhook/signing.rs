@@ -24,12 +24,7 @@ fn mac(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {
 }
 
 /// The `whsec_...` secret of one subscription.
-pub fn subscription_secret(
-    signing_key: &str,
-    project_id: &str,
-    path: &str,
-    subscription_key: &str,
-) -> String {
+pub fn subscription_secret(signing_key: &str, project_id: &str, path: &str, subscription_key: &str) -> String {
     let raw = mac(
         signing_key.as_bytes(),
         &[
@@ -41,10 +36,7 @@ pub fn subscription_secret(
             subscription_key.as_bytes(),
         ],
     );
-    format!(
-        "{SECRET_PREFIX}{}",
-        STANDARD.encode(raw.get(..24).unwrap_or(&raw))
-    )
+    format!("{SECRET_PREFIX}{}", STANDARD.encode(raw.get(..24).unwrap_or(&raw)))
 }
 
 /// `v1,<base64>` for one message, given a `whsec_` secret.

@@ -31,12 +31,7 @@ pub fn path(raw: &str) -> StreamPath {
 }
 
 pub fn memory_stream(raw_path: &str) -> Stream<RusqliteStorage> {
-    Stream::open(
-        RusqliteStorage::in_memory().unwrap(),
-        PROJECT,
-        path(raw_path),
-    )
-    .unwrap()
+    Stream::open(RusqliteStorage::in_memory().unwrap(), PROJECT, path(raw_path)).unwrap()
 }
 
 /// A stream over a database file, so a test can "restart" by reopening it.
@@ -90,13 +85,7 @@ pub fn call(
 }
 
 pub fn append(stream: &mut Stream<RusqliteStorage>, body: Value, now_ms: i64) -> (u16, Value) {
-    call(
-        stream,
-        Action::Append,
-        "",
-        &body.to_string(),
-        &inputs(now_ms, 7),
-    )
+    call(stream, Action::Append, "", &body.to_string(), &inputs(now_ms, 7))
 }
 
 pub fn read(stream: &mut Stream<RusqliteStorage>, query: &str) -> (u16, Value) {
@@ -127,8 +116,7 @@ pub mod tempdir_lite {
     impl TempDir {
         pub fn new() -> Self {
             let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-            let dir =
-                std::env::temp_dir().join(format!("tributary-test-{}-{n}", std::process::id()));
+            let dir = std::env::temp_dir().join(format!("tributary-test-{}-{n}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
             TempDir(dir)
         }

@@ -80,16 +80,8 @@ impl World {
 
     pub fn stream(&mut self, raw_path: &str) -> &mut Stream<RusqliteStorage> {
         if !self.streams.contains_key(raw_path) {
-            let file = self
-                .dir
-                .path()
-                .join(format!("{}.sqlite", raw_path.replace('/', "_")));
-            let stream = Stream::open(
-                RusqliteStorage::open(&file).unwrap(),
-                PROJECT,
-                path(raw_path),
-            )
-            .unwrap();
+            let file = self.dir.path().join(format!("{}.sqlite", raw_path.replace('/', "_")));
+            let stream = Stream::open(RusqliteStorage::open(&file).unwrap(), PROJECT, path(raw_path)).unwrap();
             self.streams.insert(raw_path.to_owned(), stream);
         }
         self.streams.get_mut(raw_path).unwrap()
@@ -103,11 +95,9 @@ impl World {
 
     pub fn append(&mut self, raw_path: &str, body: Value) -> Value {
         let inputs = self.inputs();
-        let outcome = self.stream(raw_path).append_body(
-            body.to_string().as_bytes(),
-            Authority::Public,
-            &inputs,
-        );
+        let outcome = self
+            .stream(raw_path)
+            .append_body(body.to_string().as_bytes(), Authority::Public, &inputs);
         let outcome = outcome.map_err(|error| format!("{error}")).unwrap();
         serde_json::to_value(&outcome.events).unwrap()
     }
@@ -120,17 +110,13 @@ impl World {
 
     fn send(&mut self, plan: &DeliveryPlan) -> Outcome {
         let Receiver::CopyToStream {
-            receiving_stream_path,
-            ..
+            receiving_stream_path, ..
         } = &plan.receiver
         else {
             // A simulated external receiver (webhook, itx) that acknowledges.
             let offsets = plan.events.iter().map(|e| e.offset).collect();
-            self.external.push((
-                plan.subscription_key.clone(),
-                plan.delivery_id.clone(),
-                offsets,
-            ));
+            self.external
+                .push((plan.subscription_key.clone(), plan.delivery_id.clone(), offsets));
             return Outcome::Delivered;
         };
         let batch = CopyBatch {
@@ -138,22 +124,14 @@ impl World {
             events: plan.events.iter().map(|e| e.body.clone()).collect(),
         };
         let inputs = self.inputs();
-        match self
-            .stream(receiving_stream_path)
-            .accept_copies(batch, &inputs)
-        {
+        match self.stream(receiving_stream_path).accept_copies(batch, &inputs) {
             Ok(_) => Outcome::Delivered,
             Err(error) => classify_copy_status(error.status(), &error.to_string()),
         }
     }
 
     /// Sends one planned batch through the scripted network, then completes it.
-    pub fn perform(
-        &mut self,
-        source: &str,
-        plan: DeliveryPlan,
-        network: Network,
-    ) -> Option<Completion> {
+    pub fn perform(&mut self, source: &str, plan: DeliveryPlan, network: Network) -> Option<Completion> {
         let outcome = match (&plan.prepared_failure, network) {
             (Some(failure), _) => failure.clone(),
             (None, Network::CrashBeforeSend) => {
@@ -183,21 +161,13 @@ impl World {
 
     /// One alarm of `source` at the current time: every due subscription gets
     /// one plan, sent through `network`. Returns how many sends happened.
-    pub fn alarm(
-        &mut self,
-        source: &str,
-        network: &mut dyn FnMut(&DeliveryPlan) -> Network,
-    ) -> usize {
+    pub fn alarm(&mut self, source: &str, network: &mut dyn FnMut(&DeliveryPlan) -> Network) -> usize {
         let now = self.now;
         let keys = self.stream(source).due_subscriptions(now).unwrap();
         let mut sends = 0;
         for key in keys {
             let entropy = self.entropy();
-            let Some(plan) = self
-                .stream(source)
-                .plan_delivery(&key, now, entropy)
-                .unwrap()
-            else {
+            let Some(plan) = self.stream(source).plan_delivery(&key, now, entropy).unwrap() else {
                 continue;
             };
             let choice = network(&plan);
@@ -211,12 +181,7 @@ impl World {
 
     /// Runs alarms on `sources`, jumping the clock to each next due time,
     /// until nothing is due (or `max_steps`).
-    pub fn run(
-        &mut self,
-        sources: &[&str],
-        max_steps: usize,
-        network: &mut dyn FnMut(&DeliveryPlan) -> Network,
-    ) {
+    pub fn run(&mut self, sources: &[&str], max_steps: usize, network: &mut dyn FnMut(&DeliveryPlan) -> Network) {
         for _ in 0..max_steps {
             let mut next: Option<i64> = None;
             for source in sources {
@@ -240,13 +205,20 @@ impl World {
             include_ephemeral: true,
         };
         match self.stream(raw_path).read_range(&query) {
-            Ok(read) => serde_json::to_value(&read.events)
-                .unwrap()
-                .as_array()
-                .unwrap()
-                .clone(),
+            Ok(read) => serde_json::to_value(&read.events).unwrap().as_array().unwrap().clone(),
             Err(_) => Vec::new(),
         }
+    }
+
+    /// Overwrites the cached reduced state on disk (as a restored backup
+    /// might), then reopens the stream.
+    pub fn corrupt_state(&mut self, raw_path: &str, state_json: &str) {
+        self.streams.remove(raw_path);
+        let file = self.dir.path().join(format!("{}.sqlite", raw_path.replace('/', "_")));
+        let connection = rusqlite::Connection::open(file).unwrap();
+        connection
+            .execute("UPDATE reduced_state SET state = ?1", [state_json])
+            .unwrap();
     }
 
     pub fn card(&mut self, raw_path: &str) -> Value {

@@ -1,0 +1,293 @@
+//! The dead-letter queue (DESIGN.md §8): rows written before a cursor passes
+//! an event it gave up on, listed in insertion order, replayed through the
+//! subscription's current receiver, or discarded. Replay is the only route
+//! that resends.
+
+use super::Stream;
+use crate::delivery::{DeliveryPlan, Outcome, PlannedEvent};
+use crate::error::{details, ApiFailure};
+use crate::schema::DeadLetterRow;
+use crate::storage::{Columns, SqlValue, Storage, StorageError};
+use crate::stream::read::parse_offset;
+use crate::subscription::Receiver;
+use crate::time::rfc3339_millis;
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DeadLetterError {
+    #[error("no dead letter with id {0}")]
+    NotFound(u64),
+    #[error("subscription '{0}' no longer exists or cannot receive replays")]
+    NoReceiver(String),
+    #[error("query parameter '{name}' {problem}")]
+    InvalidParameter { name: &'static str, problem: String },
+    #[error(transparent)]
+    Read(#[from] crate::stream::ReadError),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl ApiFailure for DeadLetterError {
+    fn status(&self) -> u16 {
+        match self {
+            DeadLetterError::NotFound(_) => 404,
+            DeadLetterError::NoReceiver(_) => 409,
+            DeadLetterError::InvalidParameter { .. } => 400,
+            DeadLetterError::Read(error) => error.status(),
+            DeadLetterError::Storage(_) => 500,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            DeadLetterError::NotFound(_) => "dead_letter_not_found",
+            DeadLetterError::NoReceiver(_) => "subscription_not_found",
+            DeadLetterError::InvalidParameter { .. } => "invalid_parameter",
+            DeadLetterError::Read(error) => error.code(),
+            DeadLetterError::Storage(_) => "internal",
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            DeadLetterError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
+            _ => Map::new(),
+        }
+    }
+}
+
+const COLUMNS: &str = "id, subscription_key, event_offset, delivery_id, attempts, reason, payload, created_at_ms";
+
+fn decode(sql: &str, row: &[SqlValue]) -> Result<DeadLetterRow, StorageError> {
+    let columns = Columns { query: sql, row };
+    Ok(DeadLetterRow {
+        id: columns.int(0)?.max(0) as u64,
+        subscription_key: columns.text(1)?,
+        offset: columns.int(2)?.max(0) as u64,
+        delivery_id: columns.text(3)?,
+        attempts: columns.int(4)?.max(0) as u64,
+        reason: columns.text(5)?,
+        payload: serde_json::from_str(&columns.text(6)?).unwrap_or(Value::Null),
+        created_at: rfc3339_millis(columns.int(7)?),
+    })
+}
+
+/// `?subscriptionKey=&after=&limit=` of the dead-letter list.
+#[derive(Debug, Default)]
+pub struct DeadLetterQuery {
+    pub subscription_key: Option<String>,
+    pub after: u64,
+    pub limit: u64,
+}
+
+fn percent_decoded(raw: &str) -> Option<String> {
+    let mut out = Vec::new();
+    let mut bytes = raw.bytes();
+    while let Some(byte) = bytes.next() {
+        match byte {
+            b'%' => {
+                let high = char::from(bytes.next()?).to_digit(16)?;
+                let low = char::from(bytes.next()?).to_digit(16)?;
+                out.push(u8::try_from(high * 16 + low).ok()?);
+            }
+            b'+' => out.push(b' '),
+            other => out.push(other),
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+impl DeadLetterQuery {
+    pub fn parse(query: &str) -> Result<Self, DeadLetterError> {
+        let mut parsed = DeadLetterQuery {
+            subscription_key: None,
+            after: 0,
+            limit: 100,
+        };
+        let invalid = |name: &'static str, problem: &str| DeadLetterError::InvalidParameter {
+            name,
+            problem: problem.to_owned(),
+        };
+        for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "subscriptionKey" => {
+                    parsed.subscription_key = Some(
+                        percent_decoded(value)
+                            .ok_or_else(|| invalid("subscriptionKey", "is not valid percent-encoding"))?,
+                    )
+                }
+                "after" => parsed.after = parse_offset("after", value)?,
+                "limit" => {
+                    parsed.limit = parse_offset("limit", value)?;
+                    if !(1..=1000).contains(&parsed.limit) {
+                        return Err(invalid("limit", "must be between 1 and 1000"));
+                    }
+                }
+                _ => return Err(invalid("query", "has an unknown parameter")),
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+impl<S: Storage> Stream<S> {
+    fn dead_letter_table_exists(&self) -> Result<bool, crate::stream::ReadError> {
+        self.existing()?;
+        Ok(true)
+    }
+
+    /// Writes one dead letter per event of `plan` (idempotent per delivery id
+    /// and offset), before the caller moves the cursor (§8 write-then-advance).
+    pub(crate) fn record_dead_letters(
+        &mut self,
+        plan: &DeliveryPlan,
+        attempts: u64,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<(), StorageError> {
+        for event in &plan.events {
+            self.storage.execute(
+                "INSERT OR IGNORE INTO dead_letters (subscription_key, event_offset, delivery_id, attempts, reason, payload, created_at_ms) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+                &[
+                    plan.subscription_key.as_str().into(),
+                    event.offset.into(),
+                    plan.delivery_id.as_str().into(),
+                    attempts.into(),
+                    reason.into(),
+                    event.body.to_string().into(),
+                    SqlValue::Integer(now_ms),
+                ],
+            )?;
+        }
+        self.counters.dead_letters += plan.events.len() as u64;
+        Ok(())
+    }
+
+    /// Dead letters in insertion order, paged by id (§8).
+    pub fn dead_letters(&self, query: &DeadLetterQuery) -> Result<Value, DeadLetterError> {
+        self.dead_letter_table_exists()?;
+        let sql = format!(
+            "SELECT {COLUMNS} FROM dead_letters WHERE id > ? AND (? IS NULL OR subscription_key = ?) ORDER BY id LIMIT ?"
+        );
+        let key: SqlValue = query.subscription_key.clone().into();
+        let rows = self
+            .storage
+            .query(&sql, &[query.after.into(), key.clone(), key, query.limit.into()])?;
+        let letters = rows
+            .iter()
+            .map(|row| decode(&sql, row))
+            .collect::<Result<Vec<_>, _>>()?;
+        let next_after = letters.last().map_or(query.after, |letter| letter.id);
+        Ok(json!({ "deadLetters": letters, "nextAfter": next_after }))
+    }
+
+    fn dead_letter(&self, id: u64) -> Result<DeadLetterRow, DeadLetterError> {
+        self.dead_letter_table_exists()?;
+        let sql = format!("SELECT {COLUMNS} FROM dead_letters WHERE id = ?");
+        let rows = self.storage.query(&sql, &[id.into()])?;
+        let row = rows.first().ok_or(DeadLetterError::NotFound(id))?;
+        Ok(decode(&sql, row)?)
+    }
+
+    pub fn discard_dead_letter(&mut self, id: u64) -> Result<(), DeadLetterError> {
+        self.dead_letter(id)?;
+        self.storage
+            .execute("DELETE FROM dead_letters WHERE id = ?", &[id.into()])?;
+        Ok(())
+    }
+
+    /// Discards every dead letter of one subscription (or all, without a key).
+    pub fn discard_dead_letters(&mut self, query: &DeadLetterQuery) -> Result<Value, DeadLetterError> {
+        self.dead_letter_table_exists()?;
+        let key: SqlValue = query.subscription_key.clone().into();
+        let sql = "SELECT COUNT(*) FROM dead_letters WHERE (? IS NULL OR subscription_key = ?)";
+        let count = match self.storage.query(sql, &[key.clone(), key.clone()])?.first() {
+            Some(row) => Columns { query: sql, row }.int(0)?,
+            None => 0,
+        };
+        self.storage.execute(
+            "DELETE FROM dead_letters WHERE (? IS NULL OR subscription_key = ?)",
+            &[key.clone(), key],
+        )?;
+        Ok(json!({ "discarded": count }))
+    }
+
+    /// A plan that resends one dead letter to the subscription's *current*
+    /// receiver, under its original delivery id (§8 replay).
+    pub fn plan_replay(&self, id: u64, now_ms: i64) -> Result<DeliveryPlan, DeadLetterError> {
+        let letter = self.dead_letter(id)?;
+        let subscription = self
+            .state
+            .subscriptions
+            .outbound
+            .by_key
+            .get(&letter.subscription_key)
+            .filter(|s| {
+                matches!(
+                    s.configuration.receiver,
+                    Receiver::WebhookPost { .. } | Receiver::ItxCall { .. }
+                )
+            })
+            .ok_or_else(|| DeadLetterError::NoReceiver(letter.subscription_key.clone()))?;
+        let stamp = self
+            .stamp_for(&letter.subscription_key, subscription)
+            .ok_or_else(|| DeadLetterError::NoReceiver(letter.subscription_key.clone()))?;
+        let created_at_ms =
+            crate::stream::rows::by_offset(&self.storage, letter.offset)?.map_or(now_ms, |event| event.created_at_ms);
+        Ok(DeliveryPlan {
+            subscription_key: letter.subscription_key.clone(),
+            receiver: subscription.configuration.receiver.clone(),
+            stamp,
+            after_offset: letter.offset.saturating_sub(1),
+            through_offset: letter.offset,
+            attempt: letter.attempts + 1,
+            delivery_id: letter.delivery_id.clone(),
+            started_at_ms: now_ms,
+            events: vec![PlannedEvent {
+                offset: letter.offset,
+                created_at_ms,
+                body: letter.payload.clone(),
+            }],
+            prepared_failure: None,
+            throttled: false,
+        })
+    }
+
+    /// Applies a replay's outcome: success deletes the letter; failure bumps
+    /// its attempts and records the reason, keeping it. Returns whether it
+    /// was delivered.
+    pub fn complete_replay(&mut self, id: u64, attempts: u64, outcome: &Outcome) -> Result<bool, DeadLetterError> {
+        match outcome {
+            Outcome::Delivered => {
+                self.storage
+                    .execute("DELETE FROM dead_letters WHERE id = ?", &[id.into()])?;
+                Ok(true)
+            }
+            Outcome::Failed { kind, message, .. } => {
+                let reason = match kind {
+                    crate::delivery::FailureKind::Permanent => format!("permanent: {message}"),
+                    crate::delivery::FailureKind::Transient => format!("transient: {message}"),
+                };
+                self.storage.execute(
+                    "UPDATE dead_letters SET attempts = ?, reason = ? WHERE id = ?",
+                    &[attempts.into(), reason.into(), id.into()],
+                )?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Dead letters per subscription, for the debug card.
+    pub(crate) fn dead_letter_counts(&self) -> std::collections::BTreeMap<String, u64> {
+        let sql = "SELECT subscription_key, COUNT(*) FROM dead_letters GROUP BY subscription_key";
+        let Ok(rows) = self.storage.query(sql, &[]) else {
+            return Default::default();
+        };
+        rows.iter()
+            .filter_map(|row| {
+                let columns = Columns { query: sql, row };
+                Some((columns.text(0).ok()?, columns.int(1).ok()?.max(0) as u64))
+            })
+            .collect()
+    }
+}

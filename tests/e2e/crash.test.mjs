@@ -1,0 +1,239 @@
+// Crash recovery end to end (DESIGN.md §3 rules 3–4, §6 rules 3, 6 and 9,
+// §7 rule 4): the whole Tributary process group — Node, Miniflare and its
+// workerd child — is SIGKILLed while a source stream is appending and copying
+// under load, then restarted on the same persisted SQLite. Every data event
+// the source committed must appear on the receiving stream exactly once, in
+// source-offset order: a crash repeats work (the in-flight batch is retried
+// and collapses onto the copies' derived idempotency keys), never skips it.
+//
+// The server runs in its own process (tests/e2e/server.mjs), spawned detached
+// so that `process.kill(-pid, "SIGKILL")` reaches the whole group. No
+// process of the group may outlive the test.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import { freshStateDir } from "./harness.mjs";
+import { eventually, lastHop, rawRequest, streamApi } from "./delivery_helpers.mjs";
+
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), "server.mjs");
+
+/** Live (non-zombie) processes whose process group is `pgid`. */
+function liveGroupMembers(pgid) {
+  const members = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // pid (comm) state ppid pgrp ... — comm may contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const [state, , pgrp] = fields;
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") members.push(Number(name));
+  }
+  return members;
+}
+
+/** A server process: `url`, `kill()` (SIGKILL to the whole group, waits until no member is alive). */
+async function startServer(persistDir) {
+  const child = spawn(process.execPath, [SERVER, persistDir], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const pgid = child.pid;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4_000);
+  });
+  const lines = createInterface({ input: child.stdout });
+  let timer;
+  const first = await Promise.race([
+    new Promise((resolve) => lines.once("line", resolve)),
+    exited.then((code) => {
+      throw new Error(`server exited (${code}) before printing its URL: ${stderr}`);
+    }),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  lines.on("line", () => {}); // keep draining workerd's log lines
+  const { url } = JSON.parse(first);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const server = {
+    url,
+    pgid,
+    killed: false,
+    async kill() {
+      if (!server.killed) {
+        server.killed = true;
+        try {
+          process.kill(-pgid, "SIGKILL");
+        } catch (error) {
+          if (error.code !== "ESRCH") throw error;
+        }
+      }
+      await exited;
+      await eventually(
+        () => assert.deepEqual(liveGroupMembers(pgid), [], `no process of group ${pgid} survives`),
+        { timeoutMs: 10_000, what: `process group ${pgid} gone` },
+      );
+    },
+  };
+  servers.push(server);
+  return server;
+}
+
+const servers = [];
+const dirs = [];
+after(async () => {
+  for (const server of servers) await server.kill().catch(() => {});
+  for (const server of servers) assert.deepEqual(liveGroupMembers(server.pgid), [], "no orphan workerd");
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const BATCHES = 30;
+const PER_BATCH = 20;
+/** Batches sent and acknowledged before the kill; the rest are sent as the kill lands. */
+const BEFORE_KILL = 25;
+/**
+ * Whether a kill landed mid-copy is only known after the restart (a read of
+ * B before the kill would itself give B time to catch up). A round whose kill
+ * cannot be shown to have landed before B caught up is followed by another
+ * round of load and kill, up to this many.
+ */
+const MAX_ROUNDS = 5;
+/** A's events that are not data: the configure event and one noise event. */
+const NON_DATA = 2;
+
+const batchBody = (round, b) => ({
+  events: Array.from({ length: PER_BATCH }, (_, i) => ({
+    type: "data",
+    payload: { round, batch: b, i },
+    idempotencyKey: `crash-r${round}-b${b}-e${i}`,
+  })),
+});
+
+test("§3, §6 rules 3/6/9, §7 rule 4: SIGKILL of the whole process group mid-copy, restart on the same storage: every source data event lands on B exactly once, in source-offset order", { timeout: 300_000 }, async (t) => {
+  const dir = freshStateDir("tributary-crash-");
+  dirs.push(dir);
+  const A = "/e2e-crash/source";
+  const B = "/e2e-crash/receiver";
+
+  let server = await startServer(dir);
+  let api = streamApi({ request: (method, path, opts) => rawRequest(server.url, method, path, opts) });
+
+  const configured = await api.subscribeFromOk(B, { sourcePath: A, subscriptionKey: "k", filter: { eventTypes: ["data"] } });
+  assert.equal(configured.subscriptionConfiguredEvent.offset, 1);
+  // Noise the filter skips: the cursor also advances over non-matching events.
+  await api.appendOk(A, { type: "noise", payload: { n: 0 } });
+  const lifetime = await api.infoOk(A);
+
+  let round = 0;
+  let landedMidCopy = false;
+  while (!landedMidCopy && round < MAX_ROUNDS) {
+    const r = round++;
+    // Load: the first batches all at once; as soon as the last of them is
+    // acknowledged, send the remaining ones and SIGKILL the group in the same
+    // turn — the source's alarm is copying, and those last appends lose their
+    // responses.
+    const acknowledged = new Map(); // batch → the events its 201 reported
+    const send = (b) =>
+      api.append(A, batchBody(r, b)).then(
+        (res) => {
+          assert.equal(res.status, 201, JSON.stringify(res.body).slice(0, 500));
+          acknowledged.set(b, res.body.events);
+        },
+        () => {}, // the connection died with the server: re-sent after the restart
+      );
+    await Promise.all(Array.from({ length: BEFORE_KILL }, (_, b) => send(b)));
+    const inFlight = Array.from({ length: BATCHES - BEFORE_KILL }, (_, k) => send(BEFORE_KILL + k));
+    await new Promise((resolve) => setImmediate(resolve)); // let the requests leave
+    await Promise.all([server.kill(), ...inFlight]);
+    const maxAcknowledged = Math.max(...[...acknowledged.values()].map((events) => events.at(-1).offset));
+
+    // Restart on the same storage (a new port).
+    server = await startServer(dir);
+    api = streamApi({ request: (method, path, opts) => rawRequest(server.url, method, path, opts) });
+
+    // B first: its head now is at least its head at the kill.
+    const bAtRestart = await api.info(B);
+    const bHead = bAtRestart.status === 200 ? bAtRestart.body.head : 0;
+    // §3 rule 3: everything acknowledged survived, in the same lifetime.
+    const aAtRestart = await api.infoOk(A);
+    assert.equal(aAtRestart.streamId, lifetime.streamId, "the same lifetime after the restart");
+    assert.ok(
+      aAtRestart.head >= maxAcknowledged,
+      `round ${r}: acknowledged appends survived the kill: head ${aAtRestart.head}, acknowledged up to ${maxAcknowledged}`,
+    );
+    const aData = aAtRestart.head - NON_DATA;
+    landedMidCopy = bHead < aData;
+    t.diagnostic(
+      `round ${r}: killed with ${acknowledged.size}/${BATCHES} appends acknowledged (up to offset ${maxAcknowledged}); ` +
+        `after the restart A holds ${aData} data events, B ${bHead} copies${landedMidCopy ? " — the kill landed mid-copy" : ""}`,
+    );
+
+    // Re-send every batch with the same idempotency keys: acknowledged ones are
+    // deduplicated to exactly what was committed; lost ones commit now, or were
+    // committed before the kill and are deduplicated (all-or-nothing).
+    for (let b = 0; b < BATCHES; b++) {
+      const res = await api.append(A, batchBody(r, b));
+      if (acknowledged.has(b)) {
+        assert.equal(res.status, 200, `round ${r} batch ${b} survived the kill: ${JSON.stringify(res.body).slice(0, 500)}`);
+        assert.deepEqual(res.body.deduplicated, Array(PER_BATCH).fill(true));
+        assert.deepEqual(res.body.events, acknowledged.get(b), `round ${r} batch ${b}: the originally committed events`);
+      } else {
+        assert.ok([200, 201].includes(res.status), `round ${r} batch ${b}: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+        assert.deepEqual(res.body.deduplicated, Array(PER_BATCH).fill(res.status === 200), "all-or-nothing");
+      }
+    }
+    await api.infoOk(A); // poke: the object re-arms its alarm on its first request after a restart
+  }
+  assert.ok(landedMidCopy, `in ${MAX_ROUNDS} rounds, no kill was shown to land before B caught up`);
+
+  const total = round * BATCHES * PER_BATCH;
+  const aData = (await api.readAll(A)).events.filter((e) => e.type === "data");
+  assert.equal(aData.length, total, "each source event committed once despite the retried appends");
+  assert.equal(new Set(aData.map((e) => e.idempotencyKey)).size, total);
+
+  // A batch in flight at the kill is retried (§6 rule 6): by the new object
+  // instance, and at the latest once its in-flight deadline (30 s for a copy)
+  // passes — so allow well beyond that.
+  await eventually(
+    async () => {
+      const count = (await api.readAll(B)).events.filter((e) => e.type === "data").length;
+      assert.ok(count >= total, `${count} of ${total} on B`);
+    },
+    { timeoutMs: 90_000, intervalMs: 100, what: `all ${total} copies on B` },
+  );
+  const entry = await api.caughtUp(A, "k", { timeoutMs: 30_000 });
+  assert.equal(entry.deliveryHalted, undefined);
+
+  // Exactly once, in source-offset order, each copy carrying the event it names.
+  const bData = (await api.readAll(B)).events.filter((e) => e.type === "data");
+  assert.equal(bData.length, total, "no duplicates");
+  assert.deepEqual(
+    bData.map((e) => lastHop(e).offset),
+    aData.map((e) => e.offset),
+    "every source data event exactly once, in source-offset order",
+  );
+  for (let n = 0; n < total; n++) {
+    assert.deepEqual(bData[n].payload, aData[n].payload);
+    const hop = lastHop(bData[n]);
+    assert.equal(hop.streamId, lifetime.streamId);
+    assert.equal(hop.subscriptionKey, "k");
+    assert.equal(hop.cursorChangedAtSourceOffset, 1, "one run throughout: a crash starts no new run");
+  }
+  assert.equal(new Set(bData.map((e) => e.idempotencyKey)).size, total);
+  const record = (await api.infoOk(B)).state.subscriptions.inbound.bySourcePath[A].k;
+  assert.equal(record.numEventsReceived, total, "the fence record counted each copy once");
+
+  await server.kill();
+  assert.deepEqual(liveGroupMembers(server.pgid), []);
+});
