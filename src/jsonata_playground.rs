@@ -54,6 +54,11 @@ fn evaluate(body: &[u8]) -> Result<Value, PlaygroundError> {
         Some(Value::Object(bindings)) => bindings.clone(),
         Some(_) => return Err(PlaygroundError::BadRequest("'bindings' must be an object".to_owned())),
     };
+    if let Some(name) = crate::jsonata_recursion::recursive_function(expression) {
+        return Err(PlaygroundError::BadRequest(format!(
+            "the expression defines the recursive function {name}; recursion is refused here as in filters and transforms"
+        )));
+    }
     let compiled = compile(expression)?;
     let result = compiled.evaluate_with_bindings(request.get("input"), &bindings)?;
     Ok(match result {

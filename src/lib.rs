@@ -14,6 +14,7 @@ pub mod event;
 pub mod json_limits;
 pub mod jsonata;
 pub mod jsonata_playground;
+pub mod jsonata_recursion;
 pub mod limits;
 pub mod path;
 pub mod route;
