@@ -442,3 +442,20 @@ fn s6_runtime_rows_are_repaired_from_the_state_on_open() {
     append(&mut reopened, json!({"type": "c"}), 3);
     assert_eq!(runtime_of(&card(&mut reopened), "k")["lag"], 1);
 }
+
+#[test]
+fn s5_recursive_functions_are_refused_in_filters_and_transforms() {
+    let mut stream = memory_stream("/src");
+    let recursive = "($f := function($n) { $f($n + 1) }; $f(0))";
+    for payload in [
+        json!({"receiver": copy_to("/d", "now"), "filter": {"jsonataCondition": recursive}}),
+        json!({"receiver": {"action": "copy-to-stream", "receivingStreamPath": "/d", "jsonataTransform": recursive, "delivery": {"start": "now", "onFailingEvent": "halt"}}}),
+    ] {
+        let (status, body) = append(&mut stream, configure(payload), 1);
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (422, Some("invalid_subscription"))
+        );
+        assert!(body["error"]["message"].as_str().unwrap().contains("recursive"));
+    }
+}

@@ -97,6 +97,12 @@ pub(crate) fn optional_jsonata(
         field: path.to_owned(),
         error,
     })?;
+    if let Some(name) = crate::jsonata_recursion::recursive_function(&source) {
+        return Err(invalid(
+            path,
+            format!("defines the recursive function {name}: filters and transforms may not recurse"),
+        ));
+    }
     Ok(Some(source))
 }
 

@@ -1,12 +1,25 @@
 // End-to-end durable-subscription *configuration* (DESIGN.md §4, §5, §6
 // runtime rows, §11 debug card) against the built worker running in workerd.
-// No delivery is exercised here: only what configuring, replacing, removing,
+// Delivery is not what is tested here (copy.test.mjs, itx.test.mjs and
+// webhooks.test.mjs do that): only what configuring, replacing, removing,
 // moving cursors and resuming commit, what the reduced state and the debug
 // card show, subscribe-from, and that every bad configuration commits nothing.
+//
+// Delivery is live, though: the source stream's alarm delivers shortly after
+// any append (§6). So every subscription here that the spine would deliver is
+// either filtered to an event type no test appends (never(), below) — nothing
+// is ever sent, no receiving stream is written and no halt or audit event is
+// appended, so heads and states stay exact — or has nothing after its start
+// cursor. What the alarm still does for such a subscription is advance its
+// cursor over the events its filter rejects (§6 rule 2), at a moment the test
+// does not control: runtime rows of such subscriptions are asserted with cursor
+// bounds (assertUnsentRuntime), and snapshots wait until the cursors have
+// settled (quiescent) before comparing.
 // One Tributary per file; every test uses its own stream paths.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTributary, streamUrl, OTHER_TOKEN } from "./harness.mjs";
+import { eventually } from "./delivery_helpers.mjs";
 
 let t;
 before(async () => {
@@ -30,6 +43,9 @@ const RESUMED = `${CONTROL}subscription-delivery-resumed`;
 const HALTED = `${CONTROL}subscription-delivery-halted`;
 
 // --- receivers ---------------------------------------------------------------
+
+/** A filter that matches nothing: no test appends an event of type "never". */
+const never = () => ({ eventTypes: ["never"] });
 
 const processorWake = () => ({ action: "processor-wake", expression: ["processors", "p", "wake"] });
 const copyTo = (receivingStreamPath, start = "beginning") => ({
@@ -112,8 +128,34 @@ function assertError(res, status, code, field) {
   if (field) assert.equal(res.body.error.details.field, field, JSON.stringify(res.body));
 }
 
-/** Everything a request could have committed to a stream. */
+/** Subscriptions the delivery spine works on (§6): not processor-wake, not halted. */
+const delivered = (s) => s.configuration.receiver.action !== "processor-wake" && s.deliveryHalted === undefined;
+
+/**
+ * Waits until the alarm has nothing left to do on `path`: every delivered
+ * subscription's cursor is at the head, nothing in flight or scheduled. For
+ * the subscriptions of this file (filtered to nothing, or with nothing after
+ * their start) that is the cursor passing the events the filter rejects.
+ */
+async function quiescent(path) {
+  return eventually(
+    async () => {
+      const res = await card(path);
+      if (res.status === 404) return;
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      for (const s of res.body.subscriptions.filter(delivered)) {
+        assert.equal(s.runtime.lag, 0, `${s.subscriptionKey} lag 0: ${JSON.stringify(s.runtime)}`);
+        assert.equal(s.runtime.inFlightDeadlineAt, null, `${s.subscriptionKey} nothing in flight`);
+        assert.equal(s.runtime.nextAttemptAt, null, `${s.subscriptionKey} nothing scheduled`);
+      }
+    },
+    { what: `delivery on ${path} to settle` },
+  );
+}
+
+/** Everything a request could have committed to a stream (taken once delivery has settled). */
 async function snapshot(path) {
+  await quiescent(path);
   const i = await info(path);
   if (i.status === 404) {
     assert.equal(i.body.error.code, "stream_not_found");
@@ -162,18 +204,44 @@ const RUNTIME_FIELDS = [
   "bytesSent",
 ];
 
-/** The idle runtime row of §6 before any delivery was attempted. */
-function assertIdleRuntime(runtime, { runOffset, acknowledgedOffset, lag }) {
+/** The runtime fields of §6 that stay put while nothing is ever sent. */
+function assertNothingSent(runtime) {
   assert.ok(runtime && typeof runtime === "object", `runtime row present: ${JSON.stringify(runtime)}`);
   for (const field of RUNTIME_FIELDS) assert.ok(field in runtime, `runtime.${field} present`);
+  assert.equal(runtime.attempt, 0, "attempt");
+  assert.equal(runtime.nextAttemptAt, null, "nextAttemptAt");
+  assert.equal(runtime.inFlightDeadlineAt, null, "inFlightDeadlineAt");
+  assert.equal(runtime.lastError, null, "lastError");
+  assert.equal(runtime.bytesSent, 0, "bytesSent");
+}
+
+/**
+ * The exact idle runtime row of §6, for a row the alarm cannot move: a
+ * processor-wake subscription (never delivered by the spine), or one whose
+ * cursor already is at the head (start "now" with nothing appended since).
+ */
+function assertIdleRuntime(runtime, { runOffset, acknowledgedOffset, lag }) {
+  assertNothingSent(runtime);
   assert.equal(runtime.runOffset, runOffset, "runOffset");
   assert.equal(runtime.acknowledgedOffset, acknowledgedOffset, "acknowledgedOffset");
   assert.equal(runtime.lag, lag, "lag");
-  assert.equal(runtime.attempt, 0);
-  assert.equal(runtime.nextAttemptAt, null);
-  assert.equal(runtime.inFlightDeadlineAt, null);
-  assert.equal(runtime.lastError, null);
-  assert.equal(runtime.bytesSent, 0);
+}
+
+/**
+ * The runtime row of a subscription that sends nothing (its filter matches
+ * nothing) but whose cursor the alarm may already have advanced over the
+ * rejected events (§6 rule 2): the cursor lies between the run's start
+ * cursor and the head, and lag = head − cursor.
+ */
+function assertUnsentRuntime(runtime, { runOffset, startCursor, head }) {
+  assertNothingSent(runtime);
+  assert.equal(runtime.runOffset, runOffset, "runOffset");
+  const cursor = runtime.acknowledgedOffset;
+  assert.ok(
+    Number.isInteger(cursor) && cursor >= startCursor && cursor <= head,
+    `acknowledgedOffset ${cursor} within [${startCursor}, ${head}]`,
+  );
+  assert.equal(runtime.lag, head - cursor, "lag = head − acknowledgedOffset");
 }
 
 // ---------------------------------------------------------------------------
@@ -191,6 +259,10 @@ for (const [action, receiver] of Object.entries(RECEIVERS)) {
   test(`§5: configuring a keyed ${action} subscription puts exactly {configuration, configuredAtOffset, configuredAt} in state.subscriptions.outbound.byKey`, async () => {
     const path = await seeded(`keyed-${action}`, 2);
     const payload = { subscriptionKey: `my-${action}`, description: `a ${action}`, receiver: receiver() };
+    // Delivered receivers match nothing: no copy, call or post ever happens
+    // (the itx-call names the allowlisted but unbound service X), so the head
+    // and the state stay exactly as configured.
+    if (action !== "processor-wake") payload.filter = never();
     const event = await configureOk(path, payload);
     assert.equal(event.offset, 3);
     assert.equal(event.type, CONFIGURED);
@@ -226,18 +298,36 @@ for (const [action, receiver] of Object.entries(RECEIVERS)) {
     assert.equal(s.configuredAt, event.createdAt);
     assert.equal(s.deliveryHalted, undefined);
     assert.equal(s.cursorSet, undefined);
-    const startsNow = payload.receiver.delivery?.start === "now";
-    assertIdleRuntime(s.runtime, {
-      runOffset: 3,
-      acknowledgedOffset: startsNow ? 3 : 0,
-      lag: startsNow ? 0 : 3,
-    });
+    if (action === "processor-wake") {
+      // Not delivered by the spine (§9): the row stays at its start.
+      assertIdleRuntime(s.runtime, { runOffset: 3, acknowledgedOffset: 0, lag: 3 });
+    } else if (payload.receiver.delivery.start === "now") {
+      assertIdleRuntime(s.runtime, { runOffset: 3, acknowledgedOffset: 3, lag: 0 });
+    } else {
+      assertUnsentRuntime(s.runtime, { runOffset: 3, startCursor: 0, head: 3 });
+    }
+
+    // Once the alarm has passed over everything, the state, the head and the
+    // configuration are still exactly what configuring committed.
+    await quiescent(path);
+    const settled = await infoOk(path);
+    assert.equal(settled.head, 3, "delivery appended nothing on the source");
+    assert.deepEqual(settled.state, i.state);
+    const sc = (await cardOk(path)).subscriptions;
+    assert.equal(sc.length, 1);
+    assert.deepEqual(sc[0].configuration, payload);
+    assertNothingSent(sc[0].runtime);
+    assert.equal(sc[0].runtime.runOffset, 3);
   });
 }
 
 test("§5: configuring the same key again replaces it: one entry, new configuration, configuredAtOffset moves, a new run starts", async () => {
   const path = await seeded("replace", 1);
-  const first = await configureOk(path, { subscriptionKey: "mirror", receiver: copyTo("/e2e-subs/r1", "beginning") });
+  const first = await configureOk(path, {
+    subscriptionKey: "mirror",
+    filter: never(),
+    receiver: copyTo("/e2e-subs/r1", "beginning"),
+  });
   await appendOk(path, { type: "between" });
   const cursor = await appendOk(path, { type: CURSOR_SET, payload: { subscriptionKey: "mirror", afterOffset: 1 } });
   assert.deepEqual((await byKey(path)).mirror.cursorSet, { afterOffset: 1, setAtSourceOffset: cursor.offset });
@@ -256,7 +346,7 @@ test("§5: configuring the same key again replaces it: one entry, new configurat
   assert.equal(c.subscriptions.length, 1);
   assertIdleRuntime(c.subscriptions[0].runtime, {
     runOffset: second.offset,
-    acknowledgedOffset: second.offset, // start "now"
+    acknowledgedOffset: second.offset, // start "now", nothing appended since
     lag: 0,
   });
 
@@ -309,7 +399,7 @@ test("§5 Keys: a keyless configure with an idempotencyKey, retried, returns the
 
 test("§5 Keys: two raw keyless appends create two subscriptions, keyed subscription:<offset>", async () => {
   const path = await seeded("keyless-raw", 1);
-  const payload = { receiver: copyTo("/e2e-subs/keyless-raw-dst", "beginning") };
+  const payload = { filter: never(), receiver: copyTo("/e2e-subs/keyless-raw-dst", "beginning") };
   const a = await configureOk(path, payload);
   const b = await configureOk(path, payload);
   assert.deepEqual([a.offset, b.offset], [2, 3]);
@@ -338,7 +428,7 @@ test("§5 Keys: two raw keyless appends create two subscriptions, keyed subscrip
 
 test("§4: subscription-removed drops the subscription from the state and the debug card; removing again is 422 unknown_subscription", async () => {
   const path = await seeded("remove", 1);
-  await configureOk(path, { subscriptionKey: "gone", receiver: copyTo("/e2e-subs/remove-dst") });
+  await configureOk(path, { subscriptionKey: "gone", filter: never(), receiver: copyTo("/e2e-subs/remove-dst") });
   await configureOk(path, { subscriptionKey: "stays", receiver: processorWake() });
   const removed = await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "gone", reason: "requested" } });
   assert.equal(removed.offset, 4);
@@ -359,7 +449,7 @@ test("§4: subscription-removed drops the subscription from the state and the de
 
 test("§4: subscription-cursor-set records cursorSet; beyond head → 422 cursor_beyond_head; unknown key → 422 unknown_subscription", async () => {
   const path = fresh("cursor");
-  await configureOk(path, { subscriptionKey: "k", receiver: copyTo("/e2e-subs/cursor-dst", "beginning") });
+  await configureOk(path, { subscriptionKey: "k", filter: never(), receiver: copyTo("/e2e-subs/cursor-dst", "beginning") });
   await batchOk(path, [{ type: "a" }, { type: "b" }]); // head 3
   await rejectsAndCommitsNothing(
     [path],
@@ -381,12 +471,16 @@ test("§4: subscription-cursor-set records cursorSet; beyond head → 422 cursor
   assert.equal(entry.configuredAtOffset, 1, "a cursor-set does not reconfigure");
   const c = await cardEntry(path, "k");
   assert.deepEqual(c.cursorSet, { afterOffset: 3, setAtSourceOffset: 4 });
-  assertIdleRuntime(c.runtime, { runOffset: 4, acknowledgedOffset: 3, lag: 1 });
+  // A new run starting after offset 3 (the alarm may already have passed the cursor-set itself).
+  assertUnsentRuntime(c.runtime, { runOffset: 4, startCursor: 3, head: 4 });
 
   // Backwards is fine too (exclusive offset 0 = replay everything).
+  await quiescent(path);
   const back = await appendOk(path, { type: CURSOR_SET, payload: { subscriptionKey: "k", afterOffset: 0 } });
+  assert.equal(back.offset, 5);
   assert.deepEqual((await byKey(path)).k.cursorSet, { afterOffset: 0, setAtSourceOffset: back.offset });
-  assertIdleRuntime((await cardEntry(path, "k")).runtime, { runOffset: 5, acknowledgedOffset: 0, lag: 5 });
+  assertUnsentRuntime((await cardEntry(path, "k")).runtime, { runOffset: 5, startCursor: 0, head: 5 });
+  assert.equal((await infoOk(path)).head, 5, "nothing else appended");
 });
 
 test("§4: subscription-delivery-resumed on a subscription that is not halted → 409 subscription_not_halted; unknown key → 422", async () => {
@@ -462,10 +556,12 @@ test("§5 Filter: eventTypes, jsonataCondition and jsonataTransform are stored v
 // 5. subscribe-from
 // ---------------------------------------------------------------------------
 
-test("§5 subscribeToEventsFrom: appends one copy-to-stream configure on the source, returns {subscriptionKey, subscriptionConfiguredEvent}, and leaves the receiving stream unwritten", async () => {
+test("§5 subscribeToEventsFrom: appends exactly one copy-to-stream configure on the source, returns {subscriptionKey, subscriptionConfiguredEvent}, and appends nothing on the receiving stream", async () => {
   const source = await seeded("sf-src", 2);
   const receiving = fresh("sf-dst");
-  const res = await subscribeFrom(receiving, { sourcePath: source, idempotencyKey: "attempt-1" });
+  // Filtered to nothing, so no copy can ever write the receiving stream: what
+  // is observed there is what subscribe-from itself did.
+  const res = await subscribeFrom(receiving, { sourcePath: source, idempotencyKey: "attempt-1", filter: never() });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   assert.deepEqual(Object.keys(res.body).sort(), ["subscriptionConfiguredEvent", "subscriptionKey"]);
   const event = res.body.subscriptionConfiguredEvent;
@@ -473,6 +569,7 @@ test("§5 subscribeToEventsFrom: appends one copy-to-stream configure on the sou
   assert.equal(event.type, CONFIGURED);
   assert.match(event.createdAt, RFC3339_MILLIS);
   const expectedConfiguration = {
+    filter: never(),
     receiver: {
       action: "copy-to-stream",
       receivingStreamPath: receiving,
@@ -494,14 +591,27 @@ test("§5 subscribeToEventsFrom: appends one copy-to-stream configure on the sou
       subscriptionKeyWasGenerated: true,
     },
   });
-  assertIdleRuntime((await cardEntry(source, "subscription:3")).runtime, {
+  assertUnsentRuntime((await cardEntry(source, "subscription:3")).runtime, {
     runOffset: 3,
-    acknowledgedOffset: 0,
-    lag: 3,
+    startCursor: 0, // start "beginning"
+    head: 3,
   });
-  // The receiving stream learns of the subscription only when a copy arrives.
+  // subscribe-from wrote nothing on the receiving stream (not even created it);
+  // it learns of the subscription only when a copy arrives.
   assertError(await info(receiving), 404, "stream_not_found");
   assertError(await card(receiving), 404, "stream_not_found");
+  // Still so once the subscription has passed over the whole source.
+  await quiescent(source);
+  assertError(await info(receiving), 404, "stream_not_found");
+  assert.equal((await infoOk(source)).head, 3, "still exactly one event appended on the source");
+
+  // A retry with the same idempotencyKey is the same call: no new event anywhere.
+  const again = await subscribeFrom(receiving, { sourcePath: source, idempotencyKey: "attempt-1", filter: never() });
+  assert.equal(again.status, 200, JSON.stringify(again.body));
+  assert.equal(again.body.subscriptionKey, "subscription:3");
+  assert.deepEqual(again.body.subscriptionConfiguredEvent, event);
+  assert.equal((await infoOk(source)).head, 3);
+  assertError(await info(receiving), 404, "stream_not_found");
 });
 
 test("§5 subscribeToEventsFrom: a retried call with the same idempotencyKey → 200, same key, same event, nothing new on the source", async () => {
@@ -558,7 +668,7 @@ test("§5 subscribeToEventsFrom: filter, jsonataTransform and start are carried 
 test("§5 subscribeToEventsFrom: with a subscriptionKey the key is returned as given (no idempotencyKey needed); a never-written source is created", async () => {
   const source = fresh("sf-keyed-src");
   const receiving = fresh("sf-keyed-dst");
-  const res = await subscribeFrom(receiving, { sourcePath: source, subscriptionKey: "mirror" });
+  const res = await subscribeFrom(receiving, { sourcePath: source, subscriptionKey: "mirror", filter: never() });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   assert.equal(res.body.subscriptionKey, "mirror");
   assert.equal(res.body.subscriptionConfiguredEvent.offset, 1);
@@ -567,15 +677,23 @@ test("§5 subscribeToEventsFrom: with a subscriptionKey the key is returned as g
   assert.deepEqual(Object.keys(entries), ["mirror"]);
   assert.equal(entries.mirror.subscriptionKeyWasGenerated, undefined);
   assert.equal(entries.mirror.configuration.receiver.receivingStreamPath, receiving);
+  assert.deepEqual(entries.mirror.configuration.filter, never());
   assertError(await info(receiving), 404, "stream_not_found");
 
   // Calling again with the same key is ensure-or-replace: still one subscription.
-  const again = await subscribeFrom(receiving, { sourcePath: source, subscriptionKey: "mirror", start: "now" });
+  const again = await subscribeFrom(receiving, {
+    sourcePath: source,
+    subscriptionKey: "mirror",
+    start: "now",
+    filter: never(),
+  });
   assert.ok([200, 201].includes(again.status), JSON.stringify(again.body));
   assert.equal(again.body.subscriptionKey, "mirror");
   const after = await byKey(source);
   assert.deepEqual(Object.keys(after), ["mirror"]);
   assert.equal(after.mirror.configuration.receiver.delivery.start, "now");
+  assert.equal((await infoOk(source)).head, again.status === 201 ? 2 : 1);
+  assertError(await info(receiving), 404, "stream_not_found");
 });
 
 test("§5 subscribeToEventsFrom: without subscriptionKey and idempotencyKey → 400 idempotency_key_required, nothing appended", async () => {
@@ -662,7 +780,7 @@ test("§2/§5 subscribeToEventsFrom: the source is resolved in the caller's proj
   const receiving = fresh("sf-project-dst");
   const res = await subscribeFrom(
     receiving,
-    { sourcePath: source, subscriptionKey: "other-project" },
+    { sourcePath: source, subscriptionKey: "other-project", filter: never() },
     { token: OTHER_TOKEN },
   );
   assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -678,44 +796,58 @@ test("§2/§5 subscribeToEventsFrom: the source is resolved in the caller's proj
 
 test("§6/§11: runtime rows for start beginning/now, cursor-set, removal and lag; all intact after a restart", async () => {
   const path = await seeded("runtime", 3); // head 3
-  const b = await configureOk(path, { subscriptionKey: "b", receiver: copyTo("/e2e-subs/runtime-b", "beginning") });
-  const n = await configureOk(path, { subscriptionKey: "n", receiver: itxCall("now") });
-  const p = await configureOk(path, { receiver: processorWake() }); // keyless, no delivery block
+  // b and n are delivered by the spine but match nothing, so they never send;
+  // the alarm only moves their cursors over the events they reject (§6 rule 2).
+  const b = await configureOk(path, {
+    subscriptionKey: "b",
+    filter: never(),
+    receiver: copyTo("/e2e-subs/runtime-b", "beginning"),
+  });
+  const n = await configureOk(path, { subscriptionKey: "n", filter: never(), receiver: itxCall("now") });
+  const p = await configureOk(path, { receiver: processorWake() }); // keyless, no delivery block, never delivered
   assert.deepEqual([b.offset, n.offset, p.offset], [4, 5, 6]);
   const pKey = "subscription:6";
 
   let c = await cardOk(path);
   assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey).sort(), ["b", "n", pKey].sort());
-  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 4, acknowledgedOffset: 0, lag: 6 });
-  assertIdleRuntime((await cardEntry(path, "n")).runtime, { runOffset: 5, acknowledgedOffset: 5, lag: 1 });
+  assertUnsentRuntime((await cardEntry(path, "b")).runtime, { runOffset: 4, startCursor: 0, head: 6 });
+  assertUnsentRuntime((await cardEntry(path, "n")).runtime, { runOffset: 5, startCursor: 5, head: 6 });
   assertIdleRuntime((await cardEntry(path, pKey)).runtime, { runOffset: 6, acknowledgedOffset: 0, lag: 6 });
 
   // lag = head − acknowledgedOffset as the head moves.
   await batchOk(path, [{ type: "x" }, { type: "y" }]); // head 8
-  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 4, acknowledgedOffset: 0, lag: 8 });
-  assertIdleRuntime((await cardEntry(path, "n")).runtime, { runOffset: 5, acknowledgedOffset: 5, lag: 3 });
+  assertUnsentRuntime((await cardEntry(path, "b")).runtime, { runOffset: 4, startCursor: 0, head: 8 });
+  assertUnsentRuntime((await cardEntry(path, "n")).runtime, { runOffset: 5, startCursor: 5, head: 8 });
+  assertIdleRuntime((await cardEntry(path, pKey)).runtime, { runOffset: 6, acknowledgedOffset: 0, lag: 8 });
+  // Nothing matched, so the cursors pass everything and nothing is ever sent.
+  await quiescent(path);
+  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 4, acknowledgedOffset: 8, lag: 0 });
+  assertIdleRuntime((await cardEntry(path, "n")).runtime, { runOffset: 5, acknowledgedOffset: 8, lag: 0 });
 
-  // cursor-set: acknowledgedOffset = afterOffset, runOffset = the cursor-set's offset.
+  // cursor-set: a new run (runOffset = the cursor-set's offset) starting after afterOffset.
   const set = await appendOk(path, { type: CURSOR_SET, payload: { subscriptionKey: "b", afterOffset: 7 } });
   assert.equal(set.offset, 9);
-  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, acknowledgedOffset: 7, lag: 2 });
+  assertUnsentRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, startCursor: 7, head: 9 });
   assert.deepEqual((await cardEntry(path, "b")).cursorSet, { afterOffset: 7, setAtSourceOffset: 9 });
 
   // removal drops the row.
   await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "n", reason: "requested" } }); // head 10
   c = await cardOk(path);
   assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey).sort(), ["b", pKey].sort());
-  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, acknowledgedOffset: 7, lag: 3 });
+  assertUnsentRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, startCursor: 7, head: 10 });
   assertIdleRuntime((await cardEntry(path, pKey)).runtime, { runOffset: 6, acknowledgedOffset: 0, lag: 10 });
+  assert.equal((await infoOk(path)).head, 10, "delivery appended nothing on the source");
 
-  const beforeRestart = await snapshot(path);
+  const beforeRestart = await snapshot(path); // once b's cursor has settled at the head
+  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, acknowledgedOffset: 10, lag: 0 });
   await t.restart();
   const afterRestart = await snapshot(path);
   assert.deepEqual(afterRestart, beforeRestart, "configuration, state and runtime rows survive the restart");
 
   // And they keep working: lag follows new appends, control events still apply.
   await appendOk(path, { type: "after-restart" }); // head 11
-  assertIdleRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, acknowledgedOffset: 7, lag: 4 });
+  assertUnsentRuntime((await cardEntry(path, "b")).runtime, { runOffset: 9, startCursor: 10, head: 11 });
+  assertIdleRuntime((await cardEntry(path, pKey)).runtime, { runOffset: 6, acknowledgedOffset: 0, lag: 11 });
   await appendOk(path, { type: REMOVED, payload: { subscriptionKey: pKey } });
   assert.deepEqual((await cardOk(path)).subscriptions.map((s) => s.subscriptionKey), ["b"]);
 });
@@ -736,7 +868,7 @@ test("§5/§6: configure, remove and re-configure one key inside one batch leave
 
 test("§3 rule 6: deleting a source stream destroys its subscriptions and runtime rows; the next lifetime starts empty", async () => {
   const path = await seeded("delete", 1);
-  await configureOk(path, { subscriptionKey: "k", receiver: copyTo("/e2e-subs/delete-dst", "beginning") });
+  await configureOk(path, { subscriptionKey: "k", filter: never(), receiver: copyTo("/e2e-subs/delete-dst", "beginning") });
   const del = await t.request("DELETE", streamUrl(path));
   assert.ok([200, 204].includes(del.status), `delete: ${del.status}`);
   assertError(await card(path), 404, "stream_not_found");
@@ -775,10 +907,10 @@ test("§2/§3: subscribe-from needs a bearer token, POST, and a JSON object body
 // 7. Bad input: the right 4xx, and nothing committed
 // ---------------------------------------------------------------------------
 
-/** A stream holding one event and one subscription, to reject things against. */
+/** A stream holding one event and one subscription (matching nothing, so never sending), to reject things against. */
 async function withOneSubscription(name) {
   const path = await seeded(name, 1);
-  await configureOk(path, { subscriptionKey: "existing", receiver: copyTo("/e2e-subs/existing-dst") });
+  await configureOk(path, { subscriptionKey: "existing", filter: never(), receiver: copyTo("/e2e-subs/existing-dst") });
   return path;
 }
 
@@ -929,8 +1061,10 @@ test("§5 Keys: a 256-byte key and a 4 KiB expression are exactly at the limit a
 test("§5 Bounds: a 65th subscription from one source to one receiver → 422 too_many_subscriptions; another receiver is fine", async () => {
   const path = fresh("bound-64");
   const receiver = "/e2e-subs/bound-receiver";
+  // Filtered to nothing: the later configure events are never copied, so the
+  // receiving stream stays unwritten and its snapshot is exact.
   const events = Array.from({ length: 64 }, (_, i) =>
-    configureEvent({ subscriptionKey: `k${i}`, receiver: copyTo(receiver, "now") }),
+    configureEvent({ subscriptionKey: `k${i}`, filter: never(), receiver: copyTo(receiver, "now") }),
   );
   await batchOk(path, events);
   assert.equal(Object.keys(await byKey(path)).length, 64);
@@ -938,44 +1072,50 @@ test("§5 Bounds: a 65th subscription from one source to one receiver → 422 to
 
   await rejectsAndCommitsNothing(
     [path],
-    () => configure(path, { subscriptionKey: "k64", receiver: copyTo(receiver, "now") }),
+    () => configure(path, { subscriptionKey: "k64", filter: never(), receiver: copyTo(receiver, "now") }),
     422,
     "too_many_subscriptions",
   );
   await rejectsAndCommitsNothing(
     [path],
-    () => configure(path, { receiver: copyTo(receiver, "beginning") }),
+    () => configure(path, { filter: never(), receiver: copyTo(receiver, "beginning") }),
     422,
     "too_many_subscriptions",
   );
   // subscribe-from from that receiving stream counts against the same bound.
   await rejectsAndCommitsNothing(
     [path, receiver],
-    () => subscribeFrom(receiver, { sourcePath: path, idempotencyKey: "sixty-five" }),
+    () => subscribeFrom(receiver, { sourcePath: path, idempotencyKey: "sixty-five", filter: never() }),
     422,
     "too_many_subscriptions",
   );
   // Replacing one of the 64 is not adding.
-  await configureOk(path, { subscriptionKey: "k0", receiver: copyTo(receiver, "beginning") });
+  await configureOk(path, { subscriptionKey: "k0", filter: never(), receiver: copyTo(receiver, "beginning") });
   // A 65th to a different receiver is fine.
-  await configureOk(path, { subscriptionKey: "k64", receiver: copyTo("/e2e-subs/bound-other", "now") });
+  await configureOk(path, { subscriptionKey: "k64", filter: never(), receiver: copyTo("/e2e-subs/bound-other", "now") });
   const entries = await byKey(path);
   assert.equal(Object.keys(entries).length, 65);
   // Removing one makes room again.
   await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "k1" } });
-  await configureOk(path, { subscriptionKey: "k65", receiver: copyTo(receiver, "now") });
+  await configureOk(path, { subscriptionKey: "k65", filter: never(), receiver: copyTo(receiver, "now") });
   assert.equal(Object.keys(await byKey(path)).length, 65);
+  assertError(await info(receiver), 404, "stream_not_found");
 });
 
 test("§5 Bounds: a configuration pushing the reduced state over 256 KiB → 422 reduced_state_too_large", async () => {
   const path = fresh("bound-state");
   const description = "d".repeat(60_000);
   for (let i = 0; i < 4; i++) {
-    await configureOk(path, { subscriptionKey: `b${i}`, description, receiver: copyTo(`/e2e-subs/big${i}`, "now") });
+    await configureOk(path, {
+      subscriptionKey: `b${i}`,
+      description,
+      filter: never(),
+      receiver: copyTo(`/e2e-subs/big${i}`, "now"),
+    });
   }
   await rejectsAndCommitsNothing(
     [path],
-    () => configure(path, { subscriptionKey: "b4", description, receiver: copyTo("/e2e-subs/big4", "now") }),
+    () => configure(path, { subscriptionKey: "b4", description, filter: never(), receiver: copyTo("/e2e-subs/big4", "now") }),
     422,
     "reduced_state_too_large",
   );
@@ -986,6 +1126,7 @@ test("§5 Bounds: a configuration pushing the reduced state over 256 KiB → 422
       configure(path, {
         subscriptionKey: "b0",
         description: "d".repeat(120_000),
+        filter: never(),
         receiver: copyTo("/e2e-subs/big0", "now"),
       }),
     422,
@@ -994,7 +1135,7 @@ test("§5 Bounds: a configuration pushing the reduced state over 256 KiB → 422
   assert.deepEqual(Object.keys(await byKey(path)).sort(), ["b0", "b1", "b2", "b3"]);
   // Room again after a removal.
   await appendOk(path, { type: REMOVED, payload: { subscriptionKey: "b3" } });
-  await configureOk(path, { subscriptionKey: "b4", description, receiver: copyTo("/e2e-subs/big4", "now") });
+  await configureOk(path, { subscriptionKey: "b4", description, filter: never(), receiver: copyTo("/e2e-subs/big4", "now") });
 });
 
 test("§4/§2: cursor-set beyond head and for an unknown key, and resume of a not-halted subscription, commit nothing", async () => {
@@ -1060,32 +1201,144 @@ test("§5/§2: subscribe-from without idempotencyKey or key, and naming an inval
   }
 });
 
-test("§5 Filter: hostile JSONata that compiles (unbounded recursion) is accepted at configure; hostile nesting is refused; the worker keeps serving", async () => {
-  const path = await seeded("hostile", 1);
-  const recursion = "($f := function($n) { $f($n + 1) }; $f(0))";
-  await configureOk(path, {
-    subscriptionKey: "recursive",
-    filter: { jsonataCondition: recursion },
-    receiver: { ...copyTo("/e2e-subs/hostile-dst", "beginning"), jsonataTransform: recursion },
-  });
-  assert.equal((await byKey(path)).recursive.configuration.filter.jsonataCondition, recursion);
+/**
+ * JSONata that compiles but defines a function reaching itself: an unbounded
+ * tail recursion (uses no stack, so no depth cap stops it and nothing can bound
+ * it on wasm32), a deep non-tail recursion, mutual recursion, and the λ form.
+ */
+const RECURSIVE = [
+  "($f := function($n) { $f($n + 1) }; $f(0))",
+  "($f := function($n) { $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000))",
+  "($a := function() { $b() }; $b := function() { $a() }; $a())",
+  "($f := λ($n) { $n = 0 ? 0 : $f($n - 1) }; $f(3))",
+];
 
-  // Nesting deep enough to blow a recursive-descent parser, under 4 KiB.
+test("§5 Filter: filters and transforms defining recursive functions are refused at configure (422 invalid_subscription); hostile nesting is refused; the worker keeps serving", async () => {
+  const path = await withOneSubscription("hostile"); // head 2, subscription "existing"
+  const neverWritten = fresh("hostile-new");
+  const receiving = fresh("hostile-sf-dst");
+  // Every payload also filters to nothing: should one be accepted after all,
+  // it is never evaluated (an endless recursion would spin the worker).
+  const condition = (jsonataCondition, extra = {}) => ({
+    ...extra,
+    filter: { ...never(), jsonataCondition },
+    receiver: copyTo("/e2e-subs/hostile-dst", "beginning"),
+  });
+  const transform = (jsonataTransform, extra = {}) => ({
+    ...extra,
+    filter: never(),
+    receiver: { ...copyTo("/e2e-subs/hostile-dst", "beginning"), jsonataTransform },
+  });
+  const refusedAsRecursive = (res) =>
+    assert.match(res.body.error.message, /recursive/i, `the refusal says why: ${JSON.stringify(res.body)}`);
+
+  for (const expression of RECURSIVE) {
+    for (const target of [path, neverWritten]) {
+      refusedAsRecursive(
+        await rejectsAndCommitsNothing(
+          [target],
+          () => configure(target, condition(expression)),
+          422,
+          "invalid_subscription",
+          "filter.jsonataCondition",
+        ),
+      );
+      refusedAsRecursive(
+        await rejectsAndCommitsNothing(
+          [target],
+          () => configure(target, transform(expression)),
+          422,
+          "invalid_subscription",
+          "receiver.jsonataTransform",
+        ),
+      );
+    }
+    // On every receiver that carries a transform, …
+    refusedAsRecursive(
+      await rejectsAndCommitsNothing(
+        [path],
+        () => configure(path, { filter: never(), receiver: { ...itxCall("now"), jsonataTransform: expression } }),
+        422,
+        "invalid_subscription",
+        "receiver.jsonataTransform",
+      ),
+    );
+    refusedAsRecursive(
+      await rejectsAndCommitsNothing(
+        [path],
+        () => configure(path, { filter: never(), receiver: { ...webhookPost(), jsonataTransform: expression } }),
+        422,
+        "invalid_subscription",
+        "receiver.jsonataTransform",
+      ),
+    );
+    // … as a replacement of an existing key, inside a batch (which it sinks whole), …
+    await rejectsAndCommitsNothing(
+      [path],
+      () => configure(path, condition(expression, { subscriptionKey: "existing" })),
+      422,
+      "invalid_subscription",
+      "filter.jsonataCondition",
+    );
+    await rejectsAndCommitsNothing(
+      [path],
+      () => append(path, { events: [{ type: "fine" }, configureEvent(transform(expression)), { type: "fine" }] }),
+      422,
+      "invalid_subscription",
+      "receiver.jsonataTransform",
+    );
+    // … and through subscribe-from, which writes neither stream.
+    refusedAsRecursive(
+      await rejectsAndCommitsNothing(
+        [path, receiving],
+        () =>
+          subscribeFrom(receiving, {
+            sourcePath: path,
+            idempotencyKey: "recursive",
+            filter: never(),
+            jsonataTransform: expression,
+          }),
+        422,
+        "invalid_subscription",
+        "receiver.jsonataTransform",
+      ),
+    );
+  }
+  assertError(await info(neverWritten), 404, "stream_not_found");
+  assertError(await info(receiving), 404, "stream_not_found");
+
+  // A function that does not call itself is an ordinary expression.
+  await configureOk(path, {
+    subscriptionKey: "helper",
+    filter: { ...never(), jsonataCondition: "($double := function($x) { $x * 2 }; $double(payload.n) > 2)" },
+    receiver: {
+      ...copyTo("/e2e-subs/hostile-dst", "beginning"),
+      jsonataTransform: "($g := function($x) { $string($x) & '$g' }; {'payload': $g(payload)})",
+    },
+  });
+
+  // Nesting deep enough to blow a recursive-descent parser, under 4 KiB: refused as before.
   for (const expression of [
     "(".repeat(2000) + "1" + ")".repeat(2000),
     "[".repeat(2000) + "1" + "]".repeat(2000),
     "-".repeat(4000) + "1",
   ]) {
-    const res = await configure(path, { receiver: copyTo("/e2e-subs/hostile-dst", "now"), filter: { jsonataCondition: expression } });
-    assert.ok([201, 422].includes(res.status), `configure answered (${res.status}): ${JSON.stringify(res.body)}`);
-    if (res.status === 422) assert.equal(res.body.error.code, "invalid_jsonata");
+    await rejectsAndCommitsNothing(
+      [path],
+      () => configure(path, condition(expression)),
+      422,
+      "invalid_jsonata",
+      "filter.jsonataCondition",
+    );
   }
 
   // The worker still works: reads, appends and the debug card.
+  assert.deepEqual(Object.keys(await byKey(path)).sort(), ["existing", "helper"]);
   const next = await appendOk(path, { type: "still-alive" });
-  assert.ok(next.offset > 2);
+  assert.equal(next.offset, 4, "only the helper configure was committed");
   const c = await cardOk(path);
-  assert.ok(c.subscriptions.some((s) => s.subscriptionKey === "recursive"));
+  assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey).sort(), ["existing", "helper"]);
+  await quiescent(path);
   const other = fresh("hostile-other");
   assert.equal((await appendOk(other, { type: "ok" })).offset, 1);
 });
