@@ -108,6 +108,24 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
         Some("metrics") => pick(method, &[("GET", Action::Metrics)], "GET")?,
         Some("subscriptions") => pick(method, &[("GET", Action::Subscriptions)], "GET")?,
         Some("subscribe-from") => pick(method, &[("POST", Action::SubscribeFrom)], "POST")?,
+        Some("dead-letters") => pick(
+            method,
+            &[("GET", Action::ListDeadLetters), ("DELETE", Action::DiscardDeadLetters)],
+            "GET, DELETE",
+        )?,
+        Some(other) if other.starts_with("dead-letters/") => {
+            let rest = other.trim_start_matches("dead-letters/");
+            let (raw_id, replay) = match rest.strip_suffix("/replay") {
+                Some(id) => (id, true),
+                None => (rest, false),
+            };
+            let id = crate::stream::read::parse_offset("id", raw_id).map_err(RouteError::Offset)?;
+            if replay {
+                pick(method, &[("POST", Action::ReplayDeadLetter(id))], "POST")?
+            } else {
+                pick(method, &[("DELETE", Action::DiscardDeadLetter(id))], "DELETE")?
+            }
+        }
         Some(other) if other.starts_with("subscriptions/") && other.ends_with("/signing-secret") => {
             let encoded = other
                 .trim_start_matches("subscriptions/")
@@ -169,6 +187,35 @@ mod tests {
             route("GET", "/v1/streams/a/-/events/7").ok().map(|r| r.action),
             Some(Action::ReadOne(7))
         );
+    }
+
+    #[test]
+    fn routes_dead_letters() {
+        let action = |method: &str, url: &str| route(method, url).ok().map(|r| r.action);
+        assert_eq!(
+            action("GET", "/v1/streams/a/-/dead-letters"),
+            Some(Action::ListDeadLetters)
+        );
+        assert_eq!(
+            action("DELETE", "/v1/streams/a/-/dead-letters"),
+            Some(Action::DiscardDeadLetters)
+        );
+        assert_eq!(
+            action("DELETE", "/v1/streams/a/-/dead-letters/7"),
+            Some(Action::DiscardDeadLetter(7))
+        );
+        assert_eq!(
+            action("POST", "/v1/streams/a/-/dead-letters/7/replay"),
+            Some(Action::ReplayDeadLetter(7))
+        );
+        assert!(matches!(
+            route("POST", "/v1/streams/a/-/dead-letters/x/replay"),
+            Err(RouteError::Offset(_))
+        ));
+        assert!(matches!(
+            route("GET", "/v1/streams/a/-/dead-letters/7"),
+            Err(RouteError::MethodNotAllowed(_))
+        ));
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/0001_streams.sql")),
     (2, include_str!("../migrations/0002_subscription_runtime.sql")),
     (3, include_str!("../migrations/0003_dead_letters.sql")),
+    (4, include_str!("../migrations/0004_retry_range.sql")),
 ];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
@@ -52,6 +53,8 @@ pub struct RuntimeRow {
     pub bytes_sent: u64,
     /// After a failed batch the next read takes one event (§6 rule 4).
     pub isolating: bool,
+    /// The last offset of a batch awaiting retry (a digest resends exactly it).
+    pub retry_through_offset: Option<u64>,
 }
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.

@@ -312,7 +312,8 @@ fn policy_chaos(seed: u64) -> Vec<String> {
     for offset in &source {
         assert!(
             delivered.contains(offset) || dead.contains(offset),
-            "seed {seed}: offset {offset} neither delivered nor dead-lettered"
+            "seed {seed}: offset {offset} neither delivered nor dead-lettered: {:#?}",
+            world.trace
         );
     }
     assert_eq!(world.card("/w")["subscriptions"][0]["runtime"]["lag"], 0, "seed {seed}");

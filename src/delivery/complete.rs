@@ -26,10 +26,18 @@ impl<S: Storage> Stream<S> {
         Ok(compiled)
     }
 
-    pub(crate) fn mark_in_flight(&self, key: &str, deadline_ms: i64) -> Result<(), StorageError> {
+    pub(crate) fn mark_in_flight(
+        &self,
+        key: &str,
+        deadline_ms: i64,
+        digest_through: Option<u64>,
+    ) -> Result<(), StorageError> {
+        // A digest's range is pinned while it is in flight, so a retry after a
+        // crash resends the same events under the same delivery id (§8).
         self.storage.execute(
-            "UPDATE subscription_runtime SET in_flight_deadline_at_ms = ? WHERE subscription_key = ?",
-            &[SqlValue::Integer(deadline_ms), key.into()],
+            "UPDATE subscription_runtime SET in_flight_deadline_at_ms = ?, \
+             retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
+            &[SqlValue::Integer(deadline_ms), digest_through.into(), key.into()],
         )
     }
 
@@ -90,7 +98,7 @@ impl<S: Storage> Stream<S> {
                 let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
                 self.storage.execute(
                     "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-                     in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, bytes_sent = bytes_sent + ? \
+                     in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, bytes_sent = bytes_sent + ? \
                      WHERE subscription_key = ?",
                     &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
                 )?;
@@ -130,7 +138,7 @@ impl<S: Storage> Stream<S> {
                     // time, so only the failing event is halted on or skipped.
                     self.storage.execute(
                         "UPDATE subscription_runtime SET next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
-                         last_error = ?, isolating = 1 WHERE subscription_key = ?",
+                         last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
                         &[SqlValue::Integer(now_ms), message.into(), key.into()],
                     )?;
                     return Ok(Completion::RetryScheduled {
@@ -153,8 +161,8 @@ impl<S: Storage> Stream<S> {
                 let at_ms = now_ms + delay;
                 self.storage.execute(
                     "UPDATE subscription_runtime SET attempt = ?, next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
-                     last_error = ?, isolating = 1 WHERE subscription_key = ?",
-                    &[attempts.into(), SqlValue::Integer(at_ms), message.into(), key.into()],
+                     last_error = ?, isolating = 1, retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
+                    &[attempts.into(), SqlValue::Integer(at_ms), message.into(), (plan.through_offset > plan.after_offset).then_some(plan.through_offset).into(), key.into()],
                 )?;
                 Ok(Completion::RetryScheduled {
                     attempt: attempts,
@@ -198,7 +206,7 @@ impl<S: Storage> Stream<S> {
         )?;
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-             in_flight_deadline_at_ms = NULL, last_error = ?, isolating = 0 WHERE subscription_key = ? AND run_offset = ?",
+             in_flight_deadline_at_ms = NULL, last_error = ?, isolating = 0, retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
             &[plan.through_offset.into(), reason.into(), plan.subscription_key.as_str().into(), plan.stamp.cursor_changed_at_source_offset.into()],
         )?;
         self.counters.skips += 1;
@@ -226,7 +234,7 @@ impl<S: Storage> Stream<S> {
         // instead of leaving a resumed subscription with a spent one.
         self.storage.execute(
             "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
-             last_error = ?, isolating = 1 WHERE subscription_key = ?",
+             last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
             &[message.into(), key.into()],
         )?;
         let halt_offset = self.append_fact(halted, now_ms, entropy)?;

@@ -271,13 +271,18 @@ impl<S: Storage> Stream<S> {
         let mut bytes = 0usize;
         let mut scanned = row.acknowledged_offset;
         let mut failure = None;
-        'scan: while scanned < head {
+        // A digest awaiting retry resends exactly the same range (§8).
+        let retry_through = row
+            .retry_through_offset
+            .filter(|through| aggregate.is_some() && *through > row.acknowledged_offset);
+        let scan_limit = retry_through.map_or(head, |through| through.min(head));
+        'scan: while scanned < scan_limit {
             let page = crate::stream::rows::range(&self.storage, scanned, 200, false)?;
             if page.is_empty() {
-                scanned = head;
+                scanned = scan_limit;
                 break;
             }
-            for event in page {
+            for event in page.into_iter().filter(|event| event.offset <= scan_limit) {
                 match self.prepare(&subscription, &stamp, &event) {
                     Prepared::Skip => scanned = event.offset,
                     Prepared::Fail(message) if events.is_empty() => {
@@ -317,7 +322,7 @@ impl<S: Storage> Stream<S> {
         }
         if let (Some(aggregate), None, Some(first)) = (aggregate, &failure, events.first()) {
             let flush_at = first.created_at_ms.saturating_add(aggregate.window_ms as i64);
-            if (events.len() as u64) < aggregate.max_batch && now_ms < flush_at {
+            if retry_through.is_none() && (events.len() as u64) < aggregate.max_batch && now_ms < flush_at {
                 // Hold (§8): the cursor stays before the first held event; it only
                 // passes the non-matching events in front of it.
                 let before_first = first_match_after.unwrap_or(row.acknowledged_offset);
@@ -348,7 +353,7 @@ impl<S: Storage> Stream<S> {
         plan.prepared_failure = failure;
         plan.throttled = throttled;
         if plan.prepared_failure.is_none() {
-            self.mark_in_flight(key, now_ms + timeout_ms)?;
+            self.mark_in_flight(key, now_ms + timeout_ms, aggregate.map(|_| scanned))?;
         }
         Ok(Some(plan))
     }

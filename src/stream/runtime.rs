@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 const SELECT_RUNTIME: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
-     in_flight_deadline_at_ms, last_error, bytes_sent, isolating FROM subscription_runtime ORDER BY subscription_key";
+     in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset FROM subscription_runtime ORDER BY subscription_key";
 
 fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
     let columns = Columns {
@@ -35,6 +35,7 @@ fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
         last_error: columns.opt_text(6)?,
         bytes_sent: columns.int(7)?.max(0) as u64,
         isolating: columns.int(8)? != 0,
+        retry_through_offset: optional_int(9)?.map(|n| n.max(0) as u64),
     })
 }
 
@@ -85,7 +86,7 @@ impl<S: Storage> Stream<S> {
                 "INSERT INTO subscription_runtime (subscription_key, run_offset, acknowledged_offset) VALUES (?, ?, ?) \
                  ON CONFLICT (subscription_key) DO UPDATE SET run_offset = excluded.run_offset, \
                  acknowledged_offset = excluded.acknowledged_offset, attempt = 0, next_attempt_at_ms = NULL, \
-                 in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0",
+                 in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL",
                 &[key.as_str().into(), run_offset.into(), cursor.into()],
             )?;
         }
