@@ -217,6 +217,14 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
         attempts += 1;
         tries += 1;
         plan.attempt = attempts;
+        // Each attempt's timeout fits in what is left of the replay's budget.
+        let remaining = u64::try_from(stop_at - platform::now_ms()).unwrap_or(0).max(1_000);
+        if let tributary::subscription::Receiver::WebhookPost { delivery, .. } = &mut plan.receiver {
+            let configured = delivery
+                .timeout_ms
+                .unwrap_or(tributary::limits::DEFAULT_WEBHOOK_TIMEOUT_MS);
+            delivery.timeout_ms = Some(configured.min(remaining));
+        }
         let outcome = send(object, &project, &plan).await;
         let permanent = matches!(
             outcome,

@@ -145,13 +145,25 @@ impl<S: Storage> Stream<S> {
         now_ms: i64,
     ) -> Result<(), StorageError> {
         for event in &plan.events {
+            // A letter from a digest gets the id a single-event delivery of its
+            // offset would have: its replay must not share the digest's id, or
+            // a consumer deduplicating on webhook-id would drop it (§8, §9).
+            let delivery_id = match plan.events.len() {
+                1 => plan.delivery_id.clone(),
+                _ => crate::copy::delivery_id(
+                    &plan.stamp.stream_id,
+                    &plan.subscription_key,
+                    event.offset.saturating_sub(1),
+                    event.offset,
+                ),
+            };
             self.storage.execute(
                 "INSERT OR IGNORE INTO dead_letters (subscription_key, event_offset, delivery_id, attempts, reason, payload, created_at_ms) \
                  VALUES (?, ?, ?, ?, ?, ?, ?)",
                 &[
                     plan.subscription_key.as_str().into(),
                     event.offset.into(),
-                    plan.delivery_id.as_str().into(),
+                    delivery_id.into(),
                     attempts.into(),
                     reason.into(),
                     event.body.to_string().into(),
