@@ -143,17 +143,25 @@ async fn post(
         .with_body(Some(request.body.clone().into()))
         .with_redirect(worker::RequestRedirect::Manual);
     let outgoing = Request::new_with_init(&request.url, &init).map_err(|error| format!("invalid request: {error}"))?;
-    let signal = platform::timeout_signal(request.timeout_ms).map_err(|error| format!("{error:?}"))?;
-    let mut response = worker::Fetch::Request(outgoing)
-        .send_with_signal(&signal)
-        .await
-        .map_err(|error| {
-            if signal.aborted() {
-                format!("timed out after {} ms", request.timeout_ms)
-            } else {
-                format!("network error: {error}")
-            }
-        })?;
+    // The timeout is a cancellable timer raced against the fetch (not
+    // `AbortSignal.timeout`, whose timers stay active after the fetch ends and
+    // exhaust the isolate's timer quota under load).
+    let controller = worker::AbortController::default();
+    let signal = controller.signal();
+    let fetch = worker::Fetch::Request(outgoing);
+    let sending = fetch.send_with_signal(&signal);
+    let timer = worker::Delay::from(std::time::Duration::from_millis(request.timeout_ms));
+    futures_util::pin_mut!(sending);
+    futures_util::pin_mut!(timer);
+    let mut response = match futures_util::future::select(sending, timer).await {
+        futures_util::future::Either::Left((sent, _timer)) => {
+            sent.map_err(|error| format!("network error: {error}"))?
+        }
+        futures_util::future::Either::Right(((), _sending)) => {
+            controller.abort();
+            return Err(format!("timed out after {} ms", request.timeout_ms));
+        }
+    };
     let status = response.status_code();
     let retry_after = response.headers().get("retry-after").ok().flatten();
     let body = response.text().await.unwrap_or_default();

@@ -28,13 +28,3 @@ pub fn inputs() -> worker::Result<Inputs> {
         entropy,
     })
 }
-
-/// `AbortSignal.timeout(ms)`: aborts a fetch that outlives its budget.
-pub fn timeout_signal(ms: u64) -> Result<worker::AbortSignal, JsValue> {
-    let constructor = Reflect::get(&js_sys::global(), &JsValue::from_str("AbortSignal"))?;
-    let timeout: js_sys::Function = Reflect::get(&constructor, &JsValue::from_str("timeout"))?.dyn_into()?;
-    let signal = timeout.call1(&constructor, &JsValue::from_f64(ms as f64))?;
-    Ok(worker::AbortSignal::from(
-        signal.unchecked_into::<worker::web_sys::AbortSignal>(),
-    ))
-}
