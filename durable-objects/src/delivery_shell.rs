@@ -82,16 +82,17 @@ pub async fn run(object: &StreamObject) -> Result<()> {
 /// Structured logs for every failure and halt (§11).
 fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
     if let Outcome::Failed { kind, message, .. } = outcome {
-        let event = if matches!(completion, Completion::Halted { .. }) {
-            "delivery_halted"
-        } else {
-            "delivery_failed"
+        let event = match completion {
+            Completion::Halted { .. } => "delivery_halted",
+            Completion::Skipped { .. } => "delivery_dead_lettered",
+            _ => "delivery_failed",
         };
         worker::console_log!(
             "{}",
             serde_json::json!({
                 "event": event, "path": plan.stamp.source_path, "subscriptionKey": plan.subscription_key,
-                "afterOffset": plan.after_offset, "attempt": plan.attempt, "kind": kind, "error": message,
+                "afterOffset": plan.after_offset, "throughOffset": plan.through_offset, "deliveryId": plan.delivery_id,
+                "attempt": plan.attempt, "kind": kind, "error": message,
             })
         );
     }

@@ -121,8 +121,25 @@ impl DurableObject for StreamObject {
             let body = request.bytes().await?;
             let answer = self.with_stream(&project, &path, |stream| {
                 match stream.accept_copy_body(&body, &inputs) {
-                    Ok(accepted) => ApiResponse::json(200, &accepted),
-                    Err(error) => ApiError::from(error).into(),
+                    Ok(accepted) => {
+                        if accepted.dropped > 0 {
+                            worker::console_log!(
+                                "{}",
+                                serde_json::json!({"event": "copies_dropped", "path": path.as_str(), "count": accepted.dropped})
+                            );
+                        }
+                        ApiResponse::json(200, &accepted)
+                    }
+                    Err(error) => {
+                        let error = ApiError::from(error);
+                        if error.code() == "stale_stamp" {
+                            worker::console_log!(
+                                "{}",
+                                serde_json::json!({"event": "fence_rejected", "path": path.as_str(), "error": error.body.error.message})
+                            );
+                        }
+                        error.into()
+                    }
                 }
             });
             let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
