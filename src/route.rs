@@ -144,8 +144,9 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
     Ok(Route { path, action })
 }
 
-/// Decodes `%XX` escapes of one URL segment; `None` for bad escapes or UTF-8.
-fn percent_decode(segment: &str) -> Option<String> {
+/// Decodes `%XX` escapes of one URL segment or query value; `None` for bad
+/// escapes, bad UTF-8 or an empty result.
+pub(crate) fn percent_decode(segment: &str) -> Option<String> {
     let bytes = segment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut index = 0;

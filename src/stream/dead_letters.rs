@@ -78,23 +78,6 @@ pub struct DeadLetterQuery {
     pub limit: u64,
 }
 
-fn percent_decoded(raw: &str) -> Option<String> {
-    let mut out = Vec::new();
-    let mut bytes = raw.bytes();
-    while let Some(byte) = bytes.next() {
-        match byte {
-            b'%' => {
-                let high = char::from(bytes.next()?).to_digit(16)?;
-                let low = char::from(bytes.next()?).to_digit(16)?;
-                out.push(u8::try_from(high * 16 + low).ok()?);
-            }
-            b'+' => out.push(b' '),
-            other => out.push(other),
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 impl DeadLetterQuery {
     pub fn parse(query: &str) -> Result<Self, DeadLetterError> {
         let mut parsed = DeadLetterQuery {
@@ -111,7 +94,7 @@ impl DeadLetterQuery {
             match name {
                 "subscriptionKey" => {
                     parsed.subscription_key = Some(
-                        percent_decoded(value)
+                        crate::route::percent_decode(&value.replace('+', " "))
                             .ok_or_else(|| invalid("subscriptionKey", "is not valid percent-encoding"))?,
                     )
                 }
@@ -130,11 +113,6 @@ impl DeadLetterQuery {
 }
 
 impl<S: Storage> Stream<S> {
-    fn dead_letter_table_exists(&self) -> Result<bool, crate::stream::ReadError> {
-        self.existing()?;
-        Ok(true)
-    }
-
     /// Writes one dead letter per event of `plan` (idempotent per delivery id
     /// and offset), before the caller moves the cursor (§8 write-then-advance).
     pub(crate) fn record_dead_letters(
@@ -177,7 +155,7 @@ impl<S: Storage> Stream<S> {
 
     /// Dead letters in insertion order, paged by id (§8).
     pub fn dead_letters(&self, query: &DeadLetterQuery) -> Result<Value, DeadLetterError> {
-        self.dead_letter_table_exists()?;
+        self.existing()?;
         let sql = format!(
             "SELECT {COLUMNS} FROM dead_letters WHERE id > ? AND (? IS NULL OR subscription_key = ?) ORDER BY id LIMIT ?"
         );
@@ -194,7 +172,7 @@ impl<S: Storage> Stream<S> {
     }
 
     fn dead_letter(&self, id: u64) -> Result<DeadLetterRow, DeadLetterError> {
-        self.dead_letter_table_exists()?;
+        self.existing()?;
         let sql = format!("SELECT {COLUMNS} FROM dead_letters WHERE id = ?");
         let rows = self.storage.query(&sql, &[id.into()])?;
         let row = rows.first().ok_or(DeadLetterError::NotFound(id))?;
@@ -210,7 +188,7 @@ impl<S: Storage> Stream<S> {
 
     /// Discards every dead letter of one subscription (or all, without a key).
     pub fn discard_dead_letters(&mut self, query: &DeadLetterQuery) -> Result<Value, DeadLetterError> {
-        self.dead_letter_table_exists()?;
+        self.existing()?;
         let key: SqlValue = query.subscription_key.clone().into();
         let sql = "SELECT COUNT(*) FROM dead_letters WHERE (? IS NULL OR subscription_key = ?)";
         let count = match self.storage.query(sql, &[key.clone(), key.clone()])?.first() {
