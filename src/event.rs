@@ -136,6 +136,23 @@ fn field_type(field: &'static str, expected: &'static str) -> EventError {
     EventError::WrongFieldType { field, expected }
 }
 
+/// The bytes an event's content takes (§3 rule 2). A copy's provenance
+/// (`source`, at most 5 bounded hops, §7) and derived `idempotencyKey` are
+/// the engine's, not the user's: they do not count, so a source event near
+/// the limit can always be copied.
+fn content_size(value: &Value) -> usize {
+    let total = serde_json::to_vec(value).map_or(usize::MAX, |bytes| bytes.len());
+    let Some(fields) = value.as_object().filter(|fields| fields.contains_key("source")) else {
+        return total;
+    };
+    let engine_owned: usize = ["source", "idempotencyKey"]
+        .iter()
+        .filter_map(|name| fields.get(*name).map(|field| (name, field)))
+        .map(|(name, field)| serde_json::to_vec(field).map_or(0, |bytes| bytes.len()) + name.len() + 4)
+        .sum();
+    total.saturating_sub(engine_owned)
+}
+
 impl InputEvent {
     /// Validates one event object against §3 rules 1, 2, 4, 5 and 7.
     pub fn from_json(value: Value, authority: Authority) -> Result<InputEvent, EventError> {
@@ -143,9 +160,7 @@ impl InputEvent {
         if depth > MAX_EVENT_DEPTH {
             return Err(EventError::TooDeep(depth));
         }
-        let size = serde_json::to_vec(&value)
-            .map(|bytes| bytes.len())
-            .unwrap_or(usize::MAX);
+        let size = content_size(&value);
         if size > MAX_EVENT_BYTES {
             return Err(EventError::TooLarge(size));
         }

@@ -5,9 +5,9 @@ pub const MAX_EVENT_BYTES: usize = 256 * 1024;
 /// Deepest JSON nesting inside one event (§3 rule 2); the event object is depth 1.
 pub const MAX_EVENT_DEPTH: usize = 64;
 /// Most events in one batch append (§3 rule 2).
-pub const MAX_BATCH_EVENTS: usize = 1000;
+pub const MAX_APPEND_BATCH_EVENTS: usize = 1000;
 /// Largest request body of a batch append (§3 rule 2).
-pub const MAX_BATCH_BYTES: usize = 2 * 1024 * 1024;
+pub const MAX_APPEND_BATCH_BYTES: usize = 2 * 1024 * 1024;
 /// Longest stream path in bytes (§2).
 pub const MAX_PATH_BYTES: usize = 512;
 /// Most segments in a stream path (§2).
@@ -26,11 +26,64 @@ pub const MAX_REDUCED_STATE_BYTES: usize = 256 * 1024;
 pub const MAX_COPY_HOPS: usize = 5;
 /// Longest JSONata expression (§5).
 pub const MAX_JSONATA_BYTES: usize = 4 * 1024;
-/// Default and largest webhook timeout (§9).
-pub const DEFAULT_WEBHOOK_TIMEOUT_MS: u64 = 15_000;
-pub const MAX_WEBHOOK_TIMEOUT_MS: u64 = 30_000;
 /// Range reads: default and largest page (§3).
 pub const DEFAULT_READ_LIMIT: u64 = 100;
 pub const MAX_READ_LIMIT: u64 = 1000;
+/// Most bytes of events one range read loads into memory (§12): a page of
+/// 1000 events of 256 KiB ends early; `nextAfter` says where.
+pub const MAX_READ_BYTES: usize = 4 * 1024 * 1024;
+/// Fence records a receiving stream keeps for copies it received (§5
+/// inbound, §7): a copy from a new `(sourcePath, subscriptionKey)` that would
+/// take them past half the reduced-state budget is refused, so inbound records
+/// can never crowd out the stream's own subscriptions.
+pub const MAX_INBOUND_FENCE_BYTES: usize = MAX_REDUCED_STATE_BYTES / 2;
+
+// Delivery (§6, §8, §9, §12).
+
+/// Largest delivery batch of a copy or itx call (§6 rule 2).
+pub const MAX_DELIVERY_BATCH_EVENTS: usize = 100;
+pub const MAX_DELIVERY_BATCH_BYTES: usize = 1024 * 1024;
+/// Rows one subscription scans in one engine call (§12): the scanned
+/// position is persisted, so a selective filter over a long log still moves.
+pub const MAX_SCAN_ROWS: u64 = 10_000;
+/// Rows read from SQLite per page while scanning (bounded in bytes too, by
+/// [`MAX_READ_BYTES`]).
+pub const SCAN_PAGE_ROWS: u64 = 200;
+/// Default and largest webhook timeout, covering headers and body (§9, §12).
+pub const DEFAULT_WEBHOOK_TIMEOUT_MS: u64 = 15_000;
+pub const MAX_WEBHOOK_TIMEOUT_MS: u64 = 30_000;
+/// Most bytes of a webhook response body read (§12); the rest is dropped.
+pub const MAX_WEBHOOK_RESPONSE_BYTES: usize = 64 * 1024;
+/// Deadline of one itx-call or copy send (§12).
+pub const SEND_TIMEOUT_MS: u64 = 30_000;
+/// Grace added to a send's own timeout before its in-flight deadline counts
+/// it as lost (§6 rule 6): the shell's timer fires first.
+pub const IN_FLIGHT_GRACE_MS: i64 = 5_000;
+/// One alarm turn plans new sends for at most this long (§12); sends still
+/// running finish under their own deadlines, and due work re-arms the alarm.
+pub const ALARM_TURN_MS: i64 = 20_000;
+/// Sends one alarm turn completes before re-arming for the rest.
+pub const MAX_ALARM_COMPLETIONS: u32 = 10_000;
+/// Retry of an alarm whose own bookkeeping failed (storage error, failed
+/// open): never leave a stream without an alarm (§6 rule 1).
+pub const ALARM_RETRY_MS: i64 = 5_000;
+/// A dead-letter replay request: attempts spaced by the backoff, each wait at
+/// most 1 s, all within 10 s (§8).
+pub const REPLAY_BUDGET_MS: i64 = 10_000;
+pub const REPLAY_MAX_WAIT_MS: i64 = 1_000;
+/// Largest aggregate window and batch (§8).
+pub const MAX_AGGREGATE_WINDOW_MS: u64 = 86_400_000;
+pub const MAX_AGGREGATE_BATCH: u64 = 10_000;
+/// Longest `lastError` kept on a runtime row.
+pub const MAX_ERROR_CHARS: usize = 512;
+
 /// Offsets and counters stay below 2^53 so they survive the JS boundary (§1).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+// JSONata (§12)
+/// Deepest JSONata evaluation stack (raises JSONata `D1011`).
+pub const MAX_EVAL_STACK_DEPTH: usize = 200;
+/// Most JSONata evaluation steps (nodes evaluated, loop iterations, range
+/// items) one evaluation may take (raises `U1001`): a count, not a clock, since
+/// the Workers clock does not advance during synchronous execution.
+pub const MAX_JSONATA_STEPS: u64 = 100_000;

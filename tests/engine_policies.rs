@@ -224,7 +224,10 @@ fn s8_a_stored_configuration_that_no_longer_validates_refuses_to_run() {
     let stream = world.stream("/w");
     let mut state = stream.state().clone();
     let entry = state.subscriptions.outbound.by_key.get_mut("bad").unwrap();
-    if let tributary::subscription::Receiver::WebhookPost { delivery, .. } = &mut entry.configuration.receiver {
+    let tributary::state::StoredConfiguration::Valid(configuration) = &mut entry.configuration else {
+        panic!("configured as valid")
+    };
+    if let tributary::subscription::Receiver::WebhookPost { delivery, .. } = &mut configuration.receiver {
         delivery.retry = Some(tributary::subscription::Retry {
             max_attempts: 0,
             initial_backoff_ms: 10,

@@ -1,196 +1,148 @@
 //! The alarm's delivery loop (DESIGN.md §6): ask the engine what is due,
-//! send it, hand back the outcome. The engine decides everything; this file
-//! only performs the sends. No borrow of the stream is held across an await.
+//! send it, hand back each outcome as soon as it arrives. The engine decides
+//! everything; this file only performs the sends. No borrow of the stream is
+//! held across an await.
+//!
+//! Subscriptions are independent (§6 rules 9, 10): each has at most one send
+//! in flight, and the moment one completes its next batch is planned, so a
+//! slow or hung receiver (bounded by its own deadline) never holds back
+//! another subscription. Requests arrive between plan and completion; the
+//! engine treats a completion from an older run as stale.
 
-use crate::entry::{object_name, PATH_HEADER, PROJECT_HEADER, STREAM_BINDING};
 use crate::platform;
+use crate::senders::{send, within};
 use crate::sql_driver::DoSql;
-use crate::stream_object::{StreamObject, COPY_ROUTE};
-use tributary::copy::CopyBatch;
-use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome};
+use crate::stream_object::StreamObject;
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use std::collections::BTreeSet;
+use std::future::Future;
+use std::pin::Pin;
+use tributary::delivery::{Completion, DeliveryPlan, Outcome};
+use tributary::limits::{ALARM_TURN_MS, MAX_ALARM_COMPLETIONS, REPLAY_BUDGET_MS, REPLAY_MAX_WAIT_MS};
 use tributary::stream::Stream;
-use tributary::subscription::Receiver;
-use worker::{Headers, Method, Request, RequestInit, Result};
-
-/// One alarm delivers for at most this long, then re-arms itself.
-const ALARM_BUDGET_MS: i64 = 20_000;
+use worker::Result;
 
 fn storage_error(error: impl std::fmt::Display) -> worker::Error {
     worker::Error::RustError(error.to_string())
 }
 
-pub async fn run(object: &StreamObject) -> Result<()> {
-    {
-        let mut slot = object.stream_slot().borrow_mut();
-        if slot.is_none() {
-            match Stream::open_existing(DoSql::new(object.state())).map_err(storage_error)? {
-                Some(mut stream) => {
-                    stream.set_deployment(crate::deployment_env::from_env(object.env()));
-                    *slot = Some(stream)
-                }
-                None => return Ok(()),
-            }
+type Sending<'a> = Pin<Box<dyn Future<Output = (DeliveryPlan, Outcome)> + 'a>>;
+
+/// Opens the stream for an alarm (which arrives without a request). `false`
+/// when no stream exists here.
+fn open(object: &StreamObject) -> Result<bool> {
+    let mut slot = object.stream_slot().borrow_mut();
+    if slot.is_some() {
+        return Ok(true);
+    }
+    match Stream::open_existing(DoSql::new(object.state())).map_err(storage_error)? {
+        Some(mut stream) => {
+            stream.set_deployment(crate::deployment_env::from_env(object.env()));
+            *slot = Some(stream);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// Plans every due subscription that has nothing in flight in this turn.
+fn plan_due(object: &StreamObject, busy: &BTreeSet<String>) -> Result<(Vec<DeliveryPlan>, String)> {
+    let now = platform::now_ms();
+    let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
+    let mut slot = object.stream_slot().borrow_mut();
+    let Some(stream) = slot.as_mut() else {
+        return Ok((Vec::new(), String::new()));
+    };
+    let mut plans = Vec::new();
+    for key in stream.due_subscriptions(now).map_err(storage_error)? {
+        if busy.contains(&key) {
+            continue;
+        }
+        if let Some(plan) = stream.plan_delivery(&key, now, entropy).map_err(storage_error)? {
+            plans.push(plan);
         }
     }
-    let stop_at = platform::now_ms() + ALARM_BUDGET_MS;
-    loop {
-        let now = platform::now_ms();
-        if now > stop_at {
-            return Ok(());
+    Ok((plans, stream.project_id().to_owned()))
+}
+
+pub async fn run(object: &StreamObject) -> Result<()> {
+    if !open(object)? {
+        return Ok(());
+    }
+    let turn_ends_at = platform::now_ms() + ALARM_TURN_MS;
+    let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
+    let mut busy = BTreeSet::new();
+    // Each round completes one send; a turn completes at most
+    // MAX_ALARM_COMPLETIONS before the alarm re-arms for the rest.
+    for _round in 0..MAX_ALARM_COMPLETIONS {
+        if platform::now_ms() < turn_ends_at {
+            let (plans, project) = plan_due(object, &busy)?;
+            for plan in plans {
+                busy.insert(plan.subscription_key.clone());
+                let project = project.clone();
+                sending.push(Box::pin(async move {
+                    let outcome = match plan.prepared_failure.clone() {
+                        Some(failure) => failure,
+                        None => send(object, &project, &plan).await,
+                    };
+                    (plan, outcome)
+                }));
+            }
         }
+        // Sends still running when the turn ends finish under their own
+        // deadlines; nothing new is planned.
+        let Some((plan, outcome)) = sending.next().await else {
+            return Ok(());
+        };
+        busy.remove(&plan.subscription_key);
         let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
-        let (plans, project) = {
+        let completion = {
             let mut slot = object.stream_slot().borrow_mut();
             let Some(stream) = slot.as_mut() else {
-                return Ok(());
+                continue;
             };
-            let mut plans = Vec::new();
-            for key in stream.due_subscriptions(now).map_err(storage_error)? {
-                if let Some(plan) = stream.plan_delivery(&key, now, entropy).map_err(storage_error)? {
-                    plans.push(plan);
-                }
-            }
-            (plans, stream.project_id().to_owned())
+            stream
+                .complete_delivery(&plan, outcome.clone(), platform::now_ms(), entropy)
+                .map_err(storage_error)?
         };
-        if plans.is_empty() {
-            return Ok(());
-        }
-        // Subscriptions are independent (one batch in flight each, §6 rule 9):
-        // their sends run concurrently; results are applied in plan order.
-        let sends = plans.iter().map(|plan| async {
-            match plan.prepared_failure.clone() {
-                Some(failure) => failure,
-                None => send(object, &project, plan).await,
-            }
-        });
-        let outcomes = futures_util::future::join_all(sends).await;
-        for (plan, outcome) in plans.iter().zip(outcomes) {
-            let completion = {
-                let mut slot = object.stream_slot().borrow_mut();
-                let Some(stream) = slot.as_mut() else {
-                    return Ok(());
-                };
-                stream
-                    .complete_delivery(plan, outcome.clone(), platform::now_ms(), entropy)
-                    .map_err(storage_error)?
-            };
-            log(plan, &outcome, &completion);
+        log(&plan, &outcome, &completion);
+    }
+    // The completion budget ran out: finish what is in flight, then re-arm.
+    while let Some((plan, outcome)) = sending.next().await {
+        let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
+        let mut slot = object.stream_slot().borrow_mut();
+        if let Some(stream) = slot.as_mut() {
+            let completion = stream
+                .complete_delivery(&plan, outcome.clone(), platform::now_ms(), entropy)
+                .map_err(storage_error)?;
+            log(&plan, &outcome, &completion);
         }
     }
+    Ok(())
 }
 
-/// Structured logs for every failure and halt (§11).
+/// Structured logs for every failure, halt, dead letter and stale result (§11).
 fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
-    if let Outcome::Failed { kind, message, .. } = outcome {
-        let event = match completion {
-            Completion::Halted { .. } => "delivery_halted",
-            Completion::Skipped { .. } => "delivery_dead_lettered",
-            _ => "delivery_failed",
-        };
-        worker::console_log!(
-            "{}",
-            serde_json::json!({
-                "event": event, "path": plan.stamp.source_path, "subscriptionKey": plan.subscription_key,
-                "afterOffset": plan.after_offset, "throughOffset": plan.through_offset, "deliveryId": plan.delivery_id,
-                "attempt": plan.attempt, "kind": kind, "error": message,
-            })
-        );
-    }
-}
-
-pub(crate) async fn send(object: &StreamObject, project: &str, plan: &DeliveryPlan) -> Outcome {
-    match &plan.receiver {
-        Receiver::CopyToStream {
-            receiving_stream_path, ..
-        } => match send_copy(object, project, receiving_stream_path, plan).await {
-            Ok(outcome) => outcome,
-            Err(error) => Outcome::transient(format!("copy request failed: {error}")),
-        },
-        Receiver::WebhookPost { url, delivery, .. } => send_webhook(object, plan, url, delivery.timeout_ms).await,
-        Receiver::ItxCall { expression, .. } => crate::itx::call(object.env(), expression, plan).await,
-        Receiver::ProcessorWake { .. } => Outcome::permanent("processor-wake is not delivered by the spine"),
-    }
-}
-
-/// One signed POST (§9): no redirects followed, aborted after the timeout.
-async fn send_webhook(object: &StreamObject, plan: &DeliveryPlan, url: &str, timeout_ms: Option<u64>) -> Outcome {
-    let secret = {
-        let slot = object.stream_slot().borrow();
-        slot.as_ref()
-            .and_then(|stream| stream.signing_secret(&plan.subscription_key).ok())
+    let event = match (outcome, completion) {
+        (_, Completion::Halted { .. }) => "delivery_halted",
+        (_, Completion::Skipped { .. }) => "delivery_dead_lettered",
+        (_, Completion::Stale) => "delivery_result_stale",
+        (Outcome::Failed { .. }, _) => "delivery_failed",
+        (Outcome::Delivered, _) => return,
     };
-    let Some(secret) = secret else {
-        return Outcome::transient("webhook signing is not configured (WEBHOOK_SIGNING_KEY)");
+    let (kind, message) = match outcome {
+        Outcome::Failed { kind, message, .. } => (serde_json::json!(kind), message.as_str()),
+        Outcome::Delivered => (serde_json::Value::Null, ""),
     };
-    let request = tributary::webhook::request(plan, url, &secret, timeout_ms, platform::now_ms());
-    match post(&request).await {
-        Ok((status, retry_after, body)) => {
-            tributary::webhook::classify(status, retry_after.as_deref(), &body, platform::now_ms())
-        }
-        Err(error) => Outcome::transient(error),
-    }
-}
-
-async fn post(
-    request: &tributary::webhook::WebhookRequest,
-) -> std::result::Result<(u16, Option<String>, String), String> {
-    let headers = Headers::new();
-    for (name, value) in &request.headers {
-        headers.set(name, value).map_err(|error| error.to_string())?;
-    }
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(request.body.clone().into()))
-        .with_redirect(worker::RequestRedirect::Manual);
-    let outgoing = Request::new_with_init(&request.url, &init).map_err(|error| format!("invalid request: {error}"))?;
-    // The timeout is a cancellable timer raced against the fetch (not
-    // `AbortSignal.timeout`, whose timers stay active after the fetch ends and
-    // exhaust the isolate's timer quota under load).
-    let controller = worker::AbortController::default();
-    let signal = controller.signal();
-    let fetch = worker::Fetch::Request(outgoing);
-    let sending = fetch.send_with_signal(&signal);
-    let timer = worker::Delay::from(std::time::Duration::from_millis(request.timeout_ms));
-    futures_util::pin_mut!(sending);
-    futures_util::pin_mut!(timer);
-    let mut response = match futures_util::future::select(sending, timer).await {
-        futures_util::future::Either::Left((sent, _timer)) => {
-            sent.map_err(|error| format!("network error: {error}"))?
-        }
-        futures_util::future::Either::Right(((), _sending)) => {
-            controller.abort();
-            return Err(format!("timed out after {} ms", request.timeout_ms));
-        }
-    };
-    let status = response.status_code();
-    let retry_after = response.headers().get("retry-after").ok().flatten();
-    let body = response.text().await.unwrap_or_default();
-    Ok((status, retry_after, body.chars().take(200).collect()))
-}
-
-async fn send_copy(object: &StreamObject, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {
-    let batch = CopyBatch {
-        stamp: plan.stamp.clone(),
-        events: plan.events.iter().map(|event| event.body.clone()).collect(),
-    };
-    let body = serde_json::to_string(&batch).map_err(storage_error)?;
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
-    headers.set(PATH_HEADER, receiving)?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(body.into()));
-    let request = Request::new_with_init(&format!("https://stream.internal{COPY_ROUTE}"), &init)?;
-    let stub = object
-        .env()
-        .durable_object(STREAM_BINDING)?
-        .get_by_name(&object_name(project, receiving))?;
-    let mut response = stub.fetch_with_request(request).await?;
-    let status = response.status_code();
-    let text = response.text().await.unwrap_or_default();
-    Ok(classify_copy_status(status, &text))
+    worker::console_log!(
+        "{}",
+        serde_json::json!({
+            "event": event, "path": plan.stamp.source_path, "subscriptionKey": plan.subscription_key,
+            "streamId": plan.stamp.stream_id, "run": plan.stamp.cursor_changed_at_source_offset,
+            "afterOffset": plan.after_offset, "throughOffset": plan.through_offset, "deliveryId": plan.delivery_id,
+            "attempt": plan.attempt, "kind": kind, "error": message,
+        })
+    );
 }
 
 /// `POST .../dead-letters/{id}/replay` (§8): resends one dead letter through
@@ -219,22 +171,26 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
         .delivery()
         .and_then(|delivery| delivery.retry)
         .unwrap_or_default();
-    let stop_at = now + 10_000;
+    let stop_at = now + REPLAY_BUDGET_MS;
     let mut attempts = plan.attempt.saturating_sub(1);
     let mut tries = 0;
     let outcome = loop {
         attempts += 1;
         tries += 1;
         plan.attempt = attempts;
-        // Each attempt's timeout fits in what is left of the replay's budget.
+        // Each attempt's deadline fits in what is left of the replay's budget.
         let remaining = u64::try_from(stop_at - platform::now_ms()).unwrap_or(0).max(1_000);
-        if let tributary::subscription::Receiver::WebhookPost { delivery, .. } = &mut plan.receiver {
-            let configured = delivery
+        let configured = match &plan.receiver {
+            tributary::subscription::Receiver::WebhookPost { delivery, .. } => delivery
                 .timeout_ms
-                .unwrap_or(tributary::limits::DEFAULT_WEBHOOK_TIMEOUT_MS);
-            delivery.timeout_ms = Some(configured.min(remaining));
-        }
-        let outcome = send(object, &project, &plan).await;
+                .unwrap_or(tributary::limits::DEFAULT_WEBHOOK_TIMEOUT_MS),
+            _ => tributary::limits::SEND_TIMEOUT_MS,
+        };
+        plan.timeout_ms = configured.min(remaining);
+        let outcome = match plan.prepared_failure.clone() {
+            Some(failure) => failure,
+            None => send(object, &project, &plan).await,
+        };
         let permanent = matches!(
             outcome,
             Outcome::Failed {
@@ -246,8 +202,8 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
             break outcome;
         }
         let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
-        let wait = tributary::delivery::backoff_ms(&retry, tries, entropy).min(1_000);
-        worker::Delay::from(std::time::Duration::from_millis(wait.max(0) as u64)).await;
+        let wait = tributary::delivery::backoff_ms(&retry, tries, entropy).min(REPLAY_MAX_WAIT_MS);
+        within(wait.max(0) as u64, futures_util::future::pending::<()>()).await;
     };
     let delivered = {
         let mut slot = object.stream_slot().borrow_mut();

@@ -4,7 +4,7 @@
 
 use crate::{auth, responses};
 use tributary::error::ApiError;
-use tributary::limits::MAX_BATCH_BYTES;
+use tributary::limits::MAX_APPEND_BATCH_BYTES as MAX_BATCH_BYTES;
 use tributary::path::StreamPath;
 use tributary::route;
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
@@ -21,6 +21,13 @@ const MAX_BODY_BYTES: usize = MAX_BATCH_BYTES + 1024;
 
 pub fn object_name(project: &str, path: &str) -> String {
     serde_json::to_string(&[project, path]).unwrap_or_default()
+}
+
+/// At worker start: a panic that slips through (DESIGN.md §1 forbids them)
+/// at least logs where it happened before the instance aborts.
+#[event(start)]
+fn start() {
+    console_error_panic_hook::set_once();
 }
 
 #[event(fetch)]
@@ -45,7 +52,7 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     let method = request.method();
     if url.path() == "/v1/jsonata/evaluate" && method == worker::Method::Post {
         let body = request.bytes().await?;
-        return responses::from_api(tributary::jsonata_playground::handle(&body));
+        return responses::from_api(tributary::jsonata::playground::handle(&body));
     }
     let route = match route::parse(method.as_ref(), url.path()) {
         Ok(route) => route,

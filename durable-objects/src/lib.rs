@@ -12,6 +12,7 @@ mod entry;
 mod itx;
 mod platform;
 mod responses;
+mod senders;
 mod sql_driver;
 mod stream_object;
 

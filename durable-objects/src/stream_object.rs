@@ -63,12 +63,18 @@ impl StreamObject {
         Ok(body(stream))
     }
 
-    /// Sets the one alarm to the earliest due delivery (§6 rule 1).
+    /// Sets the one alarm to the earliest due delivery (§6 rule 1). A
+    /// storage error computing it is an error, never "nothing due".
     pub(crate) async fn schedule_alarm(&self) -> Result<()> {
         self.alarm_checked.set(true);
         let due = {
             let slot = self.stream.borrow();
-            slot.as_ref().and_then(|stream| stream.next_due_at().ok().flatten())
+            match slot.as_ref() {
+                Some(stream) => stream
+                    .next_due_at()
+                    .map_err(|error| worker::Error::RustError(error.to_string()))?,
+                None => None,
+            }
         };
         let now = crate::platform::now_ms();
         match due {
@@ -185,17 +191,34 @@ impl DurableObject for StreamObject {
 
     async fn alarm(&self) -> Result<Response> {
         self.scheduled_alarm.set(None);
-        if let Err(error) = delivery_shell::run(self).await {
+        let ran = delivery_shell::run(self).await;
+        if let Err(error) = &ran {
             worker::console_error!(
                 "{}",
                 serde_json::json!({"event": "alarm_failed", "error": error.to_string()})
             );
         }
-        // Whatever happened, the next due work gets an alarm: never lose one (§1).
-        if let Err(error) = self.schedule_alarm().await {
+        // Whatever happened, the next due work gets an alarm: never lose one
+        // (§6 rule 1). A failed turn (storage error, failed open) or a failed
+        // computation of the next due time re-arms a retry. The handler
+        // itself never fails: a Durable Object alarm is retried only a few times.
+        let rearmed = match ran {
+            Ok(()) => self.schedule_alarm().await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = rearmed {
+            let retry_at = crate::platform::now_ms() + tributary::limits::ALARM_RETRY_MS;
+            let set = self
+                .state
+                .storage()
+                .set_alarm(worker::ScheduledTime::new(js_sys::Date::new(&(retry_at as f64).into())))
+                .await;
+            if set.is_ok() {
+                self.scheduled_alarm.set(Some(retry_at));
+            }
             worker::console_error!(
                 "{}",
-                serde_json::json!({"event": "alarm_reschedule_failed", "error": error.to_string()})
+                serde_json::json!({"event": "alarm_retry_armed", "error": error.to_string(), "retryAt": retry_at, "armed": set.is_ok()})
             );
         }
         Response::ok("")

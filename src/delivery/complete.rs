@@ -6,23 +6,23 @@ use super::{backoff_ms, Completion, DeliveryPlan, FailureKind, Outcome};
 use crate::event::{Authority, InputEvent, CONTROL_PREFIX};
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
+use crate::stream::memory::ThrottleWindow;
 use crate::stream::{AppendError, Stream};
 use crate::subscription::{OnFailingEvent, Retry};
 use crate::Inputs;
 use serde_json::json;
 use std::rc::Rc;
 
-/// Longest `lastError` kept on the runtime row.
-const MAX_ERROR_CHARS: usize = 512;
+use crate::limits::MAX_ERROR_CHARS;
 
 impl<S: Storage> Stream<S> {
     /// A compiled JSONata expression, compiled once per source text.
     pub(crate) fn compiled(&mut self, source: &str) -> Result<Rc<Compiled>, JsonataError> {
-        if let Some(compiled) = self.compiled.get(source) {
+        if let Some(compiled) = self.memory.compiled.get(source) {
             return Ok(Rc::clone(compiled));
         }
         let compiled = Rc::new(jsonata::compile(source)?);
-        self.compiled.insert(source.to_owned(), Rc::clone(&compiled));
+        self.memory.compiled.insert(source.to_owned(), Rc::clone(&compiled));
         Ok(compiled)
     }
 
@@ -69,31 +69,43 @@ impl<S: Storage> Stream<S> {
         let Some(row) = self.runtime_rows()?.remove(key) else {
             return Ok(Completion::Stale);
         };
-        let Some(subscription) = self.state.subscriptions.outbound.by_key.get(key).cloned() else {
+        let Some(configuration) = self
+            .state
+            .subscriptions
+            .outbound
+            .by_key
+            .get(key)
+            .and_then(|subscription| subscription.configuration.valid())
+            .cloned()
+        else {
             return Ok(Completion::Stale);
         };
-        if row.run_offset != plan.stamp.cursor_changed_at_source_offset || row.acknowledged_offset != plan.after_offset
+        // The run is the whole stamp (§6 rule 7): the source lifetime and the
+        // config generation. A send from a destroyed lifetime, an older
+        // generation, or a cursor that moved since, changes nothing.
+        let current_lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
+        if current_lifetime != Some(plan.stamp.stream_id.as_str())
+            || row.run_offset != plan.stamp.cursor_changed_at_source_offset
+            || row.acknowledged_offset != plan.after_offset
         {
             return Ok(Completion::Stale);
         }
         match outcome {
             Outcome::Delivered => {
-                if let Some(throttle) = subscription
-                    .configuration
-                    .receiver
-                    .delivery()
-                    .and_then(|delivery| delivery.throttle)
-                {
+                if let Some(throttle) = configuration.receiver.delivery().and_then(|delivery| delivery.throttle) {
                     // Only successful deliveries spend budget; the window is
                     // anchored at the first admitted delivery (§8).
-                    let window = self
-                        .throttle_windows
-                        .entry(key.to_owned())
-                        .or_insert((plan.started_at_ms, 0));
-                    if plan.started_at_ms >= window.0 + throttle.window_ms as i64 {
-                        *window = (plan.started_at_ms, 0);
+                    let window = self.memory.of(key).throttle.get_or_insert(ThrottleWindow {
+                        started_at_ms: plan.started_at_ms,
+                        delivered: 0,
+                    });
+                    if plan.started_at_ms >= window.started_at_ms + throttle.window_ms as i64 {
+                        *window = ThrottleWindow {
+                            started_at_ms: plan.started_at_ms,
+                            delivered: 0,
+                        };
                     }
-                    window.1 += 1;
+                    window.delivered += 1;
                 }
                 let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
                 self.storage.execute(
@@ -102,7 +114,7 @@ impl<S: Storage> Stream<S> {
                      WHERE subscription_key = ?",
                     &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
                 )?;
-                let stats = self.delivery_stats.entry(key.to_owned()).or_default();
+                let stats = &mut self.memory.of(key).stats;
                 stats.delivery_duration_ms.record(now_ms - plan.started_at_ms);
                 if let Some(last) = plan.events.last() {
                     stats.completion_latency_ms.record(now_ms - last.created_at_ms);
@@ -117,8 +129,7 @@ impl<S: Storage> Stream<S> {
                 retry_after_ms,
             } => {
                 let message: String = message.chars().take(MAX_ERROR_CHARS).collect();
-                let retry = subscription
-                    .configuration
+                let retry = configuration
                     .receiver
                     .delivery()
                     .and_then(|delivery| delivery.retry)
@@ -128,11 +139,7 @@ impl<S: Storage> Stream<S> {
                     return self.skip(plan, kind, row.attempt, &message, now_ms, entropy);
                 }
                 let giving_up = kind == FailureKind::Permanent || attempts >= retry.max_attempts;
-                let aggregating = subscription
-                    .configuration
-                    .receiver
-                    .delivery()
-                    .is_some_and(|d| d.aggregate.is_some());
+                let aggregating = configuration.receiver.delivery().is_some_and(|d| d.aggregate.is_some());
                 if giving_up && plan.events.len() > 1 && !aggregating {
                     // Isolate before giving up (§6 rule 4): retry now one event at a
                     // time, so only the failing event is halted on or skipped.
@@ -147,8 +154,7 @@ impl<S: Storage> Stream<S> {
                     });
                 }
                 if kind == FailureKind::Permanent || attempts >= retry.max_attempts {
-                    let skip = subscription
-                        .configuration
+                    let skip = configuration
                         .receiver
                         .delivery()
                         .is_some_and(|d| d.on_failing_event == OnFailingEvent::Skip);

@@ -15,12 +15,6 @@ pub use stats::DeliveryStats;
 
 use serde::{Deserialize, Serialize};
 
-/// Largest batch of a copy or itx call: 100 events or 1 MiB (§6 rule 2).
-pub const MAX_BATCH_EVENTS: usize = 100;
-pub const MAX_BATCH_BYTES: usize = 1024 * 1024;
-/// How long a copy may be in flight before it counts as failed (§6 rule 6).
-pub const COPY_TIMEOUT_MS: i64 = 30_000;
-
 /// Whether a failure is worth retrying (§6 rule 5, §9 classification).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

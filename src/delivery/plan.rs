@@ -2,14 +2,19 @@
 //! read durable events after the cursor, skip what the filter rejects, shape
 //! what it accepts, and mark the batch in flight.
 
-use super::{Outcome, COPY_TIMEOUT_MS, MAX_BATCH_BYTES, MAX_BATCH_EVENTS};
+use super::Outcome;
 use crate::copy::{chain_of, copy_idempotency_key, delivery_id, Hop, Stamp};
 use crate::event::{CommittedEvent, StoredEvent, CONTROL_PREFIX};
+use crate::limits::{
+    DEFAULT_WEBHOOK_TIMEOUT_MS, IN_FLIGHT_GRACE_MS, MAX_DELIVERY_BATCH_BYTES, MAX_DELIVERY_BATCH_EVENTS,
+    MAX_READ_BYTES, MAX_SCAN_ROWS, SCAN_PAGE_ROWS, SEND_TIMEOUT_MS,
+};
 use crate::schema::RuntimeRow;
 use crate::state::OutboundSubscription;
 use crate::storage::{Storage, StorageError};
+use crate::stream::memory::Hold;
 use crate::stream::Stream;
-use crate::subscription::Receiver;
+use crate::subscription::{Configuration, Receiver};
 use crate::time::rfc3339_millis;
 use serde_json::{json, Map, Value};
 
@@ -43,6 +48,9 @@ pub struct DeliveryPlan {
     /// The throttle refused this batch (§8): it is dead-lettered, whatever
     /// the subscription's failure mode.
     pub throttled: bool,
+    /// The whole exchange's deadline (§6 rule 10, §12): the shell gives up
+    /// on the send after this long.
+    pub timeout_ms: u64,
 }
 
 const AUDIT_TYPE: &str = "error-occurred";
@@ -55,7 +63,13 @@ fn is_local_audit(event: &StoredEvent) -> bool {
 enum Prepared {
     Send(Value),
     Skip,
-    Fail(String),
+    /// The filter or transform failed on this event: it is a permanent
+    /// failure of the event (§5), carried in the plan so that `skip` mode
+    /// dead-letters it (§6 rule 11) and `halt` mode halts on it.
+    Fail {
+        message: String,
+        body: Value,
+    },
 }
 
 impl<S: Storage> Stream<S> {
@@ -69,19 +83,22 @@ impl<S: Storage> Stream<S> {
             .iter()
             .filter(|(key, subscription)| {
                 subscription.delivery_halted.is_none()
-                    && !self.invalid.contains_key(*key)
-                    && !matches!(subscription.configuration.receiver, Receiver::ProcessorWake { .. })
+                    && self.memory.invalid(key).is_none()
+                    && subscription
+                        .configuration
+                        .valid()
+                        .is_some_and(|configuration| !matches!(configuration.receiver, Receiver::ProcessorWake { .. }))
             })
     }
 
     fn due_at(&self, row: &RuntimeRow, head: u64) -> Option<i64> {
-        if let Some((held_after, held_head, flush_at)) = self.held.get(&row.subscription_key) {
+        if let Some(hold) = self.memory.hold(&row.subscription_key) {
             if row.in_flight_deadline_at_ms.is_none()
                 && row.next_attempt_at_ms.is_none()
-                && *held_after == row.acknowledged_offset
-                && *held_head == head
+                && hold.after == row.acknowledged_offset
+                && hold.head == head
             {
-                return Some(*flush_at);
+                return Some(hold.flush_at_ms);
             }
         }
         if let Some(deadline) = row.in_flight_deadline_at_ms {
@@ -131,11 +148,10 @@ impl<S: Storage> Stream<S> {
         })
     }
 
-    fn prepare(&mut self, subscription: &OutboundSubscription, stamp: &Stamp, event: &StoredEvent) -> Prepared {
+    fn prepare(&mut self, configuration: &Configuration, stamp: &Stamp, event: &StoredEvent) -> Prepared {
         if is_local_audit(event) {
             return Prepared::Skip;
         }
-        let configuration = &subscription.configuration;
         if let Some(types) = configuration
             .filter
             .as_ref()
@@ -157,7 +173,12 @@ impl<S: Storage> Stream<S> {
             {
                 Ok(true) => {}
                 Ok(false) => return Prepared::Skip,
-                Err(error) => return Prepared::Fail(format!("filter failed on offset {}: {error}", event.offset)),
+                Err(error) => {
+                    return Prepared::Fail {
+                        message: format!("filter failed on offset {}: {error}", event.offset),
+                        body: committed,
+                    }
+                }
             }
         }
         let mut shaped = Map::new();
@@ -178,13 +199,22 @@ impl<S: Storage> Stream<S> {
                     }
                 }
                 Ok(other) => {
-                    return Prepared::Fail(format!(
-                        "transform on offset {} must produce an object, got {}",
-                        event.offset,
-                        other.map_or("undefined".to_owned(), |v| v.to_string())
-                    ));
+                    let got: String = other
+                        .map_or("undefined".to_owned(), |v| v.to_string())
+                        .chars()
+                        .take(200)
+                        .collect();
+                    return Prepared::Fail {
+                        message: format!("transform on offset {} must produce an object, got {got}", event.offset),
+                        body: committed,
+                    };
                 }
-                Err(error) => return Prepared::Fail(format!("transform failed on offset {}: {error}", event.offset)),
+                Err(error) => {
+                    return Prepared::Fail {
+                        message: format!("transform failed on offset {}: {error}", event.offset),
+                        body: committed,
+                    }
+                }
             }
         }
         if !matches!(configuration.receiver, Receiver::CopyToStream { .. }) {
@@ -221,7 +251,10 @@ impl<S: Storage> Stream<S> {
     /// Plans the next batch of `key` at `now_ms`, marking it in flight; or
     /// returns `None` when nothing is due. A batch whose in-flight deadline
     /// passed (the object was evicted mid-send) is failed first, so a crash
-    /// repeats work and never skips it (§6 rule 6).
+    /// repeats work and never skips it (§6 rule 6). Bounded (§6 rule 10): at
+    /// most [`MAX_SCAN_ROWS`] offsets are scanned and at most
+    /// [`MAX_READ_BYTES`] read per page; a scan that finds nothing persists
+    /// how far it got.
     pub fn plan_delivery(
         &mut self,
         key: &str,
@@ -231,6 +264,9 @@ impl<S: Storage> Stream<S> {
         let Some(subscription) = self.state.subscriptions.outbound.by_key.get(key).cloned() else {
             return Ok(None);
         };
+        let Some(configuration) = subscription.configuration.valid().cloned() else {
+            return Ok(None);
+        };
         let Some(mut row) = self.runtime_rows()?.remove(key) else {
             return Ok(None);
         };
@@ -238,7 +274,7 @@ impl<S: Storage> Stream<S> {
             return Ok(None);
         };
         if row.in_flight_deadline_at_ms.is_some_and(|deadline| deadline <= now_ms) {
-            let expired = self.plan_shell(key, &subscription, &stamp, &row, row.acknowledged_offset, now_ms);
+            let expired = self.plan_shell(key, &configuration, &stamp, &row, row.acknowledged_offset, now_ms);
             let outcome = Outcome::transient("in-flight deadline passed (object restarted or receiver hung)");
             self.complete_delivery(&expired, outcome, now_ms, entropy)?;
             return Ok(None);
@@ -247,53 +283,69 @@ impl<S: Storage> Stream<S> {
             return Ok(None);
         }
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let (batch_limit, timeout_ms) = match &subscription.configuration.receiver {
-            Receiver::WebhookPost { delivery, .. } => (
-                1,
-                delivery
-                    .timeout_ms
-                    .map_or(crate::limits::DEFAULT_WEBHOOK_TIMEOUT_MS as i64, |ms| ms as i64)
-                    + 5_000,
-            ),
-            _ => (MAX_BATCH_EVENTS, COPY_TIMEOUT_MS),
+        let (batch_limit, timeout_ms) = match &configuration.receiver {
+            Receiver::WebhookPost { delivery, .. } => (1, delivery.timeout_ms.unwrap_or(DEFAULT_WEBHOOK_TIMEOUT_MS)),
+            _ => (MAX_DELIVERY_BATCH_EVENTS, SEND_TIMEOUT_MS),
         };
-        let delivery = subscription.configuration.receiver.delivery().cloned();
+        let deadline_ms = now_ms
+            .saturating_add(i64::try_from(timeout_ms).unwrap_or(i64::MAX))
+            .saturating_add(IN_FLIGHT_GRACE_MS);
+        let delivery = configuration.receiver.delivery().cloned();
         let aggregate = delivery.as_ref().and_then(|delivery| delivery.aggregate);
         // A digest is retried whole and dead-letters event by event (§8), so
         // aggregation never isolates.
         let wanted = match aggregate {
-            Some(aggregate) => usize::try_from(aggregate.max_batch).unwrap_or(MAX_BATCH_EVENTS),
+            Some(aggregate) => usize::try_from(aggregate.max_batch).unwrap_or(MAX_DELIVERY_BATCH_EVENTS),
             None if row.isolating => 1,
             None => batch_limit,
         };
-        let mut first_match_after: Option<u64> = None;
-        let mut events = Vec::new();
-        let mut bytes = 0usize;
-        let mut scanned = row.acknowledged_offset;
-        let mut failure = None;
         // A digest awaiting retry resends exactly the same range (§8).
         let retry_through = row
             .retry_through_offset
             .filter(|through| aggregate.is_some() && *through > row.acknowledged_offset);
         let scan_limit = retry_through.map_or(head, |through| through.min(head));
-        'scan: while scanned < scan_limit {
-            let page = crate::stream::rows::range(&self.storage, scanned, 200, false)?;
-            if page.is_empty() {
-                scanned = scan_limit;
+        // The scan budget (§12): this call looks at no offset past `window_end`.
+        let window_end = scan_limit.min(row.acknowledged_offset.saturating_add(MAX_SCAN_ROWS));
+        let mut first_match_after: Option<u64> = None;
+        let mut events = Vec::new();
+        let mut bytes = 0usize;
+        let mut scanned = row.acknowledged_offset;
+        let mut failure = None;
+        let mut batch_full = false;
+        // Each page moves `scanned` forward or ends the scan, and the window
+        // holds at most MAX_SCAN_ROWS offsets: at most that many pages.
+        'scan: for _page in 0..MAX_SCAN_ROWS {
+            if scanned >= window_end {
                 break;
             }
-            for event in page.into_iter().filter(|event| event.offset <= scan_limit) {
-                match self.prepare(&subscription, &stamp, &event) {
+            let page = crate::stream::rows::read_window(
+                &self.storage,
+                crate::stream::rows::Window {
+                    after: scanned,
+                    through: window_end,
+                    include_ephemeral: false,
+                    max_rows: SCAN_PAGE_ROWS,
+                    max_bytes: MAX_READ_BYTES,
+                },
+            )?;
+            for event in page.events {
+                match self.prepare(&configuration, &stamp, &event) {
                     Prepared::Skip => scanned = event.offset,
-                    Prepared::Fail(message) if events.is_empty() => {
+                    Prepared::Fail { message, body } if events.is_empty() => {
                         scanned = event.offset;
+                        events.push(PlannedEvent {
+                            offset: event.offset,
+                            created_at_ms: event.created_at_ms,
+                            body,
+                        });
                         failure = Some(Outcome::permanent(message));
                         break 'scan;
                     }
-                    Prepared::Fail(_) => break 'scan,
+                    Prepared::Fail { .. } => break 'scan,
                     Prepared::Send(body) => {
                         let size = body.to_string().len();
-                        if !events.is_empty() && bytes + size > MAX_BATCH_BYTES {
+                        if !events.is_empty() && bytes + size > MAX_DELIVERY_BATCH_BYTES {
+                            batch_full = true;
                             break 'scan;
                         }
                         bytes += size;
@@ -312,8 +364,14 @@ impl<S: Storage> Stream<S> {
                     }
                 }
             }
+            if page.exhausted {
+                // Everything up to the window's end was seen (ephemeral rows
+                // included: durable cursors pass over them, §3 rule 5).
+                scanned = window_end;
+                break;
+            }
         }
-        if events.is_empty() && failure.is_none() {
+        if events.is_empty() {
             // Nothing matched: the cursor advances over the scanned range (§6 rule 2).
             if scanned > row.acknowledged_offset {
                 self.advance_cursor(key, row.run_offset, row.acknowledged_offset, scanned)?;
@@ -321,24 +379,45 @@ impl<S: Storage> Stream<S> {
             return Ok(None);
         }
         if let (Some(aggregate), None, Some(first)) = (aggregate, &failure, events.first()) {
-            let flush_at = first.created_at_ms.saturating_add(aggregate.window_ms as i64);
-            if retry_through.is_none() && (events.len() as u64) < aggregate.max_batch && now_ms < flush_at {
+            let flush_at_ms = first.created_at_ms.saturating_add(aggregate.window_ms as i64);
+            // A scan that stopped at its budget with the log going on flushes
+            // now: held events hold the cursor, so waiting could never see
+            // past the budget.
+            let saw_head = window_end >= head && !batch_full;
+            if retry_through.is_none()
+                && (events.len() as u64) < aggregate.max_batch
+                && now_ms < flush_at_ms
+                && saw_head
+            {
                 // Hold (§8): the cursor stays before the first held event; it only
                 // passes the non-matching events in front of it.
                 let before_first = first_match_after.unwrap_or(row.acknowledged_offset);
                 if before_first > row.acknowledged_offset {
                     self.advance_cursor(key, row.run_offset, row.acknowledged_offset, before_first)?;
                 }
-                self.held.insert(key.to_owned(), (before_first, head, flush_at));
+                self.memory.of(key).hold = Some(Hold {
+                    after: before_first,
+                    head,
+                    flush_at_ms,
+                });
                 return Ok(None);
             }
         }
-        self.held.remove(key);
+        self.memory.of(key).hold = None;
+        if failure.is_none() {
+            // Deployment rules are re-checked when sending (§9): a receiver
+            // the deployment no longer allows fails permanently, visibly.
+            if let Err(error) = self.deployment.check(&configuration) {
+                failure = Some(Outcome::permanent(format!(
+                    "this deployment no longer allows the receiver: {error}"
+                )));
+            }
+        }
         let mut throttled = false;
         if let (Some(throttle), None) = (delivery.as_ref().and_then(|delivery| delivery.throttle), &failure) {
-            let window = self.throttle_windows.get(key).copied();
-            if window.is_some_and(|(start, count)| {
-                now_ms < start + throttle.window_ms as i64 && count >= throttle.max_deliveries
+            let window = self.memory.of(key).throttle;
+            if window.is_some_and(|window| {
+                now_ms < window.started_at_ms + throttle.window_ms as i64 && window.delivered >= throttle.max_deliveries
             }) {
                 throttled = true;
                 failure = Some(Outcome::permanent(format!(
@@ -347,13 +426,14 @@ impl<S: Storage> Stream<S> {
                 )));
             }
         }
-        row.in_flight_deadline_at_ms = Some(now_ms + timeout_ms);
-        let mut plan = self.plan_shell(key, &subscription, &stamp, &row, scanned, now_ms);
+        row.in_flight_deadline_at_ms = Some(deadline_ms);
+        let mut plan = self.plan_shell(key, &configuration, &stamp, &row, scanned, now_ms);
         plan.events = events;
         plan.prepared_failure = failure;
         plan.throttled = throttled;
+        plan.timeout_ms = timeout_ms;
         if plan.prepared_failure.is_none() {
-            self.mark_in_flight(key, now_ms + timeout_ms, aggregate.map(|_| scanned))?;
+            self.mark_in_flight(key, deadline_ms, aggregate.map(|_| scanned))?;
         }
         Ok(Some(plan))
     }
@@ -361,7 +441,7 @@ impl<S: Storage> Stream<S> {
     fn plan_shell(
         &self,
         key: &str,
-        subscription: &OutboundSubscription,
+        configuration: &Configuration,
         stamp: &Stamp,
         row: &RuntimeRow,
         through: u64,
@@ -369,7 +449,7 @@ impl<S: Storage> Stream<S> {
     ) -> DeliveryPlan {
         DeliveryPlan {
             subscription_key: key.to_owned(),
-            receiver: subscription.configuration.receiver.clone(),
+            receiver: configuration.receiver.clone(),
             stamp: stamp.clone(),
             after_offset: row.acknowledged_offset,
             through_offset: through,
@@ -379,6 +459,7 @@ impl<S: Storage> Stream<S> {
             events: Vec::new(),
             prepared_failure: None,
             throttled: false,
+            timeout_ms: SEND_TIMEOUT_MS,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! Every rule that can refuse an append lives here, so the same checks run
 //! when appending and when replaying.
 
-use super::outbound::{CursorSet, DeliveryHalted, OutboundSubscription};
+use super::outbound::{CursorSet, DeliveryHalted, OutboundSubscription, StoredConfiguration};
 use super::ReducedState;
 use crate::copy::chain_of;
 use crate::error::{details, ApiFailure};
@@ -28,6 +28,8 @@ pub enum ReduceError {
     TooManySubscriptions,
     #[error("the reduced state would be {0} bytes; the limit is {max}", max = crate::limits::MAX_REDUCED_STATE_BYTES)]
     StateTooLarge(usize),
+    #[error("inbound fence records would take {0} bytes; a stream keeps at most {max} (remove unused copy subscriptions to this stream)", max = crate::limits::MAX_INBOUND_FENCE_BYTES)]
+    InboundFenceFull(usize),
 }
 
 impl ApiFailure for ReduceError {
@@ -46,6 +48,7 @@ impl ApiFailure for ReduceError {
             ReduceError::NotHalted(_) => "subscription_not_halted",
             ReduceError::TooManySubscriptions => "too_many_subscriptions",
             ReduceError::StateTooLarge(_) => "reduced_state_too_large",
+            ReduceError::InboundFenceFull(_) => "inbound_fence_full",
         }
     }
     fn details(&self) -> Map<String, Value> {
@@ -100,6 +103,18 @@ impl ReducedState {
     /// Folds one committed event. Ordinary events and copies (whose control
     /// events are data on this stream, §4) leave the state unchanged.
     pub fn apply(&mut self, event: &StoredEvent) -> Result<(), ReduceError> {
+        self.fold(event, Mode::Commit)
+    }
+
+    /// Folds one event that is already committed (a rebuild). A
+    /// configuration that no longer validates is kept as it was written,
+    /// marked invalid, instead of vanishing (§8); other refusals leave the
+    /// state unchanged, as they did when the event was first folded.
+    pub fn replay(&mut self, event: &StoredEvent) -> Result<(), ReduceError> {
+        self.fold(event, Mode::Replay)
+    }
+
+    fn fold(&mut self, event: &StoredEvent, mode: Mode) -> Result<(), ReduceError> {
         if let Some(source) = &event.source {
             self.record_inbound(event, source.get());
             return Ok(());
@@ -110,7 +125,7 @@ impl ReducedState {
         let payload = payload_of(event);
         let by_key = &mut self.subscriptions.outbound.by_key;
         match control {
-            ControlType::SubscriptionConfigured => self.configure(event, &payload),
+            ControlType::SubscriptionConfigured => self.configure(event, &payload, mode),
             ControlType::SubscriptionRemoved => {
                 only_fields(&payload, &["subscriptionKey", "reason"])?;
                 if payload.get("reason").is_some_and(|reason| reason != "requested") {
@@ -201,20 +216,38 @@ impl ReducedState {
         });
     }
 
-    fn configure(&mut self, event: &StoredEvent, payload: &Value) -> Result<(), ReduceError> {
-        let configuration = Configuration::parse(payload)?;
-        let (key, generated) = match &configuration.subscription_key {
-            Some(key) => (key.clone(), None),
+    fn configure(&mut self, event: &StoredEvent, payload: &Value, mode: Mode) -> Result<(), ReduceError> {
+        let configuration = match (Configuration::parse(payload), mode) {
+            (Ok(configuration), _) => StoredConfiguration::Valid(configuration),
+            (Err(error), Mode::Commit) => return Err(error.into()),
+            (Err(_), Mode::Replay) => StoredConfiguration::Unreadable(payload.clone()),
+        };
+        let caller_key = match &configuration {
+            StoredConfiguration::Valid(configuration) => configuration.subscription_key.clone(),
+            StoredConfiguration::Unreadable(raw) => {
+                raw.get("subscriptionKey").and_then(Value::as_str).map(str::to_owned)
+            }
+        };
+        let (key, generated) = match caller_key {
+            Some(key) => (key, None),
             None => (format!("{GENERATED_KEY_PREFIX}{}", event.offset), Some(true)),
         };
         let by_key = &mut self.subscriptions.outbound.by_key;
-        let receiver = configuration.receiver.identity();
-        let same_receiver = by_key
-            .iter()
-            .filter(|(other_key, other)| **other_key != key && other.configuration.receiver.identity() == receiver)
-            .count();
-        if same_receiver >= MAX_SUBSCRIPTIONS_PER_RECEIVER {
-            return Err(ReduceError::TooManySubscriptions);
+        if let (StoredConfiguration::Valid(configuration), Mode::Commit) = (&configuration, mode) {
+            let receiver = configuration.receiver.identity();
+            let same_receiver = by_key
+                .iter()
+                .filter(|(other_key, other)| {
+                    **other_key != key
+                        && other
+                            .configuration
+                            .valid()
+                            .is_some_and(|other| other.receiver.identity() == receiver)
+                })
+                .count();
+            if same_receiver >= MAX_SUBSCRIPTIONS_PER_RECEIVER {
+                return Err(ReduceError::TooManySubscriptions);
+            }
         }
         by_key.insert(
             key,
@@ -229,4 +262,12 @@ impl ReducedState {
         );
         Ok(())
     }
+}
+
+/// Whether an event is being committed (every rule refuses) or replayed
+/// from the log (what was committed stays).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Commit,
+    Replay,
 }

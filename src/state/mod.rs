@@ -6,7 +6,7 @@ mod fold;
 mod outbound;
 
 pub use fold::ReduceError;
-pub use outbound::{CursorSet, DeliveryHalted, OutboundSubscription};
+pub use outbound::{CursorSet, DeliveryHalted, OutboundSubscription, StoredConfiguration};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 /// Bumped whenever the fold changes meaning: a cached state of another
 /// version is discarded and rebuilt from the log.
-pub const STATE_VERSION: i64 = 2;
+pub const STATE_VERSION: i64 = 3;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -2,11 +2,32 @@
 
 use crate::subscription::Configuration;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A configuration as the reduced state keeps it (§5, §8). A committed
+/// configuration that no longer reads or validates (a restored backup, an
+/// older version) is never dropped: it stays as its raw payload, with its
+/// runtime row and cursor, marked invalid, and refuses to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StoredConfiguration {
+    Valid(Configuration),
+    Unreadable(Value),
+}
+
+impl StoredConfiguration {
+    pub fn valid(&self) -> Option<&Configuration> {
+        match self {
+            StoredConfiguration::Valid(configuration) => Some(configuration),
+            StoredConfiguration::Unreadable(_) => None,
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OutboundSubscription {
-    pub configuration: Configuration,
+    pub configuration: StoredConfiguration,
     pub configured_at_offset: u64,
     pub configured_at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -5,7 +5,10 @@ use super::{rows, Stream};
 use crate::error::{details, ApiFailure};
 use crate::event::{Authority, CommittedEvent, ControlType, EventError, InputEvent, StoredEvent};
 use crate::json_limits::raw_depth;
-use crate::limits::{MAX_BATCH_BYTES, MAX_BATCH_EVENTS, MAX_EVENT_DEPTH, MAX_REDUCED_STATE_BYTES};
+use crate::limits::{
+    MAX_APPEND_BATCH_BYTES as MAX_BATCH_BYTES, MAX_APPEND_BATCH_EVENTS as MAX_BATCH_EVENTS, MAX_EVENT_DEPTH,
+    MAX_INBOUND_FENCE_BYTES, MAX_REDUCED_STATE_BYTES,
+};
 use crate::state::ReduceError;
 use crate::storage::{Storage, StorageError};
 use crate::subscription::Configuration;
@@ -154,13 +157,15 @@ impl<S: Storage> Stream<S> {
         let mut staged = None;
         let result = self.storage.atomically(&mut || {
             let outcome = self.stage_and_write(&inputs_events, inputs)?;
-            staged = Some((outcome.meta.clone(), outcome.state.clone()));
+            staged = Some((outcome.meta, outcome.state));
             Ok::<_, AppendError>(outcome.results)
         })?;
         if let Some((meta, state)) = staged {
             self.lifetime = Some(meta);
-            self.state = state;
-            self.revalidate_configurations();
+            if let Some(state) = state {
+                self.state = state;
+                self.revalidate_configurations();
+            }
         }
         self.counters.record_append(&result);
         let (events, flags) = result
@@ -175,7 +180,12 @@ impl<S: Storage> Stream<S> {
             Some(meta) => meta.clone(),
             None => self.start_lifetime(inputs)?,
         };
-        let mut state = self.state.clone();
+        // Only control events and copies change the reduced state (§5): a
+        // batch of plain events never copies it.
+        let folds = batch
+            .iter()
+            .any(|input| input.control_type().is_some() || input.source.is_some());
+        let mut state = folds.then(|| self.state.clone());
         let mut state_changed = false;
         let mut results: Vec<(StoredEvent, bool)> = Vec::with_capacity(batch.len());
         for (index, input) in batch.iter().enumerate() {
@@ -211,12 +221,16 @@ impl<S: Storage> Stream<S> {
                         })?;
                 }
             }
-            if input.control_type().is_some() || input.source.is_some() {
-                let before = state.clone();
+            if let Some(state) = state
+                .as_mut()
+                .filter(|_| input.control_type().is_some() || input.source.is_some())
+            {
                 state
                     .apply(&event)
                     .map_err(|error| AppendError::Reduce { index, error })?;
-                state_changed |= state != before;
+                // An audit fact changes nothing; every other control event and
+                // every copy (its fence record) does.
+                state_changed |= input.control_type() != Some(ControlType::ErrorOccurred);
             }
             rows::insert(&self.storage, &event)?;
             meta.head = offset;
@@ -229,24 +243,61 @@ impl<S: Storage> Stream<S> {
                 &[meta.head.into(), meta.event_count.into()],
             )?;
         }
-        if state_changed {
-            let state_json = state.to_json();
-            if state_json.len() > MAX_REDUCED_STATE_BYTES {
-                let index = batch.len().saturating_sub(1);
-                return Err(AppendError::Reduce {
-                    index,
-                    error: ReduceError::StateTooLarge(state_json.len()),
-                });
-            }
+        let state = state.filter(|_| state_changed);
+        if let Some(state) = &state {
+            let state_json = self.check_state_budget(batch, state)?;
             self.write_state_json(&state_json)?;
-            self.repair_runtime_rows(&state, meta.head)?;
+            self.repair_runtime_rows(state, meta.head)?;
         }
         Ok(Staged { meta, state, results })
+    }
+
+    /// The reduced-state bounds (§5, §12). Inbound fence records have their
+    /// own budget, checked when a copy opens a new record, so copies from
+    /// many sources can never crowd out this stream's own subscriptions; the
+    /// whole state's budget applies to batches carrying control events.
+    fn check_state_budget(
+        &self,
+        batch: &[InputEvent],
+        state: &crate::state::ReducedState,
+    ) -> Result<String, AppendError> {
+        let index = batch.len().saturating_sub(1);
+        let records = |state: &crate::state::ReducedState| {
+            state
+                .subscriptions
+                .inbound
+                .by_source_path
+                .values()
+                .map(|by_key| by_key.len())
+                .sum::<usize>()
+        };
+        if records(state) > records(&self.state) {
+            let inbound_bytes =
+                serde_json::to_string(&state.subscriptions.inbound).map_or(usize::MAX, |json| json.len());
+            if inbound_bytes > MAX_INBOUND_FENCE_BYTES {
+                return Err(AppendError::Reduce {
+                    index,
+                    error: ReduceError::InboundFenceFull(inbound_bytes),
+                });
+            }
+        }
+        let state_json = state.to_json();
+        let controls = batch
+            .iter()
+            .any(|input| input.control_type().is_some() && input.source.is_none());
+        if controls && state_json.len() > MAX_REDUCED_STATE_BYTES {
+            return Err(AppendError::Reduce {
+                index,
+                error: ReduceError::StateTooLarge(state_json.len()),
+            });
+        }
+        Ok(state_json)
     }
 }
 
 struct Staged {
     meta: crate::schema::StreamMetaRow,
-    state: crate::state::ReducedState,
+    /// The new reduced state, when the batch changed it.
+    state: Option<crate::state::ReducedState>,
     results: Vec<(StoredEvent, bool)>,
 }

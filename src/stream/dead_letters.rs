@@ -206,27 +206,37 @@ impl<S: Storage> Stream<S> {
     /// receiver, under its original delivery id (§8 replay).
     pub fn plan_replay(&self, id: u64, now_ms: i64) -> Result<DeliveryPlan, DeadLetterError> {
         let letter = self.dead_letter(id)?;
+        let no_receiver = || DeadLetterError::NoReceiver(letter.subscription_key.clone());
         let subscription = self
             .state
             .subscriptions
             .outbound
             .by_key
             .get(&letter.subscription_key)
-            .filter(|s| {
+            .ok_or_else(no_receiver)?;
+        let configuration = subscription
+            .configuration
+            .valid()
+            .filter(|configuration| {
                 matches!(
-                    s.configuration.receiver,
+                    configuration.receiver,
                     Receiver::WebhookPost { .. } | Receiver::ItxCall { .. }
                 )
             })
-            .ok_or_else(|| DeadLetterError::NoReceiver(letter.subscription_key.clone()))?;
+            .ok_or_else(no_receiver)?;
         let stamp = self
             .stamp_for(&letter.subscription_key, subscription)
-            .ok_or_else(|| DeadLetterError::NoReceiver(letter.subscription_key.clone()))?;
+            .ok_or_else(no_receiver)?;
         let created_at_ms =
             crate::stream::rows::by_offset(&self.storage, letter.offset)?.map_or(now_ms, |event| event.created_at_ms);
+        let prepared_failure = self
+            .deployment
+            .check(configuration)
+            .err()
+            .map(|error| Outcome::permanent(format!("this deployment no longer allows the receiver: {error}")));
         Ok(DeliveryPlan {
             subscription_key: letter.subscription_key.clone(),
-            receiver: subscription.configuration.receiver.clone(),
+            receiver: configuration.receiver.clone(),
             stamp,
             after_offset: letter.offset.saturating_sub(1),
             through_offset: letter.offset,
@@ -238,8 +248,9 @@ impl<S: Storage> Stream<S> {
                 created_at_ms,
                 body: letter.payload.clone(),
             }],
-            prepared_failure: None,
+            prepared_failure,
             throttled: false,
+            timeout_ms: crate::limits::SEND_TIMEOUT_MS,
         })
     }
 

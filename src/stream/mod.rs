@@ -4,6 +4,7 @@
 mod append;
 mod copies;
 pub mod dead_letters;
+pub(crate) mod memory;
 mod metrics;
 pub mod read;
 pub(crate) mod rows;
@@ -15,7 +16,7 @@ pub use read::{RangeQuery, ReadError};
 
 use crate::path::StreamPath;
 use crate::schema::{self, LifetimeRow, ReducedStateRow, StreamMetaRow};
-use crate::state::{ReducedState, STATE_VERSION};
+use crate::state::{ReducedState, StoredConfiguration, STATE_VERSION};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
 
@@ -27,22 +28,9 @@ pub struct Stream<S: Storage> {
     pub(crate) lifetime: Option<StreamMetaRow>,
     pub(crate) state: ReducedState,
     pub(crate) counters: metrics::Counters,
-    /// Compiled JSONata by source text (compiled once per configuration).
-    pub(crate) compiled: std::collections::HashMap<String, std::rc::Rc<crate::jsonata::Compiled>>,
-    /// Delivery figures per subscription since the object started (§11).
-    pub(crate) delivery_stats: std::collections::BTreeMap<String, crate::delivery::DeliveryStats>,
-    /// Aggregating subscriptions holding events (§8): key → (cursor, head,
-    /// flush time) when the hold was decided. Runtime only: a restart re-reads
-    /// the held events from the log.
-    pub(crate) held: std::collections::BTreeMap<String, (u64, u64, i64)>,
-    /// Throttle windows (§8): key → (start, successful deliveries). Runtime
-    /// only: a restart opens a fresh window.
-    pub(crate) throttle_windows: std::collections::BTreeMap<String, (i64, u64)>,
-    /// Stored configurations that no longer validate (§8): key →
-    /// (configuredAtOffset, problem). Such a subscription refuses to run.
-    pub(crate) invalid: std::collections::BTreeMap<String, (u64, String)>,
-    /// Keys already validated at their configuredAtOffset.
-    pub(crate) validated: std::collections::BTreeMap<String, u64>,
+    /// In-memory runtime (holds, throttle windows, stats, validation, compiled
+    /// expressions): reset as a whole with the lifetime.
+    pub(crate) memory: memory::Memory,
     /// What this deployment allows (§9); checked when configuring.
     pub(crate) deployment: crate::deployment::Deployment,
 }
@@ -61,13 +49,8 @@ impl<S: Storage> Stream<S> {
             lifetime: None,
             state: ReducedState::default(),
             counters: metrics::Counters::default(),
-            compiled: std::collections::HashMap::new(),
-            delivery_stats: std::collections::BTreeMap::new(),
+            memory: memory::Memory::default(),
             deployment: crate::deployment::Deployment::default(),
-            held: std::collections::BTreeMap::new(),
-            invalid: std::collections::BTreeMap::new(),
-            validated: std::collections::BTreeMap::new(),
-            throttle_windows: std::collections::BTreeMap::new(),
         };
         if schema::stream_exists(&stream.storage)? {
             schema::migrate(&stream.storage)?;
@@ -97,23 +80,32 @@ impl<S: Storage> Stream<S> {
     /// to run instead of running half-valid (§8), and the card says why.
     pub(crate) fn revalidate_configurations(&mut self) {
         let by_key = &self.state.subscriptions.outbound.by_key;
-        self.validated.retain(|key, _| by_key.contains_key(key));
-        self.invalid.retain(|key, _| by_key.contains_key(key));
+        self.memory.subscriptions.retain(|key, _| by_key.contains_key(key));
         for (key, subscription) in by_key {
-            if self.validated.get(key) == Some(&subscription.configured_at_offset) {
+            let memory = self.memory.of(key);
+            if memory
+                .validation
+                .as_ref()
+                .is_some_and(|validation| validation.configured_at_offset == subscription.configured_at_offset)
+            {
                 continue;
             }
-            let problem = serde_json::to_value(&subscription.configuration)
-                .map_err(|error| error.to_string())
-                .and_then(|value| crate::subscription::Configuration::parse(&value).map_err(|error| error.to_string()))
-                .err();
-            match problem {
-                Some(problem) => self
-                    .invalid
-                    .insert(key.clone(), (subscription.configured_at_offset, problem)),
-                None => self.invalid.remove(key),
+            let problem = match &subscription.configuration {
+                StoredConfiguration::Valid(configuration) => serde_json::to_value(configuration)
+                    .map_err(|error| error.to_string())
+                    .and_then(|value| {
+                        crate::subscription::Configuration::parse(&value).map_err(|error| error.to_string())
+                    })
+                    .err(),
+                StoredConfiguration::Unreadable(raw) => Some(match crate::subscription::Configuration::parse(raw) {
+                    Err(error) => format!("stored configuration no longer validates: {error}"),
+                    Ok(_) => "stored configuration could not be read".to_owned(),
+                }),
             };
-            self.validated.insert(key.clone(), subscription.configured_at_offset);
+            memory.validation = Some(memory::Validation {
+                configured_at_offset: subscription.configured_at_offset,
+                problem,
+            });
         }
     }
 
@@ -217,12 +209,13 @@ impl<S: Storage> Stream<S> {
         if !schema::stream_exists(&self.storage)? {
             return Ok(state);
         }
-        for event in rows::select_fold_inputs(&self.storage)? {
+        rows::for_each_fold_input(&self.storage, |event| {
             // A committed event was accepted by this same fold when it was
             // appended; an error now means the fold changed meaning, and the
-            // event is skipped rather than blocking the stream.
-            let _ = state.apply(&event);
-        }
+            // event is skipped rather than blocking the stream (a stored
+            // configuration is kept, marked invalid: `ReducedState::replay`).
+            let _ = state.replay(&event);
+        })?;
         Ok(state)
     }
 
@@ -293,6 +286,7 @@ impl<S: Storage> Stream<S> {
             .atomically(&mut || schema::drop_stream_tables(&self.storage))?;
         self.lifetime = None;
         self.state = ReducedState::default();
+        self.memory = memory::Memory::default();
         Ok(existed)
     }
 }

@@ -186,10 +186,12 @@ impl<S: Storage> Stream<S> {
         let meta = self.existing()?;
         let subscription = self.state.subscriptions.outbound.by_key.get(key);
         if !subscription.is_some_and(|s| {
-            matches!(
-                s.configuration.receiver,
-                crate::subscription::Receiver::WebhookPost { .. }
-            )
+            s.configuration.valid().is_some_and(|configuration| {
+                matches!(
+                    configuration.receiver,
+                    crate::subscription::Receiver::WebhookPost { .. }
+                )
+            })
         }) {
             return Err(ReadError::NoSuchWebhook(key.to_owned()));
         }

@@ -45,29 +45,128 @@ pub fn by_idempotency_key<S: Storage + ?Sized>(storage: &S, key: &str) -> Result
     Ok(select(storage, &sql, &[key.into()])?.into_iter().next())
 }
 
-/// Up to `limit` events after `after`, ephemeral ones only when asked (§3 rule 5).
+/// Bytes one event row occupies in memory once read (all its text columns).
+const ROW_BYTES: &str = "length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
+     + COALESCE(length(CAST(idempotency_key AS BLOB)), 0) + COALESCE(length(CAST(source AS BLOB)), 0)";
+
+/// Which rows a bounded read may return.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    /// Exclusive lower offset.
+    pub after: u64,
+    /// Inclusive upper offset.
+    pub through: u64,
+    pub include_ephemeral: bool,
+    /// Most rows, and most bytes of rows (always at least one row).
+    pub max_rows: u64,
+    pub max_bytes: usize,
+}
+
+/// A page of a bounded read, and whether it saw every row of its window.
+#[derive(Debug)]
+pub struct Page {
+    pub events: Vec<StoredEvent>,
+    pub exhausted: bool,
+}
+
+/// Reads events in `window` without ever loading more than its byte budget
+/// (§12): sizes first (no payloads), then exactly the rows that fit.
+pub fn read_window<S: Storage + ?Sized>(storage: &S, window: Window) -> Result<Page, StorageError> {
+    let filter = "event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR ? = 1)";
+    let params = [
+        window.after.into(),
+        window.through.into(),
+        window.include_ephemeral.into(),
+        window.max_rows.into(),
+    ];
+    let sizes_sql =
+        format!("SELECT event_offset, {ROW_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?");
+    let sizes = storage.query(&sizes_sql, &params)?;
+    let mut last = None;
+    let mut bytes = 0usize;
+    let mut fitted = 0usize;
+    for row in &sizes {
+        let columns = Columns { query: &sizes_sql, row };
+        let size = usize::try_from(columns.int(1)?.max(0)).unwrap_or(usize::MAX);
+        if fitted > 0 && bytes.saturating_add(size) > window.max_bytes {
+            break;
+        }
+        bytes = bytes.saturating_add(size);
+        fitted += 1;
+        last = Some(columns.int(0)?.max(0) as u64);
+    }
+    let exhausted = fitted == sizes.len() && (sizes.len() as u64) < window.max_rows;
+    let Some(last) = last else {
+        return Ok(Page {
+            events: Vec::new(),
+            exhausted,
+        });
+    };
+    let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?");
+    let events = select(
+        storage,
+        &sql,
+        &[
+            window.after.into(),
+            last.into(),
+            window.include_ephemeral.into(),
+            (fitted as u64).into(),
+        ],
+    )?;
+    Ok(Page { events, exhausted })
+}
+
+/// Up to `limit` events after `after`, ephemeral ones only when asked (§3
+/// rule 5), and no more than the read budget in bytes (§12).
 pub fn range<S: Storage + ?Sized>(
     storage: &S,
     after: u64,
     limit: u64,
     include_ephemeral: bool,
 ) -> Result<Vec<StoredEvent>, StorageError> {
-    let sql = format!(
-        "SELECT {EVENT_COLUMNS} FROM events WHERE event_offset > ? AND (ephemeral = 0 OR ? = 1) \
-         ORDER BY event_offset LIMIT ?"
-    );
-    select(storage, &sql, &[after.into(), include_ephemeral.into(), limit.into()])
+    let window = Window {
+        after,
+        through: crate::limits::MAX_SAFE_INTEGER,
+        include_ephemeral,
+        max_rows: limit,
+        max_bytes: crate::limits::MAX_READ_BYTES,
+    };
+    Ok(read_window(storage, window)?.events)
 }
 
-/// The events the reduced-state fold can react to: control events and copies.
-pub fn select_fold_inputs<S: Storage + ?Sized>(storage: &S) -> Result<Vec<StoredEvent>, StorageError> {
+/// Calls `fold` on every event the reduced-state fold can react to (control
+/// events and copies), in offset order, a bounded page at a time.
+pub fn for_each_fold_input<S: Storage + ?Sized>(
+    storage: &S,
+    mut fold: impl FnMut(StoredEvent),
+) -> Result<(), StorageError> {
     let sql = format!(
-        "SELECT {EVENT_COLUMNS} FROM events WHERE substr(type, 1, {}) = ? OR source IS NOT NULL \
-         ORDER BY event_offset",
+        "SELECT {EVENT_COLUMNS} FROM events WHERE event_offset > ? AND (substr(type, 1, {}) = ? OR source IS NOT NULL) \
+         ORDER BY event_offset LIMIT ?",
         CONTROL_PREFIX.len()
     );
-    select(storage, &sql, &[CONTROL_PREFIX.into()])
+    let mut after = 0u64;
+    // Bounded by the log: every page moves `after` forward.
+    loop {
+        let page = select(
+            storage,
+            &sql,
+            &[after.into(), CONTROL_PREFIX.into(), FOLD_PAGE_ROWS.into()],
+        )?;
+        let full = page.len() as u64 == FOLD_PAGE_ROWS;
+        for event in page {
+            after = event.offset;
+            fold(event);
+        }
+        if !full {
+            return Ok(());
+        }
+    }
 }
+
+/// Control events and copies are small (≤ 256 KiB each); 64 of them bound
+/// a rebuild page to 16 MiB at worst.
+const FOLD_PAGE_ROWS: u64 = 64;
 
 /// The row an input event becomes at `offset`.
 pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) -> Result<StoredEvent, StorageError> {

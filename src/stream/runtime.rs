@@ -46,8 +46,8 @@ fn start_cursor(subscription: &OutboundSubscription) -> u64 {
     }
     match subscription
         .configuration
-        .receiver
-        .delivery()
+        .valid()
+        .and_then(|configuration| configuration.receiver.delivery())
         .map(|delivery| delivery.start)
     {
         Some(Start::Now) => subscription.configured_at_offset,
@@ -107,7 +107,12 @@ impl<S: Storage> Stream<S> {
             .by_key
             .iter()
             .map(|(key, subscription)| {
-                let stats = self.delivery_stats.get(key).cloned().unwrap_or_default();
+                let stats = self
+                    .memory
+                    .subscriptions
+                    .get(key)
+                    .map(|memory| memory.stats.clone())
+                    .unwrap_or_default();
                 let runtime = rows.get(key).map(|row| {
                     json!({
                         "completionLatencyMs": stats.completion_latency_ms.summary(),
@@ -133,7 +138,7 @@ impl<S: Storage> Stream<S> {
                 if let (Some(halted), Some(fields)) = (&subscription.delivery_halted, card.as_object_mut()) {
                     fields.insert("deliveryHalted".to_owned(), json!(halted));
                 }
-                if let (Some((_, problem)), Some(fields)) = (self.invalid.get(key), card.as_object_mut()) {
+                if let (Some(problem), Some(fields)) = (self.memory.invalid(key), card.as_object_mut()) {
                     fields.insert("invalid".to_owned(), json!(problem));
                 }
                 if let (Some(set), Some(fields)) = (&subscription.cursor_set, card.as_object_mut()) {

@@ -7,10 +7,7 @@ use crate::limits::MAX_WEBHOOK_TIMEOUT_MS;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Largest aggregate window (§8).
-pub const MAX_AGGREGATE_WINDOW_MS: u64 = 86_400_000;
-/// Largest aggregate batch (§8).
-pub const MAX_AGGREGATE_BATCH: u64 = 10_000;
+use crate::limits::{MAX_AGGREGATE_BATCH, MAX_AGGREGATE_WINDOW_MS};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

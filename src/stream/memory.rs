@@ -1,0 +1,71 @@
+//! What a stream object keeps in memory only (DESIGN.md §8, §11): compiled
+//! expressions and, per subscription, its aggregate hold, throttle window,
+//! delivery figures and validation verdict. A restart starts it empty (the
+//! log and the runtime rows are the durable truth); destroying the stream
+//! resets all of it at once, so no per-subscription remnant outlives a
+//! lifetime.
+
+use crate::delivery::DeliveryStats;
+use crate::jsonata::Compiled;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+#[derive(Default)]
+pub(crate) struct Memory {
+    /// Compiled JSONata by source text (compiled once per configuration).
+    pub compiled: HashMap<String, Rc<Compiled>>,
+    pub subscriptions: BTreeMap<String, SubscriptionMemory>,
+}
+
+/// The in-memory half of one subscription's runtime.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct SubscriptionMemory {
+    /// An aggregate holding matched events (§8): decided at `after` with the
+    /// head at `head`; flushes at `flush_at_ms` unless either moves.
+    pub hold: Option<Hold>,
+    /// The throttle's fixed window (§8); a restart opens a fresh one.
+    pub throttle: Option<ThrottleWindow>,
+    /// Delivery figures since the object started (§11).
+    pub stats: DeliveryStats,
+    /// Whether the stored configuration still validates (§8), checked once
+    /// per configuration.
+    pub validation: Option<Validation>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hold {
+    pub after: u64,
+    pub head: u64,
+    pub flush_at_ms: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ThrottleWindow {
+    pub started_at_ms: i64,
+    pub delivered: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Validation {
+    pub configured_at_offset: u64,
+    /// Why the stored configuration refuses to run, if it does.
+    pub problem: Option<String>,
+}
+
+impl Memory {
+    pub fn of(&mut self, key: &str) -> &mut SubscriptionMemory {
+        self.subscriptions.entry(key.to_owned()).or_default()
+    }
+
+    pub fn hold(&self, key: &str) -> Option<Hold> {
+        self.subscriptions.get(key).and_then(|memory| memory.hold)
+    }
+
+    /// Why `key`'s stored configuration refuses to run (§8), if it does.
+    pub fn invalid(&self, key: &str) -> Option<&str> {
+        self.subscriptions
+            .get(key)
+            .and_then(|memory| memory.validation.as_ref())
+            .and_then(|validation| validation.problem.as_deref())
+    }
+}
