@@ -12,10 +12,13 @@ use tributary::deployment::Deployment;
 use tributary::stream::dead_letters::DeadLetterQuery;
 
 fn webhook(world: &mut World, path: &str, key: &str, delivery: Value) {
-    world.stream(path).set_deployment(Deployment {
-        allow_insecure_webhooks: true,
-        ..Default::default()
-    });
+    world.set_deployment(
+        path,
+        Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        },
+    );
     let mut full = json!({"start": "beginning", "onFailingEvent": "skip", "retry": {"maxAttempts": 2, "initialBackoffMs": 10, "maxBackoffMs": 10}});
     for (name, value) in delivery.as_object().unwrap() {
         full[name] = value.clone();
@@ -207,10 +210,13 @@ fn s8_a_restart_with_an_open_window_rebuffers_from_the_log() {
     world.alarm("/w", &mut |_: &DeliveryPlan| Network::Deliver);
     assert!(world.external.is_empty(), "held");
     world.crash();
-    world.stream("/w").set_deployment(Deployment {
-        allow_insecure_webhooks: true,
-        ..Default::default()
-    });
+    world.set_deployment(
+        "/w",
+        Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        },
+    );
     world.run(&["/w"], 20, &mut |_: &DeliveryPlan| Network::Deliver);
     assert_eq!(batches(&world), vec![vec![2, 3]], "nothing lost");
 }
@@ -273,10 +279,13 @@ fn policy_chaos(seed: u64) -> Vec<String> {
         }
         let choice = roll();
         world.now += 300;
-        world.stream("/w").set_deployment(Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        });
+        world.set_deployment(
+            "/w",
+            Deployment {
+                allow_insecure_webhooks: true,
+                ..Default::default()
+            },
+        );
         world.alarm("/w", &mut move |_: &DeliveryPlan| match choice {
             0 => Network::CrashBeforeSend,
             1 => Network::CrashAfterSend,
@@ -285,10 +294,13 @@ fn policy_chaos(seed: u64) -> Vec<String> {
             _ => Network::Deliver,
         });
     }
-    world.stream("/w").set_deployment(Deployment {
-        allow_insecure_webhooks: true,
-        ..Default::default()
-    });
+    world.set_deployment(
+        "/w",
+        Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        },
+    );
     world.run(&["/w"], 500, &mut |_: &DeliveryPlan| Network::Deliver);
     let source: Vec<u64> = world
         .events("/w")

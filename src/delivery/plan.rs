@@ -332,6 +332,7 @@ impl<S: Storage> Stream<S> {
                 match self.prepare(&configuration, &stamp, &event) {
                     Prepared::Skip => scanned = event.offset,
                     Prepared::Fail { message, body } if events.is_empty() => {
+                        first_match_after = Some(scanned);
                         scanned = event.offset;
                         events.push(PlannedEvent {
                             offset: event.offset,
@@ -404,6 +405,15 @@ impl<S: Storage> Stream<S> {
             }
         }
         self.memory.of(key).hold = None;
+        if let (Some(_), Some(before)) = (&failure, first_match_after) {
+            // A failing event is planned alone, after the cursor passed the
+            // clean non-matches in front of it: a halt names the last offset
+            // truly done, and its dead letter gets a single-event delivery id.
+            if before > row.acknowledged_offset {
+                self.advance_cursor(key, row.run_offset, row.acknowledged_offset, before)?;
+                row.acknowledged_offset = before;
+            }
+        }
         if failure.is_none() {
             // Deployment rules are re-checked when sending (§9): a receiver
             // the deployment no longer allows fails permanently, visibly.

@@ -44,6 +44,9 @@ pub struct World {
     /// Batches acknowledged by simulated external receivers (webhook, itx):
     /// (subscription key, delivery id, offsets).
     pub external: Vec<(String, String, Vec<u64>)>,
+    /// What each stream's deployment allows; re-applied when a stream object
+    /// is reopened after a crash, as the shell does from its environment.
+    deployments: BTreeMap<String, tributary::deployment::Deployment>,
 }
 
 impl World {
@@ -55,6 +58,7 @@ impl World {
             seed,
             trace: Vec::new(),
             external: Vec::new(),
+            deployments: BTreeMap::new(),
         }
     }
 
@@ -81,10 +85,19 @@ impl World {
     pub fn stream(&mut self, raw_path: &str) -> &mut Stream<RusqliteStorage> {
         if !self.streams.contains_key(raw_path) {
             let file = self.dir.path().join(format!("{}.sqlite", raw_path.replace('/', "_")));
-            let stream = Stream::open(RusqliteStorage::open(&file).unwrap(), PROJECT, path(raw_path)).unwrap();
+            let mut stream = Stream::open(RusqliteStorage::open(&file).unwrap(), PROJECT, path(raw_path)).unwrap();
+            if let Some(deployment) = self.deployments.get(raw_path) {
+                stream.set_deployment(deployment.clone());
+            }
             self.streams.insert(raw_path.to_owned(), stream);
         }
         self.streams.get_mut(raw_path).unwrap()
+    }
+
+    /// Sets what `raw_path`'s deployment allows, now and after every crash.
+    pub fn set_deployment(&mut self, raw_path: &str, deployment: tributary::deployment::Deployment) {
+        self.deployments.insert(raw_path.to_owned(), deployment.clone());
+        self.stream(raw_path).set_deployment(deployment);
     }
 
     /// Drops all in-memory state, as an evicted or killed object would.
