@@ -40,7 +40,7 @@ async function main() {
 
     // One scenario = warm-up + measured run, with stream metrics read around
     // the measured run so rows/event excludes stream creation.
-    async function appendScenario(label, path, eventsPerRequest, bodyAt) {
+    async function appendScenario(label, path, eventsPerRequest, bodyAt, preexisting = 0) {
       const target = `${url}${streamUrl(path, "events")}`;
       const send = (i) => checkedFetch(target, { method: "POST", headers: authJson, body: bodyAt(i) }, 201);
       let before;
@@ -58,7 +58,7 @@ async function main() {
         throw new Error(`BENCH FAILED: ${label}: ${measuredEvents} events acknowledged but the stream counted ${committed}`);
       }
       const allEvents = (runs.warmup.requests + runs.measured.requests) * eventsPerRequest;
-      if (after.events !== allEvents) {
+      if (after.events !== allEvents + preexisting) {
         throw new Error(`BENCH FAILED: ${label}: ${allEvents} events acknowledged in total but the stream counted ${after.events}`);
       }
       return {
@@ -76,6 +76,28 @@ async function main() {
     const batchBody = (i) => JSON.stringify({ events: Array.from({ length: BATCH }, (_, k) => eventAt(i * BATCH + k)) });
 
     const single = await appendScenario("single append", "/bench/append-single", 1, singleBody);
+
+    // The same single appends into a stream whose reduced state is near its
+    // 256 KiB limit (four subscriptions with 60 KiB descriptions, receivers
+    // that the spine never delivers): measures what a large state costs each
+    // plain append (DESIGN.md §5, §12), side by side with the plain stream.
+    const bigStatePath = "/bench/append-single-big-state";
+    for (let k = 0; k < 4; k++) {
+      const configured = await t.request("POST", streamUrl(bigStatePath, "events"), {
+        body: {
+          type: "events.iterate.com/stream/subscription-configured",
+          payload: {
+            subscriptionKey: `big-${k}`,
+            description: "d".repeat(60 * 1024),
+            receiver: { action: "processor-wake", expression: ["processors", `p${k}`, "wake"] },
+          },
+        },
+      });
+      if (configured.status !== 201) throw new Error(`big state: ${configured.status} ${JSON.stringify(configured.body)}`);
+    }
+    const info = await t.request("GET", streamUrl(bigStatePath));
+    const stateKiB = JSON.stringify(info.body.state).length / 1024;
+    const bigState = await appendScenario(`single append, ${fmt(stateKiB, 0)} KiB state`, bigStatePath, 1, singleBody, 4);
     const batch = await appendScenario(`batch append (${BATCH})`, "/bench/append-batch", BATCH, batchBody);
 
     // Baseline: one INSERT per request, body the same size as a single append's.
@@ -90,7 +112,7 @@ async function main() {
     const baseline = { label: "baseline (1 INSERT/req)", run: baselineRuns.measured, events: baselineRuns.measured.requests };
 
     const baselineRate = baseline.run.requests / baseline.run.seconds;
-    const rows = [single, batch, baseline].map((s) => {
+    const rows = [single, bigState, batch, baseline].map((s) => {
       const rate = s.events / s.run.seconds;
       return [
         s.label,
@@ -118,7 +140,10 @@ async function main() {
       rows,
     );
     console.log(`(baseline "events" = rows inserted; x baseline = events/s ÷ baseline requests/s)`);
-    for (const s of [single, batch, baseline]) {
+    console.log(
+      `(large state ÷ plain single append: ${fmt(bigState.events / bigState.run.seconds / (single.events / single.run.seconds), 2)})`,
+    );
+    for (const s of [single, bigState, batch, baseline]) {
       if (s.run.stoppedBy !== "time") console.log(`note: ${s.label} stopped by ${s.run.stoppedBy}`);
     }
 
