@@ -72,13 +72,21 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     let turn_ends_at = platform::now_ms() + ALARM_TURN_MS;
     let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
     let mut busy = BTreeSet::new();
+    // Sends planned before the turn's end that are still running: the turn
+    // waits for them anyway, so healthy subscriptions keep being planned
+    // meanwhile instead of stalling behind a slow receiver.
+    let mut started_in_turn: BTreeSet<String> = BTreeSet::new();
     // Each round completes one send; a turn completes at most
     // MAX_ALARM_COMPLETIONS before the alarm re-arms for the rest.
     for _round in 0..MAX_ALARM_COMPLETIONS {
-        if platform::now_ms() < turn_ends_at {
+        let in_turn = platform::now_ms() < turn_ends_at;
+        if in_turn || !started_in_turn.is_empty() {
             let (plans, project) = plan_due(object, &busy)?;
             for plan in plans {
                 busy.insert(plan.subscription_key.clone());
+                if in_turn {
+                    started_in_turn.insert(plan.subscription_key.clone());
+                }
                 let project = project.clone();
                 sending.push(Box::pin(async move {
                     let outcome = match plan.prepared_failure.clone() {
@@ -89,35 +97,30 @@ pub async fn run(object: &StreamObject) -> Result<()> {
                 }));
             }
         }
-        // Sends still running when the turn ends finish under their own
-        // deadlines; nothing new is planned.
         let Some((plan, outcome)) = sending.next().await else {
             return Ok(());
         };
         busy.remove(&plan.subscription_key);
-        let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
-        let completion = {
-            let mut slot = object.stream_slot().borrow_mut();
-            let Some(stream) = slot.as_mut() else {
-                continue;
-            };
-            stream
-                .complete_delivery(&plan, outcome.clone(), platform::now_ms(), entropy)
-                .map_err(storage_error)?
-        };
-        log(&plan, &outcome, &completion);
+        started_in_turn.remove(&plan.subscription_key);
+        complete(object, &plan, outcome)?;
     }
     // The completion budget ran out: finish what is in flight, then re-arm.
     while let Some((plan, outcome)) = sending.next().await {
-        let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
-        let mut slot = object.stream_slot().borrow_mut();
-        if let Some(stream) = slot.as_mut() {
-            let completion = stream
-                .complete_delivery(&plan, outcome.clone(), platform::now_ms(), entropy)
-                .map_err(storage_error)?;
-            log(&plan, &outcome, &completion);
-        }
+        complete(object, &plan, outcome)?;
     }
+    Ok(())
+}
+
+fn complete(object: &StreamObject, plan: &DeliveryPlan, outcome: Outcome) -> Result<()> {
+    let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
+    let mut slot = object.stream_slot().borrow_mut();
+    let Some(stream) = slot.as_mut() else {
+        return Ok(());
+    };
+    let completion = stream
+        .complete_delivery(plan, outcome.clone(), platform::now_ms(), entropy)
+        .map_err(storage_error)?;
+    log(plan, &outcome, &completion);
     Ok(())
 }
 

@@ -252,10 +252,10 @@ impl<S: Storage> Stream<S> {
         Ok(Staged { meta, state, results })
     }
 
-    /// The reduced-state bounds (§5, §12). Inbound fence records have their
-    /// own budget, checked when a copy opens a new record, so copies from
-    /// many sources can never crowd out this stream's own subscriptions; the
-    /// whole state's budget applies to batches carrying control events.
+    /// The reduced-state bounds (§5, §12): the whole state stays within its
+    /// budget, and inbound fence records within half of it (checked when a
+    /// copy opens a new record), so copies from many sources can never crowd
+    /// out this stream's own subscriptions.
     fn check_state_budget(
         &self,
         batch: &[InputEvent],
@@ -282,10 +282,7 @@ impl<S: Storage> Stream<S> {
             }
         }
         let state_json = state.to_json();
-        let controls = batch
-            .iter()
-            .any(|input| input.control_type().is_some() && input.source.is_none());
-        if controls && state_json.len() > MAX_REDUCED_STATE_BYTES {
+        if state_json.len() > MAX_REDUCED_STATE_BYTES {
             return Err(AppendError::Reduce {
                 index,
                 error: ReduceError::StateTooLarge(state_json.len()),
