@@ -10,12 +10,13 @@
 // run one after another (four of them restart the instance on its persisted
 // SQLite). Delivery is asynchronous (alarm-driven): every expectation about
 // delivered state is polled for with a bounded wait (`eventually`, ≤ 20 s),
-// never asserted after a fixed sleep; the only short sleeps check that
-// something does NOT happen. No assertion is about timing, only about order.
+// never asserted after a fixed sleep; that something does NOT happen is
+// asserted only after an observable moved (a later event delivered, a witness
+// subscription caught up). No assertion is about timing, only about order.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTributary, streamUrl } from "./harness.mjs";
-import { CONFIGURED, HALTED, ERROR_OCCURRED, eventually, sleep, streamApi } from "./delivery_helpers.mjs";
+import { CONFIGURED, HALTED, ERROR_OCCURRED, eventually, streamApi } from "./delivery_helpers.mjs";
 import { startReceiver, dedupeById } from "./webhook_receiver.mjs";
 
 let t;
@@ -257,8 +258,13 @@ test("§8: skip-mode exhaustion writes a dead letter (transient:, payload as sen
   assert.deepEqual(resent[0].body.event, letter.payload);
   assert.equal((await api.cardEntry(path, "dl")).runtime.deadLetters, 0);
   // Replay is the only route that resends: the spine does not send it again.
-  await sleep(300);
-  assert.equal(receiver.received(hook).length, before + 1);
+  // A later event the same subscription must deliver shows the spine ran past it.
+  const e4 = await api.appendOk(path, data(4));
+  await receivedAtLeast(hook, before + 2, "the later event after the replay");
+  await api.caughtUp(path, "dl", WAIT);
+  const afterReplay = receiver.received(hook).slice(before + 1);
+  assert.deepEqual(afterReplay.map((r) => r.body.event.offset), [e4.offset], "only the later event; the replayed one is not sent again");
+  assert.equal(receiver.received(hook).length, before + 2);
   assert.equal((await api.eventsOfType(path, ERROR_OCCURRED)).length, 1, "no new fact");
 });
 
@@ -491,6 +497,10 @@ test("§8 throttle: only successful deliveries spend budget (a failed attempt th
 test("§8 aggregate by size: maxBatch 3, 6 events in one batch → two signed digests of 3, in order; a 7th event is held and holds the cursor", async () => {
   const path = fresh("agg-size");
   const hook = `/hook${path}`;
+  // A witness without aggregation, configured first: it shows when delivery
+  // has run past an event the aggregating subscription holds.
+  const witness = `/witness${path}`;
+  await configureHook(path, "witness", witness);
   const configured = await configureHook(path, "ag", hook, { aggregate: { maxBatch: 3, windowMs: 60_000 } });
   const events = await api.batchOk(path, dataBatch(6, 1));
 
@@ -519,7 +529,8 @@ test("§8 aggregate by size: maxBatch 3, 6 events in one batch → two signed di
 
   // One more event is held (60 s window, 1 < maxBatch): the cursor waits before it.
   const seventh = await api.appendOk(path, data(7));
-  await sleep(500);
+  await api.caughtUp(path, "witness", WAIT);
+  assert.ok(receiver.received(witness).some((r) => r.body.event.offset === seventh.offset), "the witness got the 7th event");
   assert.equal(receiver.received(hook).length, records.length, "a held event is not sent");
   const entry = await api.cardEntry(path, "ag");
   assert.equal(entry.runtime.acknowledgedOffset, events[5].offset, "held events hold the cursor");

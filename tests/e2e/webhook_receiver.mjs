@@ -12,6 +12,8 @@
 //   {redirect: "/other", status?}      3xx (302 by default) to another receiver path
 //   {hang: true}                       never respond (until the receiver closes)
 //   {gate: "name", status?}            hold the request until release("name"), then respond
+//   {trickle: true}                    send 200 headers at once, then one body byte every
+//                                      500 ms, never ending (until the receiver closes)
 // Unscripted paths answer 200. Memory is bounded: at most MAX_RECORDS
 // requests and MAX_BODY bytes per request are kept.
 import { createServer } from "node:http";
@@ -29,6 +31,8 @@ export async function startReceiver() {
   const records = [];
   /** Responses held open ({hang} and {gate}). */
   const held = new Set();
+  /** Timers of {trickle} responses, cleared when their response closes. */
+  const trickles = new Set();
   /** gate name → {released: bool, waiters: [fn]} */
   const gates = new Map();
 
@@ -97,6 +101,22 @@ export async function startReceiver() {
         held.add(res);
         return;
       }
+      if (spec.trickle) {
+        held.add(res);
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.write(".");
+        const timer = setInterval(() => {
+          if (res.writableEnded || res.destroyed) return;
+          res.write(".");
+        }, 500);
+        trickles.add(timer);
+        res.on("close", () => {
+          clearInterval(timer);
+          trickles.delete(timer);
+          held.delete(res);
+        });
+        return;
+      }
       if (spec.redirect !== undefined) {
         respond(res, { status: spec.status ?? 302, headers: { location: `${base}${spec.redirect}` }, body: "moved" });
         return;
@@ -143,6 +163,8 @@ export async function startReceiver() {
     /** Every request recorded. */
     all: () => [...records],
     async close() {
+      for (const timer of trickles) clearInterval(timer);
+      trickles.clear();
       for (const res of held) res.destroy();
       held.clear();
       server.closeAllConnections?.();

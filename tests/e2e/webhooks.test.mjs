@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { createServer as createNetServer } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { startTributary, streamUrl } from "./harness.mjs";
-import { CONFIGURED, REMOVED, RESUMED, HALTED, ERROR_OCCURRED, eventually, sleep, streamApi } from "./delivery_helpers.mjs";
+import { CONFIGURED, REMOVED, RESUMED, HALTED, ERROR_OCCURRED, eventually, streamApi } from "./delivery_helpers.mjs";
 import { startReceiver, dedupeById } from "./webhook_receiver.mjs";
 
 let t; // ALLOW_INSECURE_WEBHOOKS: delivers to the local receiver
@@ -262,9 +262,13 @@ test("§6 rules 5, 8: always 500 with maxAttempts 3 halts with attempts 3; resum
   });
   assert.equal(entry.runtime.acknowledgedOffset, configured.offset);
 
-  // While halted, new events wait.
+  // While halted, new events wait. A witness subscription on the same stream
+  // receives them: once it has caught up, delivery has run past them.
+  const witness = `/witness${path}`;
+  await configureHook(path, "witness", witness);
   const more = [await api.appendOk(path, data(2)), await api.appendOk(path, data(3))];
-  await sleep(400);
+  await api.caughtUp(path, "witness", { timeoutMs: 20_000 });
+  assert.deepEqual(offsetsOf(dedupeById(receiver.received(witness))), [first.offset, ...more.map((e) => e.offset)]);
   assert.equal(receiver.received(hook).length, 3, "a halted subscription sends nothing");
 
   receiver.script(hook, { status: 200 });
