@@ -77,6 +77,29 @@ pub const MAX_AGGREGATE_BATCH: u64 = 10_000;
 /// Longest `lastError` kept on a runtime row.
 pub const MAX_ERROR_CHARS: usize = 512;
 
+// Live connections (§10, §12).
+
+/// Open live connections per stream; one more is 429.
+pub const MAX_LIVE_CONNECTIONS: usize = 1000;
+/// A connection's unsent (SSE) or unacknowledged (WebSocket) bytes; past it
+/// the connection is closed with `slow_consumer` and resumes from its offset.
+pub const MAX_LIVE_BACKLOG_BYTES: usize = 1024 * 1024;
+/// Longest `connectionKey` (§10).
+pub const MAX_CONNECTION_KEY_BYTES: usize = 256;
+/// Longest `types` filter of a connection, all names together (it lives in
+/// the WebSocket attachment, which holds 2 KiB).
+pub const MAX_LIVE_TYPES_BYTES: usize = 1024;
+/// One catch-up page read for a live connection (bounded in bytes by
+/// [`MAX_READ_BYTES`] too).
+pub const LIVE_PAGE_EVENTS: u64 = 1000;
+/// SSE: a comment heartbeat at least this often, and a stream's longest life.
+pub const SSE_HEARTBEAT_MS: u64 = 15_000;
+pub const SSE_MAX_LIFETIME_MS: u64 = 5 * 60 * 1000;
+/// SSE: the reconnect delay the server asks clients for (`retry:`).
+pub const SSE_RETRY_MS: u64 = 250;
+/// Long-poll: the longest `waitMs` (§10).
+pub const MAX_WAIT_MS: u64 = 30_000;
+
 /// Offsets and counters stay below 2^53 so they survive the JS boundary (§1).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 

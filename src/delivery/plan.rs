@@ -323,7 +323,7 @@ impl<S: Storage> Stream<S> {
                 crate::stream::rows::Window {
                     after: scanned,
                     through: window_end,
-                    include_ephemeral: false,
+                    ephemeral_after: crate::stream::rows::NO_EPHEMERAL,
                     max_rows: SCAN_PAGE_ROWS,
                     max_bytes: MAX_READ_BYTES,
                 },

@@ -35,6 +35,8 @@ pub enum AppendError {
     IdempotencyKeyReused { key: String, offset: u64 },
     #[error("event {index}: {error}")]
     Reduce { index: usize, error: ReduceError },
+    #[error("event {index}: subscription key '{key}' is held by an open live connection; connection and subscription keys never collide")]
+    KeyIsConnection { index: usize, key: String },
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -45,7 +47,7 @@ impl ApiFailure for AppendError {
             AppendError::BodyTooLarge(_) | AppendError::BodyTooDeep(_) | AppendError::TooManyEvents(_) => 413,
             AppendError::MalformedJson(_) | AppendError::BatchShape | AppendError::EmptyBatch => 400,
             AppendError::Event { error, .. } => error.status(),
-            AppendError::IdempotencyKeyReused { .. } => 409,
+            AppendError::IdempotencyKeyReused { .. } | AppendError::KeyIsConnection { .. } => 409,
             AppendError::Reduce { error, .. } => error.status(),
             AppendError::Storage(_) => 500,
         }
@@ -58,6 +60,7 @@ impl ApiFailure for AppendError {
             AppendError::BatchShape | AppendError::EmptyBatch => "invalid_batch",
             AppendError::Event { error, .. } => error.code(),
             AppendError::IdempotencyKeyReused { .. } => "idempotency_key_reused",
+            AppendError::KeyIsConnection { .. } => "subscription_key_conflict",
             AppendError::Reduce { error, .. } => error.code(),
             AppendError::Storage(_) => "internal",
         }
@@ -73,6 +76,9 @@ impl ApiFailure for AppendError {
                 let mut fields = error.details();
                 fields.insert("index".to_owned(), json!(index));
                 fields
+            }
+            AppendError::KeyIsConnection { index, key } => {
+                details([("index", json!(index)), ("subscriptionKey", json!(key))])
             }
             AppendError::IdempotencyKeyReused { key, offset } => {
                 details([("idempotencyKey", json!(key)), ("offset", json!(offset))])
@@ -168,6 +174,15 @@ impl<S: Storage> Stream<S> {
             }
         }
         self.counters.record_append(&result);
+        if !self.live.is_empty() {
+            // Fan-out at commit time (§10): the shell takes these next.
+            self.committed.extend(
+                result
+                    .iter()
+                    .filter(|(_, duplicate)| !duplicate)
+                    .map(|(event, _)| CommittedEvent::from(event.clone())),
+            );
+        }
         let (events, flags) = result
             .into_iter()
             .map(|(event, dup)| (CommittedEvent::from(event), dup))
@@ -213,6 +228,16 @@ impl<S: Storage> Stream<S> {
             if input.control_type() == Some(ControlType::SubscriptionConfigured) {
                 // Deployment rules (§9) apply when configuring, never on replay.
                 if let Ok(configuration) = Configuration::parse(&input.payload) {
+                    if let Some(key) = configuration
+                        .subscription_key
+                        .as_ref()
+                        .filter(|key| self.live.contains(key))
+                    {
+                        return Err(AppendError::KeyIsConnection {
+                            index,
+                            key: key.clone(),
+                        });
+                    }
                     self.deployment
                         .check(&configuration)
                         .map_err(|error| AppendError::Reduce {

@@ -33,7 +33,7 @@ impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: [(&str, &str, &str, u64); 12] = [
+        let series: [(&str, &str, &str, u64); 17] = [
             (
                 "dead_letters_total",
                 "counter",
@@ -100,6 +100,36 @@ impl<S: Storage> Stream<S> {
                 "gauge",
                 "Durable subscriptions configured on this stream.",
                 self.state.subscriptions.outbound.by_key.len() as u64,
+            ),
+            (
+                "live_connections",
+                "gauge",
+                "Open live connections (SSE and WebSocket, §10).",
+                self.live.len() as u64,
+            ),
+            (
+                "live_connections_opened_total",
+                "counter",
+                "Live connections opened since the object started.",
+                self.live.counters.opened,
+            ),
+            (
+                "live_events_sent_total",
+                "counter",
+                "Events sent to live connections.",
+                self.live.counters.events_sent,
+            ),
+            (
+                "live_bytes_sent_total",
+                "counter",
+                "Bytes sent to live connections.",
+                self.live.counters.bytes_sent,
+            ),
+            (
+                "live_slow_consumer_closes_total",
+                "counter",
+                "Live connections closed because their backlog passed the limit.",
+                self.live.counters.slow_consumer_closes,
             ),
         ];
         let mut text = String::new();

@@ -22,8 +22,8 @@ use crate::Inputs;
 
 pub struct Stream<S: Storage> {
     pub(crate) storage: S,
-    project_id: String,
-    path: StreamPath,
+    pub(crate) project_id: String,
+    pub(crate) path: StreamPath,
     /// `None` until the first write of a lifetime (§3 rule 6).
     pub(crate) lifetime: Option<StreamMetaRow>,
     pub(crate) state: ReducedState,
@@ -31,6 +31,11 @@ pub struct Stream<S: Storage> {
     /// In-memory runtime (holds, throttle windows, stats, validation, compiled
     /// expressions): reset as a whole with the lifetime.
     pub(crate) memory: memory::Memory,
+    /// Open live connections (§10), fed at commit time.
+    pub live: crate::live::Registry,
+    /// Events committed since the shell last fanned out; kept only while
+    /// live connections are open.
+    pub(crate) committed: Vec<crate::event::CommittedEvent>,
     /// What this deployment allows (§9); checked when configuring.
     pub(crate) deployment: crate::deployment::Deployment,
 }
@@ -50,6 +55,8 @@ impl<S: Storage> Stream<S> {
             state: ReducedState::default(),
             counters: metrics::Counters::default(),
             memory: memory::Memory::default(),
+            live: crate::live::Registry::default(),
+            committed: Vec::new(),
             deployment: crate::deployment::Deployment::default(),
         };
         if schema::stream_exists(&stream.storage)? {

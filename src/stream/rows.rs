@@ -56,11 +56,16 @@ pub struct Window {
     pub after: u64,
     /// Inclusive upper offset.
     pub through: u64,
-    pub include_ephemeral: bool,
+    /// Ephemeral rows after this offset are included (0: all of them;
+    /// [`NO_EPHEMERAL`]: none), §3 rule 5.
+    pub ephemeral_after: u64,
     /// Most rows, and most bytes of rows (always at least one row).
     pub max_rows: u64,
     pub max_bytes: usize,
 }
+
+/// [`Window::ephemeral_after`] that excludes every ephemeral row.
+pub const NO_EPHEMERAL: u64 = crate::limits::MAX_SAFE_INTEGER;
 
 /// A page of a bounded read, and whether it saw every row of its window.
 #[derive(Debug)]
@@ -72,11 +77,11 @@ pub struct Page {
 /// Reads events in `window` without ever loading more than its byte budget
 /// (§12): sizes first (no payloads), then exactly the rows that fit.
 pub fn read_window<S: Storage + ?Sized>(storage: &S, window: Window) -> Result<Page, StorageError> {
-    let filter = "event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR ? = 1)";
+    let filter = "event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?)";
     let params = [
         window.after.into(),
         window.through.into(),
-        window.include_ephemeral.into(),
+        window.ephemeral_after.into(),
         window.max_rows.into(),
     ];
     let sizes_sql =
@@ -109,7 +114,7 @@ pub fn read_window<S: Storage + ?Sized>(storage: &S, window: Window) -> Result<P
         &[
             window.after.into(),
             last.into(),
-            window.include_ephemeral.into(),
+            window.ephemeral_after.into(),
             (fitted as u64).into(),
         ],
     )?;
@@ -127,7 +132,7 @@ pub fn range<S: Storage + ?Sized>(
     let window = Window {
         after,
         through: crate::limits::MAX_SAFE_INTEGER,
-        include_ephemeral,
+        ephemeral_after: if include_ephemeral { 0 } else { NO_EPHEMERAL },
         max_rows: limit,
         max_bytes: crate::limits::MAX_READ_BYTES,
     };

@@ -147,6 +147,10 @@ impl<S: Storage> Stream<S> {
                 card
             })
             .collect();
-        Ok(json!({ "subscriptions": subscriptions, "inbound": self.state.subscriptions.inbound }))
+        Ok(json!({
+            "subscriptions": subscriptions,
+            "inbound": self.state.subscriptions.inbound,
+            "connections": self.live.cards(),
+        }))
     }
 }

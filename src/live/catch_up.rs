@@ -1,0 +1,114 @@
+//! A stream's side of live connections (DESIGN.md §10): opening one,
+//! feeding it from the log until it has seen the head (catch-up), and
+//! handing the shell what commits to fan out.
+
+use super::{frames, Connection, LiveError, LiveQuery, Opening, Transport};
+use crate::event::CommittedEvent;
+use crate::limits::{LIVE_PAGE_EVENTS, MAX_READ_BYTES};
+use crate::storage::Storage;
+use crate::stream::rows::{read_window, Window};
+use crate::stream::Stream;
+
+/// One catch-up step for a connection: frames to send, in order.
+#[derive(Debug, Default, PartialEq)]
+pub struct CatchUp {
+    pub frames: Vec<String>,
+    /// The connection has seen the head: commits feed it from now on.
+    pub caught_up: bool,
+}
+
+impl<S: Storage> Stream<S> {
+    /// Opens a live connection on this stream (which need not exist yet:
+    /// a tail may start before the first write). Returns it, and the
+    /// connection it replaced, if any.
+    pub fn open_live(
+        &mut self,
+        query: &LiveQuery,
+        transport: Transport,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<(Connection, Option<Connection>), LiveError> {
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let by_key = &self.state.subscriptions.outbound.by_key;
+        let is_subscription_key = |key: &str| by_key.contains_key(key);
+        let opening = Opening {
+            transport,
+            project_id: &self.project_id,
+            path: self.path.as_str(),
+            head,
+            now_ms,
+            entropy,
+            is_subscription_key: &is_subscription_key,
+        };
+        self.live.admit(query, &opening)
+    }
+
+    /// Feeds `key` from the log: frames holding at most `budget_bytes`
+    /// (at least one event), in offset order, after what it was sent. The
+    /// connection is caught up once a read reaches the head; each call reads
+    /// at most a few bounded pages (§12).
+    pub fn live_catch_up(&mut self, key: &str, budget_bytes: usize) -> Result<CatchUp, LiveError> {
+        let mut catch_up = CatchUp::default();
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let mut spent = 0usize;
+        // Each page moves the connection forward or ends the catch-up.
+        for _page in 0..16 {
+            let Some(connection) = self.live.get(key).cloned() else {
+                return Ok(catch_up);
+            };
+            if connection.delivered_through_offset >= head {
+                self.live.caught_up(key, head);
+                catch_up.caught_up = true;
+                return Ok(catch_up);
+            }
+            let remaining = budget_bytes.saturating_sub(spent);
+            if remaining == 0 {
+                return Ok(catch_up);
+            }
+            let page = read_window(
+                &self.storage,
+                Window {
+                    after: connection.delivered_through_offset,
+                    through: head,
+                    ephemeral_after: connection.opened_at_head,
+                    max_rows: LIVE_PAGE_EVENTS,
+                    max_bytes: remaining.min(MAX_READ_BYTES),
+                },
+            )
+            .map_err(|error| LiveError::Storage(error.to_string()))?;
+            let scanned_through = if page.exhausted {
+                head
+            } else {
+                page.events.last().map_or(head, |event| event.offset)
+            };
+            let admitted: Vec<CommittedEvent> = page
+                .events
+                .into_iter()
+                .map(CommittedEvent::from)
+                .filter(|event| connection.admits(event))
+                .collect();
+            if admitted.is_empty() {
+                self.live.passed(key, scanned_through);
+                continue;
+            }
+            let text = match connection.transport {
+                Transport::Sse => frames::sse_event_frames(&admitted),
+                Transport::WebSocket => frames::websocket_frame(&admitted, head),
+            };
+            spent = spent.saturating_add(text.len());
+            self.live
+                .record_sent(key, scanned_through, admitted.len() as u64, text.len());
+            catch_up.frames.push(text);
+        }
+        Ok(catch_up)
+    }
+
+    /// Events committed since the last call, for fan-out (§10).
+    pub fn take_committed(&mut self) -> Vec<CommittedEvent> {
+        std::mem::take(&mut self.committed)
+    }
+
+    pub fn head(&self) -> u64 {
+        self.lifetime.as_ref().map_or(0, |meta| meta.head)
+    }
+}

@@ -1,0 +1,38 @@
+//! Wire frames of live connections (DESIGN.md §10): Server-Sent Events (one
+//! message per event, `id:` the offset, so `Last-Event-ID` resumes) and
+//! WebSocket text frames (`{"type": "events", "events": [...], "head"}`).
+
+use crate::event::CommittedEvent;
+use serde_json::json;
+
+/// One SSE message per event: `id: <offset>`, `event: event`, `data: <E>`.
+pub fn sse_event_frames(events: &[CommittedEvent]) -> String {
+    let mut text = String::new();
+    for event in events {
+        let data = serde_json::to_string(event).unwrap_or_default();
+        text.push_str(&format!("id: {}\nevent: event\ndata: {data}\n\n", event.offset));
+    }
+    text
+}
+
+/// The first bytes of an SSE stream: the reconnect delay clients should use.
+pub fn sse_preamble(retry_ms: u64) -> String {
+    format!("retry: {retry_ms}\n\n")
+}
+
+/// A comment heartbeat (§10: at least every 20 s).
+pub const SSE_HEARTBEAT: &str = ": keep-alive\n\n";
+
+/// The final message of an SSE stream the server ends with a reason.
+pub fn sse_error(code: &str, message: &str) -> String {
+    format!("event: error\ndata: {}\n\n", json!({"code": code, "message": message}))
+}
+
+/// One WebSocket text frame carrying `events`, with the stream's head.
+pub fn websocket_frame(events: &[CommittedEvent], head: u64) -> String {
+    json!({"type": "events", "events": events, "head": head}).to_string()
+}
+
+/// The WebSocket keep-alive frame (§10); answered to a client's own ping
+/// by the platform without waking the object.
+pub const WEBSOCKET_PING: &str = r#"{"type":"ping"}"#;

@@ -1,0 +1,125 @@
+//! Live connections (DESIGN.md §10): a reader that replays durable events
+//! after an offset, then receives new ones as they commit — ephemeral ones
+//! included once it is open. Sans-I/O like the rest of the engine: this
+//! module decides what each connection gets (admission, keys, filters,
+//! catch-up pages, frames, backpressure) and the shell only moves bytes over
+//! SSE streams and hibernatable WebSockets.
+//!
+//! Within one connection, events arrive in offset order with no gap and no
+//! duplicate: a connection is fed from the log (catch-up) until it has seen
+//! the head, and only then from commits, both in the object's single thread.
+
+mod catch_up;
+mod frames;
+mod query;
+mod registry;
+
+pub use catch_up::CatchUp;
+pub use frames::{sse_error, sse_event_frames, sse_preamble, websocket_frame, SSE_HEARTBEAT, WEBSOCKET_PING};
+pub use query::{split_wait, LiveQuery};
+pub use registry::{CloseReason, Fanout, LiveCounters, Opening, Registry};
+
+use crate::error::{details, ApiFailure};
+use crate::event::CommittedEvent;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Transport {
+    Sse,
+    #[serde(rename = "websocket")]
+    WebSocket,
+}
+
+/// One live connection: what the debug card shows (§10) and what a
+/// WebSocket's attachment keeps across hibernation (it must stay under the
+/// platform's 2 KiB, hence the bounded key and types).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Connection {
+    pub connection_key: String,
+    pub transport: Transport,
+    pub opened_at: String,
+    /// Ephemeral events after this offset reach it (§3 rule 5).
+    pub opened_at_head: u64,
+    /// The last offset it has been sent (or passed over by its filter).
+    pub delivered_through_offset: u64,
+    pub events_sent: u64,
+    pub bytes_sent: u64,
+    /// Of `bytes_sent`, what the client has acknowledged (WebSocket).
+    #[serde(default)]
+    pub bytes_acknowledged: u64,
+    /// `types`: only these event types; `None` is every type.
+    pub filter: Option<Vec<String>>,
+    /// Caught up with the log: from now on fed at commit time.
+    #[serde(default)]
+    pub caught_up: bool,
+    /// Where the stream object lives, so a woken object can reopen it.
+    pub project_id: String,
+    pub path: String,
+}
+
+impl Connection {
+    /// Whether `event` is this connection's next business (§3 rule 5, §10).
+    pub fn admits(&self, event: &CommittedEvent) -> bool {
+        event.offset > self.delivered_through_offset
+            && (!event.ephemeral || event.offset > self.opened_at_head)
+            && self
+                .filter
+                .as_ref()
+                .is_none_or(|types| types.iter().any(|name| *name == event.event_type))
+    }
+
+    /// The debug card's view (§10 shape).
+    pub fn card(&self) -> Value {
+        json!({
+            "connectionKey": self.connection_key,
+            "transport": self.transport,
+            "openedAt": self.opened_at,
+            "deliveredThroughOffset": self.delivered_through_offset,
+            "eventsSent": self.events_sent,
+            "bytesSent": self.bytes_sent,
+            "filter": self.filter.as_ref().map(|types| json!({"types": types})),
+            "caughtUp": self.caught_up,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LiveError {
+    #[error("query parameter '{name}' {problem}")]
+    InvalidParameter { name: &'static str, problem: String },
+    #[error("'{0}' is a subscription key on this stream; connection and subscription keys never collide")]
+    KeyIsSubscription(String),
+    #[error("this stream already has {max} live connections", max = crate::limits::MAX_LIVE_CONNECTIONS)]
+    TooManyConnections,
+    #[error("{0}")]
+    Storage(String),
+}
+
+impl ApiFailure for LiveError {
+    fn status(&self) -> u16 {
+        match self {
+            LiveError::InvalidParameter { .. } => 400,
+            LiveError::KeyIsSubscription(_) => 409,
+            LiveError::TooManyConnections => 429,
+            LiveError::Storage(_) => 500,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            LiveError::InvalidParameter { .. } => "invalid_parameter",
+            LiveError::KeyIsSubscription(_) => "connection_key_conflict",
+            LiveError::TooManyConnections => "too_many_connections",
+            LiveError::Storage(_) => "internal",
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            LiveError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
+            LiveError::KeyIsSubscription(key) => details([("connectionKey", json!(key))]),
+            _ => Map::new(),
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! The open connections of one stream (DESIGN.md §10): admission (keys,
+//! the per-stream limit), fan-out of just-committed events, backpressure,
+//! and acknowledgements. In memory; a woken object restores its WebSocket
+//! connections from their attachments.
+
+use super::{frames, Connection, LiveError, LiveQuery, Transport};
+use crate::event::CommittedEvent;
+use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS};
+use crate::subscription::CONNECTION_KEY_PREFIX;
+use crate::time::rfc3339_millis;
+use std::collections::{BTreeMap, VecDeque};
+
+/// Why the server ends a connection; clients resume from their last offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloseReason {
+    /// Its backlog passed the limit (§12).
+    SlowConsumer,
+    /// A newer connection took its key (§10).
+    Replaced,
+    /// The stream was deleted (§3 rule 6).
+    StreamDeleted,
+}
+
+impl CloseReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            CloseReason::SlowConsumer => "slow_consumer",
+            CloseReason::Replaced => "replaced",
+            CloseReason::StreamDeleted => "stream_deleted",
+        }
+    }
+
+    /// WebSocket close codes: 1013 ("try again later") for a slow consumer
+    /// (§10); application codes for the others.
+    pub fn websocket_code(self) -> u16 {
+        match self {
+            CloseReason::SlowConsumer => 1013,
+            CloseReason::Replaced => 4409,
+            CloseReason::StreamDeleted => 4410,
+        }
+    }
+
+    pub fn message(self) -> &'static str {
+        match self {
+            CloseReason::SlowConsumer => "the unsent backlog passed 1 MiB; reconnect after your last offset",
+            CloseReason::Replaced => "a newer connection opened with this connectionKey",
+            CloseReason::StreamDeleted => "the stream was deleted",
+        }
+    }
+}
+
+/// What one connection gets for events just committed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fanout {
+    /// Nothing for it (filtered out, or still catching up from the log).
+    Nothing,
+    /// Send `text`; then call [`Registry::record_sent`].
+    Send { text: String, through: u64, events: u64 },
+    /// Close it: sending would pass its backlog limit.
+    Close(CloseReason),
+}
+
+/// Totals since the object started (§11 `/-/metrics`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LiveCounters {
+    pub opened: u64,
+    pub events_sent: u64,
+    pub bytes_sent: u64,
+    pub slow_consumer_closes: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Registry {
+    connections: BTreeMap<String, Connection>,
+    /// WebSocket frames not yet acknowledged: (through offset, bytes sent
+    /// up to and including the frame).
+    unacknowledged: BTreeMap<String, VecDeque<(u64, u64)>>,
+    pub counters: LiveCounters,
+}
+
+/// Everything [`Registry::admit`] needs to know about the stream.
+pub struct Opening<'a> {
+    pub transport: Transport,
+    pub project_id: &'a str,
+    pub path: &'a str,
+    pub head: u64,
+    pub now_ms: i64,
+    pub entropy: [u8; 16],
+    /// Whether a key is one of the stream's subscription keys.
+    pub is_subscription_key: &'a dyn Fn(&str) -> bool,
+}
+
+impl Registry {
+    /// Registers a new connection (§10): its key never collides with a
+    /// subscription key (409); a key already open is replaced (the old one
+    /// is returned for the shell to close); at most 1000 per stream (429).
+    pub fn admit(
+        &mut self,
+        query: &LiveQuery,
+        opening: &Opening<'_>,
+    ) -> Result<(Connection, Option<Connection>), LiveError> {
+        let key = match &query.connection_key {
+            Some(key) if (opening.is_subscription_key)(key) => return Err(LiveError::KeyIsSubscription(key.clone())),
+            Some(key) => key.clone(),
+            None => {
+                let hex: String = opening
+                    .entropy
+                    .iter()
+                    .take(12)
+                    .map(|byte| format!("{byte:02x}"))
+                    .collect();
+                format!("{CONNECTION_KEY_PREFIX}{hex}")
+            }
+        };
+        let replaced = self.remove(&key);
+        if replaced.is_none() && self.connections.len() >= MAX_LIVE_CONNECTIONS {
+            return Err(LiveError::TooManyConnections);
+        }
+        let connection = Connection {
+            connection_key: key.clone(),
+            transport: opening.transport,
+            opened_at: rfc3339_millis(opening.now_ms),
+            opened_at_head: opening.head,
+            delivered_through_offset: query.after,
+            events_sent: 0,
+            bytes_sent: 0,
+            bytes_acknowledged: 0,
+            filter: query.types.clone(),
+            caught_up: false,
+            project_id: opening.project_id.to_owned(),
+            path: opening.path.to_owned(),
+        };
+        self.connections.insert(key, connection.clone());
+        self.counters.opened += 1;
+        Ok((connection, replaced))
+    }
+
+    /// Takes back a connection a woken object found open (its attachment).
+    pub fn restore(&mut self, connection: Connection) {
+        self.connections.insert(connection.connection_key.clone(), connection);
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<Connection> {
+        self.unacknowledged.remove(key);
+        self.connections.remove(key)
+    }
+
+    /// Closes every connection's record (the stream was deleted).
+    pub fn drain(&mut self) -> Vec<Connection> {
+        self.unacknowledged.clear();
+        std::mem::take(&mut self.connections).into_values().collect()
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Connection> {
+        self.connections.get(key)
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.connections.contains_key(key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.connections.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.connections.is_empty()
+    }
+
+    pub fn keys(&self) -> Vec<String> {
+        self.connections.keys().cloned().collect()
+    }
+
+    pub fn cards(&self) -> Vec<serde_json::Value> {
+        self.connections.values().map(Connection::card).collect()
+    }
+
+    /// What `key` gets of `events` just committed. `unsent_bytes` is what the
+    /// shell still holds for an SSE stream; a WebSocket's backlog is what its
+    /// client has not acknowledged.
+    pub fn on_commit(&mut self, key: &str, events: &[CommittedEvent], head: u64, unsent_bytes: usize) -> Fanout {
+        let Some(connection) = self.connections.get_mut(key) else {
+            return Fanout::Nothing;
+        };
+        if !connection.caught_up {
+            return Fanout::Nothing;
+        }
+        let admitted: Vec<CommittedEvent> = events
+            .iter()
+            .filter(|event| connection.admits(event))
+            .cloned()
+            .collect();
+        let Some(through) = events.iter().map(|event| event.offset).max() else {
+            return Fanout::Nothing;
+        };
+        if admitted.is_empty() {
+            connection.delivered_through_offset = connection.delivered_through_offset.max(through);
+            return Fanout::Nothing;
+        }
+        let text = match connection.transport {
+            Transport::Sse => frames::sse_event_frames(&admitted),
+            Transport::WebSocket => frames::websocket_frame(&admitted, head),
+        };
+        let backlog = match connection.transport {
+            Transport::Sse => unsent_bytes,
+            Transport::WebSocket => {
+                usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged))
+                    .unwrap_or(usize::MAX)
+            }
+        };
+        if backlog.saturating_add(text.len()) > MAX_LIVE_BACKLOG_BYTES {
+            self.counters.slow_consumer_closes += 1;
+            return Fanout::Close(CloseReason::SlowConsumer);
+        }
+        Fanout::Send {
+            text,
+            through,
+            events: admitted.len() as u64,
+        }
+    }
+
+    /// Records a frame the shell sent to `key`.
+    pub fn record_sent(&mut self, key: &str, through: u64, events: u64, bytes: usize) {
+        let Some(connection) = self.connections.get_mut(key) else {
+            return;
+        };
+        connection.delivered_through_offset = connection.delivered_through_offset.max(through);
+        connection.events_sent += events;
+        connection.bytes_sent += bytes as u64;
+        self.counters.events_sent += events;
+        self.counters.bytes_sent += bytes as u64;
+        if connection.transport == Transport::WebSocket {
+            let pending = self.unacknowledged.entry(key.to_owned()).or_default();
+            pending.push_back((through, connection.bytes_sent));
+            // Bounded: the backlog limit closes a connection long before.
+            if pending.len() > 4096 {
+                pending.pop_front();
+            }
+        }
+    }
+
+    /// Marks `key` caught up with the log at `through` (from now on it is fed
+    /// at commit time).
+    pub fn caught_up(&mut self, key: &str, through: u64) {
+        if let Some(connection) = self.connections.get_mut(key) {
+            connection.delivered_through_offset = connection.delivered_through_offset.max(through);
+            connection.caught_up = true;
+        }
+    }
+
+    /// Moves a connection past offsets its filter passed over.
+    pub fn passed(&mut self, key: &str, through: u64) {
+        if let Some(connection) = self.connections.get_mut(key) {
+            connection.delivered_through_offset = connection.delivered_through_offset.max(through);
+        }
+    }
+
+    /// A WebSocket client acknowledged everything through `offset`.
+    pub fn acknowledge(&mut self, key: &str, offset: u64) {
+        let Some(connection) = self.connections.get_mut(key) else {
+            return;
+        };
+        let pending = self.unacknowledged.entry(key.to_owned()).or_default();
+        let mut acknowledged = None;
+        while pending.front().is_some_and(|(through, _)| *through <= offset) {
+            acknowledged = pending.pop_front().map(|(_, bytes)| bytes);
+        }
+        if offset >= connection.delivered_through_offset {
+            // Everything it was sent (also after a wake, when nothing is pending).
+            acknowledged = Some(connection.bytes_sent);
+        }
+        if let Some(bytes) = acknowledged {
+            connection.bytes_acknowledged = connection.bytes_acknowledged.max(bytes);
+        }
+    }
+
+    /// A WebSocket's unacknowledged bytes.
+    pub fn backlog(&self, key: &str) -> usize {
+        self.connections.get(key).map_or(0, |connection| {
+            usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged)).unwrap_or(usize::MAX)
+        })
+    }
+}
