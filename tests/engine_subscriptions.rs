@@ -444,7 +444,9 @@ fn s6_runtime_rows_are_repaired_from_the_state_on_open() {
 }
 
 #[test]
-fn s5_recursive_functions_are_refused_in_filters_and_transforms() {
+fn s5_recursive_filters_and_transforms_are_accepted_and_bounded_in_steps() {
+    // No configure-time refusal: the step budget (§12) ends the evaluation
+    // (tests/jsonata_budget.rs drives one through delivery).
     let mut stream = memory_stream("/src");
     let recursive = "($f := function($n) { $f($n + 1) }; $f(0))";
     for payload in [
@@ -452,10 +454,11 @@ fn s5_recursive_functions_are_refused_in_filters_and_transforms() {
         json!({"receiver": {"action": "copy-to-stream", "receivingStreamPath": "/d", "jsonataTransform": recursive, "delivery": {"start": "now", "onFailingEvent": "halt"}}}),
     ] {
         let (status, body) = append(&mut stream, configure(payload), 1);
-        assert_eq!(
-            (status, body["error"]["code"].as_str()),
-            (422, Some("invalid_subscription"))
-        );
-        assert!(body["error"]["message"].as_str().unwrap().contains("recursive"));
+        assert_eq!(status, 201, "{body}");
     }
+    let error = tributary::jsonata::compile(recursive)
+        .unwrap()
+        .evaluate(None)
+        .unwrap_err();
+    assert_eq!(error.code(), Some("U1001"), "{error}");
 }

@@ -2,7 +2,7 @@
 //! The official JSONata test suite (jsonata-js 2.2.2, kept as data in
 //! `../shared/conformance/jsonata`), run case by case through our one door to
 //! JSONata, `tributary::jsonata` (DESIGN.md §5), exactly as the product uses it:
-//! our size limit, our stack-depth cap, no time limit.
+//! our size limit, our stack-depth cap, our step budget, no time limit.
 //!
 //! Rules (the suite's README):
 //! - input: `data` when present (`null` is JSON null), else `dataset` (a file
@@ -39,7 +39,7 @@ const WATCHDOG: Duration = Duration::from_secs(10);
 /// Cases slower than this are noted in the output.
 const SLOW: Duration = Duration::from_secs(2);
 /// Stack of the thread that evaluates a case: an ordinary main-thread size,
-/// so that the depth cap (`MAX_EVAL_STACK_DEPTH`) is what stops deep
+/// so that the depth cap (`tributary::limits::MAX_EVAL_STACK_DEPTH`) is what stops deep
 /// recursion even in an unoptimised test build (2 MiB is enough today).
 const CASE_STACK_BYTES: usize = 8 * 1024 * 1024;
 /// Characters of expected/got shown per failure.

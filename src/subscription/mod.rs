@@ -84,7 +84,9 @@ pub(crate) fn optional_string(
     }
 }
 
-/// Compiles a JSONata field at configure time (§5): a syntax error is a 422.
+/// Compiles a JSONata field at configure time (§5): a syntax error is a 422,
+/// and so is a call of a nondeterministic builtin (a retry or a rebuild would
+/// see another result). Recursion is allowed: evaluation is bounded in steps.
 pub(crate) fn optional_jsonata(
     fields: &Map<String, Value>,
     name: &str,
@@ -93,14 +95,14 @@ pub(crate) fn optional_jsonata(
     let Some(source) = optional_string(fields, name, path)? else {
         return Ok(None);
     };
-    jsonata::compile(&source).map_err(|error| ConfigError::Jsonata {
+    let compiled = jsonata::compile(&source).map_err(|error| ConfigError::Jsonata {
         field: path.to_owned(),
         error,
     })?;
-    if let Some(name) = crate::jsonata_recursion::recursive_function(&source) {
+    if let Some(builtin) = compiled.calls_nondeterministic() {
         return Err(invalid(
             path,
-            format!("defines the recursive function {name}: filters and transforms may not recurse"),
+            format!("calls {builtin}(), which differs between retries; a filter or transform must be deterministic"),
         ));
     }
     Ok(Some(source))

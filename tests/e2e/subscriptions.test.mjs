@@ -1202,23 +1202,26 @@ test("§5/§2: subscribe-from without idempotencyKey or key, and naming an inval
 });
 
 /**
- * JSONata that compiles but defines a function reaching itself: an unbounded
- * tail recursion (uses no stack, so no depth cap stops it and nothing can bound
- * it on wasm32), a deep non-tail recursion, mutual recursion, and the λ form.
+ * JSONata that compiles but recurses: an unbounded tail recursion (uses no
+ * stack, so no depth cap stops it), a deep non-tail recursion, mutual
+ * recursion, the λ form, recursion through an alias and self-application.
+ * None is refused at configure: evaluation is bounded in steps (§12), so each
+ * ends with a clear error (U1001, or D1011 for the deep one) when it runs.
  */
 const RECURSIVE = [
   "($f := function($n) { $f($n + 1) }; $f(0))",
   "($f := function($n) { $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000))",
   "($a := function() { $b() }; $b := function() { $a() }; $a())",
   "($f := λ($n) { $n = 0 ? 0 : $f($n - 1) }; $f(3))",
+  "($f := function($n) { $h($n) }; $h := $f; $f(0))",
+  "(function($x) { $x($x) })(function($x) { $x($x) })",
 ];
+/** What a runaway evaluation ends with: the step budget (§12). */
+const STEP_BUDGET = /U1001.*exceeded 100000 steps/;
 
-test("§5 Filter: filters and transforms defining recursive functions are refused at configure (422 invalid_subscription); hostile nesting is refused; the worker keeps serving", async () => {
+test("§5/§12 Filter: recursive filters and transforms are accepted; a runaway one halts its subscription with the step-budget error; hostile nesting is refused; the worker keeps serving", async () => {
   const path = await withOneSubscription("hostile"); // head 2, subscription "existing"
-  const neverWritten = fresh("hostile-new");
-  const receiving = fresh("hostile-sf-dst");
-  // Every payload also filters to nothing: should one be accepted after all,
-  // it is never evaluated (an endless recursion would spin the worker).
+  // Every payload here filters to nothing, so it is accepted and never evaluated.
   const condition = (jsonataCondition, extra = {}) => ({
     ...extra,
     filter: { ...never(), jsonataCondition },
@@ -1229,83 +1232,65 @@ test("§5 Filter: filters and transforms defining recursive functions are refuse
     filter: never(),
     receiver: { ...copyTo("/e2e-subs/hostile-dst", "beginning"), jsonataTransform },
   });
-  const refusedAsRecursive = (res) =>
-    assert.match(res.body.error.message, /recursive/i, `the refusal says why: ${JSON.stringify(res.body)}`);
-
-  for (const expression of RECURSIVE) {
-    for (const target of [path, neverWritten]) {
-      refusedAsRecursive(
-        await rejectsAndCommitsNothing(
-          [target],
-          () => configure(target, condition(expression)),
-          422,
-          "invalid_subscription",
-          "filter.jsonataCondition",
-        ),
-      );
-      refusedAsRecursive(
-        await rejectsAndCommitsNothing(
-          [target],
-          () => configure(target, transform(expression)),
-          422,
-          "invalid_subscription",
-          "receiver.jsonataTransform",
-        ),
-      );
-    }
-    // On every receiver that carries a transform, …
-    refusedAsRecursive(
-      await rejectsAndCommitsNothing(
-        [path],
-        () => configure(path, { filter: never(), receiver: { ...itxCall("now"), jsonataTransform: expression } }),
-        422,
-        "invalid_subscription",
-        "receiver.jsonataTransform",
-      ),
-    );
-    refusedAsRecursive(
-      await rejectsAndCommitsNothing(
-        [path],
-        () => configure(path, { filter: never(), receiver: { ...webhookPost(), jsonataTransform: expression } }),
-        422,
-        "invalid_subscription",
-        "receiver.jsonataTransform",
-      ),
-    );
-    // … as a replacement of an existing key, inside a batch (which it sinks whole), …
-    await rejectsAndCommitsNothing(
-      [path],
-      () => configure(path, condition(expression, { subscriptionKey: "existing" })),
-      422,
-      "invalid_subscription",
-      "filter.jsonataCondition",
-    );
-    await rejectsAndCommitsNothing(
-      [path],
-      () => append(path, { events: [{ type: "fine" }, configureEvent(transform(expression)), { type: "fine" }] }),
-      422,
-      "invalid_subscription",
-      "receiver.jsonataTransform",
-    );
-    // … and through subscribe-from, which writes neither stream.
-    refusedAsRecursive(
-      await rejectsAndCommitsNothing(
-        [path, receiving],
-        () =>
-          subscribeFrom(receiving, {
-            sourcePath: path,
-            idempotencyKey: "recursive",
-            filter: never(),
-            jsonataTransform: expression,
-          }),
-        422,
-        "invalid_subscription",
-        "receiver.jsonataTransform",
-      ),
-    );
+  const accepted = [];
+  for (const [i, expression] of RECURSIVE.entries()) {
+    await configureOk(path, condition(expression, { subscriptionKey: `recursive-filter-${i}` }));
+    await configureOk(path, transform(expression, { subscriptionKey: `recursive-transform-${i}` }));
+    accepted.push(`recursive-filter-${i}`, `recursive-transform-${i}`);
   }
-  assertError(await info(neverWritten), 404, "stream_not_found");
-  assertError(await info(receiving), 404, "stream_not_found");
+  // On the other receivers that carry a transform, and through subscribe-from.
+  await configureOk(path, {
+    subscriptionKey: "recursive-itx",
+    filter: never(),
+    receiver: { ...itxCall("now"), jsonataTransform: RECURSIVE[0] },
+  });
+  await configureOk(path, {
+    subscriptionKey: "recursive-webhook",
+    filter: never(),
+    receiver: { ...webhookPost(), jsonataTransform: RECURSIVE[0] },
+  });
+  accepted.push("recursive-itx", "recursive-webhook");
+  const viaSubscribeFrom = await subscribeFrom(fresh("hostile-sf-dst"), {
+    sourcePath: path,
+    idempotencyKey: "recursive",
+    filter: never(),
+    jsonataTransform: RECURSIVE[0],
+  });
+  assert.equal(viaSubscribeFrom.status, 201, JSON.stringify(viaSubscribeFrom.body));
+  accepted.push(viaSubscribeFrom.body.subscriptionKey);
+
+  // Evaluated for real, a runaway filter and a runaway transform each halt
+  // their subscription at the first event with the step-budget error.
+  const live = fresh("hostile-live");
+  await appendOk(live, { type: "data", payload: { n: 1 } });
+  await configureOk(live, {
+    subscriptionKey: "runaway-filter",
+    filter: { jsonataCondition: RECURSIVE[0] },
+    receiver: copyTo(fresh("hostile-live-dst"), "beginning"),
+  });
+  await configureOk(live, {
+    subscriptionKey: "runaway-transform",
+    receiver: { ...copyTo(fresh("hostile-live-dst"), "beginning"), jsonataTransform: RECURSIVE[5] },
+  });
+  for (const key of ["runaway-filter", "runaway-transform"]) {
+    const halted = await eventually(
+      async () => {
+        const entry = (await byKey(live))[key];
+        assert.ok(entry.deliveryHalted, `${key} halted: ${JSON.stringify(entry)}`);
+        return entry.deliveryHalted;
+      },
+      { what: `${key} to halt` },
+    );
+    assert.equal(halted.afterOffset, 0, `${key} halts at the first event: ${JSON.stringify(halted)}`);
+    assert.match(halted.error, STEP_BUDGET, `${key}: ${JSON.stringify(halted)}`);
+  }
+  // POST /v1/jsonata/evaluate answers a runaway expression the same way.
+  for (const expression of [RECURSIVE[0], RECURSIVE[4], RECURSIVE[5], "$map([1..9999999], function($v) { $v })"]) {
+    const res = await t.request("POST", "/v1/jsonata/evaluate", { body: { expression } });
+    assertError(res, 422, "jsonata_evaluation_error");
+    assert.equal(res.body.error.details.jsonataCode, "U1001", JSON.stringify(res.body));
+    assert.match(res.body.error.message, STEP_BUDGET);
+  }
 
   // A function that does not call itself is an ordinary expression.
   await configureOk(path, {
@@ -1333,11 +1318,12 @@ test("§5 Filter: filters and transforms defining recursive functions are refuse
   }
 
   // The worker still works: reads, appends and the debug card.
-  assert.deepEqual(Object.keys(await byKey(path)).sort(), ["existing", "helper"]);
+  const keys = ["existing", "helper", ...accepted].sort();
+  assert.deepEqual(Object.keys(await byKey(path)).sort(), keys);
   const next = await appendOk(path, { type: "still-alive" });
-  assert.equal(next.offset, 4, "only the helper configure was committed");
+  assert.equal(next.offset, 3 + accepted.length + 1, "the accepted configures and the helper were committed");
   const c = await cardOk(path);
-  assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey).sort(), ["existing", "helper"]);
+  assert.deepEqual(c.subscriptions.map((s) => s.subscriptionKey).sort(), keys);
   await quiescent(path);
   const other = fresh("hostile-other");
   assert.equal((await appendOk(other, { type: "ok" })).offset, 1);

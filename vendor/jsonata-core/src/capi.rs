@@ -492,6 +492,7 @@ pub unsafe extern "C" fn jsonata_set_limits(
         max_stack_depth: (max_stack_depth > 0).then_some(max_stack_depth as usize),
         max_sequence_length: (max_sequence_length > 0).then_some(max_sequence_length as usize),
         cancel: None,
+        ..Default::default()
     };
     clear_error();
     0

@@ -3776,6 +3776,49 @@ pub struct EvaluatorOptions {
     /// Deferred until the separate `MakeArray(u16)` truncation bug is fixed (see
     /// the design spec's "Sequence length → D2015" section).
     pub max_sequence_length: Option<usize>,
+    /// Maximum evaluation steps, a clock-free alternative to `timeout_ms`.
+    /// Exceeding it raises U1001 (the code jsonata-js's own runner gives a
+    /// runaway evaluation). A step is one pass through a per-node checkpoint:
+    /// each node `evaluate_internal` evaluates (leaf fast path excepted), each
+    /// compiled node, and each iteration of the loops that check `timeout_ms`
+    /// (higher-order builtins, compiled map/filter/reduce, the tail-call
+    /// trampoline). A range `[a..b]` costs one step per item, charged before
+    /// the items are made. (Tributary patch, see PATCHED.md.)
+    pub max_steps: Option<u64>,
+    /// The steps taken so far by the evaluation running with these options;
+    /// reset when an evaluation starts. Leave it at its default.
+    pub steps: StepCounter,
+}
+
+/// Steps taken by one evaluation (see [`EvaluatorOptions::max_steps`]).
+/// (Tributary patch, see PATCHED.md.)
+#[derive(Default, Clone, Debug)]
+pub struct StepCounter(std::cell::Cell<u64>);
+
+impl StepCounter {
+    /// The steps counted so far.
+    pub fn get(&self) -> u64 {
+        self.0.get()
+    }
+
+    pub(crate) fn reset(&self) {
+        self.0.set(0);
+    }
+}
+
+/// Charges `n` steps to the evaluation; U1001 once more than
+/// `options.max_steps` have been taken. (Tributary patch, see PATCHED.md.)
+#[inline(always)]
+pub(crate) fn count_steps(options: &EvaluatorOptions, n: u64) -> Result<(), EvaluatorError> {
+    let taken = options.steps.0.get().saturating_add(n);
+    options.steps.0.set(taken);
+    match options.max_steps {
+        Some(max) if taken > max => Err(EvaluatorError::EvaluationError(format!(
+            "U1001: Evaluation exceeded {} steps. Check for an infinite loop, a non-terminating recursive function or a very large range",
+            max
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The values under `*`, following jsonata-js `evaluateWildcard`: the
@@ -4349,6 +4392,7 @@ pub(crate) fn check_loop_timeout(
     start_time: Option<Instant>,
 ) -> Result<(), EvaluatorError> {
     check_cancelled(options)?;
+    count_steps(options, 1)?;
     if let Some(timeout_ms) = options.timeout_ms {
         if let Some(start) = start_time {
             if start.elapsed().as_millis() as u64 > timeout_ms {
@@ -5088,6 +5132,9 @@ impl Evaluator {
         if self.options.timeout_ms.is_some() {
             self.start_time = Some(Instant::now());
         }
+        if self.recursion_depth == 0 {
+            self.options.steps.reset();
+        }
 
         self.tuple_stream_created = false;
         let data = &data.clone().into_outer_wrapper();
@@ -5234,6 +5281,10 @@ impl Evaluator {
         }
 
         if let Err(e) = check_cancelled(&self.options) {
+            self.recursion_depth -= 1;
+            return Err(e);
+        }
+        if let Err(e) = count_steps(&self.options, 1) {
             self.recursion_depth -= 1;
             return Err(e);
         }
@@ -11391,9 +11442,10 @@ impl Evaluator {
         let start = start_f64.unwrap() as i64;
         let end = end_f64.unwrap() as i64;
 
-        // Check range size limit (10 million elements max)
+        // Check range size limit (10 million elements max). In i128: the
+        // difference of two saturated i64s overflows i64.
         let size = if start <= end {
-            (end - start + 1) as usize
+            (end as i128 - start as i128 + 1) as u128
         } else {
             0
         };
@@ -11402,6 +11454,8 @@ impl Evaluator {
                 "D2014: Range operator results in too many elements (> 10,000,000)".to_string(),
             ));
         }
+        let size = size as usize;
+        count_steps(&self.options, size as u64)?;
         check_sequence_length(size, &self.options)?;
 
         let mut result = Vec::with_capacity(size);

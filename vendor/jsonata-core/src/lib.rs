@@ -344,6 +344,7 @@ impl JsonataExpression {
             max_stack_depth: max_stack_depth.or(self.default_options.max_stack_depth),
             max_sequence_length: max_sequence_length.or(self.default_options.max_sequence_length),
             cancel: self.default_options.cancel.clone(),
+            ..Default::default()
         }
     }
 
@@ -794,6 +795,7 @@ fn build_evaluator_options(
         max_stack_depth,
         max_sequence_length,
         cancel: None,
+        ..Default::default()
     }
 }
 

@@ -200,6 +200,7 @@ impl<'prog> Vm<'prog> {
         vars: Option<&HashMap<&str, &JValue>>,
     ) -> Result<JValue, EvaluatorError> {
         crate::evaluator::check_cancelled(&self.options)?;
+        self.options.steps.reset();
         let data = &data.clone().into_outer_wrapper();
         let start_time = if self.options.timeout_ms.is_some() {
             Some(std::time::Instant::now())

@@ -1,20 +1,24 @@
 //! Our one door to JSONata (DESIGN.md §5): filters and transforms are compiled
-//! once at configure time and evaluated with a bounded stack. Backed by the
-//! `jsonata-core` crate; nothing else in Tributary touches it.
+//! once at configure time and evaluated with a bounded stack and a bounded
+//! number of steps. Backed by the `jsonata-core` crate (vendored with a step
+//! budget, `vendor/jsonata-core/PATCHED.md`); nothing else in Tributary
+//! touches it.
 //!
 //! Traps this module owns: never set `timeout_ms` (it reads `Instant::now`,
-//! which panics on wasm32, DESIGN.md §1); always bound the evaluation depth
-//! (deep recursion overflows the wasm stack at about 500 levels).
+//! which panics on wasm32, DESIGN.md §1, and the Workers clock does not advance
+//! during synchronous execution anyway); always bound the evaluation depth
+//! (deep recursion overflows the wasm stack at about 500 levels) and the steps
+//! (tail recursion and loops use no stack) (§12).
 
-use crate::limits::MAX_JSONATA_BYTES;
+mod determinism;
+pub mod playground;
+
+use crate::limits::{MAX_EVAL_STACK_DEPTH, MAX_JSONATA_BYTES, MAX_JSONATA_STEPS};
 use jsonata_core::evaluator::{Context, Evaluator, EvaluatorOptions};
 use jsonata_core::value::JValue;
 use jsonata_core::Expression;
 use serde_json::{Map, Value};
 use std::fmt;
-
-/// Deepest evaluation stack an expression may use (raises JSONata `D1011`).
-pub const MAX_EVAL_STACK_DEPTH: usize = 200;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum JsonataError {
@@ -60,6 +64,7 @@ fn find_code(message: &str) -> Option<String> {
 fn options() -> EvaluatorOptions {
     EvaluatorOptions {
         max_stack_depth: Some(MAX_EVAL_STACK_DEPTH),
+        max_steps: Some(MAX_JSONATA_STEPS),
         ..EvaluatorOptions::default()
     }
 }
@@ -146,6 +151,14 @@ impl Compiled {
         )
     }
 
+    /// The nondeterministic builtin the expression calls or refers to
+    /// (`"$now"`, `"$millis"`, `"$random"`, `"$shuffle"`), or `"$eval"` when it
+    /// evaluates a computed string (which could call any of them). A filter or
+    /// transform using one would differ between retries and rebuilds (§5).
+    pub fn calls_nondeterministic(&self) -> Option<&'static str> {
+        determinism::nondeterministic_call(self.expression.ast())
+    }
+
     /// A filter condition matches only when the result is exactly `true` (§5).
     pub fn matches(&self, input: &Value) -> Result<bool, JsonataError> {
         Ok(self.evaluate(Some(input))? == Some(Value::Bool(true)))
@@ -170,6 +183,27 @@ mod tests {
         assert!(matches!(syntax, Some(JsonataError::Syntax { .. })), "{syntax:?}");
         assert!(syntax.and_then(|e| e.code().map(str::to_owned)).is_some());
         assert_eq!(compile(&"a".repeat(4097)).err(), Some(JsonataError::TooLong(4097)));
+    }
+
+    #[test]
+    fn nondeterministic_builtins_are_found() {
+        let found = |source: &str| compile(source).ok().and_then(|c| c.calls_nondeterministic());
+        assert_eq!(found("$now()"), Some("$now"));
+        assert_eq!(found("{'at': $millis()}"), Some("$millis"));
+        assert_eq!(found("payload.n > $random() * 10"), Some("$random"));
+        assert_eq!(found("$shuffle(payload.items)"), Some("$shuffle"));
+        assert_eq!(
+            found("($f := $now; $f())"),
+            Some("$now"),
+            "a reference, not only a call"
+        );
+        assert_eq!(found("$map([1, 2], function($v) { $v + $millis() })"), Some("$millis"));
+        assert_eq!(found("payload ~> |$|{'at': $now()}|"), Some("$now"));
+        assert_eq!(found("$eval('$random()')"), Some("$random"));
+        assert_eq!(found("$eval(payload.expr)"), Some("$eval"));
+        assert_eq!(found("$eval('1 + 1')"), None);
+        assert_eq!(found("payload.now & ' ' & 'random' & $string(payload.millis)"), None);
+        assert_eq!(found("$fromMillis(payload.at) & $uppercase(type)"), None);
     }
 
     #[test]
