@@ -98,6 +98,7 @@ impl<S: Storage> Stream<S> {
                 ApiError::new(500, "internal", "replay is served by the object's shell").into()
             }
             Action::SubscribeFrom => ApiError::new(500, "internal", "subscribe-from is served by the router").into(),
+            Action::Live => ApiError::new(500, "internal", "live connections are served by the object's shell").into(),
             Action::Metrics => ApiResponse {
                 status: 200,
                 content_type: "text/plain; version=0.0.4",

@@ -34,6 +34,8 @@ pub enum Action {
     DiscardDeadLetter(u64),
     /// `POST /streams/{path}/-/dead-letters/{id}/replay` (§8), served by the object's shell
     ReplayDeadLetter(u64),
+    /// `GET /streams/{path}/-/live` (§10): SSE or a WebSocket, served by the object's shell
+    Live,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +108,7 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
             "GET, POST",
         )?,
         Some("metrics") => pick(method, &[("GET", Action::Metrics)], "GET")?,
+        Some("live") => pick(method, &[("GET", Action::Live)], "GET")?,
         Some("subscriptions") => pick(method, &[("GET", Action::Subscriptions)], "GET")?,
         Some("subscribe-from") => pick(method, &[("POST", Action::SubscribeFrom)], "POST")?,
         Some("dead-letters") => pick(

@@ -22,10 +22,24 @@ fn configured_tokens(env: &Env) -> BTreeMap<String, String> {
     serde_json::from_str(&raw).unwrap_or_default()
 }
 
+/// The token a request presents: `Authorization: Bearer <token>`, or — for
+/// a WebSocket, since browsers cannot set headers there — the subprotocol
+/// `bearer.<token>` (§10).
+fn presented_token(request: &Request) -> Option<String> {
+    if let Some(header) = request.headers().get("authorization").ok().flatten() {
+        return header.strip_prefix("Bearer ").map(|token| token.trim().to_owned());
+    }
+    let protocols = request.headers().get("sec-websocket-protocol").ok().flatten()?;
+    let token = protocols
+        .split(',')
+        .find_map(|protocol| protocol.trim().strip_prefix("bearer.").map(str::to_owned));
+    token
+}
+
 /// The project of the request's bearer token, or `None` (→ 401).
 pub fn project_for(request: &Request, env: &Env) -> Option<String> {
-    let header = request.headers().get("authorization").ok().flatten()?;
-    let presented = header.strip_prefix("Bearer ")?.trim();
+    let presented = presented_token(request)?;
+    let presented = presented.as_str();
     let mut found = None;
     // Every configured token is compared, whether or not one matched already.
     for (token, project) in configured_tokens(env) {

@@ -120,7 +120,10 @@ fn complete(object: &StreamObject, plan: &DeliveryPlan, outcome: Outcome) -> Res
     let completion = stream
         .complete_delivery(plan, outcome.clone(), platform::now_ms(), entropy)
         .map_err(storage_error)?;
+    drop(slot);
     log(plan, &outcome, &completion);
+    // A halt or a dead letter appended a fact: live readers see it (§10).
+    object.live().fan_out(object);
     Ok(())
 }
 

@@ -77,7 +77,29 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         url.path(),
         url.query().map(|q| format!("?{q}")).unwrap_or_default()
     );
-    forward(&env, &project, route.path.as_str(), method, &path_and_query, body).await
+    let passed = if route.action == route::Action::Live {
+        // What a live connection needs from the client's request (§10).
+        let headers = request.headers();
+        let mut passed = Vec::new();
+        for name in ["upgrade", "sec-websocket-protocol", "accept", "last-event-id"] {
+            if let Some(value) = headers.get(name)? {
+                passed.push((name, value));
+            }
+        }
+        passed
+    } else {
+        Vec::new()
+    };
+    forward(
+        &env,
+        &project,
+        route.path.as_str(),
+        method,
+        &path_and_query,
+        body,
+        &passed,
+    )
+    .await
 }
 
 /// Sends a request to the stream object of `(project, path)`.
@@ -88,9 +110,13 @@ async fn forward(
     method: Method,
     path_and_query: &str,
     body: Vec<u8>,
+    passed: &[(&str, String)],
 ) -> Result<Response> {
     let headers = Headers::new();
     headers.set(PROJECT_HEADER, project)?;
+    for (name, value) in passed {
+        headers.set(name, value)?;
+    }
     let mut init = RequestInit::new();
     init.with_method(method).with_headers(headers);
     if !body.is_empty() {
@@ -118,6 +144,7 @@ async fn subscribe_from(env: &Env, project: &str, receiving: &StreamPath, body: 
         Method::Post,
         &append_url,
         event_body,
+        &[],
     )
     .await?;
     let status = appended.status_code();

@@ -10,6 +10,7 @@ mod delivery_shell;
 mod deployment_env;
 mod entry;
 mod itx;
+mod live_shell;
 mod platform;
 mod responses;
 mod senders;

@@ -27,6 +27,8 @@ pub struct StreamObject {
     /// Whether this instance has checked for due work since it started: an
     /// object restarted after a crash re-arms its alarm on its first request.
     alarm_checked: Cell<bool>,
+    /// Live connections' transports (§10).
+    live: crate::live_shell::LiveShell,
 }
 
 fn method_name(method: &Method) -> &'static str {
@@ -49,18 +51,69 @@ impl StreamObject {
         path: &StreamPath,
         body: impl FnOnce(&mut Stream<DoSql>) -> T,
     ) -> std::result::Result<T, String> {
+        self.open_stream(project, path)?;
         let mut slot = self.stream.borrow_mut();
-        let stream = match slot.as_mut() {
-            Some(stream) => stream,
-            None => match Stream::open(DoSql::new(&self.state), project, path.clone()) {
-                Ok(mut stream) => {
-                    stream.set_deployment(crate::deployment_env::from_env(&self.env));
-                    slot.insert(stream)
-                }
-                Err(error) => return Err(error.to_string()),
-            },
+        let Some(stream) = slot.as_mut() else {
+            return Err("stream not open".to_owned());
         };
         Ok(body(stream))
+    }
+
+    /// Opens the stream if this instance has not yet, and takes back the
+    /// WebSockets a previous instance accepted (§10 hibernation).
+    fn open_stream(&self, project: &str, path: &StreamPath) -> std::result::Result<(), String> {
+        self.open_stream_slot(project, path)?;
+        self.live.restore(self);
+        Ok(())
+    }
+
+    fn open_stream_slot(&self, project: &str, path: &StreamPath) -> std::result::Result<(), String> {
+        let mut slot = self.stream.borrow_mut();
+        if slot.is_none() {
+            let mut stream =
+                Stream::open(DoSql::new(&self.state), project, path.clone()).map_err(|error| error.to_string())?;
+            stream.set_deployment(crate::deployment_env::from_env(&self.env));
+            *slot = Some(stream);
+        }
+        Ok(())
+    }
+
+    /// `GET /-/events?waitMs=W` (§10 long-poll): answers as soon as an event
+    /// after `after` exists, else an empty page when the wait ends. `None`
+    /// when the request has no `waitMs` (an ordinary range read).
+    async fn long_poll(&self, project: &str, path: &StreamPath, query: &str) -> Result<Option<Response>> {
+        let (rest, wait_ms) = match tributary::live::split_wait(query) {
+            Ok((_, None)) => return Ok(None),
+            Ok((rest, Some(wait_ms))) => (rest, wait_ms),
+            Err(error) => return responses::from_api(ApiError::from(error).into()).map(Some),
+        };
+        let range = match tributary::stream::RangeQuery::parse(&rest) {
+            Ok(range) => range,
+            Err(error) => return responses::from_api(ApiError::from(error).into()).map(Some),
+        };
+        if let Err(error) = self.open_stream(project, path) {
+            return responses::error(500, "internal", &error).map(Some);
+        }
+        let deadline = crate::platform::now_ms() + i64::try_from(wait_ms).unwrap_or(0);
+        // Each wait ends at a commit or the deadline; a commit that brings
+        // nothing this read shows (an ephemeral event) waits again.
+        for _wake in 0..1000 {
+            let read = {
+                let slot = self.stream.borrow();
+                slot.as_ref().map(|stream| stream.read_range(&range))
+            };
+            let page = match read {
+                Some(Ok(page)) => page,
+                Some(Err(error)) => return responses::from_api(ApiError::from(error).into()).map(Some),
+                None => return responses::error(500, "internal", "stream not open").map(Some),
+            };
+            let remaining = deadline - crate::platform::now_ms();
+            if !page.events.is_empty() || remaining <= 0 {
+                return responses::from_api(tributary::api::ApiResponse::json(200, &page)).map(Some);
+            }
+            self.live.wait_for_commit(u64::try_from(remaining).unwrap_or(0)).await;
+        }
+        responses::error(500, "internal", "long-poll woke too often").map(Some)
     }
 
     /// Sets the one alarm to the earliest due delivery (§6 rule 1). A
@@ -110,6 +163,7 @@ impl DurableObject for StreamObject {
             stream: RefCell::new(None),
             scheduled_alarm: Cell::new(None),
             alarm_checked: Cell::new(false),
+            live: crate::live_shell::LiveShell::default(),
         }
     }
 
@@ -149,6 +203,7 @@ impl DurableObject for StreamObject {
                 }
             });
             let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
+            self.live.fan_out(self);
             self.schedule_alarm().await?;
             return Self::respond(api);
         }
@@ -157,11 +212,22 @@ impl DurableObject for StreamObject {
             Err(error) => return Self::respond(ApiError::from(error).into()),
         };
         if let Action::ReplayDeadLetter(id) = route.action {
-            if let Err(error) = self.with_stream(&project, &route.path, |_| ()) {
+            if let Err(error) = self.open_stream(&project, &route.path) {
                 return responses::error(500, "internal", &error);
             }
             let api = crate::delivery_shell::replay(self, id).await?;
             return Self::respond(api);
+        }
+        if route.action == Action::Live {
+            if let Err(error) = self.open_stream(&project, &route.path) {
+                return responses::error(500, "internal", &error);
+            }
+            return self.live.open(self, &request, url.query().unwrap_or("")).await;
+        }
+        if route.action == Action::ReadRange {
+            if let Some(response) = self.long_poll(&project, &route.path, url.query().unwrap_or("")).await? {
+                return Ok(response);
+            }
         }
         let body = if route.action == Action::Append {
             request.bytes().await?
@@ -177,9 +243,11 @@ impl DurableObject for StreamObject {
             stream.handle(&request, &inputs)
         });
         let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
+        self.live.fan_out(self);
         match route.action {
             Action::Append if api.status < 300 => self.schedule_alarm().await?,
             Action::Destroy if api.status < 300 => {
+                self.live.close_all(self);
                 self.state.storage().delete_alarm().await?;
                 self.scheduled_alarm.set(None);
             }
@@ -187,6 +255,34 @@ impl DurableObject for StreamObject {
             _ => {}
         }
         Self::respond(api)
+    }
+
+    async fn websocket_message(&self, ws: worker::WebSocket, message: worker::WebSocketIncomingMessage) -> Result<()> {
+        if let worker::WebSocketIncomingMessage::String(text) = message {
+            if self.open_for_socket(&ws) {
+                self.live.on_message(self, &ws, &text);
+            }
+        }
+        Ok(())
+    }
+
+    async fn websocket_close(&self, ws: worker::WebSocket, code: usize, _reason: String, _clean: bool) -> Result<()> {
+        if self.open_for_socket(&ws) {
+            self.live.on_closed(self, &ws);
+        }
+        // Completes the closing handshake; the socket may already be closed.
+        let code = u16::try_from(code)
+            .ok()
+            .filter(|code| (1000..5000).contains(code) && *code != 1005 && *code != 1006);
+        let _ = ws.close(code.or(Some(1000)), Some("closed"));
+        Ok(())
+    }
+
+    async fn websocket_error(&self, ws: worker::WebSocket, _error: worker::Error) -> Result<()> {
+        if self.open_for_socket(&ws) {
+            self.live.on_closed(self, &ws);
+        }
+        Ok(())
     }
 
     async fn alarm(&self) -> Result<Response> {
@@ -234,5 +330,20 @@ impl StreamObject {
     }
     pub(crate) fn stream_slot(&self) -> &RefCell<Option<Stream<DoSql>>> {
         &self.stream
+    }
+    pub(crate) fn live(&self) -> &crate::live_shell::LiveShell {
+        &self.live
+    }
+
+    /// Opens the stream a WebSocket belongs to (the object may have been
+    /// woken by the socket itself, with no request to name the stream).
+    fn open_for_socket(&self, socket: &worker::WebSocket) -> bool {
+        let Ok(Some(connection)) = socket.deserialize_attachment::<tributary::live::Connection>() else {
+            return false;
+        };
+        let Ok(path) = StreamPath::parse(&connection.path) else {
+            return false;
+        };
+        self.open_stream(&connection.project_id, &path).is_ok()
     }
 }

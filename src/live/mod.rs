@@ -68,7 +68,7 @@ impl Connection {
             && self
                 .filter
                 .as_ref()
-                .is_none_or(|types| types.iter().any(|name| *name == event.event_type))
+                .is_none_or(|types| types.contains(&event.event_type))
     }
 
     /// The debug card's view (§10 shape).

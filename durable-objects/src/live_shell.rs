@@ -1,0 +1,381 @@
+//! Live connections, the shell half (DESIGN.md §10): Server-Sent Events
+//! streams, hibernatable WebSockets and long-poll waiters. The engine's
+//! `live` module decides what each connection gets; this file only moves
+//! bytes. No borrow of the stream is held across an await.
+//!
+//! - SSE: the response body is a pull stream fed by a channel; what sits in
+//!   the channel is the connection's unsent backlog (§12). A catch-up larger
+//!   than the backlog budget ends the stream early: the client's automatic
+//!   reconnect (`retry:` 250 ms, `Last-Event-ID`) continues it.
+//! - WebSocket: accepted through the hibernation API, the connection record
+//!   in the socket's attachment, so the object may be evicted with sockets
+//!   open; a woken object restores them. Clients acknowledge with
+//!   `{"type":"ack","offset":N}`; unacknowledged bytes are the backlog, and
+//!   acknowledgements pace a long catch-up.
+
+use crate::platform;
+use crate::senders::within;
+use crate::stream_object::StreamObject;
+use futures_channel::mpsc::{unbounded, UnboundedSender};
+use futures_channel::oneshot;
+use futures_util::StreamExt;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use tributary::api::ApiResponse;
+use tributary::error::ApiError;
+use tributary::limits::{MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS};
+use tributary::live::{self, CloseReason, Connection, Fanout, LiveQuery, Transport};
+use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
+
+/// The subprotocol the server answers when a client offers it (§10).
+pub const SUBPROTOCOL: &str = "tributary.v1";
+
+/// One open SSE response: its channel and what it holds unsent.
+struct SseSink {
+    sender: UnboundedSender<Vec<u8>>,
+    unsent: Rc<Cell<usize>>,
+}
+
+impl SseSink {
+    fn push(&self, text: String) -> bool {
+        self.unsent.set(self.unsent.get().saturating_add(text.len()));
+        self.sender.unbounded_send(text.into_bytes()).is_ok()
+    }
+}
+
+/// The transports of one stream object's live connections.
+#[derive(Default)]
+pub struct LiveShell {
+    sse: RefCell<BTreeMap<String, SseSink>>,
+    sockets: RefCell<BTreeMap<String, WebSocket>>,
+    waiters: RefCell<Vec<oneshot::Sender<()>>>,
+    /// The head the last fan-out saw: a long-poll wakes when it moves.
+    notified_head: Cell<u64>,
+    /// Sockets found open by a woken object have been taken back.
+    restored: Cell<bool>,
+}
+
+fn error_response(error: impl Into<ApiError>) -> Result<Response> {
+    crate::responses::from_api(ApiResponse::from(error.into()))
+}
+
+fn live_error(error: live::LiveError) -> Result<Response> {
+    error_response(ApiError::from(error))
+}
+
+impl LiveShell {
+    /// Takes back the WebSockets a previous instance of this object accepted
+    /// (they survive hibernation): their records come from the attachments.
+    pub fn restore(&self, object: &StreamObject) {
+        if self.restored.replace(true) {
+            return;
+        }
+        let mut slot = object.stream_slot().borrow_mut();
+        let Some(stream) = slot.as_mut() else {
+            self.restored.set(false);
+            return;
+        };
+        let mut sockets = self.sockets.borrow_mut();
+        for socket in object.state().get_websockets() {
+            if let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() {
+                sockets.insert(connection.connection_key.clone(), socket);
+                stream.live.restore(connection);
+            }
+        }
+    }
+
+    /// `GET /-/live` (§10): validates everything before any upgrade.
+    pub async fn open(&self, object: &StreamObject, request: &Request, query: &str) -> Result<Response> {
+        let last_event_id = request.headers().get("last-event-id")?;
+        let live_query = match LiveQuery::parse(query, last_event_id.as_deref()) {
+            Ok(live_query) => live_query,
+            Err(error) => return live_error(error),
+        };
+        let upgrade = request
+            .headers()
+            .get("upgrade")?
+            .is_some_and(|value| value.eq_ignore_ascii_case("websocket"));
+        let transport = if upgrade { Transport::WebSocket } else { Transport::Sse };
+        let inputs = platform::inputs()?;
+        let opened = {
+            let mut slot = object.stream_slot().borrow_mut();
+            let Some(stream) = slot.as_mut() else {
+                return error_response(ApiError::new(500, "internal", "stream not open"));
+            };
+            stream
+                .open_live(&live_query, transport, inputs.now_ms, inputs.entropy)
+                .map(|(connection, replaced)| (connection, replaced, stream.head()))
+        };
+        let (connection, replaced, _head) = match opened {
+            Ok(opened) => opened,
+            Err(error) => return live_error(error),
+        };
+        if let Some(replaced) = replaced {
+            self.close_transport(&replaced, CloseReason::Replaced);
+        }
+        let key = connection.connection_key.clone();
+        match transport {
+            Transport::Sse => self.open_sse(object, &key),
+            Transport::WebSocket => {
+                let offered = request.headers().get("sec-websocket-protocol")?.unwrap_or_default();
+                self.open_websocket(object, &connection, offered.split(',').any(|p| p.trim() == SUBPROTOCOL))
+            }
+        }
+    }
+
+    fn open_sse(&self, object: &StreamObject, key: &str) -> Result<Response> {
+        let (sender, receiver) = unbounded::<Vec<u8>>();
+        let unsent = Rc::new(Cell::new(0usize));
+        let sink = SseSink {
+            sender,
+            unsent: Rc::clone(&unsent),
+        };
+        sink.push(live::sse_preamble(SSE_RETRY_MS));
+        let catch_up = {
+            let mut slot = object.stream_slot().borrow_mut();
+            slot.as_mut()
+                .map(|stream| stream.live_catch_up(key, MAX_LIVE_BACKLOG_BYTES))
+        };
+        let caught_up = match catch_up {
+            Some(Ok(catch_up)) => {
+                for frame in catch_up.frames {
+                    sink.push(frame);
+                }
+                catch_up.caught_up
+            }
+            Some(Err(error)) => {
+                sink.push(live::sse_error("internal", &error.to_string()));
+                false
+            }
+            None => false,
+        };
+        if caught_up {
+            self.sse.borrow_mut().insert(key.to_owned(), sink);
+        } else {
+            // The rest of the replay comes with the client's reconnect
+            // (Last-Event-ID): ending here keeps the backlog bounded.
+            self.forget(object, key);
+            drop(sink);
+        }
+        // Pulled by the runtime as the client reads: a chunk when one is
+        // queued, a heartbeat comment after a quiet interval, the end when the
+        // channel closes, and at most SSE_MAX_LIFETIME_MS in all (§10).
+        let body = futures_util::stream::unfold(receiver, move |mut receiver| {
+            let unsent = Rc::clone(&unsent);
+            async move {
+                match within(SSE_HEARTBEAT_MS, receiver.next()).await {
+                    Some(Some(chunk)) => {
+                        unsent.set(unsent.get().saturating_sub(chunk.len()));
+                        Some((Ok::<Vec<u8>, worker::Error>(chunk), receiver))
+                    }
+                    Some(None) => None,
+                    None => Some((Ok(live::SSE_HEARTBEAT.as_bytes().to_vec()), receiver)),
+                }
+            }
+        })
+        .take_until(worker::Delay::from(std::time::Duration::from_millis(
+            SSE_MAX_LIFETIME_MS,
+        )));
+        let headers = Headers::new();
+        headers.set("content-type", "text/event-stream; charset=utf-8")?;
+        headers.set("cache-control", "no-cache")?;
+        Ok(Response::from_stream(body)?.with_headers(headers))
+    }
+
+    fn open_websocket(&self, object: &StreamObject, connection: &Connection, offered: bool) -> Result<Response> {
+        let pair = WebSocketPair::new()?;
+        object.state().accept_web_socket(&pair.server);
+        let key = connection.connection_key.clone();
+        if pair.server.serialize_attachment(connection).is_err() {
+            self.forget(object, &key);
+            return error_response(ApiError::new(500, "internal", "could not record the connection"));
+        }
+        self.sockets.borrow_mut().insert(key.clone(), pair.server);
+        self.catch_up_socket(object, &key);
+        let mut response = Response::from_websocket(pair.client)?;
+        if offered {
+            response.headers_mut().set("sec-websocket-protocol", SUBPROTOCOL)?;
+        }
+        Ok(response)
+    }
+
+    /// Sends a WebSocket the next catch-up frames its backlog allows.
+    fn catch_up_socket(&self, object: &StreamObject, key: &str) {
+        let (frames, record) = {
+            let mut slot = object.stream_slot().borrow_mut();
+            let Some(stream) = slot.as_mut() else {
+                return;
+            };
+            let Some(connection) = stream.live.get(key) else {
+                return;
+            };
+            if connection.caught_up {
+                return;
+            }
+            let budget = MAX_LIVE_BACKLOG_BYTES.saturating_sub(stream.live.backlog(key));
+            if budget == 0 {
+                return;
+            }
+            let frames = stream.live_catch_up(key, budget).map(|catch_up| catch_up.frames);
+            (frames, stream.live.get(key).cloned())
+        };
+        let sockets = self.sockets.borrow();
+        let Some(socket) = sockets.get(key) else {
+            return;
+        };
+        for frame in frames.unwrap_or_default() {
+            let _ = socket.send_with_str(&frame);
+        }
+        if let Some(record) = record {
+            let _ = socket.serialize_attachment(&record);
+        }
+    }
+
+    /// Fans out what the stream committed since the last call (§10) and
+    /// wakes long-polls. Call after every engine call that may append.
+    pub fn fan_out(&self, object: &StreamObject) {
+        let decisions = {
+            let mut slot = object.stream_slot().borrow_mut();
+            let Some(stream) = slot.as_mut() else {
+                return;
+            };
+            let head = stream.head();
+            if head != self.notified_head.replace(head) {
+                for waiter in self.waiters.borrow_mut().drain(..) {
+                    let _ = waiter.send(());
+                }
+            }
+            let committed = stream.take_committed();
+            if committed.is_empty() {
+                return;
+            }
+            let sse = self.sse.borrow();
+            let mut decisions = Vec::new();
+            for key in stream.live.keys() {
+                let unsent = sse.get(&key).map_or(0, |sink| sink.unsent.get());
+                let fanout = stream.live.on_commit(&key, &committed, head, unsent);
+                if let Fanout::Send { through, events, text } = &fanout {
+                    stream.live.record_sent(&key, *through, *events, text.len());
+                }
+                decisions.push((key.clone(), fanout, stream.live.get(&key).cloned()));
+            }
+            decisions
+        };
+        for (key, fanout, record) in decisions {
+            match fanout {
+                Fanout::Nothing => {}
+                Fanout::Send { text, .. } => {
+                    if !self.send(&key, text, record.as_ref()) {
+                        self.forget(object, &key);
+                    }
+                }
+                Fanout::Close(reason) => {
+                    if let Some(connection) = record {
+                        self.close_transport(&connection, reason);
+                    }
+                    self.forget(object, &key);
+                }
+            }
+        }
+    }
+
+    /// Sends `text` to `key`'s transport; `false` when it is gone.
+    fn send(&self, key: &str, text: String, record: Option<&Connection>) -> bool {
+        if let Some(sink) = self.sse.borrow().get(key) {
+            return sink.push(text);
+        }
+        let sockets = self.sockets.borrow();
+        let Some(socket) = sockets.get(key) else {
+            return false;
+        };
+        if let Some(record) = record {
+            let _ = socket.serialize_attachment(record);
+        }
+        socket.send_with_str(&text).is_ok()
+    }
+
+    /// Ends a connection's transport with a reason the client can resume from.
+    fn close_transport(&self, connection: &Connection, reason: CloseReason) {
+        let key = &connection.connection_key;
+        if let Some(sink) = self.sse.borrow_mut().remove(key) {
+            sink.push(live::sse_error(reason.code(), reason.message()));
+        }
+        if let Some(socket) = self.sockets.borrow_mut().remove(key) {
+            let _ = socket.close(Some(reason.websocket_code()), Some(reason.code()));
+        }
+    }
+
+    fn forget(&self, object: &StreamObject, key: &str) {
+        self.sse.borrow_mut().remove(key);
+        self.sockets.borrow_mut().remove(key);
+        if let Some(stream) = object.stream_slot().borrow_mut().as_mut() {
+            stream.live.remove(key);
+        }
+    }
+
+    /// The stream was deleted: every connection ends with that reason.
+    pub fn close_all(&self, object: &StreamObject) {
+        let connections = object
+            .stream_slot()
+            .borrow_mut()
+            .as_mut()
+            .map(|stream| stream.live.drain())
+            .unwrap_or_default();
+        for connection in connections {
+            self.close_transport(&connection, CloseReason::StreamDeleted);
+        }
+        for waiter in self.waiters.borrow_mut().drain(..) {
+            let _ = waiter.send(());
+        }
+    }
+
+    /// A WebSocket message: an acknowledgement (which may let a catch-up
+    /// continue) or a ping; anything else is ignored.
+    pub fn on_message(&self, object: &StreamObject, socket: &WebSocket, text: &str) {
+        let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() else {
+            return;
+        };
+        let message: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        match message.get("type").and_then(serde_json::Value::as_str) {
+            Some("ack") => {
+                let Some(offset) = message.get("offset").and_then(serde_json::Value::as_u64) else {
+                    return;
+                };
+                let key = connection.connection_key;
+                let record = {
+                    let mut slot = object.stream_slot().borrow_mut();
+                    let Some(stream) = slot.as_mut() else {
+                        return;
+                    };
+                    stream.live.acknowledge(&key, offset);
+                    stream.live.get(&key).cloned()
+                };
+                if let Some(record) = record {
+                    let _ = socket.serialize_attachment(&record);
+                    if !record.caught_up {
+                        self.catch_up_socket(object, &key);
+                    }
+                }
+            }
+            Some("ping") => {
+                let _ = socket.send_with_str(live::WEBSOCKET_PING);
+            }
+            _ => {}
+        }
+    }
+
+    /// A WebSocket closed or failed: forget it.
+    pub fn on_closed(&self, object: &StreamObject, socket: &WebSocket) {
+        if let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() {
+            self.forget(object, &connection.connection_key);
+        }
+    }
+
+    /// Waits until the head moves (or `wait_ms` passes): a long-poll.
+    pub async fn wait_for_commit(&self, wait_ms: u64) {
+        let (sender, receiver) = oneshot::channel();
+        self.waiters.borrow_mut().push(sender);
+        let _ = within(wait_ms, receiver).await;
+    }
+}
