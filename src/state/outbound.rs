@@ -10,6 +10,9 @@ use serde_json::Value;
 /// runtime row and cursor, marked invalid, and refuses to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+// Nearly every stored configuration is valid: boxing it would only add an
+// allocation to the common case.
+#[allow(clippy::large_enum_variant)]
 pub enum StoredConfiguration {
     Valid(Configuration),
     Unreadable(Value),
