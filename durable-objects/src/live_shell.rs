@@ -85,8 +85,24 @@ impl LiveShell {
         }
     }
 
+    /// Forgets SSE connections whose client went away (the runtime dropped
+    /// the response stream, and with it the channel's receiver).
+    pub fn prune(&self, object: &StreamObject) {
+        let gone: Vec<String> = self
+            .sse
+            .borrow()
+            .iter()
+            .filter(|(_, sink)| sink.sender.is_closed())
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in gone {
+            self.forget(object, &key);
+        }
+    }
+
     /// `GET /-/live` (§10): validates everything before any upgrade.
     pub async fn open(&self, object: &StreamObject, request: &Request, query: &str) -> Result<Response> {
+        self.prune(object);
         let last_event_id = request.headers().get("last-event-id")?;
         let live_query = match LiveQuery::parse(query, last_event_id.as_deref()) {
             Ok(live_query) => live_query,
@@ -235,6 +251,7 @@ impl LiveShell {
     /// Fans out what the stream committed since the last call (§10) and
     /// wakes long-polls. Call after every engine call that may append.
     pub fn fan_out(&self, object: &StreamObject) {
+        self.prune(object);
         let decisions = {
             let mut slot = object.stream_slot().borrow_mut();
             let Some(stream) = slot.as_mut() else {

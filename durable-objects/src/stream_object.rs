@@ -234,6 +234,9 @@ impl DurableObject for StreamObject {
         } else {
             Vec::new()
         };
+        if route.action == Action::Subscriptions || route.action == Action::Metrics {
+            self.live.prune(self);
+        }
         let answer = self.with_stream(&project, &route.path, |stream| {
             let request = ApiRequest {
                 action: &route.action,
