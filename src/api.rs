@@ -99,6 +99,9 @@ impl<S: Storage> Stream<S> {
             }
             Action::SubscribeFrom => ApiError::new(500, "internal", "subscribe-from is served by the router").into(),
             Action::Live => ApiError::new(500, "internal", "live connections are served by the object's shell").into(),
+            Action::ProcessorState(_) => {
+                ApiError::new(500, "internal", "processor state is served by the object's shell").into()
+            }
             Action::Metrics => ApiResponse {
                 status: 200,
                 content_type: "text/plain; version=0.0.4",

@@ -16,6 +16,7 @@ pub mod jsonata;
 pub mod limits;
 pub mod live;
 pub mod path;
+pub mod processor;
 pub mod route;
 pub mod schema;
 pub mod state;

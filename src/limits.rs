@@ -100,6 +100,16 @@ pub const SSE_RETRY_MS: u64 = 250;
 /// Long-poll: the longest `waitMs` (§10).
 pub const MAX_WAIT_MS: u64 = 30_000;
 
+// Hosted processors (§9, §12).
+
+/// Largest processor state, serialized; a reducer producing more fails on
+/// that event.
+pub const MAX_PROCESSOR_STATE_BYTES: usize = 256 * 1024;
+/// Longest processor name.
+pub const MAX_PROCESSOR_NAME_BYTES: usize = 64;
+/// Processor definitions one project may hold.
+pub const MAX_PROCESSORS_PER_PROJECT: usize = 1000;
+
 /// Offsets and counters stay below 2^53 so they survive the JS boundary (§1).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 

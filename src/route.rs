@@ -36,6 +36,8 @@ pub enum Action {
     ReplayDeadLetter(u64),
     /// `GET /streams/{path}/-/live` (§10): SSE or a WebSocket, served by the object's shell
     Live,
+    /// `GET /streams/{path}/-/processors/{name}` (§9), served by the object's shell
+    ProcessorState(String),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -129,6 +131,10 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
                 pick(method, &[("DELETE", Action::DiscardDeadLetter(id))], "DELETE")?
             }
         }
+        Some(other) if other.starts_with("processors/") => {
+            let name = percent_decode(other.trim_start_matches("processors/")).ok_or(RouteError::NotFound)?;
+            pick(method, &[("GET", Action::ProcessorState(name))], "GET")?
+        }
         Some(other) if other.starts_with("subscriptions/") && other.ends_with("/signing-secret") => {
             let encoded = other
                 .trim_start_matches("subscriptions/")
@@ -145,6 +151,11 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
         },
     };
     Ok(Route { path, action })
+}
+
+/// Decodes one URL path segment for the shell (same rules as the router).
+pub fn decode_segment(segment: &str) -> Option<String> {
+    percent_decode(segment)
 }
 
 /// Decodes `%XX` escapes of one URL segment or query value; `None` for bad

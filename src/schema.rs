@@ -14,6 +14,12 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("../migrations/0004_retry_range.sql")),
 ];
 
+/// The project object's schema (§9, §14), applied in order in its SQLite.
+pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/project/0001_processors.sql"))];
+
+/// A processor instance's schema (§9), applied in order in its SQLite.
+pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/processor/0001_instance.sql"))];
+
 /// Tables that outlive a stream's deletion (§3 rule 6).
 pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes"];
 
@@ -101,8 +107,14 @@ pub fn stream_exists<S: Storage + ?Sized>(storage: &S) -> Result<bool, StorageEr
     Ok(query_optional(storage, sql, &[])?.is_some())
 }
 
-/// Applies every migration newer than the stored schema version.
+/// Applies every stream migration newer than the stored schema version.
 pub fn migrate<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+    migrate_with(storage, MIGRATIONS)
+}
+
+/// Applies every migration of `migrations` newer than the stored version
+/// (each Durable Object class has its own list and its own database).
+pub fn migrate_with<S: Storage + ?Sized>(storage: &S, migrations: &[(i64, &str)]) -> Result<(), StorageError> {
     storage.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
         &[],
@@ -112,7 +124,7 @@ pub fn migrate<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
         Some(row) => Columns { query: sql, row: &row }.int(0)?,
         None => 0,
     };
-    for (version, file) in MIGRATIONS.iter().filter(|(version, _)| *version > current) {
+    for (version, file) in migrations.iter().filter(|(version, _)| *version > current) {
         for statement in statements(file) {
             storage.execute(&statement, &[])?;
         }

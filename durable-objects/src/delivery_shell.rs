@@ -134,11 +134,11 @@ fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
         (_, Completion::Skipped { .. }) => "delivery_dead_lettered",
         (_, Completion::Stale) => "delivery_result_stale",
         (Outcome::Failed { .. }, _) => "delivery_failed",
-        (Outcome::Delivered, _) => return,
+        (Outcome::Delivered | Outcome::Checkpointed { .. }, _) => return,
     };
     let (kind, message) = match outcome {
         Outcome::Failed { kind, message, .. } => (serde_json::json!(kind), message.as_str()),
-        Outcome::Delivered => (serde_json::Value::Null, ""),
+        Outcome::Delivered | Outcome::Checkpointed { .. } => (serde_json::Value::Null, ""),
     };
     worker::console_log!(
         "{}",
@@ -229,7 +229,9 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
                 .insert("attempts".to_owned(), serde_json::json!(attempts));
             error.into()
         }
-        (Ok(false), Outcome::Delivered) => ApiError::new(500, "internal", "replay outcome inconsistent").into(),
+        (Ok(false), Outcome::Delivered | Outcome::Checkpointed { .. }) => {
+            ApiError::new(500, "internal", "replay outcome inconsistent").into()
+        }
         (Err(error), _) => ApiError::from(error).into(),
     })
 }

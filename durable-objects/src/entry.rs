@@ -2,6 +2,7 @@
 //! the stream's Durable Object. The DO name is derived from the project and
 //! the path together, so two projects never share a stream.
 
+use crate::project_object::PROCESSORS_PREFIX;
 use crate::{auth, responses};
 use tributary::error::ApiError;
 use tributary::limits::MAX_APPEND_BATCH_BYTES as MAX_BATCH_BYTES;
@@ -54,6 +55,9 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         let body = request.bytes().await?;
         return responses::from_api(tributary::jsonata::playground::handle(&body));
     }
+    if url.path() == PROCESSORS_PREFIX || url.path().starts_with(&format!("{PROCESSORS_PREFIX}/")) {
+        return processors(request, &env, &project, &url).await;
+    }
     let route = match route::parse(method.as_ref(), url.path()) {
         Ok(route) => route,
         Err(error) => return responses::from_api(ApiError::from(error).into()),
@@ -71,6 +75,11 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     }
     if route.action == route::Action::SubscribeFrom {
         return subscribe_from(&env, &project, &route.path, &body).await;
+    }
+    if route.action == route::Action::Append {
+        if let Some(refused) = unknown_processors(&env, &project, &body).await? {
+            return Ok(refused);
+        }
     }
     let path_and_query = format!(
         "{}{}",
@@ -127,6 +136,60 @@ async fn forward(
         .durable_object(STREAM_BINDING)?
         .get_by_name(&object_name(project, path))?;
     stub.fetch_with_request(forwarded).await
+}
+
+/// `/v1/processors[/{name}]` (§9): served by the project object.
+async fn processors(mut request: Request, env: &Env, project: &str, url: &worker::Url) -> Result<Response> {
+    let method = request.method();
+    let body = if method == Method::Put {
+        request.bytes().await?
+    } else {
+        Vec::new()
+    };
+    if body.len() > MAX_BODY_BYTES {
+        return responses::error(413, "too_large", "request body is too large");
+    }
+    let headers = Headers::new();
+    headers.set(PROJECT_HEADER, project)?;
+    let mut init = RequestInit::new();
+    init.with_method(method).with_headers(headers);
+    if !body.is_empty() {
+        init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
+    }
+    let forwarded = Request::new_with_init(&format!("https://project.internal{}", url.path()), &init)?;
+    crate::processor_delivery::project_stub(env, project)?
+        .fetch_with_request(forwarded)
+        .await
+}
+
+/// A `subscription-configured` naming a processor the project does not
+/// define is refused before the append (§9: 422), so nothing is committed.
+async fn unknown_processors(env: &Env, project: &str, body: &[u8]) -> Result<Option<Response>> {
+    for name in tributary::processor::referenced_in_append(body) {
+        match crate::processor_delivery::definition(env, project, &name).await {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                let mut error = ApiError::new(
+                    422,
+                    "unknown_processor",
+                    format!("'receiver.expression' names processor '{name}', which this project does not define"),
+                );
+                error
+                    .body
+                    .error
+                    .details
+                    .insert("field".to_owned(), serde_json::json!("receiver.expression"));
+                error
+                    .body
+                    .error
+                    .details
+                    .insert("processor".to_owned(), serde_json::json!(name));
+                return responses::from_api(error.into()).map(Some);
+            }
+            Err(error) => return responses::error(502, "processor_unreachable", &error).map(Some),
+        }
+    }
+    Ok(None)
 }
 
 /// §5 subscribeToEventsFrom: append the source's `subscription-configured`.

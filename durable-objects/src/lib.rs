@@ -12,10 +12,15 @@ mod entry;
 mod itx;
 mod live_shell;
 mod platform;
+mod processor_delivery;
+mod processor_object;
+mod project_object;
 mod responses;
 mod senders;
 mod sql_driver;
 mod stream_object;
 
 pub use bench_baseline::BenchBaseline;
+pub use processor_object::ProcessorObject;
+pub use project_object::ProjectObject;
 pub use stream_object::StreamObject;

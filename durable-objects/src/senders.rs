@@ -45,7 +45,12 @@ pub async fn send(object: &StreamObject, project: &str, plan: &DeliveryPlan) -> 
         Receiver::ItxCall { expression, .. } => within(timeout_ms, crate::itx::call(object.env(), expression, plan))
             .await
             .unwrap_or_else(timed_out),
-        Receiver::ProcessorWake { .. } => Outcome::permanent("processor-wake is not delivered by the spine"),
+        Receiver::ProcessorWake { expression } => within(
+            timeout_ms,
+            crate::processor_delivery::deliver(object, project, expression, plan),
+        )
+        .await
+        .unwrap_or_else(timed_out),
     }
 }
 

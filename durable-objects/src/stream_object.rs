@@ -224,6 +224,13 @@ impl DurableObject for StreamObject {
             }
             return self.live.open(self, &request, url.query().unwrap_or("")).await;
         }
+        if let Action::ProcessorState(name) = &route.action {
+            if let Err(error) = self.open_stream(&project, &route.path) {
+                return responses::error(500, "internal", &error);
+            }
+            let api = crate::processor_delivery::state(self, &project, name).await?;
+            return Self::respond(api);
+        }
         if route.action == Action::ReadRange {
             if let Some(response) = self.long_poll(&project, &route.path, url.query().unwrap_or("")).await? {
                 return Ok(response);

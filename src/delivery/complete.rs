@@ -91,6 +91,24 @@ impl<S: Storage> Stream<S> {
             return Ok(Completion::Stale);
         }
         match outcome {
+            Outcome::Checkpointed { through } => {
+                // The instance's checkpoint is the truth (§9); the runtime row
+                // is a watermark and follows it either way.
+                self.storage.execute(
+                    "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
+                     in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL \
+                     WHERE subscription_key = ?",
+                    &[through.into(), key.into()],
+                )?;
+                if through >= plan.through_offset {
+                    let stats = &mut self.memory.of(key).stats;
+                    stats.delivery_duration_ms.record(now_ms - plan.started_at_ms);
+                    if let Some(last) = plan.events.last() {
+                        stats.completion_latency_ms.record(now_ms - last.created_at_ms);
+                    }
+                }
+                Ok(Completion::Acknowledged { through })
+            }
             Outcome::Delivered => {
                 if let Some(throttle) = configuration.receiver.delivery().and_then(|delivery| delivery.throttle) {
                     // Only successful deliveries spend budget; the window is

@@ -28,6 +28,10 @@ pub enum FailureKind {
 pub enum Outcome {
     /// The receiver acknowledged the whole batch.
     Delivered,
+    /// A hosted processor answered its checkpoint (§9): the instance's
+    /// checkpoint decides replay, so the stream's watermark moves there —
+    /// forward past the batch, or back when the instance was reset.
+    Checkpointed { through: u64 },
     Failed {
         kind: FailureKind,
         message: String,

@@ -73,8 +73,8 @@ enum Prepared {
 }
 
 impl<S: Storage> Stream<S> {
-    /// Subscriptions delivered by the spine (processor-wake is not: a hosted
-    /// processor pulls from its own checkpoint, §9).
+    /// Subscriptions the spine delivers: every valid one that is not halted
+    /// (a hosted processor's too: its instance's checkpoint decides replay, §9).
     fn deliverable(&self) -> impl Iterator<Item = (&String, &OutboundSubscription)> {
         self.state
             .subscriptions
@@ -84,10 +84,7 @@ impl<S: Storage> Stream<S> {
             .filter(|(key, subscription)| {
                 subscription.delivery_halted.is_none()
                     && self.memory.invalid(key).is_none()
-                    && subscription
-                        .configuration
-                        .valid()
-                        .is_some_and(|configuration| !matches!(configuration.receiver, Receiver::ProcessorWake { .. }))
+                    && subscription.configuration.valid().is_some()
             })
     }
 

@@ -259,7 +259,7 @@ impl<S: Storage> Stream<S> {
     /// was delivered.
     pub fn complete_replay(&mut self, id: u64, attempts: u64, outcome: &Outcome) -> Result<bool, DeadLetterError> {
         match outcome {
-            Outcome::Delivered => {
+            Outcome::Delivered | Outcome::Checkpointed { .. } => {
                 self.storage
                     .execute("DELETE FROM dead_letters WHERE id = ?", &[id.into()])?;
                 Ok(true)

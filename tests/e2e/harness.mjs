@@ -24,7 +24,11 @@ export const SIGNING_KEY = "e2e-signing-key";
  * (tests/e2e/itx_service.mjs) bound as ITX_TEST.
  */
 export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks = false, itx = false } = {}) {
-  const durableObjects = { STREAM: { className: "StreamObject", useSQLite: true } };
+  const durableObjects = {
+    STREAM: { className: "StreamObject", useSQLite: true },
+    PROJECT: { className: "ProjectObject", useSQLite: true },
+    PROCESSOR: { className: "ProcessorObject", useSQLite: true },
+  };
   if (bench) durableObjects.BENCH_BASELINE = { className: "BenchBaseline", useSQLite: true };
   const bindings = {
     API_TOKENS: JSON.stringify({ [TOKEN]: "project-a", [OTHER_TOKEN]: "project-b" }),

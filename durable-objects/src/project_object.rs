@@ -1,0 +1,62 @@
+//! The project Durable Object (DESIGN.md §9, §14): one per project, holding
+//! its processor definitions (and, later, its stream catalog). Reached only
+//! through the router, which sets the project header.
+
+use crate::entry::PROJECT_HEADER;
+use crate::responses;
+use crate::sql_driver::DoSql;
+use std::cell::RefCell;
+use tributary::error::ApiError;
+use tributary::processor::ProcessorStore;
+use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+
+/// Where processor routes start (`/v1/processors` and `/v1/processors/{name}`).
+pub const PROCESSORS_PREFIX: &str = "/v1/processors";
+
+#[durable_object]
+pub struct ProjectObject {
+    state: State,
+    store: RefCell<Option<ProcessorStore<DoSql>>>,
+}
+
+impl DurableObject for ProjectObject {
+    fn new(state: State, _env: Env) -> Self {
+        ProjectObject {
+            state,
+            store: RefCell::new(None),
+        }
+    }
+
+    async fn fetch(&self, mut request: Request) -> Result<Response> {
+        if request.headers().get(PROJECT_HEADER)?.is_none() {
+            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+        }
+        let url = request.url()?;
+        let name = match url.path().strip_prefix(PROCESSORS_PREFIX) {
+            Some("") => None,
+            Some(rest) => match rest.strip_prefix('/') {
+                Some(name) => Some(tributary::route::decode_segment(name).unwrap_or_default()),
+                None => return responses::error(404, "route_not_found", "no route for this URL"),
+            },
+            None => return responses::error(404, "route_not_found", "no route for this URL"),
+        };
+        let method = request.method();
+        let body = if method == worker::Method::Put {
+            request.bytes().await?
+        } else {
+            Vec::new()
+        };
+        let now = crate::platform::now_ms();
+        let mut slot = self.store.borrow_mut();
+        if slot.is_none() {
+            match ProcessorStore::open(DoSql::new(&self.state)) {
+                Ok(store) => *slot = Some(store),
+                Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
+            }
+        }
+        let Some(store) = slot.as_ref() else {
+            return responses::error(500, "internal", "project store not open");
+        };
+        responses::from_api(store.handle(method.as_ref(), name.as_deref(), &body, now))
+    }
+}

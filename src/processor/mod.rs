@@ -1,0 +1,49 @@
+//! Hosted processors (DESIGN.md §9): a named fold defined once per project
+//! and run per stream. Definitions live in the project object
+//! ([`store`]); each `(project, name, stream path)` has its own instance
+//! ([`instance`]) that owns its checkpoint. The stream delivers to it through
+//! the delivery spine like any receiver (retries, isolate-or-progress,
+//! deadlines, halts — never skip); its runtime row is only a watermark.
+
+pub mod definition;
+pub mod instance;
+pub mod store;
+
+pub use definition::{check_name, Definition, DefinitionBody, DefinitionError};
+pub use instance::{FoldAnswer, FoldError, FoldRequest, Instance, InstanceRow, WakeAnswer, WakeRequest};
+pub use store::{ProcessorError, ProcessorStore};
+
+use serde_json::Value;
+
+/// The processor a `processor-wake` expression names: `["processors", NAME, "wake"]`.
+pub fn name_of(expression: &Value) -> Option<&str> {
+    match expression.as_array().map(Vec::as_slice) {
+        Some([first, name, last]) if first == "processors" && last == "wake" => name.as_str(),
+        _ => None,
+    }
+}
+
+/// The processors an append body's `subscription-configured` events name,
+/// so the router can check they are defined before the append (§9: an
+/// unknown processor is a 422). Bodies that do not parse name none: the
+/// append itself reports them.
+pub fn referenced_in_append(body: &[u8]) -> Vec<String> {
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+        return Vec::new();
+    };
+    let events = match value.get("events").and_then(Value::as_array) {
+        Some(events) => events.clone(),
+        None => vec![value],
+    };
+    let configured = format!("{}subscription-configured", crate::event::CONTROL_PREFIX);
+    let mut names: Vec<String> = events
+        .iter()
+        .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured.as_str()))
+        .filter_map(|event| event.pointer("/payload/receiver"))
+        .filter(|receiver| receiver.get("action").and_then(Value::as_str) == Some("processor-wake"))
+        .filter_map(|receiver| receiver.get("expression").and_then(name_of).map(str::to_owned))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
