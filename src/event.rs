@@ -20,9 +20,17 @@ pub enum ControlType {
     SubscriptionDeliveryResumed,
     SubscriptionDeliveryHalted,
     ErrorOccurred,
+    /// Earlier events are invalid; consumers get retractions (§13).
+    EventsInvalidated,
 }
 
 impl ControlType {
+    /// Whether folding it changes the reduced state (audit facts and
+    /// invalidations are in the log for readers; the state does not hold them).
+    pub fn changes_state(self) -> bool {
+        !matches!(self, ControlType::ErrorOccurred | ControlType::EventsInvalidated)
+    }
+
     /// What kind of type `event_type` is.
     pub fn classify(event_type: &str) -> TypeKind {
         let Some(name) = event_type.strip_prefix(CONTROL_PREFIX) else {
@@ -35,6 +43,7 @@ impl ControlType {
             "subscription-delivery-resumed" => ControlType::SubscriptionDeliveryResumed,
             "subscription-delivery-halted" => ControlType::SubscriptionDeliveryHalted,
             "error-occurred" => ControlType::ErrorOccurred,
+            "events-invalidated" => ControlType::EventsInvalidated,
             _ => return TypeKind::UnknownControl,
         })
     }

@@ -11,6 +11,7 @@ pub mod delivery;
 pub mod deployment;
 pub mod error;
 pub mod event;
+pub mod invalidation;
 pub mod json_limits;
 pub mod jsonata;
 pub mod limits;

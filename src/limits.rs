@@ -100,6 +100,16 @@ pub const SSE_RETRY_MS: u64 = 250;
 /// Long-poll: the longest `waitMs` (§10).
 pub const MAX_WAIT_MS: u64 = 30_000;
 
+// Retraction and gates (§13, §12).
+
+/// Offsets one `events-invalidated {offsets}` may list.
+pub const MAX_INVALIDATED_OFFSETS: usize = 1000;
+/// Longest `reason` of an invalidation.
+pub const MAX_REASON_BYTES: usize = 256;
+/// Delivery journal depth: default and largest (`delivery.journalDepth`).
+pub const DEFAULT_JOURNAL_DEPTH: u64 = 1024;
+pub const MAX_JOURNAL_DEPTH: u64 = 100_000;
+
 // Hosted processors (§9, §12).
 
 /// Largest processor state, serialized; a reducer producing more fails on

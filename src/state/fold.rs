@@ -189,6 +189,9 @@ impl ReducedState {
                 Ok(())
             }
             ControlType::ErrorOccurred => Ok(()),
+            ControlType::EventsInvalidated => {
+                crate::invalidation::Invalidation::parse(&payload, event.offset).map(|_| ())
+            }
         }
     }
 

@@ -255,7 +255,7 @@ impl<S: Storage> Stream<S> {
                     .map_err(|error| AppendError::Reduce { index, error })?;
                 // An audit fact changes nothing; every other control event and
                 // every copy (its fence record) does.
-                state_changed |= input.control_type() != Some(ControlType::ErrorOccurred);
+                state_changed |= input.control_type().is_none_or(ControlType::changes_state);
             }
             rows::insert(&self.storage, &event)?;
             meta.head = offset;
