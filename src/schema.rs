@@ -12,16 +12,20 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../migrations/0002_subscription_runtime.sql")),
     (3, include_str!("../migrations/0003_dead_letters.sql")),
     (4, include_str!("../migrations/0004_retry_range.sql")),
+    (5, include_str!("../migrations/0005_catalog_registration.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
-pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/project/0001_processors.sql"))];
+pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/project/0001_processors.sql")),
+    (2, include_str!("../migrations/project/0002_catalog.sql")),
+];
 
 /// A processor instance's schema (§9), applied in order in its SQLite.
 pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/processor/0001_instance.sql"))];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
-pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes"];
+pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes", "catalog_registration"];
 
 /// Row of `stream_meta`: the current lifetime. Written by the append commit.
 #[derive(Debug, Clone, PartialEq)]
