@@ -35,13 +35,73 @@ fn open(object: &StreamObject) -> Result<bool> {
     if slot.is_some() {
         return Ok(true);
     }
-    match Stream::open_existing(DoSql::new(object.state())).map_err(storage_error)? {
+    let opened = match Stream::open_existing(DoSql::new(object.state())).map_err(storage_error)? {
+        Some(stream) => Some(stream),
+        // Destroyed, but the catalog may still list it (§14).
+        None => tributary::catalog::open_registered(DoSql::new(object.state())).map_err(storage_error)?,
+    };
+    match opened {
         Some(mut stream) => {
             stream.set_deployment(crate::deployment_env::from_env(object.env()));
             *slot = Some(stream);
             Ok(true)
         }
         None => Ok(false),
+    }
+}
+
+/// Tells the project's catalog about this stream's lifetime until it
+/// acknowledges (§14, at least once). A failure is retried by the alarm.
+pub async fn sync_catalog(object: &StreamObject) -> Result<()> {
+    let (change, project) = {
+        let slot = object.stream_slot().borrow();
+        let Some(stream) = slot.as_ref() else {
+            return Ok(());
+        };
+        match stream.catalog_due().map_err(storage_error)? {
+            Some(change) => (change, stream.project_id().to_owned()),
+            None => return Ok(()),
+        }
+    };
+    let headers = worker::Headers::new();
+    headers.set(crate::entry::PROJECT_HEADER, &project)?;
+    let mut init = worker::RequestInit::new();
+    init.with_method(worker::Method::Post)
+        .with_headers(headers)
+        .with_body(Some(serde_json::to_string(&change).map_err(storage_error)?.into()));
+    let request = worker::Request::new_with_init(
+        &format!(
+            "https://project.internal{}",
+            crate::project_object::CATALOG_CHANGE_ROUTE
+        ),
+        &init,
+    )?;
+    let stub = crate::processor_delivery::project_stub(object.env(), &project)?;
+    let answer = within(tributary::limits::SEND_TIMEOUT_MS, stub.fetch_with_request(request)).await;
+    match answer {
+        Some(Ok(response)) if response.status_code() < 300 => {
+            let slot = object.stream_slot().borrow();
+            if let Some(stream) = slot.as_ref() {
+                stream.catalog_acknowledged(&change).map_err(storage_error)?;
+            }
+            object.catalog_retry_at().set(None);
+            Ok(())
+        }
+        other => {
+            object
+                .catalog_retry_at()
+                .set(Some(platform::now_ms() + tributary::limits::ALARM_RETRY_MS));
+            let reason = match other {
+                Some(Ok(response)) => format!("project object answered {}", response.status_code()),
+                Some(Err(error)) => error.to_string(),
+                None => "timed out".to_owned(),
+            };
+            worker::console_log!(
+                "{}",
+                serde_json::json!({"event": "catalog_sync_failed", "project": project, "error": reason})
+            );
+            Ok(())
+        }
     }
 }
 
@@ -69,6 +129,7 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     if !open(object)? {
         return Ok(());
     }
+    sync_catalog(object).await?;
     let turn_ends_at = platform::now_ms() + ALARM_TURN_MS;
     let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
     let mut busy = BTreeSet::new();

@@ -2,7 +2,7 @@
 //! the stream's Durable Object. The DO name is derived from the project and
 //! the path together, so two projects never share a stream.
 
-use crate::project_object::PROCESSORS_PREFIX;
+use crate::project_object::{CATALOG_ROUTE, PROCESSORS_PREFIX};
 use crate::{auth, responses};
 use tributary::error::ApiError;
 use tributary::limits::MAX_APPEND_BATCH_BYTES as MAX_BATCH_BYTES;
@@ -54,6 +54,12 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     if url.path() == "/v1/jsonata/evaluate" && method == worker::Method::Post {
         let body = request.bytes().await?;
         return responses::from_api(tributary::jsonata::playground::handle(&body));
+    }
+    if url.path() == CATALOG_ROUTE || url.path() == "/v1/streams/" {
+        if method != Method::Get {
+            return responses::error(405, "method_not_allowed", "this route accepts GET");
+        }
+        return processors(request, &env, &project, &url).await;
     }
     if url.path() == PROCESSORS_PREFIX || url.path().starts_with(&format!("{PROCESSORS_PREFIX}/")) {
         return processors(request, &env, &project, &url).await;
@@ -138,7 +144,8 @@ async fn forward(
     stub.fetch_with_request(forwarded).await
 }
 
-/// `/v1/processors[/{name}]` (§9): served by the project object.
+/// `/v1/processors[/{name}]` (§9) and `GET /v1/streams` (§14): served by
+/// the project object.
 async fn processors(mut request: Request, env: &Env, project: &str, url: &worker::Url) -> Result<Response> {
     let method = request.method();
     let body = if method == Method::Put {
@@ -156,7 +163,13 @@ async fn processors(mut request: Request, env: &Env, project: &str, url: &worker
     if !body.is_empty() {
         init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
     }
-    let forwarded = Request::new_with_init(&format!("https://project.internal{}", url.path()), &init)?;
+    let route = if url.path().starts_with(CATALOG_ROUTE) {
+        CATALOG_ROUTE
+    } else {
+        url.path()
+    };
+    let query = url.query().map(|query| format!("?{query}")).unwrap_or_default();
+    let forwarded = Request::new_with_init(&format!("https://project.internal{route}{query}"), &init)?;
     crate::processor_delivery::project_stub(env, project)?
         .fetch_with_request(forwarded)
         .await

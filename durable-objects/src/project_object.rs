@@ -6,17 +6,23 @@ use crate::entry::PROJECT_HEADER;
 use crate::responses;
 use crate::sql_driver::DoSql;
 use std::cell::RefCell;
+use tributary::catalog::Catalog;
 use tributary::error::ApiError;
 use tributary::processor::ProcessorStore;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 /// Where processor routes start (`/v1/processors` and `/v1/processors/{name}`).
 pub const PROCESSORS_PREFIX: &str = "/v1/processors";
+/// The catalog's public list (§14).
+pub const CATALOG_ROUTE: &str = "/v1/streams";
+/// Where streams send their registrations.
+pub const CATALOG_CHANGE_ROUTE: &str = "/internal/catalog";
 
 #[durable_object]
 pub struct ProjectObject {
     state: State,
     store: RefCell<Option<ProcessorStore<DoSql>>>,
+    catalog: RefCell<Option<Catalog<DoSql>>>,
 }
 
 impl DurableObject for ProjectObject {
@@ -24,6 +30,7 @@ impl DurableObject for ProjectObject {
         ProjectObject {
             state,
             store: RefCell::new(None),
+            catalog: RefCell::new(None),
         }
     }
 
@@ -32,6 +39,26 @@ impl DurableObject for ProjectObject {
             return responses::error(403, "forbidden", "requests must come through the Tributary router");
         }
         let url = request.url()?;
+        if url.path() == CATALOG_ROUTE || url.path() == CATALOG_CHANGE_ROUTE {
+            let route = if url.path() == CATALOG_ROUTE { "list" } else { "change" };
+            let method = request.method();
+            let body = if method == worker::Method::Post {
+                request.bytes().await?
+            } else {
+                Vec::new()
+            };
+            let mut slot = self.catalog.borrow_mut();
+            if slot.is_none() {
+                match Catalog::open(DoSql::new(&self.state)) {
+                    Ok(catalog) => *slot = Some(catalog),
+                    Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
+                }
+            }
+            let Some(catalog) = slot.as_ref() else {
+                return responses::error(500, "internal", "catalog not open");
+            };
+            return responses::from_api(catalog.handle(method.as_ref(), route, url.query().unwrap_or(""), &body));
+        }
         let name = match url.path().strip_prefix(PROCESSORS_PREFIX) {
             Some("") => None,
             Some(rest) => match rest.strip_prefix('/') {

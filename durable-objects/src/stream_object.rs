@@ -29,6 +29,9 @@ pub struct StreamObject {
     alarm_checked: Cell<bool>,
     /// Live connections' transports (§10).
     live: crate::live_shell::LiveShell,
+    /// When a failed catalog registration is retried (§14); `None` when due
+    /// now (or nothing is due).
+    catalog_retry_at: Cell<Option<i64>>,
 }
 
 fn method_name(method: &Method) -> &'static str {
@@ -123,9 +126,16 @@ impl StreamObject {
         let due = {
             let slot = self.stream.borrow();
             match slot.as_ref() {
-                Some(stream) => stream
-                    .next_due_at()
-                    .map_err(|error| worker::Error::RustError(error.to_string()))?,
+                Some(stream) => {
+                    let delivery = stream
+                        .next_due_at()
+                        .map_err(|error| worker::Error::RustError(error.to_string()))?;
+                    let catalog = stream
+                        .catalog_due()
+                        .map_err(|error| worker::Error::RustError(error.to_string()))?
+                        .map(|_| self.catalog_retry_at.get().unwrap_or(i64::MIN));
+                    delivery.into_iter().chain(catalog).min()
+                }
                 None => None,
             }
         };
@@ -164,6 +174,7 @@ impl DurableObject for StreamObject {
             scheduled_alarm: Cell::new(None),
             alarm_checked: Cell::new(false),
             live: crate::live_shell::LiveShell::default(),
+            catalog_retry_at: Cell::new(None),
         }
     }
 
@@ -258,8 +269,9 @@ impl DurableObject for StreamObject {
             Action::Append if api.status < 300 => self.schedule_alarm().await?,
             Action::Destroy if api.status < 300 => {
                 self.live.close_all(self);
-                self.state.storage().delete_alarm().await?;
+                // Nothing is left to deliver; the catalog still hears of it.
                 self.scheduled_alarm.set(None);
+                self.schedule_alarm().await?;
             }
             _ if !self.alarm_checked.get() => self.schedule_alarm().await?,
             _ => {}
@@ -343,6 +355,9 @@ impl StreamObject {
     }
     pub(crate) fn live(&self) -> &crate::live_shell::LiveShell {
         &self.live
+    }
+    pub(crate) fn catalog_retry_at(&self) -> &Cell<Option<i64>> {
+        &self.catalog_retry_at
     }
 
     /// Opens the stream a WebSocket belongs to (the object may have been

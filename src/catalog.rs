@@ -1,0 +1,268 @@
+//! The stream catalog (DESIGN.md §14): a project's streams, listed in path
+//! order. Each stream registers its lifetime when created and unregisters
+//! it when destroyed, at least once: the stream compares what the catalog
+//! acknowledged (`catalog_registration`, which survives deletion) with what
+//! it is, and its alarm retries until they agree — so a crash between an
+//! append and the registration cannot leave a stream unlisted.
+
+use crate::api::ApiResponse;
+use crate::error::{details, ApiError, ApiFailure};
+use crate::limits::MAX_PATH_BYTES;
+use crate::schema::{migrate_with, PROJECT_MIGRATIONS};
+use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
+use crate::stream::read::parse_offset;
+use crate::stream::Stream;
+use crate::time::rfc3339_millis;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+/// What a stream tells its project's catalog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase")]
+pub enum CatalogChange {
+    #[serde(rename_all = "camelCase")]
+    Register {
+        path: String,
+        stream_id: String,
+        stream_created_at_ms: i64,
+    },
+    #[serde(rename_all = "camelCase")]
+    Unregister { path: String, stream_id: String },
+}
+
+const SELECT_ACK: &str = "SELECT stream_id FROM catalog_registration WHERE id = 1";
+
+impl<S: Storage> Stream<S> {
+    /// The registration the catalog still needs from this stream, if any.
+    pub fn catalog_due(&self) -> Result<Option<CatalogChange>, StorageError> {
+        if !table_exists(&self.storage, "catalog_registration")? {
+            return Ok(self.lifetime.as_ref().map(|meta| CatalogChange::Register {
+                path: meta.path.clone(),
+                stream_id: meta.stream_id.clone(),
+                stream_created_at_ms: meta.created_at_ms,
+            }));
+        }
+        let acknowledged = match query_optional(&self.storage, SELECT_ACK, &[])? {
+            Some(row) => Columns {
+                query: SELECT_ACK,
+                row: &row,
+            }
+            .opt_text(0)?,
+            None => None,
+        };
+        Ok(match (&self.lifetime, acknowledged) {
+            (Some(meta), acknowledged) if acknowledged.as_deref() != Some(meta.stream_id.as_str()) => {
+                Some(CatalogChange::Register {
+                    path: meta.path.clone(),
+                    stream_id: meta.stream_id.clone(),
+                    stream_created_at_ms: meta.created_at_ms,
+                })
+            }
+            (None, Some(stream_id)) => Some(CatalogChange::Unregister {
+                path: self.path.as_str().to_owned(),
+                stream_id,
+            }),
+            _ => None,
+        })
+    }
+
+    /// Records that the catalog acknowledged `change`.
+    pub fn catalog_acknowledged(&self, change: &CatalogChange) -> Result<(), StorageError> {
+        let stream_id = match change {
+            CatalogChange::Register { stream_id, .. } => Some(stream_id.clone()),
+            CatalogChange::Unregister { .. } => None,
+        };
+        self.storage.execute(
+            "INSERT INTO catalog_registration (id, project_id, path, stream_id) VALUES (1, ?, ?, ?) \
+             ON CONFLICT (id) DO UPDATE SET stream_id = excluded.stream_id",
+            &[
+                self.project_id.as_str().into(),
+                self.path.as_str().into(),
+                stream_id.into(),
+            ],
+        )
+    }
+}
+
+/// Opens the stream whose storage this is for its catalog bookkeeping
+/// alone: also after it was destroyed (no `stream_meta` left), from the
+/// coordinates its registration kept. `None` when nothing is registered.
+pub fn open_registered<S: Storage>(storage: S) -> Result<Option<Stream<S>>, StorageError> {
+    if !table_exists(&storage, "catalog_registration")? {
+        return Ok(None);
+    }
+    let sql = "SELECT project_id, path FROM catalog_registration WHERE id = 1 AND stream_id IS NOT NULL";
+    let Some(row) = query_optional(&storage, sql, &[])? else {
+        return Ok(None);
+    };
+    let columns = Columns { query: sql, row: &row };
+    let (project, raw_path) = (columns.text(0)?, columns.text(1)?);
+    let path = crate::path::StreamPath::parse(&raw_path).map_err(|error| StorageError::Sql(error.to_string()))?;
+    Stream::open(storage, &project, path).map(Some)
+}
+
+fn table_exists<S: Storage + ?Sized>(storage: &S, name: &str) -> Result<bool, StorageError> {
+    let sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
+    Ok(query_optional(storage, sql, &[name.into()])?.is_some())
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("query parameter '{name}' {problem}")]
+    InvalidParameter { name: &'static str, problem: String },
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl ApiFailure for CatalogError {
+    fn status(&self) -> u16 {
+        match self {
+            CatalogError::InvalidParameter { .. } => 400,
+            CatalogError::Storage(_) => 500,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            CatalogError::InvalidParameter { .. } => "invalid_parameter",
+            CatalogError::Storage(_) => "internal",
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            CatalogError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
+            CatalogError::Storage(_) => Map::new(),
+        }
+    }
+}
+
+/// `?prefix=&after=&limit=` of `GET /v1/streams`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogQuery {
+    pub prefix: String,
+    pub after: String,
+    pub limit: u64,
+}
+
+impl CatalogQuery {
+    pub fn parse(query: &str) -> Result<Self, CatalogError> {
+        let mut parsed = CatalogQuery {
+            prefix: String::new(),
+            after: String::new(),
+            limit: 100,
+        };
+        let invalid = |name: &'static str, problem: &str| CatalogError::InvalidParameter {
+            name,
+            problem: problem.to_owned(),
+        };
+        for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let decoded = || {
+                crate::route::decode_segment(&value.replace('+', " "))
+                    .or_else(|| value.is_empty().then(String::new))
+                    .filter(|text| text.len() <= MAX_PATH_BYTES)
+            };
+            match name {
+                "prefix" => {
+                    parsed.prefix =
+                        decoded().ok_or_else(|| invalid("prefix", "must be a path prefix of at most 512 bytes"))?
+                }
+                "after" => parsed.after = decoded().ok_or_else(|| invalid("after", "must be a stream path"))?,
+                "limit" => {
+                    let limit =
+                        parse_offset("limit", value).map_err(|_| invalid("limit", "must be between 1 and 1000"))?;
+                    if !(1..=1000).contains(&limit) {
+                        return Err(invalid("limit", "must be between 1 and 1000"));
+                    }
+                    parsed.limit = limit;
+                }
+                _ => return Err(invalid("query", "has an unknown parameter")),
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+/// The project object's catalog.
+pub struct Catalog<S: Storage> {
+    storage: S,
+}
+
+impl<S: Storage> Catalog<S> {
+    pub fn open(storage: S) -> Result<Self, StorageError> {
+        migrate_with(&storage, PROJECT_MIGRATIONS)?;
+        Ok(Catalog { storage })
+    }
+
+    /// Applies a stream's change. Lifetimes are ordered by creation time: an
+    /// older registration never replaces a newer one, and an unregistration
+    /// removes only the lifetime it names. Idempotent.
+    pub fn apply(&self, change: &CatalogChange) -> Result<(), StorageError> {
+        match change {
+            CatalogChange::Register {
+                path,
+                stream_id,
+                stream_created_at_ms,
+            } => self.storage.execute(
+                "INSERT INTO streams (path, stream_id, stream_created_at_ms) VALUES (?, ?, ?) \
+                 ON CONFLICT (path) DO UPDATE SET stream_id = excluded.stream_id, \
+                 stream_created_at_ms = excluded.stream_created_at_ms \
+                 WHERE excluded.stream_created_at_ms >= streams.stream_created_at_ms",
+                &[
+                    path.as_str().into(),
+                    stream_id.as_str().into(),
+                    SqlValue::Integer(*stream_created_at_ms),
+                ],
+            ),
+            CatalogChange::Unregister { path, stream_id } => self.storage.execute(
+                "DELETE FROM streams WHERE path = ? AND stream_id = ?",
+                &[path.as_str().into(), stream_id.as_str().into()],
+            ),
+        }
+    }
+
+    /// `GET /v1/streams` (§14): path order, paged by path.
+    pub fn list(&self, query: &CatalogQuery) -> Result<Value, CatalogError> {
+        let sql = "SELECT path, stream_id, stream_created_at_ms FROM streams \
+                   WHERE path > ? AND substr(path, 1, length(?)) = ? ORDER BY path LIMIT ?";
+        let rows = self.storage.query(
+            sql,
+            &[
+                query.after.as_str().into(),
+                query.prefix.as_str().into(),
+                query.prefix.as_str().into(),
+                query.limit.into(),
+            ],
+        )?;
+        let mut streams = Vec::new();
+        for row in &rows {
+            let columns = Columns { query: sql, row };
+            streams.push(json!({
+                "path": columns.text(0)?,
+                "streamId": columns.text(1)?,
+                "streamCreatedAt": rfc3339_millis(columns.int(2)?),
+            }));
+        }
+        let next_after = (rows.len() as u64 == query.limit)
+            .then(|| streams.last().and_then(|last| last.get("path").cloned()))
+            .flatten();
+        Ok(json!({ "streams": streams, "nextAfter": next_after }))
+    }
+
+    /// The routes, without HTTP: the public list and the streams' changes.
+    pub fn handle(&self, method: &str, route: &str, query: &str, body: &[u8]) -> ApiResponse {
+        match (method, route) {
+            ("GET", "list") => match CatalogQuery::parse(query).and_then(|query| self.list(&query)) {
+                Ok(listed) => ApiResponse::json(200, &listed),
+                Err(error) => ApiError::from(error).into(),
+            },
+            ("POST", "change") => match serde_json::from_slice::<CatalogChange>(body) {
+                Ok(change) => match self.apply(&change) {
+                    Ok(()) => ApiResponse::no_content(),
+                    Err(error) => ApiError::new(500, "internal", error.to_string()).into(),
+                },
+                Err(error) => ApiError::new(400, "invalid_request", error.to_string()).into(),
+            },
+            _ => ApiError::new(405, "method_not_allowed", "GET /v1/streams lists the catalog").into(),
+        }
+    }
+}
