@@ -44,6 +44,9 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     if url.path().starts_with("/bench/") {
         return crate::bench_baseline::route(request, &env).await;
     }
+    if crate::console::is_console_path(url.path()) {
+        return crate::console::serve(&request, &env, &url).await;
+    }
     let Some(project) = auth::project_for(&request, &env) else {
         let response = responses::error(401, "unauthorized", "missing or unknown bearer token")?;
         let headers = response.headers().clone();

@@ -45,6 +45,12 @@ export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks
     compatibilityDate: "2026-07-01",
     durableObjects,
     bindings,
+    // The console's static assets (wrangler.toml [assets], run_worker_first).
+    assets: {
+      directory: join(ROOT, "console"),
+      binding: "ASSETS",
+      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+    },
   };
   const shared = { durableObjectsPersist: persistDir, cf: false, host: "127.0.0.1", port: 0 };
   // TRIBUTARY_E2E_LOG=1 shows the workers' console output (structured logs).
