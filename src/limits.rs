@@ -106,6 +106,9 @@ pub const MAX_WAIT_MS: u64 = 30_000;
 pub const MAX_INVALIDATED_OFFSETS: usize = 1000;
 /// Longest `reason` of an invalidation.
 pub const MAX_REASON_BYTES: usize = 256;
+/// Local copies one copied invalidation may name on a receiving stream
+/// (in events of at most [`MAX_INVALIDATED_OFFSETS`]).
+pub const MAX_PROPAGATED_INVALIDATIONS: u64 = 10_000;
 /// Delivery journal depth: default and largest (`delivery.journalDepth`).
 pub const DEFAULT_JOURNAL_DEPTH: u64 = 1024;
 pub const MAX_JOURNAL_DEPTH: u64 = 100_000;
@@ -130,3 +133,43 @@ pub const MAX_EVAL_STACK_DEPTH: usize = 200;
 /// items) one evaluation may take (raises `U1001`): a count, not a clock, since
 /// the Workers clock does not advance during synchronous execution.
 pub const MAX_JSONATA_STEPS: u64 = 100_000;
+
+// Sources (§15)
+
+/// RPC calls one source makes in one alarm run (§12); more work re-arms the alarm.
+pub const MAX_SOURCE_RPC_CALLS_PER_RUN: u32 = 40;
+/// Matching logs one source appends in one alarm run before re-arming (a
+/// range read may overshoot by one response).
+pub const MAX_SOURCE_LOGS_PER_RUN: u64 = 10_000;
+/// Deadline of one JSON-RPC exchange, headers and body.
+pub const SOURCE_RPC_TIMEOUT_MS: u64 = 10_000;
+/// Largest JSON-RPC response body read; a larger `eth_getLogs` answer halves its range.
+pub const MAX_SOURCE_RPC_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
+/// Logs one `eth_getLogs` answer may carry before its block range is halved.
+pub const MAX_SOURCE_LOGS_PER_CALL: usize = 10_000;
+/// Finalized blocks read by one `eth_getLogs` range: the first range, and the most it grows to.
+pub const SOURCE_LOG_RANGE_BLOCKS: u64 = 500;
+pub const MAX_SOURCE_LOG_RANGE_BLOCKS: u64 = 2_000;
+/// One source append: at most this many events and bytes (under the batch
+/// limits, and under a Durable Object SQLite row, since an unfinalized
+/// block's batch is written ahead of its append).
+pub const MAX_SOURCE_APPEND_EVENTS: usize = 1000;
+pub const MAX_SOURCE_APPEND_BYTES: usize = 1024 * 1024;
+/// Backoff after failed runs: 1 s doubling to 5 min, ±20% jitter.
+pub const SOURCE_BACKOFF_INITIAL_MS: u64 = 1_000;
+pub const SOURCE_BACKOFF_MAX_MS: u64 = 5 * 60 * 1000;
+/// Configuration bounds: name, RPC URLs, filters, addresses per filter,
+/// event signature, finality window, poll interval.
+pub const MAX_SOURCE_NAME_BYTES: usize = 64;
+pub const MAX_SOURCE_RPC_URLS: usize = 8;
+pub const MAX_SOURCE_URL_BYTES: usize = 2048;
+pub const MAX_SOURCE_FILTERS: usize = 16;
+pub const MAX_SOURCE_FILTER_ADDRESSES: usize = 256;
+pub const MAX_SOURCE_EVENT_SIGNATURE_BYTES: usize = 1024;
+pub const MAX_SOURCE_FINALITY_DEPTH: u64 = 1024;
+pub const MIN_SOURCE_POLL_MS: u64 = 250;
+pub const MAX_SOURCE_POLL_MS: u64 = 3_600_000;
+/// Largest configuration body (`PUT /v1/sources/{name}`).
+pub const MAX_SOURCE_CONFIG_BYTES: usize = 64 * 1024;
+/// Sources one project may define.
+pub const MAX_SOURCES_PER_PROJECT: usize = 1000;

@@ -13,6 +13,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("../migrations/0003_dead_letters.sql")),
     (4, include_str!("../migrations/0004_retry_range.sql")),
     (5, include_str!("../migrations/0005_catalog_registration.sql")),
+    (6, include_str!("../migrations/0006_journal_gates.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
@@ -23,6 +24,9 @@ pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
 
 /// A processor instance's schema (§9), applied in order in its SQLite.
 pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/processor/0001_instance.sql"))];
+
+/// A source's schema (§15), applied in order in its SQLite.
+pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/source/0001_source.sql"))];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
 pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes", "catalog_registration"];
@@ -65,6 +69,10 @@ pub struct RuntimeRow {
     pub isolating: bool,
     /// The last offset of a batch awaiting retry (a digest resends exactly it).
     pub retry_through_offset: Option<u64>,
+    /// Highest offset pruned from the journal (§13): retracting below it is a gap.
+    pub journal_pruned_through: u64,
+    /// A maxOnce gate's window anchor (event time), §13.
+    pub gate_anchor_ms: Option<i64>,
 }
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
@@ -81,6 +89,8 @@ pub struct DeadLetterRow {
     /// The event as it would have been sent.
     pub payload: serde_json::Value,
     pub created_at: String,
+    /// `"event"`, or `"retraction"` (§13: never replayed).
+    pub kind: String,
 }
 
 /// Row of `stream_lifetimes`: survives deletion. Written when a lifetime starts.

@@ -3,6 +3,7 @@
 //! A result from an older run, or for a cursor that moved, changes nothing.
 
 use super::{backoff_ms, Completion, DeliveryPlan, FailureKind, Outcome};
+use crate::delivery::journal::Journaled;
 use crate::event::{Authority, InputEvent, CONTROL_PREFIX};
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
@@ -90,6 +91,23 @@ impl<S: Storage> Stream<S> {
         {
             return Ok(Completion::Stale);
         }
+        if plan.retraction.is_some() {
+            if outcome == Outcome::Delivered {
+                // A delivered retraction forgets its journal row (§13); the
+                // cursor stays before the invalidation until all are done.
+                let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+                self.journal_forget(key, &offsets)?;
+                self.storage.execute(
+                    "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
+                     last_error = NULL, isolating = 0 WHERE subscription_key = ?",
+                    &[key.into()],
+                )?;
+                self.counters.retractions += offsets.len() as u64;
+                return Ok(Completion::Acknowledged {
+                    through: plan.after_offset,
+                });
+            }
+        }
         match outcome {
             Outcome::Checkpointed { through } => {
                 // The instance's checkpoint is the truth (§9); the runtime row
@@ -126,6 +144,7 @@ impl<S: Storage> Stream<S> {
                     window.delivered += 1;
                 }
                 let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
+                self.journal_plan(plan, &configuration)?;
                 self.storage.execute(
                     "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
                      in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, bytes_sent = bytes_sent + ? \
@@ -154,7 +173,7 @@ impl<S: Storage> Stream<S> {
                     .unwrap_or_default();
                 let attempts = row.attempt + 1;
                 if plan.throttled {
-                    return self.skip(plan, kind, row.attempt, &message, now_ms, entropy);
+                    return self.skip(plan, &configuration, kind, row.attempt, &message, now_ms, entropy);
                 }
                 let giving_up = kind == FailureKind::Permanent || attempts >= retry.max_attempts;
                 let aggregating = configuration.receiver.delivery().is_some_and(|d| d.aggregate.is_some());
@@ -177,7 +196,7 @@ impl<S: Storage> Stream<S> {
                         .delivery()
                         .is_some_and(|d| d.on_failing_event == OnFailingEvent::Skip);
                     if skip {
-                        return self.skip(plan, kind, attempts, &message, now_ms, entropy);
+                        return self.skip(plan, &configuration, kind, attempts, &message, now_ms, entropy);
                     }
                     return self.halt(key, row.acknowledged_offset, attempts, &message, now_ms, entropy);
                 }
@@ -200,9 +219,11 @@ impl<S: Storage> Stream<S> {
     /// dead letter and the failure a durable `error-occurred` fact, *then*
     /// the cursor moves past them (write-then-advance; both are idempotent
     /// per delivery id).
+    #[allow(clippy::too_many_arguments)]
     fn skip(
         &mut self,
         plan: &DeliveryPlan,
+        configuration: &crate::subscription::Configuration,
         kind: FailureKind,
         attempts: u64,
         message: &str,
@@ -214,6 +235,13 @@ impl<S: Storage> Stream<S> {
             FailureKind::Transient => format!("transient: {message}"),
         };
         self.record_dead_letters(plan, attempts, &reason, now_ms)?;
+        if plan.retraction.is_some() {
+            // Kept, marked: a dead-lettered retraction is not sent again (§13).
+            let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+            self.journal_mark_dead_lettered(&plan.subscription_key, &offsets)?;
+        } else {
+            self.journal_plan(plan, configuration)?;
+        }
         self.append_fact(
             json!({
                 "type": format!("{CONTROL_PREFIX}error-occurred"),
@@ -264,6 +292,56 @@ impl<S: Storage> Stream<S> {
         let halt_offset = self.append_fact(halted, now_ms, entropy)?;
         self.counters.halts += 1;
         Ok(Completion::Halted { halt_offset })
+    }
+
+    /// Appends one trusted fact with an idempotency key; `true` when it is
+    /// new (not a retried duplicate).
+    pub(crate) fn append_fact_once(
+        &mut self,
+        fact: serde_json::Value,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<bool, StorageError> {
+        let input =
+            InputEvent::from_json(fact, Authority::Trusted).map_err(|error| StorageError::Sql(error.to_string()))?;
+        let (_, duplicates) = self
+            .append(vec![input], &Inputs { now_ms, entropy })
+            .map_err(|error| match error {
+                AppendError::Storage(error) => error,
+                other => StorageError::Sql(other.to_string()),
+            })?;
+        Ok(duplicates.first() == Some(&false))
+    }
+
+    /// Journals what `plan` delivered or dead-lettered (§13), before the
+    /// cursor passes it; releases a threshold gate's delivered hits.
+    fn journal_plan(
+        &self,
+        plan: &DeliveryPlan,
+        configuration: &crate::subscription::Configuration,
+    ) -> Result<(), StorageError> {
+        let Some(delivery) = configuration.receiver.delivery().filter(|_| {
+            matches!(
+                configuration.receiver,
+                crate::subscription::Receiver::WebhookPost { .. } | crate::subscription::Receiver::ItxCall { .. }
+            )
+        }) else {
+            return Ok(());
+        };
+        let key = plan.subscription_key.as_str();
+        let entries: Vec<Journaled> = plan
+            .events
+            .iter()
+            .map(|event| Journaled {
+                offset: event.offset,
+                delivery_id: plan.delivery_id.clone(),
+            })
+            .collect();
+        self.journal_write(key, &entries, delivery.journal_depth())?;
+        if matches!(delivery.gate, Some(crate::subscription::Gate::Threshold { .. })) {
+            self.gate_release(key, i64::MIN, Some(plan.through_offset))?;
+        }
+        Ok(())
     }
 
     /// Appends one trusted fact (a halt or an audit) and returns its offset.

@@ -6,11 +6,12 @@
 
 mod backoff;
 mod complete;
+pub(crate) mod journal;
 mod plan;
 pub mod stats;
 
 pub use backoff::backoff_ms;
-pub use plan::{DeliveryPlan, PlannedEvent};
+pub use plan::{retraction_delivery_id, DeliveryPlan, PlannedEvent, Retraction};
 pub use stats::DeliveryStats;
 
 use serde::{Deserialize, Serialize};

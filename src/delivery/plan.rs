@@ -4,7 +4,9 @@
 
 use super::Outcome;
 use crate::copy::{chain_of, copy_idempotency_key, delivery_id, Hop, Stamp};
+use crate::delivery::journal::{GateHit, Journaled};
 use crate::event::{CommittedEvent, StoredEvent, CONTROL_PREFIX};
+use crate::invalidation::Invalidation;
 use crate::limits::{
     DEFAULT_WEBHOOK_TIMEOUT_MS, IN_FLIGHT_GRACE_MS, MAX_DELIVERY_BATCH_BYTES, MAX_DELIVERY_BATCH_EVENTS,
     MAX_READ_BYTES, MAX_SCAN_ROWS, SCAN_PAGE_ROWS, SEND_TIMEOUT_MS,
@@ -14,7 +16,7 @@ use crate::state::OutboundSubscription;
 use crate::storage::{Storage, StorageError};
 use crate::stream::memory::Hold;
 use crate::stream::Stream;
-use crate::subscription::{Configuration, Receiver};
+use crate::subscription::{Configuration, Gate, Receiver};
 use crate::time::rfc3339_millis;
 use serde_json::{json, Map, Value};
 
@@ -51,9 +53,29 @@ pub struct DeliveryPlan {
     /// The whole exchange's deadline (§6 rule 10, §12): the shell gives up
     /// on the send after this long.
     pub timeout_ms: u64,
+    /// Set when this batch retracts earlier deliveries (§13): its events are
+    /// `{deliveryId, offset}` of each retracted delivery, and the cursor
+    /// stays before the invalidation until they are done.
+    pub retraction: Option<Retraction>,
+}
+
+/// What a retraction batch answers (§13).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retraction {
+    pub invalidated_at: u64,
+    pub reason: Option<String>,
 }
 
 const AUDIT_TYPE: &str = "error-occurred";
+
+/// This stream's own `events-invalidated` (a copied one is data here, §4).
+fn local_invalidation(event: &StoredEvent) -> Option<Invalidation> {
+    if event.source.is_some() || event.event_type.strip_prefix(CONTROL_PREFIX) != Some("events-invalidated") {
+        return None;
+    }
+    let payload: Value = serde_json::from_str(event.payload.get()).ok()?;
+    Invalidation::parse(&payload, event.offset).ok()
+}
 
 /// Audit facts this stream appended itself are never delivered onward (§7 rule 3).
 fn is_local_audit(event: &StoredEvent) -> bool {
@@ -309,6 +331,18 @@ impl<S: Storage> Stream<S> {
         let mut scanned = row.acknowledged_offset;
         let mut failure = None;
         let mut batch_full = false;
+        // Retraction and gates (§13) apply to itx-call and webhook-post.
+        let journaled = matches!(
+            configuration.receiver,
+            Receiver::WebhookPost { .. } | Receiver::ItxCall { .. }
+        );
+        let gate = delivery.as_ref().and_then(|delivery| delivery.gate);
+        let mut gate_anchor = row.gate_anchor_ms;
+        let mut anchor_admitted = None;
+        let mut gate_minted = false;
+        // The scan stopped at an invalidation: what is collected goes now.
+        let mut at_barrier = false;
+        let mut retract: Option<(Invalidation, Vec<Journaled>, i64)> = None;
         // Each page moves `scanned` forward or ends the scan, and the window
         // holds at most MAX_SCAN_ROWS offsets: at most that many pages.
         'scan: for _page in 0..MAX_SCAN_ROWS {
@@ -326,6 +360,30 @@ impl<S: Storage> Stream<S> {
                 },
             )?;
             for event in page.events {
+                if let Some(invalidation) = local_invalidation(&event).filter(|_| journaled) {
+                    if !events.is_empty() {
+                        at_barrier = true;
+                        break 'scan;
+                    }
+                    let retracting = if row.isolating { 1 } else { batch_limit };
+                    let pending = self.journal_to_retract(key, &invalidation, retracting)?;
+                    if !pending.is_empty() {
+                        // Nothing after the invalidation goes before its retractions.
+                        scanned = scanned.max(event.offset.saturating_sub(1));
+                        retract = Some((invalidation, pending, event.created_at_ms));
+                        break 'scan;
+                    }
+                    if row.journal_pruned_through >= invalidation.lowest() {
+                        self.record_journal_gap(
+                            key,
+                            &stamp,
+                            &invalidation,
+                            row.journal_pruned_through,
+                            now_ms,
+                            entropy,
+                        )?;
+                    }
+                }
                 match self.prepare(&configuration, &stamp, &event) {
                     Prepared::Skip => scanned = event.offset,
                     Prepared::Fail { message, body } if events.is_empty() => {
@@ -341,6 +399,48 @@ impl<S: Storage> Stream<S> {
                     }
                     Prepared::Fail { .. } => break 'scan,
                     Prepared::Send(body) => {
+                        match gate {
+                            Some(Gate::MaxOnce { window_ms }) => {
+                                let window = i64::try_from(window_ms).unwrap_or(i64::MAX);
+                                if gate_anchor.is_some_and(|anchor| event.created_at_ms < anchor.saturating_add(window))
+                                {
+                                    // Quietly discarded (§13): counted, no dead letter.
+                                    self.counters.gate_discarded += 1;
+                                    scanned = event.offset;
+                                    continue;
+                                }
+                                gate_anchor = Some(event.created_at_ms);
+                                anchor_admitted = Some(event.created_at_ms);
+                            }
+                            Some(Gate::Threshold { count, window_ms }) => {
+                                let window = i64::try_from(window_ms).unwrap_or(i64::MAX);
+                                self.counters.gate_dropped +=
+                                    self.gate_release(key, event.created_at_ms.saturating_sub(window), None)?;
+                                let hit = GateHit {
+                                    offset: event.offset,
+                                    created_at_ms: event.created_at_ms,
+                                    body,
+                                };
+                                self.gate_hold(key, &hit)?;
+                                // Held hits do not hold the cursor (§13).
+                                scanned = event.offset;
+                                let hits = self.gate_hits(key)?;
+                                if hits.len() as u64 >= count {
+                                    events = hits
+                                        .into_iter()
+                                        .map(|hit| PlannedEvent {
+                                            offset: hit.offset,
+                                            created_at_ms: hit.created_at_ms,
+                                            body: hit.body,
+                                        })
+                                        .collect();
+                                    gate_minted = true;
+                                    break 'scan;
+                                }
+                                continue;
+                            }
+                            None => {}
+                        }
                         let size = body.to_string().len();
                         if !events.is_empty() && bytes + size > MAX_DELIVERY_BATCH_BYTES {
                             batch_full = true;
@@ -369,6 +469,21 @@ impl<S: Storage> Stream<S> {
                 break;
             }
         }
+        if let Some((invalidation, pending, created_at_ms)) = retract {
+            return self.plan_retraction(
+                key,
+                &configuration,
+                &stamp,
+                row,
+                scanned,
+                invalidation,
+                pending,
+                created_at_ms,
+                now_ms,
+                deadline_ms,
+                timeout_ms,
+            );
+        }
         if events.is_empty() {
             // Nothing matched: the cursor advances over the scanned range (§6 rule 2).
             if scanned > row.acknowledged_offset {
@@ -381,7 +496,7 @@ impl<S: Storage> Stream<S> {
             // A scan that stopped at its budget with the log going on flushes
             // now: held events hold the cursor, so waiting could never see
             // past the budget.
-            let saw_head = window_end >= head && !batch_full;
+            let saw_head = window_end >= head && !batch_full && !at_barrier && !gate_minted;
             if retry_through.is_none()
                 && (events.len() as u64) < aggregate.max_batch
                 && now_ms < flush_at_ms
@@ -439,6 +554,9 @@ impl<S: Storage> Stream<S> {
         plan.prepared_failure = failure;
         plan.throttled = throttled;
         plan.timeout_ms = timeout_ms;
+        if let Some(at) = anchor_admitted {
+            self.gate_anchor(key, at)?;
+        }
         if plan.prepared_failure.is_none() {
             self.mark_in_flight(key, deadline_ms, aggregate.map(|_| scanned))?;
         }
@@ -467,6 +585,98 @@ impl<S: Storage> Stream<S> {
             prepared_failure: None,
             throttled: false,
             timeout_ms: SEND_TIMEOUT_MS,
+            retraction: None,
         }
     }
+
+    /// A batch of retractions (§13), sent before anything after the
+    /// invalidation: the cursor first passes what came before it.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_retraction(
+        &mut self,
+        key: &str,
+        configuration: &Configuration,
+        stamp: &Stamp,
+        mut row: RuntimeRow,
+        scanned: u64,
+        invalidation: Invalidation,
+        pending: Vec<Journaled>,
+        created_at_ms: i64,
+        now_ms: i64,
+        deadline_ms: i64,
+        timeout_ms: u64,
+    ) -> Result<Option<DeliveryPlan>, StorageError> {
+        if scanned > row.acknowledged_offset {
+            self.advance_cursor(key, row.run_offset, row.acknowledged_offset, scanned)?;
+            row.acknowledged_offset = scanned;
+        }
+        row.in_flight_deadline_at_ms = Some(deadline_ms);
+        let mut plan = self.plan_shell(key, configuration, stamp, &row, row.acknowledged_offset, now_ms);
+        let first = pending.first().map_or(0, |journaled| journaled.offset);
+        let last = pending.last().map_or(0, |journaled| journaled.offset);
+        plan.delivery_id = retraction_delivery_id(&stamp.stream_id, key, first, last, invalidation.at);
+        plan.events = pending
+            .into_iter()
+            .map(|journaled| PlannedEvent {
+                offset: journaled.offset,
+                created_at_ms,
+                body: json!({"deliveryId": journaled.delivery_id, "offset": journaled.offset}),
+            })
+            .collect();
+        plan.retraction = Some(Retraction {
+            invalidated_at: invalidation.at,
+            reason: invalidation.reason,
+        });
+        plan.timeout_ms = timeout_ms;
+        if let Err(error) = self.deployment.check(configuration) {
+            plan.prepared_failure = Some(Outcome::permanent(format!(
+                "this deployment no longer allows the receiver: {error}"
+            )));
+            return Ok(Some(plan));
+        }
+        self.mark_in_flight(key, deadline_ms, None)?;
+        Ok(Some(plan))
+    }
+
+    /// An invalidation reaching back past what the journal retains (§13): the
+    /// retained part was retracted; the gap is counted and recorded as a
+    /// durable fact, never silent.
+    fn record_journal_gap(
+        &mut self,
+        key: &str,
+        stamp: &Stamp,
+        invalidation: &Invalidation,
+        pruned_through: u64,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<(), StorageError> {
+        let fact = json!({
+            "type": format!("{CONTROL_PREFIX}error-occurred"),
+            "payload": {
+                "kind": "journal-gap", "subscriptionKey": key, "invalidatedAtOffset": invalidation.at,
+                "journalPrunedThroughOffset": pruned_through,
+                "message": "part of the invalidated range is older than the delivery journal retains; those deliveries were not retracted",
+            },
+            "idempotencyKey": format!("journal-gap:{}:{}:{}", stamp.cursor_changed_at_source_offset, key, invalidation.at),
+        });
+        if self.append_fact_once(fact, now_ms, entropy)? {
+            self.counters.journal_gaps += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The delivery id of a retraction (§13): its own, so consumers deduplicate
+/// retractions too.
+pub fn retraction_delivery_id(stream_id: &str, key: &str, first: u64, last: u64, invalidated_at: u64) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for part in ["retract", stream_id, key] {
+        hasher.update(part.as_bytes());
+        hasher.update(&[0]);
+    }
+    for number in [first, last, invalidated_at] {
+        hasher.update(&number.to_le_bytes());
+    }
+    let hex = hasher.finalize().to_hex();
+    format!("rtr_{}", hex.as_str().get(..32).unwrap_or_default())
 }

@@ -160,9 +160,34 @@ impl<S: Storage> Stream<S> {
         inputs_events: Vec<InputEvent>,
         inputs: &Inputs,
     ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
+        self.append_then(inputs_events, inputs, &|_, _| Ok(Vec::new()))
+    }
+
+    /// Commits `inputs_events`, then — in the same commit — whatever
+    /// `follow` derives from what was just written (a receiving stream's own
+    /// invalidation of its copies, §13).
+    pub(crate) fn append_then(
+        &mut self,
+        inputs_events: Vec<InputEvent>,
+        inputs: &Inputs,
+        follow: &dyn Fn(&Self, &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError>,
+    ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
         let mut staged = None;
         let result = self.storage.atomically(&mut || {
-            let outcome = self.stage_and_write(&inputs_events, inputs)?;
+            let first = self.stage_and_write(&inputs_events, inputs, None)?;
+            let derived = follow(self, &first.results)?;
+            let outcome = if derived.is_empty() {
+                first
+            } else {
+                let second = self.stage_and_write(&derived, inputs, Some(&first))?;
+                let mut results = first.results;
+                results.extend(second.results);
+                Staged {
+                    meta: second.meta,
+                    state: second.state.or(first.state),
+                    results,
+                }
+            };
             staged = Some((outcome.meta, outcome.state));
             Ok::<_, AppendError>(outcome.results)
         })?;
@@ -190,17 +215,26 @@ impl<S: Storage> Stream<S> {
         Ok((events, flags))
     }
 
-    fn stage_and_write(&self, batch: &[InputEvent], inputs: &Inputs) -> Result<Staged, AppendError> {
-        let mut meta = match &self.lifetime {
-            Some(meta) => meta.clone(),
-            None => self.start_lifetime(inputs)?,
+    fn stage_and_write(
+        &self,
+        batch: &[InputEvent],
+        inputs: &Inputs,
+        base: Option<&Staged>,
+    ) -> Result<Staged, AppendError> {
+        let mut meta = match (base, &self.lifetime) {
+            (Some(base), _) => base.meta.clone(),
+            (None, Some(meta)) => meta.clone(),
+            (None, None) => self.start_lifetime(inputs)?,
         };
         // Only control events and copies change the reduced state (§5): a
         // batch of plain events never copies it.
         let folds = batch
             .iter()
             .any(|input| input.control_type().is_some() || input.source.is_some());
-        let mut state = folds.then(|| self.state.clone());
+        let mut state = folds.then(|| {
+            base.and_then(|base| base.state.clone())
+                .unwrap_or_else(|| self.state.clone())
+        });
         let mut state_changed = false;
         let mut results: Vec<(StoredEvent, bool)> = Vec::with_capacity(batch.len());
         for (index, input) in batch.iter().enumerate() {

@@ -5,9 +5,12 @@
 use super::{AppendError, Stream};
 use crate::copy::{chain_of, CopyBatch, Hop};
 use crate::error::ApiFailure;
+use crate::event::StoredEvent;
 use crate::event::{Authority, CommittedEvent, InputEvent, CONTROL_PREFIX};
+use crate::invalidation::{Invalidated, Invalidation};
 use crate::limits::MAX_COPY_HOPS;
-use crate::storage::Storage;
+use crate::limits::{MAX_INVALIDATED_OFFSETS, MAX_PROPAGATED_INVALIDATIONS};
+use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
 use serde_json::{json, Map, Value};
 
@@ -133,7 +136,9 @@ impl<S: Storage> Stream<S> {
                 dropped: 0,
             });
         }
-        let (events, duplicates) = self.append(accepted, inputs)?;
+        let (events, duplicates) = self.append_then(accepted, inputs, &|stream, written| {
+            stream.propagate_invalidations(written)
+        })?;
         let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();
         // The drop audit is not a copy: count only new events carrying a source.
         let new_copies = events
@@ -148,6 +153,86 @@ impl<S: Storage> Stream<S> {
             deduplicated,
             dropped: dropped.len(),
         })
+    }
+
+    /// For each copied `events-invalidated` just written, this stream's own
+    /// `events-invalidated {offsets}` naming its copies of the invalidated
+    /// source events (§13), so retraction flows down copy chains. Committed
+    /// with the copies; idempotent per copy.
+    fn propagate_invalidations(&self, written: &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError> {
+        let mut derived = Vec::new();
+        for (event, duplicate) in written {
+            if *duplicate {
+                continue;
+            }
+            let source: Option<Value> = event
+                .source
+                .as_ref()
+                .and_then(|raw| serde_json::from_str(raw.get()).ok());
+            let Some(hop) = chain_of(source.as_ref()).pop() else {
+                continue;
+            };
+            if hop.event_type.strip_prefix(CONTROL_PREFIX) != Some("events-invalidated") {
+                continue;
+            }
+            let payload: Value = serde_json::from_str(event.payload.get()).unwrap_or(Value::Null);
+            // A transform that reshaped the payload leaves nothing to map.
+            let Ok(invalidation) = Invalidation::parse(&payload, hop.offset) else {
+                continue;
+            };
+            let copies = self.local_copies(&hop, &invalidation).map_err(AppendError::Storage)?;
+            for (chunk, offsets) in copies.chunks(MAX_INVALIDATED_OFFSETS).enumerate() {
+                let mut payload = json!({ "offsets": offsets });
+                if let (Some(reason), Some(fields)) = (&invalidation.reason, payload.as_object_mut()) {
+                    fields.insert("reason".to_owned(), json!(reason));
+                }
+                let key = format!(
+                    "invalidated-copies:{}:{chunk}",
+                    event.idempotency_key.as_deref().unwrap_or_default()
+                );
+                let input = json!({"type": format!("{CONTROL_PREFIX}events-invalidated"), "payload": payload, "idempotencyKey": key});
+                derived.push(
+                    InputEvent::from_json(input, Authority::Trusted)
+                        .map_err(|error| AppendError::Event { index: 0, error })?,
+                );
+            }
+        }
+        Ok(derived)
+    }
+
+    /// Local offsets of this stream's copies of the source offsets
+    /// `invalidation` names, from the run lifetime `hop` came from.
+    fn local_copies(&self, hop: &Hop, invalidation: &Invalidation) -> Result<Vec<u64>, StorageError> {
+        let origin = "source IS NOT NULL AND json_extract(source, '$.copiedFrom[#-1].path') = ? \
+             AND json_extract(source, '$.copiedFrom[#-1].subscriptionKey') = ? \
+             AND json_extract(source, '$.copiedFrom[#-1].streamId') = ?";
+        let (sql, bound) = match &invalidation.invalidated {
+            Invalidated::After(after) => (
+                format!(
+                    "SELECT event_offset FROM events WHERE {origin} AND json_extract(source, '$.copiedFrom[#-1].offset') > ? \
+                     AND json_extract(source, '$.copiedFrom[#-1].offset') < ? ORDER BY event_offset LIMIT ?"
+                ),
+                vec![SqlValue::from(*after), SqlValue::from(invalidation.at)],
+            ),
+            Invalidated::Offsets(offsets) => (
+                format!(
+                    "SELECT event_offset FROM events WHERE {origin} AND json_extract(source, '$.copiedFrom[#-1].offset') \
+                     IN (SELECT value FROM json_each(?)) ORDER BY event_offset LIMIT ?"
+                ),
+                vec![SqlValue::from(serde_json::to_string(offsets).unwrap_or_default())],
+            ),
+        };
+        let mut params: Vec<SqlValue> = vec![
+            hop.path.as_str().into(),
+            hop.subscription_key.as_str().into(),
+            hop.stream_id.as_str().into(),
+        ];
+        params.extend(bound);
+        params.push(MAX_PROPAGATED_INVALIDATIONS.into());
+        let rows = self.storage.query(&sql, &params)?;
+        rows.iter()
+            .map(|row| Columns { query: &sql, row }.int(0).map(|offset| offset.max(0) as u64))
+            .collect()
     }
 
     /// One idempotent `error-occurred` describing dropped copies (§7 rule 3).

@@ -19,6 +19,8 @@ pub enum DeadLetterError {
     NotFound(u64),
     #[error("subscription '{0}' no longer exists or cannot receive replays")]
     NoReceiver(String),
+    #[error("dead letter {0} is a retraction; a retraction cannot be replayed (its event was invalidated)")]
+    RetractionNotReplayable(u64),
     #[error("query parameter '{name}' {problem}")]
     InvalidParameter { name: &'static str, problem: String },
     #[error(transparent)]
@@ -31,7 +33,7 @@ impl ApiFailure for DeadLetterError {
     fn status(&self) -> u16 {
         match self {
             DeadLetterError::NotFound(_) => 404,
-            DeadLetterError::NoReceiver(_) => 409,
+            DeadLetterError::NoReceiver(_) | DeadLetterError::RetractionNotReplayable(_) => 409,
             DeadLetterError::InvalidParameter { .. } => 400,
             DeadLetterError::Read(error) => error.status(),
             DeadLetterError::Storage(_) => 500,
@@ -41,6 +43,7 @@ impl ApiFailure for DeadLetterError {
         match self {
             DeadLetterError::NotFound(_) => "dead_letter_not_found",
             DeadLetterError::NoReceiver(_) => "subscription_not_found",
+            DeadLetterError::RetractionNotReplayable(_) => "no_replay_retracted",
             DeadLetterError::InvalidParameter { .. } => "invalid_parameter",
             DeadLetterError::Read(error) => error.code(),
             DeadLetterError::Storage(_) => "internal",
@@ -54,7 +57,7 @@ impl ApiFailure for DeadLetterError {
     }
 }
 
-const COLUMNS: &str = "id, subscription_key, event_offset, delivery_id, attempts, reason, payload, created_at_ms";
+const COLUMNS: &str = "id, subscription_key, event_offset, delivery_id, attempts, reason, payload, created_at_ms, kind";
 
 fn decode(sql: &str, row: &[SqlValue]) -> Result<DeadLetterRow, StorageError> {
     let columns = Columns { query: sql, row };
@@ -67,6 +70,7 @@ fn decode(sql: &str, row: &[SqlValue]) -> Result<DeadLetterRow, StorageError> {
         reason: columns.text(5)?,
         payload: serde_json::from_str(&columns.text(6)?).unwrap_or(Value::Null),
         created_at: rfc3339_millis(columns.int(7)?),
+        kind: columns.text(8)?,
     })
 }
 
@@ -135,9 +139,14 @@ impl<S: Storage> Stream<S> {
                     event.offset,
                 ),
             };
+            let kind = if plan.retraction.is_some() {
+                "retraction"
+            } else {
+                "event"
+            };
             self.storage.execute(
-                "INSERT OR IGNORE INTO dead_letters (subscription_key, event_offset, delivery_id, attempts, reason, payload, created_at_ms) \
-                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO dead_letters (subscription_key, event_offset, delivery_id, attempts, reason, payload, created_at_ms, kind) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 &[
                     plan.subscription_key.as_str().into(),
                     event.offset.into(),
@@ -146,6 +155,7 @@ impl<S: Storage> Stream<S> {
                     reason.into(),
                     event.body.to_string().into(),
                     SqlValue::Integer(now_ms),
+                    kind.into(),
                 ],
             )?;
         }
@@ -206,6 +216,9 @@ impl<S: Storage> Stream<S> {
     /// receiver, under its original delivery id (§8 replay).
     pub fn plan_replay(&self, id: u64, now_ms: i64) -> Result<DeliveryPlan, DeadLetterError> {
         let letter = self.dead_letter(id)?;
+        if letter.kind == "retraction" {
+            return Err(DeadLetterError::RetractionNotReplayable(id));
+        }
         let no_receiver = || DeadLetterError::NoReceiver(letter.subscription_key.clone());
         let subscription = self
             .state
@@ -251,6 +264,7 @@ impl<S: Storage> Stream<S> {
             prepared_failure,
             throttled: false,
             timeout_ms: crate::limits::SEND_TIMEOUT_MS,
+            retraction: None,
         })
     }
 

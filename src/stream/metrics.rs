@@ -18,6 +18,14 @@ pub struct Counters {
     pub copies_accepted: u64,
     pub copies_dropped: u64,
     pub fence_rejections: u64,
+    /// Retractions delivered (§13).
+    pub retractions: u64,
+    /// Invalidations reaching past the journal (§13).
+    pub journal_gaps: u64,
+    /// Hits a maxOnce gate discarded (§13).
+    pub gate_discarded: u64,
+    /// Hits that fell out of a threshold gate's window (§13).
+    pub gate_dropped: u64,
 }
 
 impl Counters {
@@ -33,7 +41,7 @@ impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: [(&str, &str, &str, u64); 17] = [
+        let series: [(&str, &str, &str, u64); 21] = [
             (
                 "dead_letters_total",
                 "counter",
@@ -100,6 +108,30 @@ impl<S: Storage> Stream<S> {
                 "gauge",
                 "Durable subscriptions configured on this stream.",
                 self.state.subscriptions.outbound.by_key.len() as u64,
+            ),
+            (
+                "retractions_total",
+                "counter",
+                "Retractions delivered (§13).",
+                self.counters.retractions,
+            ),
+            (
+                "journal_gap_total",
+                "counter",
+                "Invalidations reaching past what the delivery journal retained (§13).",
+                self.counters.journal_gaps,
+            ),
+            (
+                "gate_discarded_total",
+                "counter",
+                "Matching events a maxOnce gate discarded (§13).",
+                self.counters.gate_discarded,
+            ),
+            (
+                "gate_dropped_total",
+                "counter",
+                "Held threshold-gate hits that fell out of the window (§13).",
+                self.counters.gate_dropped,
             ),
             (
                 "live_connections",

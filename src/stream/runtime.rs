@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 const SELECT_RUNTIME: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
-     in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset FROM subscription_runtime ORDER BY subscription_key";
+     in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
+     gate_anchor_ms FROM subscription_runtime ORDER BY subscription_key";
 
 fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
     let columns = Columns {
@@ -36,6 +37,8 @@ fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
         bytes_sent: columns.int(7)?.max(0) as u64,
         isolating: columns.int(8)? != 0,
         retry_through_offset: optional_int(9)?.map(|n| n.max(0) as u64),
+        journal_pruned_through: columns.int(10)?.max(0) as u64,
+        gate_anchor_ms: optional_int(11)?,
     })
 }
 
@@ -71,10 +74,12 @@ impl<S: Storage> Stream<S> {
         let by_key = &state.subscriptions.outbound.by_key;
         let rows = self.runtime_rows()?;
         for key in rows.keys().filter(|key| !by_key.contains_key(*key)) {
-            self.storage.execute(
-                "DELETE FROM subscription_runtime WHERE subscription_key = ?",
-                &[key.as_str().into()],
-            )?;
+            for table in ["subscription_runtime", "delivery_journal", "gate_hits"] {
+                self.storage.execute(
+                    &format!("DELETE FROM {table} WHERE subscription_key = ?"),
+                    &[key.as_str().into()],
+                )?;
+            }
         }
         for (key, subscription) in by_key {
             let run_offset = subscription.run_offset();
@@ -86,8 +91,15 @@ impl<S: Storage> Stream<S> {
                 "INSERT INTO subscription_runtime (subscription_key, run_offset, acknowledged_offset) VALUES (?, ?, ?) \
                  ON CONFLICT (subscription_key) DO UPDATE SET run_offset = excluded.run_offset, \
                  acknowledged_offset = excluded.acknowledged_offset, attempt = 0, next_attempt_at_ms = NULL, \
-                 in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL",
+                 in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, \
+                 gate_anchor_ms = NULL",
                 &[key.as_str().into(), run_offset.into(), cursor.into()],
+            )?;
+            // A new run starts its gate afresh (§13); the journal stays: what
+            // was delivered can still be retracted.
+            self.storage.execute(
+                "DELETE FROM gate_hits WHERE subscription_key = ?",
+                &[key.as_str().into()],
             )?;
         }
         Ok(())
@@ -113,6 +125,8 @@ impl<S: Storage> Stream<S> {
                     .get(key)
                     .map(|memory| memory.stats.clone())
                     .unwrap_or_default();
+                let journal = self.journal_summary(key);
+                let held_hits = self.gate_hits(key).map_or(0, |hits| hits.len());
                 let runtime = rows.get(key).map(|row| {
                     json!({
                         "completionLatencyMs": stats.completion_latency_ms.summary(),
@@ -126,6 +140,15 @@ impl<S: Storage> Stream<S> {
                         "lastError": row.last_error,
                         "bytesSent": row.bytes_sent,
                         "deadLetters": dead_letters.get(key).copied().unwrap_or(0),
+                        "journal": {
+                            "size": journal.0,
+                            "oldestRetainedOffset": journal.1,
+                            "prunedThroughOffset": row.journal_pruned_through,
+                        },
+                        "gate": {
+                            "heldHits": held_hits,
+                            "windowStartedAt": time(row.gate_anchor_ms),
+                        },
                     })
                 });
                 let mut card = json!({

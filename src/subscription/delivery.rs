@@ -56,6 +56,16 @@ pub struct Aggregate {
     pub max_batch: u64,
 }
 
+/// `delivery.gate` (§13): whether matching events become deliveries at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Gate {
+    /// `count` matching events within `windowMs` (event time) mint one digest.
+    Threshold { count: u64, window_ms: u64 },
+    /// At most one delivery per window, anchored at the first admitted hit.
+    MaxOnce { window_ms: u64 },
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Delivery {
@@ -69,6 +79,18 @@ pub struct Delivery {
     pub aggregate: Option<Aggregate>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Rows of the delivery journal kept (§13); `None` is the default depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal_depth: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Gate>,
+}
+
+impl Delivery {
+    /// How many delivered or dead-lettered offsets the journal keeps (§13).
+    pub fn journal_depth(&self) -> u64 {
+        self.journal_depth.unwrap_or(crate::limits::DEFAULT_JOURNAL_DEPTH)
+    }
 }
 
 /// Which policies a receiver kind accepts.
@@ -115,14 +137,57 @@ impl Retry {
     }
 }
 
+fn parse_gate(value: &Value) -> Result<Gate, ConfigError> {
+    let path = "receiver.delivery.gate";
+    let fields = object(value, path, &["threshold", "maxOnce"])?;
+    match (fields.get("threshold"), fields.get("maxOnce")) {
+        (Some(threshold), None) => {
+            let path = "receiver.delivery.gate.threshold";
+            let fields = object(threshold, path, &["count", "windowMs"])?;
+            Ok(Gate::Threshold {
+                count: positive(fields, "count", path, MAX_AGGREGATE_BATCH)?,
+                window_ms: positive(fields, "windowMs", path, MAX_AGGREGATE_WINDOW_MS)?,
+            })
+        }
+        (None, Some(max_once)) => {
+            let path = "receiver.delivery.gate.maxOnce";
+            let fields = object(max_once, path, &["windowMs"])?;
+            Ok(Gate::MaxOnce {
+                window_ms: positive(fields, "windowMs", path, MAX_AGGREGATE_WINDOW_MS)?,
+            })
+        }
+        _ => Err(invalid(
+            path,
+            "must be {\"threshold\": {count, windowMs}} or {\"maxOnce\": {windowMs}}",
+        )),
+    }
+}
+
 impl Delivery {
     pub fn parse(value: Option<&Value>, policies: PolicySet) -> Result<Delivery, ConfigError> {
         let path = "receiver.delivery";
         let value = value.ok_or_else(|| invalid(path, "is required"))?;
         let allowed: &[&str] = match policies {
             PolicySet::Copy => &["start", "onFailingEvent", "retry"],
-            PolicySet::Call => &["start", "onFailingEvent", "retry", "throttle", "aggregate"],
-            PolicySet::Webhook => &["start", "onFailingEvent", "retry", "throttle", "aggregate", "timeoutMs"],
+            PolicySet::Call => &[
+                "start",
+                "onFailingEvent",
+                "retry",
+                "throttle",
+                "aggregate",
+                "journalDepth",
+                "gate",
+            ],
+            PolicySet::Webhook => &[
+                "start",
+                "onFailingEvent",
+                "retry",
+                "throttle",
+                "aggregate",
+                "timeoutMs",
+                "journalDepth",
+                "gate",
+            ],
         };
         let fields = object(value, path, allowed)?;
         let start = match fields.get("start").and_then(Value::as_str) {
@@ -173,6 +238,25 @@ impl Delivery {
             None => None,
             Some(_) => Some(positive(fields, "timeoutMs", path, MAX_WEBHOOK_TIMEOUT_MS)?),
         };
+        let journal_depth = match fields.get("journalDepth") {
+            None => None,
+            Some(_) => Some(positive(
+                fields,
+                "journalDepth",
+                path,
+                crate::limits::MAX_JOURNAL_DEPTH,
+            )?),
+        };
+        let gate = match fields.get("gate") {
+            None => None,
+            Some(value) => Some(parse_gate(value)?),
+        };
+        if matches!(gate, Some(Gate::Threshold { .. })) && aggregate.is_some() {
+            return Err(invalid(
+                "receiver.delivery.gate",
+                "a threshold gate already delivers digests; use it or aggregate, not both",
+            ));
+        }
         Ok(Delivery {
             start,
             on_failing_event,
@@ -180,6 +264,8 @@ impl Delivery {
             throttle,
             aggregate,
             timeout_ms,
+            journal_depth,
+            gate,
         })
     }
 }

@@ -5,7 +5,7 @@
 mod delivery;
 mod receiver;
 
-pub use delivery::{Aggregate, Delivery, OnFailingEvent, Retry, Start, Throttle};
+pub use delivery::{Aggregate, Delivery, Gate, OnFailingEvent, Retry, Start, Throttle};
 pub use receiver::Receiver;
 
 use crate::error::{details, ApiFailure};

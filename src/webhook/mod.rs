@@ -26,9 +26,28 @@ fn stream_fields(plan: &DeliveryPlan) -> Value {
     })
 }
 
-/// The §9 body: `type: "event"` with `event` for one event, `"digest"` with `events` otherwise.
+/// The §9 body: `type: "event"` with `event` for one event, `"digest"` with
+/// `events` otherwise; a retraction (§13) is `type: "retracted"` with the
+/// retracted delivery's `deliveryId` and `offset`.
 pub fn body(plan: &DeliveryPlan) -> Value {
     let mut body = stream_fields(plan);
+    if let (Some(retraction), Some(object), [retracted, ..]) =
+        (&plan.retraction, body.as_object_mut(), plan.events.as_slice())
+    {
+        object.insert("type".to_owned(), json!("retracted"));
+        object.insert("subscriptionKey".to_owned(), json!(plan.subscription_key));
+        object.insert(
+            "deliveryId".to_owned(),
+            retracted.body.get("deliveryId").cloned().unwrap_or(Value::Null),
+        );
+        object.insert("offset".to_owned(), json!(retracted.offset));
+        object.insert("invalidatedAtOffset".to_owned(), json!(retraction.invalidated_at));
+        if let Some(reason) = &retraction.reason {
+            object.insert("reason".to_owned(), json!(reason));
+        }
+        object.insert("attempt".to_owned(), json!(plan.attempt));
+        return body;
+    }
     let fields = [
         ("subscriptionKey", json!(plan.subscription_key)),
         (
@@ -78,8 +97,21 @@ pub fn request(plan: &DeliveryPlan, url: &str, secret: &str, timeout_ms: Option<
     }
 }
 
-/// The JS RPC argument of an itx-call batch.
+/// The JS RPC argument of an itx-call batch; a retraction batch (§13) has
+/// `events: []` and `retracted: [{deliveryId, offset}]`.
 pub fn itx_envelope(plan: &DeliveryPlan) -> Value {
+    if let Some(retraction) = &plan.retraction {
+        return json!({
+            "stream": stream_fields(plan),
+            "subscriptionKey": plan.subscription_key,
+            "deliveryId": plan.delivery_id,
+            "attempt": plan.attempt,
+            "events": [],
+            "retracted": plan.events.iter().map(|e| e.body.clone()).collect::<Vec<_>>(),
+            "invalidatedAtOffset": retraction.invalidated_at,
+            "reason": retraction.reason,
+        });
+    }
     json!({
         "stream": stream_fields(plan),
         "subscriptionKey": plan.subscription_key,

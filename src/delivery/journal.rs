@@ -1,0 +1,196 @@
+//! The delivery journal and gate state (DESIGN.md §13), as storage
+//! operations of one stream: what each itx-call and webhook-post
+//! subscription delivered or dead-lettered (so an invalidation can be
+//! retracted), and the hits a threshold gate holds.
+
+use crate::invalidation::{Invalidated, Invalidation};
+use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
+use crate::stream::Stream;
+use serde_json::Value;
+
+/// One journaled delivery: `(offset, deliveryId)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Journaled {
+    pub offset: u64,
+    pub delivery_id: String,
+}
+
+/// A hit a threshold gate holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateHit {
+    pub offset: u64,
+    pub created_at_ms: i64,
+    pub body: Value,
+}
+
+impl<S: Storage> Stream<S> {
+    /// Journals `entries` of `key` and prunes it to `depth` rows, recording
+    /// how far pruning reached (§13). Call before the cursor passes them.
+    pub(crate) fn journal_write(&self, key: &str, entries: &[Journaled], depth: u64) -> Result<(), StorageError> {
+        for entry in entries {
+            self.storage.execute(
+                "INSERT INTO delivery_journal (subscription_key, event_offset, delivery_id) VALUES (?, ?, ?) \
+                 ON CONFLICT (subscription_key, event_offset) DO UPDATE SET delivery_id = excluded.delivery_id, \
+                 retraction_dead_lettered = 0",
+                &[key.into(), entry.offset.into(), entry.delivery_id.as_str().into()],
+            )?;
+        }
+        let boundary = "SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
+                        ORDER BY event_offset DESC LIMIT 1 OFFSET ?";
+        let Some(row) = query_optional(&self.storage, boundary, &[key.into(), depth.into()])? else {
+            return Ok(());
+        };
+        let pruned_through = Columns {
+            query: boundary,
+            row: &row,
+        }
+        .int(0)?
+        .max(0) as u64;
+        self.storage.execute(
+            "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset <= ?",
+            &[key.into(), pruned_through.into()],
+        )?;
+        self.storage.execute(
+            "UPDATE subscription_runtime SET journal_pruned_through = MAX(journal_pruned_through, ?) \
+             WHERE subscription_key = ?",
+            &[pruned_through.into(), key.into()],
+        )
+    }
+
+    /// Journaled deliveries of `key` that `invalidation` names and that
+    /// still need a retraction, in offset order, at most `limit`.
+    pub(crate) fn journal_to_retract(
+        &self,
+        key: &str,
+        invalidation: &Invalidation,
+        limit: usize,
+    ) -> Result<Vec<Journaled>, StorageError> {
+        let sql = "SELECT event_offset, delivery_id FROM delivery_journal WHERE subscription_key = ? \
+                   AND event_offset >= ? AND event_offset < ? AND retraction_dead_lettered = 0 \
+                   ORDER BY event_offset LIMIT ?";
+        let mut found = Vec::new();
+        let mut from = invalidation.lowest();
+        // Each page moves `from` past what it read; the journal holds at most
+        // its depth of rows, so the pages are bounded.
+        for _page in 0..1000 {
+            let rows = self
+                .storage
+                .query(sql, &[key.into(), from.into(), invalidation.at.into(), 1000u64.into()])?;
+            let full = rows.len() == 1000;
+            for row in &rows {
+                let columns = Columns { query: sql, row };
+                let offset = columns.int(0)?.max(0) as u64;
+                from = offset + 1;
+                if invalidation.covers(offset) {
+                    found.push(Journaled {
+                        offset,
+                        delivery_id: columns.text(1)?,
+                    });
+                    if found.len() >= limit {
+                        return Ok(found);
+                    }
+                }
+            }
+            if !full || matches!(invalidation.invalidated, Invalidated::After(_)) {
+                return Ok(found);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Forgets delivered retractions (§13).
+    pub(crate) fn journal_forget(&self, key: &str, offsets: &[u64]) -> Result<(), StorageError> {
+        for offset in offsets {
+            self.storage.execute(
+                "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset = ?",
+                &[key.into(), (*offset).into()],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Keeps dead-lettered retractions' rows, marked so they are not sent again.
+    pub(crate) fn journal_mark_dead_lettered(&self, key: &str, offsets: &[u64]) -> Result<(), StorageError> {
+        for offset in offsets {
+            self.storage.execute(
+                "UPDATE delivery_journal SET retraction_dead_lettered = 1 WHERE subscription_key = ? AND event_offset = ?",
+                &[key.into(), (*offset).into()],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `(rows, oldest retained offset)` of `key`'s journal, for the card.
+    pub(crate) fn journal_summary(&self, key: &str) -> (u64, Option<u64>) {
+        let sql = "SELECT COUNT(*), MIN(event_offset) FROM delivery_journal WHERE subscription_key = ?";
+        let Ok(Some(row)) = query_optional(&self.storage, sql, &[key.into()]) else {
+            return (0, None);
+        };
+        let columns = Columns { query: sql, row: &row };
+        let count = columns.int(0).map_or(0, |count| count.max(0) as u64);
+        let oldest = match row.get(1) {
+            Some(SqlValue::Integer(offset)) => Some((*offset).max(0) as u64),
+            _ => None,
+        };
+        (count, oldest)
+    }
+
+    /// The hits `key`'s threshold gate holds, oldest first.
+    pub(crate) fn gate_hits(&self, key: &str) -> Result<Vec<GateHit>, StorageError> {
+        let sql = "SELECT event_offset, created_at_ms, body FROM gate_hits WHERE subscription_key = ? \
+                   ORDER BY event_offset LIMIT 10000";
+        let rows = self.storage.query(sql, &[key.into()])?;
+        rows.iter()
+            .map(|row| {
+                let columns = Columns { query: sql, row };
+                Ok(GateHit {
+                    offset: columns.int(0)?.max(0) as u64,
+                    created_at_ms: columns.int(1)?,
+                    body: serde_json::from_str(&columns.text(2)?).unwrap_or(Value::Null),
+                })
+            })
+            .collect()
+    }
+
+    /// Holds one hit (idempotent per offset).
+    pub(crate) fn gate_hold(&self, key: &str, hit: &GateHit) -> Result<(), StorageError> {
+        self.storage.execute(
+            "INSERT OR IGNORE INTO gate_hits (subscription_key, event_offset, created_at_ms, body) VALUES (?, ?, ?, ?)",
+            &[
+                key.into(),
+                hit.offset.into(),
+                SqlValue::Integer(hit.created_at_ms),
+                hit.body.to_string().into(),
+            ],
+        )
+    }
+
+    /// Drops hits older than `oldest_ms` (they left the window) and, with
+    /// `through`, those a completed digest delivered. Returns how many left
+    /// the window.
+    pub(crate) fn gate_release(&self, key: &str, oldest_ms: i64, through: Option<u64>) -> Result<u64, StorageError> {
+        let count = "SELECT COUNT(*) FROM gate_hits WHERE subscription_key = ? AND created_at_ms < ?";
+        let dropped = match query_optional(&self.storage, count, &[key.into(), SqlValue::Integer(oldest_ms)])? {
+            Some(row) => Columns {
+                query: count,
+                row: &row,
+            }
+            .int(0)?
+            .max(0) as u64,
+            None => 0,
+        };
+        self.storage.execute(
+            "DELETE FROM gate_hits WHERE subscription_key = ? AND (created_at_ms < ? OR event_offset <= ?)",
+            &[key.into(), SqlValue::Integer(oldest_ms), through.unwrap_or(0).into()],
+        )?;
+        Ok(dropped)
+    }
+
+    /// Anchors a maxOnce gate's window (§13).
+    pub(crate) fn gate_anchor(&self, key: &str, at_ms: i64) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET gate_anchor_ms = ? WHERE subscription_key = ?",
+            &[SqlValue::Integer(at_ms), key.into()],
+        )
+    }
+}

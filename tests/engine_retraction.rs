@@ -1,0 +1,366 @@
+//! Retraction, the delivery journal and gates natively (DESIGN.md §13):
+//! retractions in order before anything after the invalidation, never for
+//! what was not delivered, never throttled; dead-lettered retractions kept
+//! and never replayed; journal gaps recorded; invalidations flowing down
+//! copy chains; threshold and maxOnce gates by event time.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+
+use common::world::{Network, World};
+use serde_json::{json, Value};
+use tributary::delivery::{DeliveryPlan, Outcome};
+use tributary::deployment::Deployment;
+use tributary::error::ApiFailure;
+use tributary::event::Authority;
+use tributary::stream::dead_letters::DeadLetterQuery;
+
+const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
+const INVALIDATED: &str = "events.iterate.com/stream/events-invalidated";
+
+fn webhook(world: &mut World, path: &str, key: &str, delivery: Value) {
+    world.set_deployment(
+        path,
+        Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        },
+    );
+    let mut full = json!({"start": "beginning", "onFailingEvent": "skip", "retry": {"maxAttempts": 2, "initialBackoffMs": 10, "maxBackoffMs": 10}});
+    for (name, value) in delivery.as_object().unwrap() {
+        full[name] = value.clone();
+    }
+    world.append(
+        path,
+        json!({"type": CONFIGURED, "payload": {"subscriptionKey": key, "filter": {"eventTypes": ["data"]},
+        "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": full}}}),
+    );
+}
+
+fn data(world: &mut World, path: &str, n: usize) {
+    for i in 0..n {
+        world.append(path, json!({"type": "data", "payload": {"i": i}}));
+    }
+}
+
+/// What the simulated receiver saw, in order: `("event", offset)` or `("retracted", offset)`.
+fn seen(world: &World) -> Vec<(&'static str, u64)> {
+    world
+        .external
+        .iter()
+        .flat_map(|(_, delivery_id, offsets)| {
+            let kind = if delivery_id.starts_with("rtr_") {
+                "retracted"
+            } else {
+                "event"
+            };
+            offsets.iter().map(move |offset| (kind, *offset))
+        })
+        .collect()
+}
+
+fn deliver_all(world: &mut World, sources: &[&str]) {
+    world.run(sources, 200, &mut |_: &DeliveryPlan| Network::Deliver);
+}
+
+#[test]
+fn s13_retractions_come_in_order_before_anything_after_the_invalidation() {
+    let mut world = World::new(1);
+    webhook(&mut world, "/chain", "hook", json!({}));
+    data(&mut world, "/chain", 5); // offsets 2..=6
+    deliver_all(&mut world, &["/chain"]);
+    world.append(
+        "/chain",
+        json!({"type": INVALIDATED, "payload": {"afterOffset": 3, "reason": "reorg"}}),
+    ); // 7
+    data(&mut world, "/chain", 2); // 8, 9
+    deliver_all(&mut world, &["/chain"]);
+    assert_eq!(
+        seen(&world),
+        vec![
+            ("event", 2),
+            ("event", 3),
+            ("event", 4),
+            ("event", 5),
+            ("event", 6),
+            ("retracted", 4),
+            ("retracted", 5),
+            ("retracted", 6),
+            ("event", 8),
+            ("event", 9)
+        ]
+    );
+    let card = world.card("/chain");
+    let runtime = &card["subscriptions"][0]["runtime"];
+    assert_eq!(
+        runtime["journal"]["size"], 4,
+        "delivered retractions forget their rows: {card}"
+    );
+    assert_eq!(runtime["journal"]["oldestRetainedOffset"], 2);
+    let metrics = world.stream("/chain").metrics_text();
+    assert!(metrics.contains("tributary_retractions_total 3"), "{metrics}");
+}
+
+#[test]
+fn s13_no_retraction_for_events_never_delivered_or_filtered_out() {
+    let mut world = World::new(2);
+    webhook(&mut world, "/f", "hook", json!({}));
+    world.append("/f", json!({"type": "noise"})); // 2, filtered out
+    data(&mut world, "/f", 1); // 3
+    deliver_all(&mut world, &["/f"]);
+    world.append("/f", json!({"type": INVALIDATED, "payload": {"offsets": [2, 3]}})); // 4
+    data(&mut world, "/f", 1); // 5
+    deliver_all(&mut world, &["/f"]);
+    assert_eq!(seen(&world), vec![("event", 3), ("retracted", 3), ("event", 5)]);
+}
+
+#[test]
+fn s13_a_failing_retraction_is_dead_lettered_kept_and_cannot_be_replayed() {
+    let mut world = World::new(3);
+    webhook(&mut world, "/d", "hook", json!({}));
+    data(&mut world, "/d", 2); // 2, 3
+    deliver_all(&mut world, &["/d"]);
+    world.append("/d", json!({"type": INVALIDATED, "payload": {"afterOffset": 2}})); // 4
+    data(&mut world, "/d", 1); // 5
+    world.run(&["/d"], 50, &mut |plan: &DeliveryPlan| {
+        if plan.retraction.is_some() {
+            Network::Fail(Outcome::permanent("HTTP 400"))
+        } else {
+            Network::Deliver
+        }
+    });
+    assert_eq!(seen(&world), vec![("event", 2), ("event", 3), ("event", 5)]);
+    let query = DeadLetterQuery {
+        subscription_key: None,
+        after: 0,
+        limit: 100,
+    };
+    let letters = world.stream("/d").dead_letters(&query).unwrap()["deadLetters"].clone();
+    assert_eq!(letters.as_array().unwrap().len(), 1, "{letters}");
+    assert_eq!(letters[0]["kind"], "retraction");
+    assert_eq!(letters[0]["offset"], 3);
+    let id = letters[0]["id"].as_u64().unwrap();
+    let error = world.stream("/d").plan_replay(id, 1).unwrap_err();
+    assert_eq!((error.status(), error.code()), (409, "no_replay_retracted"));
+    let card = world.card("/d");
+    assert_eq!(
+        card["subscriptions"][0]["runtime"]["journal"]["size"], 3,
+        "the dead-lettered retraction keeps its row"
+    );
+}
+
+#[test]
+fn s13_an_invalidation_older_than_the_journal_is_a_recorded_gap() {
+    let mut world = World::new(4);
+    webhook(&mut world, "/g", "hook", json!({"journalDepth": 2}));
+    data(&mut world, "/g", 4); // 2..=5
+    deliver_all(&mut world, &["/g"]);
+    world.append("/g", json!({"type": INVALIDATED, "payload": {"afterOffset": 1}})); // 6
+    data(&mut world, "/g", 1); // 7
+    deliver_all(&mut world, &["/g"]);
+    assert_eq!(
+        seen(&world)[4..],
+        [("retracted", 4), ("retracted", 5), ("event", 7)],
+        "the retained part is retracted"
+    );
+    let gaps: Vec<Value> = world
+        .events("/g")
+        .into_iter()
+        .filter(|event| event["payload"]["kind"] == "journal-gap")
+        .collect();
+    assert_eq!(gaps.len(), 1);
+    assert_eq!(gaps[0]["payload"]["invalidatedAtOffset"], 6);
+    assert!(world
+        .stream("/g")
+        .metrics_text()
+        .contains("tributary_journal_gap_total 1"));
+}
+
+#[test]
+fn s13_retractions_are_never_throttled_and_an_open_aggregate_window_flushes_first() {
+    let mut world = World::new(5);
+    webhook(
+        &mut world,
+        "/t",
+        "hook",
+        json!({"throttle": {"maxDeliveries": 1, "windowMs": 86_400_000}}),
+    );
+    data(&mut world, "/t", 1); // 2
+    deliver_all(&mut world, &["/t"]);
+    world.append("/t", json!({"type": INVALIDATED, "payload": {"offsets": [2]}})); // 3
+    deliver_all(&mut world, &["/t"]);
+    assert_eq!(
+        seen(&world),
+        vec![("event", 2), ("retracted", 2)],
+        "the budget was spent; the retraction went anyway"
+    );
+
+    let mut world = World::new(6);
+    webhook(
+        &mut world,
+        "/a",
+        "hook",
+        json!({"aggregate": {"windowMs": 60_000, "maxBatch": 10}}),
+    );
+    data(&mut world, "/a", 2); // 2, 3 held
+                               // One alarm at the current time (`run` would jump the clock to the flush).
+    world.alarm("/a", &mut |_: &DeliveryPlan| Network::Deliver);
+    assert!(world.external.is_empty(), "held in the open window");
+    world.append("/a", json!({"type": INVALIDATED, "payload": {"offsets": [1]}})); // 4
+    world.alarm("/a", &mut |_: &DeliveryPlan| Network::Deliver);
+    assert_eq!(
+        seen(&world),
+        vec![("event", 2), ("event", 3)],
+        "the invalidation flushed the digest early"
+    );
+}
+
+#[test]
+fn s13_invalidations_flow_down_copy_chains() {
+    let mut world = World::new(7);
+    world.append("/a", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "c",
+        "receiver": {"action": "copy-to-stream", "receivingStreamPath": "/b", "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}}));
+    webhook(&mut world, "/b", "hook", json!({}));
+    data(&mut world, "/a", 3); // a: 2, 3, 4
+    deliver_all(&mut world, &["/a", "/b"]);
+    world.append(
+        "/a",
+        json!({"type": INVALIDATED, "payload": {"afterOffset": 2, "reason": "reorg"}}),
+    ); // a: 5
+    data(&mut world, "/a", 1); // a: 6
+    deliver_all(&mut world, &["/a", "/b"]);
+    let b = world.events("/b");
+    let local: Vec<&Value> = b
+        .iter()
+        .filter(|event| event["type"] == INVALIDATED && event.get("source").is_none())
+        .collect();
+    assert_eq!(local.len(), 1, "B invalidated its own copies in the same commit");
+    let copies_of = |source_offsets: &[u64]| -> Vec<u64> {
+        b.iter()
+            .filter(|event| {
+                event["source"]["copiedFrom"]
+                    .as_array()
+                    .and_then(|chain| chain.last())
+                    .and_then(|hop| hop["offset"].as_u64())
+                    .is_some_and(|offset| source_offsets.contains(&offset))
+            })
+            .map(|event| event["offset"].as_u64().unwrap())
+            .collect()
+    };
+    let invalidated = copies_of(&[3, 4]);
+    assert_eq!(local[0]["payload"]["offsets"], json!(invalidated));
+    assert_eq!(local[0]["payload"]["reason"], "reorg");
+    let retracted: Vec<u64> = seen(&world)
+        .into_iter()
+        .filter(|(kind, _)| *kind == "retracted")
+        .map(|(_, offset)| offset)
+        .collect();
+    assert_eq!(
+        retracted, invalidated,
+        "B's webhook retracted B's copies of the dead events"
+    );
+}
+
+#[test]
+fn s13_a_threshold_gate_mints_one_digest_per_count_within_the_window() {
+    let mut world = World::new(8);
+    webhook(
+        &mut world,
+        "/th",
+        "hook",
+        json!({"gate": {"threshold": {"count": 3, "windowMs": 1000}}}),
+    );
+    data(&mut world, "/th", 2); // 2, 3 (held)
+    world.now += 5_000; // both fall out of the window
+    data(&mut world, "/th", 3); // 4, 5, 6 → digest
+    deliver_all(&mut world, &["/th"]);
+    assert_eq!(world.external.len(), 1, "{:?}", world.external);
+    assert_eq!(
+        world.external[0].2,
+        vec![4, 5, 6],
+        "one digest at the position of the last hit"
+    );
+    let metrics = world.stream("/th").metrics_text();
+    assert!(metrics.contains("tributary_gate_dropped_total 2"), "{metrics}");
+    let card = world.card("/th");
+    assert_eq!(card["subscriptions"][0]["runtime"]["gate"]["heldHits"], 0);
+}
+
+#[test]
+fn s13_a_max_once_gate_delivers_once_per_window_and_discards_quietly() {
+    let mut world = World::new(9);
+    webhook(
+        &mut world,
+        "/mo",
+        "hook",
+        json!({"gate": {"maxOnce": {"windowMs": 1000}}}),
+    );
+    data(&mut world, "/mo", 3); // 2 delivered, 3 and 4 discarded
+    deliver_all(&mut world, &["/mo"]);
+    world.now += 2_000;
+    data(&mut world, "/mo", 2); // 5 delivered, 6 discarded
+    deliver_all(&mut world, &["/mo"]);
+    assert_eq!(seen(&world), vec![("event", 2), ("event", 5)]);
+    assert!(world
+        .stream("/mo")
+        .metrics_text()
+        .contains("tributary_gate_discarded_total 3"));
+    let query = DeadLetterQuery {
+        subscription_key: None,
+        after: 0,
+        limit: 10,
+    };
+    assert_eq!(
+        world.stream("/mo").dead_letters(&query).unwrap()["deadLetters"],
+        json!([]),
+        "no dead letters"
+    );
+}
+
+#[test]
+fn s13_malformed_invalidations_and_gates_are_refused_before_commit() {
+    let mut stream = common::memory_stream("/bad");
+    stream
+        .append_body(br#"{"type":"data"}"#, Authority::Public, &common::inputs(1_000, 1))
+        .unwrap();
+    for payload in [
+        json!({}),
+        json!({"afterOffset": 0, "offsets": [1]}),
+        json!({"afterOffset": 2}),
+        json!({"offsets": [2]}),
+        json!({"offsets": []}),
+        json!({"offsets": (1..=1001).collect::<Vec<_>>()}),
+        json!({"offsets": ["1"]}),
+        json!({"afterOffset": 0, "reason": "r".repeat(300)}),
+        json!({"afterOffset": 0, "extra": true}),
+    ] {
+        let body = json!({"type": INVALIDATED, "payload": payload});
+        let error = stream
+            .append_body(
+                body.to_string().as_bytes(),
+                Authority::Public,
+                &common::inputs(2_000, 1),
+            )
+            .unwrap_err();
+        assert_eq!(error.status(), 422, "{payload}");
+    }
+    for gate in [
+        json!({"threshold": {"count": 0, "windowMs": 10}}),
+        json!({"threshold": {"count": 1, "windowMs": 86_400_001}}),
+        json!({"maxOnce": {"windowMs": 0}}),
+        json!({"maxOnce": {}}),
+        json!({"threshold": {"count": 1, "windowMs": 1}, "maxOnce": {"windowMs": 1}}),
+    ] {
+        let body = json!({"type": CONFIGURED, "payload": {"receiver": {"action": "webhook-post", "url": "https://example.com/h",
+            "delivery": {"start": "now", "onFailingEvent": "skip", "gate": gate}}}});
+        let error = stream
+            .append_body(
+                body.to_string().as_bytes(),
+                Authority::Public,
+                &common::inputs(2_000, 1),
+            )
+            .unwrap_err();
+        assert_eq!(error.status(), 422, "{gate}");
+    }
+    assert_eq!(stream.head(), 1, "nothing committed");
+}
