@@ -91,22 +91,20 @@ impl<S: Storage> Stream<S> {
         {
             return Ok(Completion::Stale);
         }
-        if plan.retraction.is_some() {
-            if outcome == Outcome::Delivered {
-                // A delivered retraction forgets its journal row (§13); the
-                // cursor stays before the invalidation until all are done.
-                let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
-                self.journal_forget(key, &offsets)?;
-                self.storage.execute(
-                    "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
-                     last_error = NULL, isolating = 0 WHERE subscription_key = ?",
-                    &[key.into()],
-                )?;
-                self.counters.retractions += offsets.len() as u64;
-                return Ok(Completion::Acknowledged {
-                    through: plan.after_offset,
-                });
-            }
+        if plan.retraction.is_some() && outcome == Outcome::Delivered {
+            // A delivered retraction forgets its journal row (§13); the
+            // cursor stays before the invalidation until all are done.
+            let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+            self.journal_forget(key, &offsets)?;
+            self.storage.execute(
+                "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
+                 last_error = NULL, isolating = 0 WHERE subscription_key = ?",
+                &[key.into()],
+            )?;
+            self.counters.retractions += offsets.len() as u64;
+            return Ok(Completion::Acknowledged {
+                through: plan.after_offset,
+            });
         }
         match outcome {
             Outcome::Checkpointed { through } => {

@@ -170,7 +170,7 @@ impl<S: Storage> Stream<S> {
         &mut self,
         inputs_events: Vec<InputEvent>,
         inputs: &Inputs,
-        follow: &dyn Fn(&Self, &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError>,
+        follow: &Derive<S>,
     ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
         let mut staged = None;
         let result = self.storage.atomically(&mut || {
@@ -350,6 +350,9 @@ impl<S: Storage> Stream<S> {
         Ok(state_json)
     }
 }
+
+/// Events derived, in the same commit, from what an append just wrote.
+pub(crate) type Derive<S> = dyn Fn(&Stream<S>, &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError>;
 
 struct Staged {
     meta: crate::schema::StreamMetaRow,
