@@ -1,6 +1,6 @@
 // The console's shell: hash routes, the header, sign-in, and page lifecycle
 // (each page gets `onCleanup` for its sockets and timers).
-import { h, replace, focusKey, errorBox } from "./dom.js";
+import { h, append, replace, focusKey, errorBox } from "./dom.js";
 import { api, session } from "./api.js";
 import { href, parseHash } from "./hash.js";
 import { streamsPage } from "./streams.js";
@@ -23,6 +23,7 @@ const routes = [
 
 const main = document.getElementById("main");
 const signOutButton = document.getElementById("sign-out");
+const mainNav = document.querySelector("header nav");
 let page = { cleanups: [] };
 
 async function render() {
@@ -35,6 +36,7 @@ async function render() {
   const { path, query } = parseHash();
   const signedIn = Boolean(session.token());
   signOutButton.hidden = !signedIn;
+  mainNav.hidden = !signedIn;
   if (!signedIn && path !== "/signin") {
     location.replace(href("/signin", { next: location.hash || undefined }));
     return;
@@ -105,11 +107,11 @@ function signInPage(root, ctx) {
     const next = ctx.query.next;
     location.hash = next && next.startsWith("#/") && !next.startsWith("#/signin") ? next : "#/streams";
   });
-  root.append(
+  append(root, [
     h("h1", { tabindex: "-1" }, "Sign in"),
     ctx.query.reason ? h("p", { class: "notice notice-warn", role: "status" }, ctx.query.reason) : null,
     form,
-  );
+  ]);
   ctx.autofocus = input;
 }
 

@@ -314,8 +314,8 @@ test("§14: the debug card shows a halted subscription; Resume (keyboard) resume
   assert.equal(delivered[0].body.event.offset, 1, "delivery resumed where it halted");
   await shot("07-subscriptions");
   if (process.env.UPDATE_CONSOLE_SCREENSHOT === "1") {
-    await page.screenshot({ path: join(SHOTS, "docs-console.png") });
-    copyFileSync(join(SHOTS, "docs-console.png"), join(ROOT, "docs", "console.png"));
+    mkdirSync(join(ROOT, "docs"), { recursive: true });
+    copyFileSync(join(SHOTS, "07-subscriptions.png"), join(ROOT, "docs", "console.png"));
   }
 });
 
