@@ -4,7 +4,8 @@
 -- Every table is documented as a Rust type in src/schema.rs.
 
 -- The stream's current lifetime: exactly one row (id = 1) while the stream exists.
--- Written by the append commit (created on the first write, head/count on every commit).
+-- Written by the append that starts a lifetime; head and event_count are derived
+-- from the events table since schema 6 (these two columns are no longer written).
 CREATE TABLE IF NOT EXISTS stream_meta (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   project_id TEXT NOT NULL,

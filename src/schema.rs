@@ -31,7 +31,9 @@ pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/
 /// Tables that outlive a stream's deletion (§3 rule 6).
 pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes", "catalog_registration"];
 
-/// Row of `stream_meta`: the current lifetime. Written by the append commit.
+/// Row of `stream_meta`: the current lifetime. Written once, by the append
+/// that starts the lifetime; `head` and `event_count` are read from the log
+/// (the table's own columns of that name are no longer written).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamMetaRow {
     pub project_id: String,

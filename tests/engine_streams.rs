@@ -184,14 +184,20 @@ fn s5_state_cache_rebuilds_identically_when_missing_or_version_skewed() {
 }
 
 #[test]
-fn s3_single_append_writes_two_rows() {
-    let mut stream = memory_stream("/rows");
+fn s3_single_append_writes_one_row_and_the_head_survives_a_restart() {
+    let file = FileStream::new("/rows");
+    let mut stream = file.open();
     append(&mut stream, json!({"type": "warm"}), 1);
     let before = stream.storage().rows_written();
     append(&mut stream, json!({"type": "t"}), 2);
+    append(&mut stream, json!({"type": "e", "ephemeral": true}), 3);
     assert_eq!(
         stream.storage().rows_written() - before,
         2,
-        "event row + stream_meta row"
+        "one event row per append, nothing else"
     );
+    drop(stream);
+    let reopened = file.open();
+    let meta = reopened.lifetime().unwrap();
+    assert_eq!((meta.head, meta.event_count), (3, 3), "derived from the log");
 }

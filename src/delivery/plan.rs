@@ -132,6 +132,9 @@ impl<S: Storage> Stream<S> {
     /// When the single alarm should fire (§6 rule 1): the earliest due work.
     /// `i64::MIN` means "now".
     pub fn next_due_at(&self) -> Result<Option<i64>, StorageError> {
+        if self.state.subscriptions.outbound.by_key.is_empty() {
+            return Ok(None);
+        }
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
         let rows = self.runtime_rows()?;
         Ok(self

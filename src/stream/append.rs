@@ -296,12 +296,6 @@ impl<S: Storage> Stream<S> {
             meta.event_count += 1;
             results.push((event, false));
         }
-        if results.iter().any(|(_, duplicate)| !duplicate) {
-            self.storage.execute(
-                "UPDATE stream_meta SET head = ?, event_count = ? WHERE id = 1",
-                &[meta.head.into(), meta.event_count.into()],
-            )?;
-        }
         let state = state.filter(|_| state_changed);
         if let Some(state) = &state {
             let state_json = self.check_state_budget(batch, state)?;

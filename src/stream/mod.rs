@@ -40,8 +40,12 @@ pub struct Stream<S: Storage> {
     pub(crate) deployment: crate::deployment::Deployment,
 }
 
-const SELECT_META: &str =
-    "SELECT project_id, path, stream_id, created_at_ms, head, event_count FROM stream_meta WHERE id = 1";
+/// The lifetime row, with the head and count derived from the log itself:
+/// an append writes its event rows and nothing else (the head is the
+/// highest offset, found through the primary key).
+const SELECT_META: &str = "SELECT project_id, path, stream_id, created_at_ms, \
+     (SELECT COALESCE(MAX(event_offset), 0) FROM events), (SELECT COUNT(*) FROM events) \
+     FROM stream_meta WHERE id = 1";
 
 impl<S: Storage> Stream<S> {
     /// Opens the stream held by `storage`. Writes nothing when the stream does
