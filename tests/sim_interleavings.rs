@@ -46,7 +46,7 @@ use sim::world::{run, schedule, Report, Stats, Step, Violation};
 use std::time::Instant;
 
 const DEFAULT_SEEDS: u64 = 1_000;
-const DEFAULT_STEPS: usize = 60;
+const DEFAULT_STEPS: usize = 50;
 /// Failures shrunk and printed in full (the rest are listed by seed).
 const SHRUNK_FAILURES: usize = 3;
 /// Replays one shrink may spend.
