@@ -364,3 +364,158 @@ fn s13_malformed_invalidations_and_gates_are_refused_before_commit() {
     }
     assert_eq!(stream.head(), 1, "nothing committed");
 }
+
+/// splitmix64, deterministic per seed.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// One seed: random data, noise and invalidations (ranges and lists),
+/// receivers failing and recovering, crashes; then the §13 invariants over
+/// what the receiver saw.
+fn retraction_run(seed: u64) {
+    let mut rng = Rng(seed);
+    let mut world = World::new(seed);
+    let throttled = rng.below(2) == 0;
+    let delivery = if throttled {
+        json!({"throttle": {"maxDeliveries": 1 + rng.below(3), "windowMs": 86_400_000}})
+    } else {
+        json!({})
+    };
+    webhook(&mut world, "/s", "hook", delivery);
+    let mut invalidations: Vec<(u64, Value)> = Vec::new();
+    for _step in 0..80 {
+        world.now += 1 + rng.below(100) as i64;
+        match rng.below(10) {
+            0..=3 => data(&mut world, "/s", 1 + rng.below(3) as usize),
+            4 => {
+                world.append("/s", json!({"type": "noise"}));
+            }
+            5 => {
+                let head = world.stream("/s").head();
+                let payload = if rng.below(2) == 0 {
+                    json!({"afterOffset": rng.below(head.max(1))})
+                } else {
+                    let offsets: std::collections::BTreeSet<u64> =
+                        (0..1 + rng.below(4)).map(|_| 1 + rng.below(head)).collect();
+                    json!({"offsets": offsets})
+                };
+                let appended = world.append("/s", json!({"type": INVALIDATED, "payload": payload}));
+                invalidations.push((appended[0]["offset"].as_u64().unwrap(), payload));
+            }
+            6 => world.crash(),
+            _ => {
+                let failing = rng.below(4) == 0;
+                let permanent = rng.below(3) == 0;
+                world.alarm("/s", &mut |_: &DeliveryPlan| {
+                    if failing && permanent {
+                        Network::Fail(Outcome::permanent("HTTP 400"))
+                    } else if failing {
+                        Network::Fail(Outcome::transient("HTTP 503"))
+                    } else {
+                        Network::Deliver
+                    }
+                });
+            }
+        }
+    }
+    let card = world.card("/s");
+    let journal = card["subscriptions"][0]["runtime"]["journal"]["size"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(journal <= 1024, "seed {seed}: the journal never exceeds its depth");
+    world.now += 86_400_000;
+    deliver_all(&mut world, &["/s"]);
+    // What the receiver saw, deduplicated by delivery id, in order.
+    let mut seen_ids = std::collections::BTreeSet::new();
+    let sequence: Vec<(bool, u64)> = world
+        .external
+        .iter()
+        .filter(|(_, id, _)| seen_ids.insert(id.clone()))
+        .flat_map(|(_, id, offsets)| offsets.iter().map(move |offset| (id.starts_with("rtr_"), *offset)))
+        .collect();
+    let query = DeadLetterQuery {
+        subscription_key: None,
+        after: 0,
+        limit: 1000,
+    };
+    let letters = world.stream("/s").dead_letters(&query).unwrap()["deadLetters"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let dead_retractions: Vec<u64> = letters
+        .iter()
+        .filter(|letter| letter["kind"] == "retraction")
+        .map(|letter| letter["offset"].as_u64().unwrap())
+        .collect();
+    for letter in &letters {
+        if letter["kind"] == "retraction" {
+            assert!(
+                !letter["reason"].as_str().unwrap().contains("throttled"),
+                "seed {seed}: retractions are never throttled"
+            );
+        }
+    }
+    // No retraction of something never delivered (or dead-lettered).
+    let mut delivered: std::collections::BTreeSet<u64> = std::collections::BTreeSet::new();
+    let event_letters: std::collections::BTreeSet<u64> = letters
+        .iter()
+        .filter(|letter| letter["kind"] == "event")
+        .map(|letter| letter["offset"].as_u64().unwrap())
+        .collect();
+    for (retraction, offset) in &sequence {
+        if *retraction {
+            assert!(
+                delivered.contains(offset) || event_letters.contains(offset),
+                "seed {seed}: retraction of {offset}, never delivered: {sequence:?}"
+            );
+            delivered.remove(offset);
+        } else {
+            delivered.insert(*offset);
+        }
+    }
+    // Every delivery an invalidation covers is retracted (or its retraction
+    // dead-lettered) before anything after the invalidation is delivered.
+    for (at, payload) in &invalidations {
+        let invalidation = tributary::invalidation::Invalidation::parse(payload, *at).unwrap();
+        let barrier = sequence
+            .iter()
+            .position(|(retraction, offset)| !retraction && offset > at)
+            .unwrap_or(sequence.len());
+        let mut live: std::collections::BTreeSet<u64> = std::collections::BTreeSet::new();
+        for (retraction, offset) in &sequence[..barrier] {
+            if *retraction {
+                live.remove(offset);
+            } else {
+                live.insert(*offset);
+            }
+        }
+        for offset in live.iter().filter(|offset| invalidation.covers(**offset)) {
+            assert!(
+                dead_retractions.contains(offset),
+                "seed {seed}: delivered {offset} is covered by the invalidation at {at} but was not retracted before later deliveries: {sequence:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn s13_simulation_retractions_hold_their_invariants_over_many_seeds() {
+    let seeds: u64 = std::env::var("RETRACTION_SEEDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(150);
+    for seed in 0..seeds {
+        retraction_run(seed);
+    }
+}

@@ -68,8 +68,12 @@ fn message_of(text: &str) -> String {
         .unwrap_or_else(|| text.chars().take(200).collect())
 }
 
-/// The definition of `name`, `Ok(None)` when the project has none.
+/// The definition of `name`, `Ok(None)` when the project has none (or the
+/// name is not a valid processor name, so no definition can have it).
 pub async fn definition(env: &Env, project: &str, name: &str) -> Result<Option<Definition>, String> {
+    if tributary::processor::check_name(name).is_err() {
+        return Ok(None);
+    }
     let stub = project_stub(env, project).map_err(|error| error.to_string())?;
     let path = format!("{PROCESSORS_PREFIX}/{name}");
     match call(&stub, project, Method::Get, &path, None).await {
@@ -161,6 +165,9 @@ pub async fn deliver(object: &StreamObject, project: &str, expression: &Value, p
 /// this stream's lifetime and the current definition shows the reset it
 /// will make on its next wake: `initialState` at checkpoint 0.
 pub async fn state(object: &StreamObject, project: &str, name: &str) -> worker::Result<ApiResponse> {
+    if let Err(error) = tributary::processor::check_name(name) {
+        return Ok(ApiError::from(error).into());
+    }
     let (head, stream_id, path) = {
         let slot = object.stream_slot().borrow();
         let Some(stream) = slot.as_ref() else {

@@ -487,6 +487,18 @@ impl<S: Storage> Stream<S> {
                 timeout_ms,
             );
         }
+        if events.is_empty()
+            && matches!(configuration.receiver, Receiver::ProcessorWake { .. })
+            && scanned > row.acknowledged_offset
+        {
+            // A hosted processor's checkpoint passes filtered-out events too
+            // (§9): the instance hears of the scanned range, with no events.
+            row.in_flight_deadline_at_ms = Some(deadline_ms);
+            let mut plan = self.plan_shell(key, &configuration, &stamp, &row, scanned, now_ms);
+            plan.timeout_ms = timeout_ms;
+            self.mark_in_flight(key, deadline_ms, None)?;
+            return Ok(Some(plan));
+        }
         if events.is_empty() {
             // Nothing matched: the cursor advances over the scanned range (§6 rule 2).
             if scanned > row.acknowledged_offset {

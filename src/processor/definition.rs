@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DefinitionError {
-    #[error("processor name must be 1-{MAX_PROCESSOR_NAME_BYTES} characters of [A-Za-z0-9._-]")]
+    #[error("processor name must be 1-{MAX_PROCESSOR_NAME_BYTES} characters of [A-Za-z0-9._-], not '.' or '..'")]
     Name,
     #[error("body is not valid JSON: {0}")]
     Malformed(String),
@@ -72,6 +72,8 @@ pub struct Definition {
 /// A processor name: what `["processors", NAME, "wake"]` names.
 pub fn check_name(name: &str) -> Result<(), DefinitionError> {
     let valid = !name.is_empty()
+        && name != "."
+        && name != ".."
         && name.len() <= MAX_PROCESSOR_NAME_BYTES
         && name
             .bytes()

@@ -23,8 +23,15 @@ impl RusqliteStorage {
 
     /// Opens (or creates) a database file: reopening the same file is how the
     /// tests simulate a Durable Object restart.
+    /// Opens a database file. Native tests simulate an object's crash by
+    /// dropping the connection, never a power loss, so commits skip the fsync
+    /// (`synchronous = OFF`): the same statements, much faster.
     pub fn open(path: &Path) -> Result<Self, StorageError> {
-        Connection::open(path).map(Self::wrap).map_err(sql_error)
+        let connection = Connection::open(path).map_err(sql_error)?;
+        connection
+            .pragma_update(None, "synchronous", "OFF")
+            .map_err(sql_error)?;
+        Ok(Self::wrap(connection))
     }
 
     fn wrap(connection: Connection) -> Self {

@@ -70,6 +70,10 @@ impl Receiver {
                         "must be [\"processors\", NAME, \"wake\"]",
                     ));
                 }
+                if let Some(name) = crate::processor::name_of(&expression) {
+                    crate::processor::check_name(name)
+                        .map_err(|error| invalid("receiver.expression", error.to_string()))?;
+                }
                 Ok(Receiver::ProcessorWake { expression })
             }
             "copy-to-stream" => {
