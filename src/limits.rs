@@ -64,6 +64,11 @@ pub const IN_FLIGHT_GRACE_MS: i64 = 5_000;
 pub const ALARM_TURN_MS: i64 = 20_000;
 /// Sends one alarm turn completes before re-arming for the rest.
 pub const MAX_ALARM_COMPLETIONS: u32 = 10_000;
+/// Subrequests one alarm turn may make (the platform allows 1000 per
+/// invocation; the rest is headroom for the catalog and the unexpected). A
+/// copy, webhook or itx send is one; a processor delivery is up to three
+/// (definition, wake, fold). Past it, the alarm re-arms for the rest.
+pub const MAX_ALARM_SUBREQUESTS: u32 = 900;
 /// Retry of an alarm whose own bookkeeping failed (storage error, failed
 /// open): never leave a stream without an alarm (§6 rule 1).
 pub const ALARM_RETRY_MS: i64 = 5_000;

@@ -18,7 +18,9 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::pin::Pin;
 use tributary::delivery::{Completion, DeliveryPlan, Outcome};
-use tributary::limits::{ALARM_TURN_MS, MAX_ALARM_COMPLETIONS, REPLAY_BUDGET_MS, REPLAY_MAX_WAIT_MS};
+use tributary::limits::{
+    ALARM_TURN_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, REPLAY_BUDGET_MS, REPLAY_MAX_WAIT_MS,
+};
 use tributary::stream::Stream;
 use worker::Result;
 
@@ -105,8 +107,17 @@ pub async fn sync_catalog(object: &StreamObject) -> Result<()> {
     }
 }
 
-/// Plans every due subscription that has nothing in flight in this turn.
-fn plan_due(object: &StreamObject, busy: &BTreeSet<String>) -> Result<(Vec<DeliveryPlan>, String)> {
+/// Subrequests one send to `receiver` makes.
+fn send_cost(receiver: &tributary::subscription::Receiver) -> u32 {
+    match receiver {
+        tributary::subscription::Receiver::ProcessorWake { .. } => 3,
+        _ => 1,
+    }
+}
+
+/// Plans every due subscription that has nothing in flight in this turn,
+/// while the turn's subrequest budget lasts.
+fn plan_due(object: &StreamObject, busy: &BTreeSet<String>, budget: &mut u32) -> Result<(Vec<DeliveryPlan>, String)> {
     let now = platform::now_ms();
     let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
     let mut slot = object.stream_slot().borrow_mut();
@@ -118,7 +129,21 @@ fn plan_due(object: &StreamObject, busy: &BTreeSet<String>) -> Result<(Vec<Deliv
         if busy.contains(&key) {
             continue;
         }
+        let cost = stream
+            .state()
+            .subscriptions
+            .outbound
+            .by_key
+            .get(&key)
+            .and_then(|subscription| subscription.configuration.valid())
+            .map_or(1, |configuration| send_cost(&configuration.receiver));
+        if cost > *budget {
+            break;
+        }
         if let Some(plan) = stream.plan_delivery(&key, now, entropy).map_err(storage_error)? {
+            if plan.prepared_failure.is_none() {
+                *budget -= cost;
+            }
             plans.push(plan);
         }
     }
@@ -137,12 +162,13 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     // waits for them anyway, so healthy subscriptions keep being planned
     // meanwhile instead of stalling behind a slow receiver.
     let mut started_in_turn: BTreeSet<String> = BTreeSet::new();
+    let mut subrequests = MAX_ALARM_SUBREQUESTS;
     // Each round completes one send; a turn completes at most
     // MAX_ALARM_COMPLETIONS before the alarm re-arms for the rest.
     for _round in 0..MAX_ALARM_COMPLETIONS {
         let in_turn = platform::now_ms() < turn_ends_at;
         if in_turn || !started_in_turn.is_empty() {
-            let (plans, project) = plan_due(object, &busy)?;
+            let (plans, project) = plan_due(object, &busy, &mut subrequests)?;
             for plan in plans {
                 busy.insert(plan.subscription_key.clone());
                 if in_turn {
