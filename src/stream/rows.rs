@@ -150,9 +150,14 @@ pub fn for_each_fold_input<S: Storage + ?Sized>(
          ORDER BY event_offset LIMIT ?",
         CONTROL_PREFIX.len()
     );
+    let last = "SELECT COALESCE(MAX(event_offset), 0) FROM events";
+    let highest = match storage.query(last, &[])?.first() {
+        Some(row) => Columns { query: last, row }.int(0)?.max(0) as u64,
+        None => 0,
+    };
     let mut after = 0u64;
-    // Bounded by the log: every page moves `after` forward.
-    loop {
+    // A full page moves `after` past at least FOLD_PAGE_ROWS offsets.
+    for _page in 0..=highest / FOLD_PAGE_ROWS {
         let page = select(
             storage,
             &sql,
@@ -167,6 +172,7 @@ pub fn for_each_fold_input<S: Storage + ?Sized>(
             return Ok(());
         }
     }
+    Ok(())
 }
 
 /// Control events and copies are small (≤ 256 KiB each); 64 of them bound
