@@ -1,0 +1,275 @@
+// Live connections benchmark (DESIGN.md §10), in one workerd started by the
+// e2e harness (localhost only), readers and writers in this one Node process:
+//
+//  (a) append → live reader latency: on its own stream per scenario, with 1,
+//      100 and 1000 WebSocket readers (each acknowledging every frame as it
+//      arrives) and with 1 SSE reader (EventSource). Single appends, one at a
+//      time: each carries performance.now() taken just before its request is
+//      sent; every reader records, per event, the time from then until the
+//      frame carrying it arrived (same process, same clock). The next append
+//      is sent once every reader has the previous event (plus a small gap).
+//      p50 / p99 / max over all (reader, event) samples. Every reader must
+//      receive every event exactly once, in offset order, or the bench fails.
+//      At 1000 readers the time includes this process parsing 1000 frames
+//      per event — the readers share one Node thread with the writer.
+//  (b) the single-append rate (BENCH_CONCURRENCY requests in flight, warm-up
+//      then BENCH_SECONDS measured, as bench/append.mjs) into a stream with
+//      no reader and into one with 100 WebSocket readers attached (same event
+//      body, same pre-existing events), side by side, and the ratio. After
+//      the run, every reader must have caught up with the head (or the bench
+//      reports how many were closed as slow consumers).
+//  - the machine's load average next to the figures.
+//
+// Settings (environment): BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
+// BENCH_CONCURRENCY (8), BENCH_MAX_REQUESTS per run (500000),
+// BENCH_LIVE_EVENTS (200 measured appends per latency scenario),
+// BENCH_LIVE_WARMUP_EVENTS (20), BENCH_LIVE_GAP_MS (2, pause between
+// latency appends), BENCH_LIVE_WAIT_SECONDS (60, bound on any wait).
+import os from "node:os";
+import { EventSource } from "eventsource";
+import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
+import { loadSettings, envNumber, checkedFetch, warmThenMeasure, percentile, parsePrometheus, metric, printTable, fmt } from "./lib.mjs";
+
+const settings = loadSettings();
+const latencyEvents = envNumber("BENCH_LIVE_EVENTS", 200, { integer: true });
+const latencyWarmup = envNumber("BENCH_LIVE_WARMUP_EVENTS", 20, { integer: true });
+const gapMs = envNumber("BENCH_LIVE_GAP_MS", 2);
+const waitSeconds = envNumber("BENCH_LIVE_WAIT_SECONDS", 60);
+
+const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const fail = (message) => {
+  throw new Error(`BENCH FAILED: live: ${message}`);
+};
+const loadavgText = () => os.loadavg().map((v) => v.toFixed(2)).join(" / ");
+
+// The same modest event as bench/append.mjs.
+const eventAt = (i) => ({
+  type: "t",
+  payload: { seq: i, user: "user-000123", action: "page_view", url: "/products/widget-42?ref=bench" },
+});
+
+/** Waits for `condition()` (polled), at most BENCH_LIVE_WAIT_SECONDS. */
+async function until(condition, what) {
+  const deadline = performance.now() + waitSeconds * 1000;
+  while (!condition()) {
+    if (performance.now() > deadline) fail(`timed out after ${waitSeconds}s waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/**
+ * Readers of one stream. Each reader checks that offsets arrive contiguous
+ * from `after + 1`; `onEvent(event, now)` sees every event of every reader.
+ */
+function readerSet({ baseUrl, path, after, onEvent }) {
+  const set = { readers: [], problems: [], closes: [] };
+  const accept = (reader, events) => {
+    const now = performance.now();
+    for (const event of events) {
+      if (event.offset !== reader.last + 1) {
+        set.problems.push(`reader ${reader.id}: offset ${event.offset} after ${reader.last}`);
+      }
+      reader.last = Math.max(reader.last, event.offset);
+      onEvent(event, now);
+    }
+  };
+  set.addWebSocket = () => {
+    const url = `${baseUrl.replace(/^http/, "ws")}${streamUrl(path, "live")}?after=${after}`;
+    const ws = new WebSocket(url, ["tributary.v1", `bearer.${TOKEN}`]);
+    const reader = { id: set.readers.length, last: after, ws };
+    reader.opened = new Promise((resolve, reject) => {
+      ws.addEventListener("open", resolve, { once: true });
+      ws.addEventListener("error", () => reject(new Error(`reader ${reader.id} failed to open`)), { once: true });
+    });
+    ws.addEventListener("message", (message) => {
+      const frame = JSON.parse(message.data);
+      if (frame.type !== "events") return;
+      accept(reader, frame.events);
+      ws.send(JSON.stringify({ type: "ack", offset: frame.events.at(-1).offset }));
+    });
+    ws.addEventListener("close", (e) => set.closes.push({ id: reader.id, code: e.code, reason: e.reason }));
+    reader.close = () => ws.close(1000, "bench done");
+    set.readers.push(reader);
+    return reader;
+  };
+  set.addSse = () => {
+    const es = new EventSource(`${baseUrl}${streamUrl(path, "live")}?after=${after}`, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, authorization: `Bearer ${TOKEN}` } }),
+    });
+    const reader = { id: set.readers.length, last: after };
+    reader.opened = new Promise((resolve) => es.addEventListener("open", resolve, { once: true }));
+    es.addEventListener("event", (message) => accept(reader, [JSON.parse(message.data)]));
+    es.addEventListener("error", (e) => {
+      if (typeof e.data === "string") set.closes.push({ id: reader.id, reason: e.data });
+    });
+    reader.close = () => es.close();
+    set.readers.push(reader);
+    return reader;
+  };
+  set.minLast = () => set.readers.reduce((min, r) => Math.min(min, r.last), Infinity);
+  set.closeAll = () => set.readers.forEach((r) => r.close());
+  return set;
+}
+
+async function main() {
+  console.log(
+    `live bench: latency over ${latencyEvents} appends per scenario (after ${latencyWarmup} warm-up, ${gapMs} ms apart); ` +
+      `append rate ${settings.seconds}s after ${settings.warmupSeconds}s warm-up at concurrency ${settings.concurrency}`,
+  );
+  const t = await startTributary();
+  try {
+    const url = t.url;
+
+    async function streamMetrics(path) {
+      const response = await t.request("GET", streamUrl(path, "metrics"));
+      if (response.status !== 200) fail(`metrics of ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+      return parsePrometheus(String(response.body));
+    }
+
+    async function seed(path) {
+      const seeded = await t.request("POST", streamUrl(path, "events"), {
+        body: { events: Array.from({ length: 10 }, (_, i) => eventAt(i)) },
+      });
+      if (seeded.status !== 201) fail(`seeding ${path}: ${seeded.status} ${JSON.stringify(seeded.body)}`);
+      return seeded.body.events.at(-1).offset;
+    }
+
+    async function openReaders(path, after, count, transport, onEvent) {
+      const set = readerSet({ baseUrl: url, path, after, onEvent });
+      for (let k = 0; k < count; k += 100) {
+        const wave = Array.from({ length: Math.min(100, count - k) }, () =>
+          transport === "sse" ? set.addSse() : set.addWebSocket(),
+        );
+        await Promise.all(wave.map((r) => r.opened));
+      }
+      const connections = metric(await streamMetrics(path), "tributary_live_connections");
+      if (connections !== count) fail(`${path}: ${connections} live connections registered, expected ${count}`);
+      return set;
+    }
+
+    // (a) latency
+    async function latencyScenario(label, path, count, transport) {
+      const head = await seed(path);
+      const samples = [];
+      let measuring = false;
+      const set = await openReaders(path, head, count, transport, (event, now) => {
+        if (measuring && event.payload && typeof event.payload.sentAt === "number") samples.push(now - event.payload.sentAt);
+      });
+      const target = `${url}${streamUrl(path, "events")}`;
+      let offset = head;
+      const appendMs = [];
+      const loadBefore = os.loadavg()[0];
+      for (let i = 0; i < latencyWarmup + latencyEvents; i++) {
+        measuring = i >= latencyWarmup;
+        offset++;
+        const sentAt = performance.now();
+        const body = JSON.stringify({ type: "lat", payload: { i, sentAt } });
+        const problem = await checkedFetch(target, { method: "POST", headers: authJson, body }, 201, (text) =>
+          JSON.parse(text).event.offset === offset ? null : "unexpected offset",
+        );
+        if (problem) fail(`${label}: ${problem}`);
+        if (measuring) appendMs.push(performance.now() - sentAt);
+        await until(() => set.minLast() >= offset || set.closes.length > 0, `${label}: every reader has offset ${offset}`);
+        if (set.closes.length) fail(`${label}: readers closed: ${JSON.stringify(set.closes.slice(0, 3))}`);
+        if (gapMs) await sleep(gapMs);
+      }
+      if (set.problems.length) fail(`${label}: ${set.problems.slice(0, 3).join("; ")}`);
+      if (samples.length !== count * latencyEvents) fail(`${label}: ${samples.length} samples, expected ${count * latencyEvents}`);
+      set.closeAll();
+      samples.sort((a, b) => a - b);
+      appendMs.sort((a, b) => a - b);
+      return {
+        label,
+        readers: count,
+        samples: samples.length,
+        p50: percentile(samples, 50),
+        p99: percentile(samples, 99),
+        max: samples.at(-1),
+        appendP50: percentile(appendMs, 50),
+        load: `${loadBefore.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`,
+      };
+    }
+
+    const latency = [];
+    latency.push(await latencyScenario("1 WebSocket reader", "/bench/live-lat-ws-1", 1, "websocket"));
+    latency.push(await latencyScenario("100 WebSocket readers", "/bench/live-lat-ws-100", 100, "websocket"));
+    latency.push(await latencyScenario("1000 WebSocket readers", "/bench/live-lat-ws-1000", 1000, "websocket"));
+    latency.push(await latencyScenario("1 SSE reader", "/bench/live-lat-sse-1", 1, "sse"));
+
+    // (b) append rate with and without 100 readers
+    async function rateScenario(label, path, readers) {
+      const head = await seed(path);
+      const set = readers ? await openReaders(path, head, readers, "websocket", () => {}) : null;
+      const target = `${url}${streamUrl(path, "events")}`;
+      const body = (i) => JSON.stringify(eventAt(i));
+      const loadBefore = os.loadavg()[0];
+      const runs = await warmThenMeasure(label, {
+        ...settings,
+        send: (i) => checkedFetch(target, { method: "POST", headers: authJson, body: body(i) }, 201),
+      });
+      const loadAfter = os.loadavg()[0];
+      let caughtUp = "n/a";
+      if (set) {
+        const finalHead = head + runs.warmup.requests + runs.measured.requests;
+        const started = performance.now();
+        await until(() => set.minLast() >= finalHead || set.closes.length > 0, `${label}: readers reach ${finalHead}`);
+        if (set.problems.length) fail(`${label}: ${set.problems.slice(0, 3).join("; ")}`);
+        caughtUp = set.closes.length
+          ? `${set.closes.length} closed (${set.closes[0].code} ${set.closes[0].reason})`
+          : `all, ${fmt(performance.now() - started, 0)} ms after the last append`;
+        set.closeAll();
+      }
+      return { label, run: runs.measured, rate: runs.measured.requests / runs.measured.seconds, caughtUp, load: `${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}` };
+    }
+
+    const none = await rateScenario("single append, no reader", "/bench/live-rate-0", 0);
+    const hundred = await rateScenario("single append, 100 WebSocket readers", "/bench/live-rate-100", 100);
+
+    console.log("");
+    printTable(
+      [
+        { title: "append → reader latency" },
+        { title: "readers" },
+        { title: "samples" },
+        { title: "p50 ms" },
+        { title: "p99 ms" },
+        { title: "max ms" },
+        { title: "append p50 ms" },
+        { title: "load avg 1m", align: "left" },
+      ],
+      latency.map((s) => [s.label, fmt(s.readers), fmt(s.samples), fmt(s.p50, 2), fmt(s.p99, 2), fmt(s.max, 2), fmt(s.appendP50, 2), s.load]),
+    );
+    console.log("(latency = append request sent → frame received by each reader; append p50 = request → response)");
+    console.log("");
+    printTable(
+      [
+        { title: "append rate" },
+        { title: "requests" },
+        { title: "seconds" },
+        { title: "appends/s" },
+        { title: "p50 ms" },
+        { title: "p99 ms" },
+        { title: "readers caught up", align: "left" },
+        { title: "load avg 1m", align: "left" },
+      ],
+      [none, hundred].map((s) => [s.label, fmt(s.run.requests), fmt(s.run.seconds, 2), fmt(s.rate), fmt(s.run.p50, 2), fmt(s.run.p99, 2), s.caughtUp, s.load]),
+    );
+    const ratio = hundred.rate / none.rate;
+    const at100 = latency.find((s) => s.readers === 100);
+    console.log("");
+    console.log(`append rate with 100 readers ÷ with none: ${fmt(ratio, 2)} (aim ≥ 0.80: ${ratio >= 0.8 ? "met" : "NOT met"})`);
+    console.log(
+      `100 readers: p50 ${fmt(at100.p50, 2)} ms (aim ≤ 5: ${at100.p50 <= 5 ? "met" : "NOT met"}), ` +
+        `p99 ${fmt(at100.p99, 2)} ms (aim ≤ 25: ${at100.p99 <= 25 ? "met" : "NOT met"})`,
+    );
+    console.log(`load average (1/5/15 min) at the end: ${loadavgText()} on ${os.cpus().length} CPUs`);
+  } finally {
+    await t.cleanup();
+  }
+}
+
+main().catch((error) => {
+  console.error(`\n${error.stack ?? error}`);
+  process.exit(1);
+});
