@@ -296,10 +296,22 @@ impl<S: Storage> Stream<S> {
             return Ok(None);
         };
         if row.in_flight_deadline_at_ms.is_some_and(|deadline| deadline <= now_ms) {
-            let expired = self.plan_shell(key, &configuration, &stamp, &row, row.acknowledged_offset, now_ms);
-            let outcome = Outcome::transient("in-flight deadline passed (object restarted or receiver hung)");
-            self.complete_delivery(&expired, outcome, now_ms, entropy)?;
-            return Ok(None);
+            // The object died mid-send (§6 rule 6): nothing is known to have
+            // failed, so no attempt is spent and nothing halts or skips; the
+            // batch is retried now, one event at first (a digest keeps its
+            // pinned range and delivery id).
+            self.storage.execute(
+                "UPDATE subscription_runtime SET in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL, \
+                 isolating = 1, last_error = ? WHERE subscription_key = ? AND run_offset = ?",
+                &[
+                    "in-flight deadline passed (the object restarted mid-send); retrying".into(),
+                    key.into(),
+                    row.run_offset.into(),
+                ],
+            )?;
+            row.in_flight_deadline_at_ms = None;
+            row.next_attempt_at_ms = None;
+            row.isolating = true;
         }
         if row.in_flight_deadline_at_ms.is_some() || row.next_attempt_at_ms.is_some_and(|at| at > now_ms) {
             return Ok(None);

@@ -35,6 +35,9 @@ impl RusqliteStorage {
     }
 
     fn wrap(connection: Connection) -> Self {
+        // The engine issues more distinct statements than rusqlite's default
+        // cache of 16 holds.
+        connection.set_prepared_statement_cache_capacity(256);
         RusqliteStorage {
             connection,
             rows_written: Cell::new(0),
