@@ -21,6 +21,7 @@ pub mod path;
 pub mod processor;
 pub mod route;
 pub mod schema;
+pub mod source;
 pub mod state;
 pub mod storage;
 pub mod stream;

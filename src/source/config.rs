@@ -1,0 +1,332 @@
+//! A source's configuration (DESIGN.md §15): `PUT /v1/sources/{name}` with
+//! `{kind: "evm", rpcUrls, chainId, targetStream, filters: [{address?,
+//! event}], startBlock?, confirmations?, finalityDepth?, pollMs?}`,
+//! validated before anything is stored (422 naming the field). RPC URLs
+//! follow the webhook URL rules (§9), relaxed by the same deployment switch.
+//! The endpoint's `eth_chainId` is compared by the shell, through
+//! [`check_chain_ids`], before the configuration is committed.
+
+use super::abi::{self, CompiledFilter};
+use super::rpc::RpcFailure;
+use crate::error::{details, ApiFailure};
+use crate::limits::{
+    MAX_SAFE_INTEGER, MAX_SOURCE_CONFIG_BYTES, MAX_SOURCE_EVENT_SIGNATURE_BYTES, MAX_SOURCE_FILTERS,
+    MAX_SOURCE_FILTER_ADDRESSES, MAX_SOURCE_FINALITY_DEPTH, MAX_SOURCE_NAME_BYTES, MAX_SOURCE_POLL_MS,
+    MAX_SOURCE_RPC_URLS, MAX_SOURCE_URL_BYTES, MIN_SOURCE_POLL_MS,
+};
+use crate::path::StreamPath;
+use crate::webhook::url_rules;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+pub const DEFAULT_CONFIRMATIONS: u64 = 0;
+pub const DEFAULT_FINALITY_DEPTH: u64 = 64;
+pub const DEFAULT_POLL_MS: u64 = 2000;
+
+/// A validated configuration, as stored and returned (defaults filled in,
+/// filter addresses EIP-55 checksummed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceConfig {
+    pub kind: String,
+    pub rpc_urls: Vec<String>,
+    pub chain_id: u64,
+    pub target_stream: String,
+    pub filters: Vec<FilterConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_block: Option<u64>,
+    pub confirmations: u64,
+    pub finality_depth: u64,
+    pub poll_ms: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FilterConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<Vec<String>>,
+    pub event: String,
+}
+
+impl SourceConfig {
+    /// Whether `other` reads the same logs into the same stream: a PUT that
+    /// changes any of these restarts ingestion (§15); the rest (URLs,
+    /// confirmations, finality, poll interval) apply to the running source.
+    pub fn same_ingestion(&self, other: &SourceConfig) -> bool {
+        self.chain_id == other.chain_id
+            && self.target_stream == other.target_stream
+            && self.filters == other.filters
+            && self.start_block == other.start_block
+    }
+
+    /// The filters, compiled. A stored configuration is re-validated here, so
+    /// one that no longer compiles refuses to run rather than running half-valid.
+    pub fn compile(&self) -> Result<Vec<CompiledFilter>, ConfigError> {
+        self.filters
+            .iter()
+            .enumerate()
+            .map(|(index, filter)| abi::compile(index, filter))
+            .collect()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("source name must be 1-{MAX_SOURCE_NAME_BYTES} characters of [A-Za-z0-9._-]")]
+    Name,
+    #[error("body is not valid JSON: {0}")]
+    Malformed(String),
+    #[error("the configuration is {0} bytes; the limit is {MAX_SOURCE_CONFIG_BYTES}")]
+    TooLarge(usize),
+    #[error("'{field}' {problem}")]
+    Invalid { field: String, problem: String },
+}
+
+impl ApiFailure for ConfigError {
+    fn status(&self) -> u16 {
+        match self {
+            ConfigError::Name | ConfigError::Malformed(_) => 400,
+            ConfigError::TooLarge(_) => 413,
+            ConfigError::Invalid { .. } => 422,
+        }
+    }
+    fn code(&self) -> &'static str {
+        match self {
+            ConfigError::Name => "invalid_source_name",
+            ConfigError::Malformed(_) => "malformed_json",
+            ConfigError::TooLarge(_) => "source_too_large",
+            ConfigError::Invalid { .. } => "invalid_source",
+        }
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            ConfigError::Invalid { field, .. } => details([("field", json!(field))]),
+            _ => Map::new(),
+        }
+    }
+}
+
+pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+/// A source name: one path segment of `/v1/sources/{name}`.
+pub fn check_name(name: &str) -> Result<(), ConfigError> {
+    let valid = !name.is_empty()
+        && name.len() <= MAX_SOURCE_NAME_BYTES
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'));
+    if valid {
+        Ok(())
+    } else {
+        Err(ConfigError::Name)
+    }
+}
+
+const FIELDS: &[&str] = &[
+    "kind",
+    "rpcUrls",
+    "chainId",
+    "targetStream",
+    "filters",
+    "startBlock",
+    "confirmations",
+    "finalityDepth",
+    "pollMs",
+];
+
+/// A non-negative integer below 2^53 (§1), or `None` when absent or null.
+fn integer(fields: &Map<String, Value>, field: &str) -> Result<Option<u64>, ConfigError> {
+    match fields.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => match value.as_u64() {
+            Some(n) if n <= MAX_SAFE_INTEGER => Ok(Some(n)),
+            _ => Err(invalid(field, "must be a non-negative integer below 2^53")),
+        },
+    }
+}
+
+/// Validates a `PUT /v1/sources/{name}` body (§15). `allow_insecure` is the
+/// deployment's `ALLOW_INSECURE_WEBHOOKS` (§9).
+pub fn parse(name: &str, body: &[u8], allow_insecure: bool) -> Result<SourceConfig, ConfigError> {
+    check_name(name)?;
+    if body.len() > MAX_SOURCE_CONFIG_BYTES {
+        return Err(ConfigError::TooLarge(body.len()));
+    }
+    let value: Value = serde_json::from_slice(body).map_err(|error| ConfigError::Malformed(error.to_string()))?;
+    let fields = value
+        .as_object()
+        .ok_or_else(|| invalid("body", "must be a JSON object"))?;
+    if let Some(unknown) = fields.keys().find(|key| !FIELDS.contains(&key.as_str())) {
+        return Err(invalid(unknown.clone(), "is not a source field"));
+    }
+    match fields.get("kind") {
+        Some(Value::String(kind)) if kind == "evm" => {}
+        _ => return Err(invalid("kind", "must be \"evm\"")),
+    }
+    let rpc_urls = rpc_urls(fields.get("rpcUrls"), allow_insecure)?;
+    let chain_id = match integer(fields, "chainId")? {
+        Some(id) if id >= 1 => id,
+        _ => return Err(invalid("chainId", "must be a positive integer below 2^53")),
+    };
+    let target_stream = match fields.get("targetStream") {
+        Some(Value::String(path)) => StreamPath::parse(path)
+            .map_err(|error| invalid("targetStream", format!("is not a stream path: {error}")))?
+            .as_str()
+            .to_owned(),
+        _ => {
+            return Err(invalid(
+                "targetStream",
+                "must be a stream path such as \"/chain/transfers\"",
+            ))
+        }
+    };
+    let filters = filters(fields.get("filters"))?;
+    let start_block = integer(fields, "startBlock")?;
+    let confirmations = integer(fields, "confirmations")?.unwrap_or(DEFAULT_CONFIRMATIONS);
+    if confirmations > MAX_SOURCE_FINALITY_DEPTH {
+        return Err(invalid(
+            "confirmations",
+            format!("must be at most {MAX_SOURCE_FINALITY_DEPTH}"),
+        ));
+    }
+    let finality_depth = integer(fields, "finalityDepth")?.unwrap_or(DEFAULT_FINALITY_DEPTH);
+    if !(1..=MAX_SOURCE_FINALITY_DEPTH).contains(&finality_depth) {
+        return Err(invalid(
+            "finalityDepth",
+            format!("must be 1 to {MAX_SOURCE_FINALITY_DEPTH} blocks"),
+        ));
+    }
+    let poll_ms = integer(fields, "pollMs")?.unwrap_or(DEFAULT_POLL_MS);
+    if !(MIN_SOURCE_POLL_MS..=MAX_SOURCE_POLL_MS).contains(&poll_ms) {
+        return Err(invalid(
+            "pollMs",
+            format!("must be {MIN_SOURCE_POLL_MS} to {MAX_SOURCE_POLL_MS} milliseconds"),
+        ));
+    }
+    let config = SourceConfig {
+        kind: "evm".to_owned(),
+        rpc_urls,
+        chain_id,
+        target_stream,
+        filters,
+        start_block,
+        confirmations,
+        finality_depth,
+        poll_ms,
+    };
+    config.compile()?;
+    Ok(config)
+}
+
+fn rpc_urls(value: Option<&Value>, allow_insecure: bool) -> Result<Vec<String>, ConfigError> {
+    let list = value
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid("rpcUrls", "must be an array of JSON-RPC endpoint URLs"))?;
+    if list.is_empty() || list.len() > MAX_SOURCE_RPC_URLS {
+        return Err(invalid("rpcUrls", format!("must list 1 to {MAX_SOURCE_RPC_URLS} URLs")));
+    }
+    let mut urls = Vec::with_capacity(list.len());
+    for (index, url) in list.iter().enumerate() {
+        let field = format!("rpcUrls[{index}]");
+        let url = url.as_str().ok_or_else(|| invalid(&field, "must be a string"))?;
+        if url.len() > MAX_SOURCE_URL_BYTES {
+            return Err(invalid(&field, format!("must be at most {MAX_SOURCE_URL_BYTES} bytes")));
+        }
+        url_rules::check(url, allow_insecure).map_err(|problem| invalid(&field, problem))?;
+        if urls.iter().any(|seen| seen == url) {
+            return Err(invalid(&field, "repeats an earlier URL"));
+        }
+        urls.push(url.to_owned());
+    }
+    Ok(urls)
+}
+
+fn filters(value: Option<&Value>) -> Result<Vec<FilterConfig>, ConfigError> {
+    let list = value
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid("filters", "must be an array of {address?, event}"))?;
+    if list.is_empty() || list.len() > MAX_SOURCE_FILTERS {
+        return Err(invalid(
+            "filters",
+            format!("must list 1 to {MAX_SOURCE_FILTERS} filters"),
+        ));
+    }
+    let mut filters = Vec::with_capacity(list.len());
+    for (index, filter) in list.iter().enumerate() {
+        let field = |name: &str| format!("filters[{index}].{name}");
+        let fields = filter
+            .as_object()
+            .ok_or_else(|| invalid(format!("filters[{index}]"), "must be an object {address?, event}"))?;
+        if let Some(unknown) = fields.keys().find(|key| !["address", "event"].contains(&key.as_str())) {
+            return Err(invalid(field(unknown), "is not a filter field"));
+        }
+        let event = match fields.get("event") {
+            Some(Value::String(event)) if !event.trim().is_empty() => event.trim().to_owned(),
+            _ => {
+                return Err(invalid(
+                    field("event"),
+                    "must be an event signature such as \"Transfer(address indexed from, address indexed to, uint256 value)\"",
+                ))
+            }
+        };
+        if event.len() > MAX_SOURCE_EVENT_SIGNATURE_BYTES {
+            return Err(invalid(
+                field("event"),
+                format!("must be at most {MAX_SOURCE_EVENT_SIGNATURE_BYTES} bytes"),
+            ));
+        }
+        let address = match fields.get("address") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(addresses)) => {
+                if addresses.is_empty() || addresses.len() > MAX_SOURCE_FILTER_ADDRESSES {
+                    return Err(invalid(
+                        field("address"),
+                        format!("must list 1 to {MAX_SOURCE_FILTER_ADDRESSES} addresses (omit it for any address)"),
+                    ));
+                }
+                let mut checked = Vec::with_capacity(addresses.len());
+                for (position, address) in addresses.iter().enumerate() {
+                    let name = format!("filters[{index}].address[{position}]");
+                    let raw = address.as_str().ok_or_else(|| invalid(&name, "must be a string"))?;
+                    let address = abi::parse_address(raw).map_err(|problem| invalid(&name, problem))?;
+                    if !checked.contains(&address) {
+                        checked.push(address);
+                    }
+                }
+                Some(checked)
+            }
+            Some(_) => return Err(invalid(field("address"), "must be an array of addresses")),
+        };
+        filters.push(FilterConfig { address, event });
+    }
+    Ok(filters)
+}
+
+/// The chain id every RPC URL answered (`eth_chainId`), in `rpcUrls` order:
+/// an unreachable or failing endpoint is 422 on `rpcUrls`, a different chain
+/// 422 on `chainId` (§15).
+pub fn check_chain_ids(config: &SourceConfig, answers: &[Result<u64, RpcFailure>]) -> Result<(), ConfigError> {
+    for (index, answer) in answers.iter().enumerate() {
+        match answer {
+            Ok(chain_id) if *chain_id == config.chain_id => {}
+            Ok(chain_id) => {
+                return Err(invalid(
+                    "chainId",
+                    format!("is {}, but rpcUrls[{index}] serves chain {chain_id}", config.chain_id),
+                ))
+            }
+            Err(failure) => {
+                return Err(invalid(
+                    "rpcUrls",
+                    format!("rpcUrls[{index}] did not answer eth_chainId: {failure}"),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
