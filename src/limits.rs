@@ -62,6 +62,9 @@ pub const IN_FLIGHT_GRACE_MS: i64 = 5_000;
 /// One alarm turn plans new sends for at most this long (§12); sends still
 /// running finish under their own deadlines, and due work re-arms the alarm.
 pub const ALARM_TURN_MS: i64 = 20_000;
+/// How long a delivery turn runs before it lets waiting requests in (a
+/// macrotask boundary), so a long catch-up never starves appends and reads.
+pub const ALARM_YIELD_EVERY_MS: i64 = 50;
 /// Sends one alarm turn completes before re-arming for the rest.
 pub const MAX_ALARM_COMPLETIONS: u32 = 10_000;
 /// Subrequests one alarm turn may make (the platform allows 1000 per

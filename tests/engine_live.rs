@@ -42,17 +42,28 @@ fn ws_offsets(frames: &[String]) -> Vec<u64> {
         .collect()
 }
 
-/// Delivers what was committed since the last call to `key`, as the shell does.
-fn fan_out(stream: &mut Stream<RusqliteStorage>, key: &str, unsent: usize) -> Vec<String> {
+/// What one connection gets of what was committed since the last call.
+fn decide(stream: &mut Stream<RusqliteStorage>, key: &str, unsent: usize) -> Option<Fanout> {
     let committed = stream.take_committed();
     let head = stream.head();
-    match stream.live.on_commit(key, &committed, head, unsent) {
-        Fanout::Send { text, through, events } => {
-            stream.live.record_sent(key, through, events, text.len());
+    let decisions = stream.live.on_commit(&committed, head, &|_| unsent);
+    decisions.into_iter().find(|(k, _)| k == key).map(|(_, fanout)| fanout)
+}
+
+/// Delivers what was committed since the last call to `key`, as the shell does.
+fn fan_out(stream: &mut Stream<RusqliteStorage>, key: &str, unsent: usize) -> Vec<String> {
+    match decide(stream, key, unsent) {
+        Some(Fanout::Send {
+            text,
+            through,
+            last_sent,
+            events,
+        }) => {
+            stream.live.record_sent(key, through, last_sent, events, text.len());
             vec![text]
         }
-        Fanout::Nothing => Vec::new(),
-        Fanout::Close(reason) => panic!("closed: {reason:?}"),
+        Some(Fanout::Nothing) | None => Vec::new(),
+        Some(Fanout::Close(reason)) => panic!("closed: {reason:?}"),
     }
 }
 
@@ -216,15 +227,18 @@ fn s12_a_consumer_whose_backlog_passes_a_mebibyte_is_closed_and_acks_keep_one_op
     let mut closed = None;
     for _ in 0..30 {
         append(&mut stream, json!({"type": "big", "payload": fill}));
-        let committed = stream.take_committed();
-        let head = stream.head();
-        match stream.live.on_commit(&key, &committed, head, 0) {
-            Fanout::Send { text, through, events } => stream.live.record_sent(&key, through, events, text.len()),
-            Fanout::Close(reason) => {
+        match decide(&mut stream, &key, 0) {
+            Some(Fanout::Send {
+                text,
+                through,
+                last_sent,
+                events,
+            }) => stream.live.record_sent(&key, through, last_sent, events, text.len()),
+            Some(Fanout::Close(reason)) => {
                 closed = Some(reason);
                 break;
             }
-            Fanout::Nothing => panic!("caught up: it gets every event"),
+            _ => panic!("caught up: it gets every event"),
         }
     }
     assert_eq!(closed, Some(CloseReason::SlowConsumer));
@@ -242,13 +256,9 @@ fn s12_a_consumer_whose_backlog_passes_a_mebibyte_is_closed_and_acks_keep_one_op
     let rest = stream.live_catch_up(&sse.connection_key, usize::MAX).unwrap();
     assert!(rest.caught_up);
     append(&mut stream, json!({"type": "big", "payload": fill}));
-    let committed = stream.take_committed();
-    let head = stream.head();
     assert_eq!(
-        stream
-            .live
-            .on_commit(&sse.connection_key, &committed, head, 1024 * 1024),
-        Fanout::Close(CloseReason::SlowConsumer)
+        decide(&mut stream, &sse.connection_key, 1024 * 1024),
+        Some(Fanout::Close(CloseReason::SlowConsumer))
     );
 }
 
@@ -268,4 +278,27 @@ fn s10_bad_live_queries_are_refused_with_the_parameter_named() {
     assert_eq!(LiveQuery::parse(&long_key, None).unwrap_err().status(), 400);
     let many_types = format!("types={}", vec!["t"; 600].join(","));
     assert_eq!(LiveQuery::parse(&many_types, None).unwrap_err().status(), 400);
+}
+
+#[test]
+fn s12_a_filtered_connection_that_acknowledges_each_frame_is_never_slow() {
+    let mut stream = memory_stream("/filtered");
+    let (connection, _) = stream
+        .open_live(&query("types=a"), Transport::WebSocket, 1_000, [8; 16])
+        .unwrap();
+    let key = connection.connection_key;
+    assert!(stream.live_catch_up(&key, 1 << 20).unwrap().caught_up);
+    let fill = "y".repeat(6 * 1024);
+    for _ in 0..40 {
+        // 100 matching events then one the filter passes over, in one commit.
+        let mut events: Vec<Value> = (0..100).map(|_| json!({"type": "a", "payload": fill})).collect();
+        events.push(json!({"type": "b"}));
+        append(&mut stream, json!({ "events": events }));
+        let frames = fan_out(&mut stream, &key, 0);
+        assert_eq!(frames.len(), 1, "never closed");
+        // The client acknowledges the last event it processed.
+        let last = ws_offsets(&frames).last().copied().unwrap();
+        stream.live.acknowledge(&key, last);
+        assert_eq!(stream.live.backlog(&key), 0);
+    }
 }

@@ -19,7 +19,8 @@ use std::future::Future;
 use std::pin::Pin;
 use tributary::delivery::{Completion, DeliveryPlan, Outcome};
 use tributary::limits::{
-    ALARM_TURN_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, REPLAY_BUDGET_MS, REPLAY_MAX_WAIT_MS,
+    ALARM_TURN_MS, ALARM_YIELD_EVERY_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, REPLAY_BUDGET_MS,
+    REPLAY_MAX_WAIT_MS,
 };
 use tributary::stream::Stream;
 use worker::Result;
@@ -163,6 +164,7 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     // meanwhile instead of stalling behind a slow receiver.
     let mut started_in_turn: BTreeSet<String> = BTreeSet::new();
     let mut subrequests = MAX_ALARM_SUBREQUESTS;
+    let mut last_yield = platform::now_ms();
     // Each round completes one send; a turn completes at most
     // MAX_ALARM_COMPLETIONS before the alarm re-arms for the rest.
     for _round in 0..MAX_ALARM_COMPLETIONS {
@@ -187,6 +189,13 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         let Some((plan, outcome)) = sending.next().await else {
             return Ok(());
         };
+        // A macrotask boundary every ALARM_YIELD_EVERY_MS: requests waiting for
+        // this object (appends, reads, live tails) run before the next batch,
+        // so a long catch-up never starves them.
+        if platform::now_ms() - last_yield >= ALARM_YIELD_EVERY_MS {
+            within(0, futures_util::future::pending::<()>()).await;
+            last_yield = platform::now_ms();
+        }
         busy.remove(&plan.subscription_key);
         started_in_turn.remove(&plan.subscription_key);
         complete(object, &plan, outcome)?;

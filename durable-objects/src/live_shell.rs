@@ -54,7 +54,12 @@ pub struct LiveShell {
     notified_head: Cell<u64>,
     /// Sockets found open by a woken object have been taken back.
     restored: Cell<bool>,
+    /// Sends since each WebSocket's attachment was last saved.
+    unsaved_sends: RefCell<BTreeMap<String, u32>>,
 }
+
+/// How many sends a WebSocket's saved record may lag behind.
+const PERSIST_EVERY_SENDS: u32 = 32;
 
 fn error_response(error: impl Into<ApiError>) -> Result<Response> {
     crate::responses::from_api(ApiResponse::from(error.into()))
@@ -268,14 +273,20 @@ impl LiveShell {
                 return;
             }
             let sse = self.sse.borrow();
+            let unsent = |key: &str| sse.get(key).map_or(0, |sink| sink.unsent.get());
             let mut decisions = Vec::new();
-            for key in stream.live.keys() {
-                let unsent = sse.get(&key).map_or(0, |sink| sink.unsent.get());
-                let fanout = stream.live.on_commit(&key, &committed, head, unsent);
-                if let Fanout::Send { through, events, text } = &fanout {
-                    stream.live.record_sent(&key, *through, *events, text.len());
+            for (key, fanout) in stream.live.on_commit(&committed, head, &unsent) {
+                if let Fanout::Send {
+                    through,
+                    last_sent,
+                    events,
+                    text,
+                } = &fanout
+                {
+                    stream.live.record_sent(&key, *through, *last_sent, *events, text.len());
                 }
-                decisions.push((key.clone(), fanout, stream.live.get(&key).cloned()));
+                let record = stream.live.get(&key).cloned();
+                decisions.push((key, fanout, record));
             }
             decisions
         };
@@ -297,7 +308,11 @@ impl LiveShell {
         }
     }
 
-    /// Sends `text` to `key`'s transport; `false` when it is gone.
+    /// Sends `text` to `key`'s transport; `false` when it is gone. A
+    /// WebSocket's record is saved to its attachment every
+    /// [`PERSIST_EVERY_SENDS`] sends (and on open, acks and catch-up): fan-out
+    /// is driven by commits, so a woken object never resends from a stale
+    /// record; only the card's counters may lag by that much.
     fn send(&self, key: &str, text: String, record: Option<&Connection>) -> bool {
         if let Some(sink) = self.sse.borrow().get(key) {
             return sink.push(text);
@@ -306,8 +321,14 @@ impl LiveShell {
         let Some(socket) = sockets.get(key) else {
             return false;
         };
-        if let Some(record) = record {
-            let _ = socket.serialize_attachment(record);
+        let mut unsaved = self.unsaved_sends.borrow_mut();
+        let count = unsaved.entry(key.to_owned()).or_insert(0);
+        *count += 1;
+        if *count >= PERSIST_EVERY_SENDS {
+            *count = 0;
+            if let Some(record) = record {
+                let _ = socket.serialize_attachment(record);
+            }
         }
         socket.send_with_str(&text).is_ok()
     }
@@ -319,6 +340,9 @@ impl LiveShell {
             sink.push(live::sse_error(reason.code(), reason.message()));
         }
         if let Some(socket) = self.sockets.borrow_mut().remove(key) {
+            // A closing socket is no connection any more: a woken object
+            // must not restore it (a replacement may hold its key).
+            let _ = socket.serialize_attachment(serde_json::Value::Null);
             let _ = socket.close(Some(reason.websocket_code()), Some(reason.code()));
         }
     }
@@ -326,6 +350,7 @@ impl LiveShell {
     fn forget(&self, object: &StreamObject, key: &str) {
         self.sse.borrow_mut().remove(key);
         self.sockets.borrow_mut().remove(key);
+        self.unsaved_sends.borrow_mut().remove(key);
         if let Some(stream) = object.stream_slot().borrow_mut().as_mut() {
             stream.live.remove(key);
         }
@@ -382,10 +407,20 @@ impl LiveShell {
         }
     }
 
-    /// A WebSocket closed or failed: forget it.
+    /// A WebSocket closed or failed: forget it — only if its key is still
+    /// its own (a replaced socket's close must not forget its replacement).
     pub fn on_closed(&self, object: &StreamObject, socket: &WebSocket) {
-        if let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() {
-            self.forget(object, &connection.connection_key);
+        let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() else {
+            return;
+        };
+        let key = connection.connection_key;
+        let owns_key = self
+            .sockets
+            .borrow()
+            .get(&key)
+            .is_some_and(|registered| registered == socket);
+        if owns_key {
+            self.forget(object, &key);
         }
     }
 

@@ -96,8 +96,9 @@ impl<S: Storage> Stream<S> {
                 Transport::WebSocket => frames::websocket_frame(&admitted, head),
             };
             spent = spent.saturating_add(text.len());
+            let last_sent = admitted.last().map_or(scanned_through, |event| event.offset);
             self.live
-                .record_sent(key, scanned_through, admitted.len() as u64, text.len());
+                .record_sent(key, scanned_through, last_sent, admitted.len() as u64, text.len());
             catch_up.frames.push(text);
         }
         Ok(catch_up)

@@ -54,8 +54,15 @@ impl CloseReason {
 pub enum Fanout {
     /// Nothing for it (filtered out, or still catching up from the log).
     Nothing,
-    /// Send `text`; then call [`Registry::record_sent`].
-    Send { text: String, through: u64, events: u64 },
+    /// Send `text` (its last event is `last_sent`; the connection is then
+    /// through `through`, filtered-out offsets included); then call
+    /// [`Registry::record_sent`].
+    Send {
+        text: String,
+        through: u64,
+        last_sent: u64,
+        events: u64,
+    },
     /// Close it: sending would pass its backlog limit.
     Close(CloseReason),
 }
@@ -175,52 +182,68 @@ impl Registry {
         self.connections.values().map(Connection::card).collect()
     }
 
-    /// What `key` gets of `events` just committed. `unsent_bytes` is what the
-    /// shell still holds for an SSE stream; a WebSocket's backlog is what its
-    /// client has not acknowledged.
-    pub fn on_commit(&mut self, key: &str, events: &[CommittedEvent], head: u64, unsent_bytes: usize) -> Fanout {
-        let Some(connection) = self.connections.get_mut(key) else {
-            return Fanout::Nothing;
-        };
-        if !connection.caught_up {
-            return Fanout::Nothing;
-        }
-        let admitted: Vec<CommittedEvent> = events
-            .iter()
-            .filter(|event| connection.admits(event))
-            .cloned()
-            .collect();
+    /// What every connection gets of `events` just committed (§10). A frame
+    /// is serialized once and shared by every connection that gets the same
+    /// events. `unsent_bytes` says what the shell still holds for an SSE
+    /// stream; a WebSocket's backlog is what its client has not acknowledged.
+    pub fn on_commit(
+        &mut self,
+        events: &[CommittedEvent],
+        head: u64,
+        unsent_bytes: &dyn Fn(&str) -> usize,
+    ) -> Vec<(String, Fanout)> {
         let Some(through) = events.iter().map(|event| event.offset).max() else {
-            return Fanout::Nothing;
+            return Vec::new();
         };
-        if admitted.is_empty() {
-            connection.delivered_through_offset = connection.delivered_through_offset.max(through);
-            return Fanout::Nothing;
-        }
-        let text = match connection.transport {
-            Transport::Sse => frames::sse_event_frames(&admitted),
-            Transport::WebSocket => frames::websocket_frame(&admitted, head),
-        };
-        let backlog = match connection.transport {
-            Transport::Sse => unsent_bytes,
-            Transport::WebSocket => {
-                usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged))
-                    .unwrap_or(usize::MAX)
+        let mut frames: BTreeMap<(Transport, Vec<u64>), String> = BTreeMap::new();
+        let mut decisions = Vec::new();
+        for (key, connection) in &mut self.connections {
+            if !connection.caught_up {
+                continue;
             }
-        };
-        if backlog.saturating_add(text.len()) > MAX_LIVE_BACKLOG_BYTES {
-            self.counters.slow_consumer_closes += 1;
-            return Fanout::Close(CloseReason::SlowConsumer);
+            let admitted: Vec<&CommittedEvent> = events.iter().filter(|event| connection.admits(event)).collect();
+            let Some(last_sent) = admitted.last().map(|event| event.offset) else {
+                connection.delivered_through_offset = connection.delivered_through_offset.max(through);
+                continue;
+            };
+            let offsets: Vec<u64> = admitted.iter().map(|event| event.offset).collect();
+            let text = frames
+                .entry((connection.transport, offsets))
+                .or_insert_with(|| {
+                    let owned: Vec<CommittedEvent> = admitted.iter().map(|event| (*event).clone()).collect();
+                    match connection.transport {
+                        Transport::Sse => frames::sse_event_frames(&owned),
+                        Transport::WebSocket => frames::websocket_frame(&owned, head),
+                    }
+                })
+                .clone();
+            let backlog = match connection.transport {
+                Transport::Sse => unsent_bytes(key),
+                Transport::WebSocket => {
+                    usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged))
+                        .unwrap_or(usize::MAX)
+                }
+            };
+            if backlog.saturating_add(text.len()) > MAX_LIVE_BACKLOG_BYTES {
+                self.counters.slow_consumer_closes += 1;
+                decisions.push((key.clone(), Fanout::Close(CloseReason::SlowConsumer)));
+                continue;
+            }
+            decisions.push((
+                key.clone(),
+                Fanout::Send {
+                    text,
+                    through,
+                    last_sent,
+                    events: admitted.len() as u64,
+                },
+            ));
         }
-        Fanout::Send {
-            text,
-            through,
-            events: admitted.len() as u64,
-        }
+        decisions
     }
 
-    /// Records a frame the shell sent to `key`.
-    pub fn record_sent(&mut self, key: &str, through: u64, events: u64, bytes: usize) {
+    /// Records a frame the shell sent to `key` (its last event `last_sent`).
+    pub fn record_sent(&mut self, key: &str, through: u64, last_sent: u64, events: u64, bytes: usize) {
         let Some(connection) = self.connections.get_mut(key) else {
             return;
         };
@@ -231,7 +254,8 @@ impl Registry {
         self.counters.bytes_sent += bytes as u64;
         if connection.transport == Transport::WebSocket {
             let pending = self.unacknowledged.entry(key.to_owned()).or_default();
-            pending.push_back((through, connection.bytes_sent));
+            // Keyed on the frame's last event: what a client acknowledges.
+            pending.push_back((last_sent, connection.bytes_sent));
             // Bounded: the backlog limit closes a connection long before.
             if pending.len() > 4096 {
                 pending.pop_front();
