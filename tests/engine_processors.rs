@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{inputs, FileStream};
+use common::{inputs, FileStream, Rng};
 use serde_json::{json, Value};
 use tributary::delivery::{DeliveryPlan, Outcome};
 use tributary::error::ApiFailure;
@@ -189,21 +189,6 @@ fn s9_state_over_256_kib_is_an_error_of_that_event() {
         })
         .unwrap_err();
     assert!(matches!(error, FoldError::StateTooLarge { offset: 3, .. }), "{error}");
-}
-
-/// splitmix64, deterministic per seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// What the stream's shell does for one processor-wake plan (§9), against

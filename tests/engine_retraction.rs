@@ -8,6 +8,7 @@
 mod common;
 
 use common::world::{Network, World};
+use common::Rng;
 use serde_json::{json, Value};
 use tributary::delivery::{DeliveryPlan, Outcome};
 use tributary::deployment::Deployment;
@@ -363,21 +364,6 @@ fn s13_malformed_invalidations_and_gates_are_refused_before_commit() {
         assert_eq!(error.status(), 422, "{gate}");
     }
     assert_eq!(stream.head(), 1, "nothing committed");
-}
-
-/// splitmix64, deterministic per seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// One seed: random data, noise and invalidations (ranges and lists),
