@@ -60,7 +60,7 @@ fn fan_out(stream: &mut Stream<RusqliteStorage>, key: &str, unsent: usize) -> Ve
             events,
         }) => {
             stream.live.record_sent(key, through, last_sent, events, text.len());
-            vec![text]
+            vec![text.to_string()]
         }
         Some(Fanout::Nothing) | None => Vec::new(),
         Some(Fanout::Close(reason)) => panic!("closed: {reason:?}"),

@@ -26,6 +26,7 @@ use tributary::api::ApiResponse;
 use tributary::error::ApiError;
 use tributary::limits::{MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS};
 use tributary::live::{self, CloseReason, Connection, Fanout, LiveQuery, Transport};
+use wasm_bindgen::{JsCast, JsValue};
 use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
 
 /// The subprotocol the server answers when a client offers it (§10).
@@ -58,8 +59,23 @@ pub struct LiveShell {
     unsaved_sends: RefCell<BTreeMap<String, u32>>,
 }
 
-/// How many sends a WebSocket's saved record may lag behind.
+/// How many sends a WebSocket's saved record may lag behind (fan-out is
+/// driven by commits, so a woken object never resends from a stale record;
+/// only the card's counters may lag by that much).
 const PERSIST_EVERY_SENDS: u32 = 32;
+
+/// `socket.send(frame)` with a JS string built once per distinct frame.
+fn send_js(socket: &WebSocket, frame: &JsValue) -> bool {
+    let target: &web_sys::WebSocket = socket.as_ref();
+    let target: &JsValue = target.as_ref();
+    let Ok(send) = js_sys::Reflect::get(target, &JsValue::from_str("send")) else {
+        return false;
+    };
+    let Ok(send) = send.dyn_into::<js_sys::Function>() else {
+        return false;
+    };
+    send.call1(target, frame).is_ok()
+}
 
 fn error_response(error: impl Into<ApiError>) -> Result<Response> {
     crate::responses::from_api(ApiResponse::from(error.into()))
@@ -257,7 +273,9 @@ impl LiveShell {
     /// wakes long-polls. Call after every engine call that may append.
     pub fn fan_out(&self, object: &StreamObject) {
         self.prune(object);
-        let decisions = {
+        let mut gone = Vec::new();
+        let mut closing = Vec::new();
+        {
             let mut slot = object.stream_slot().borrow_mut();
             let Some(stream) = slot.as_mut() else {
                 return;
@@ -272,65 +290,66 @@ impl LiveShell {
             if committed.is_empty() {
                 return;
             }
+            let decisions = {
+                let sse = self.sse.borrow();
+                let unsent = |key: &str| sse.get(key).map_or(0, |sink| sink.unsent.get());
+                stream.live.on_commit(&committed, head, &unsent)
+            };
+            // Each distinct frame crosses into JS once, whatever the readers.
+            let mut js_frames: Vec<(*const u8, JsValue)> = Vec::new();
             let sse = self.sse.borrow();
-            let unsent = |key: &str| sse.get(key).map_or(0, |sink| sink.unsent.get());
-            let mut decisions = Vec::new();
-            for (key, fanout) in stream.live.on_commit(&committed, head, &unsent) {
-                if let Fanout::Send {
-                    through,
-                    last_sent,
-                    events,
-                    text,
-                } = &fanout
-                {
-                    stream.live.record_sent(&key, *through, *last_sent, *events, text.len());
-                }
-                let record = stream.live.get(&key).cloned();
-                decisions.push((key, fanout, record));
-            }
-            decisions
-        };
-        for (key, fanout, record) in decisions {
-            match fanout {
-                Fanout::Nothing => {}
-                Fanout::Send { text, .. } => {
-                    if !self.send(&key, text, record.as_ref()) {
-                        self.forget(object, &key);
+            let sockets = self.sockets.borrow();
+            let mut unsaved = self.unsaved_sends.borrow_mut();
+            for (key, fanout) in decisions {
+                match fanout {
+                    Fanout::Nothing => {}
+                    Fanout::Close(reason) => closing.push((stream.live.get(&key).cloned(), key, reason)),
+                    Fanout::Send {
+                        text,
+                        through,
+                        last_sent,
+                        events,
+                    } => {
+                        stream.live.record_sent(&key, through, last_sent, events, text.len());
+                        let sent = if let Some(sink) = sse.get(&key) {
+                            sink.push(text.to_string())
+                        } else if let Some(socket) = sockets.get(&key) {
+                            let count = unsaved.entry(key.clone()).or_insert(0);
+                            *count += 1;
+                            if *count >= PERSIST_EVERY_SENDS {
+                                *count = 0;
+                                if let Some(record) = stream.live.get(&key) {
+                                    let _ = socket.serialize_attachment(record);
+                                }
+                            }
+                            let frame = match js_frames.iter().find(|(at, _)| *at == text.as_ptr()) {
+                                Some((_, frame)) => frame.clone(),
+                                None => {
+                                    let frame = JsValue::from_str(&text);
+                                    js_frames.push((text.as_ptr(), frame.clone()));
+                                    frame
+                                }
+                            };
+                            send_js(socket, &frame)
+                        } else {
+                            false
+                        };
+                        if !sent {
+                            gone.push(key);
+                        }
                     }
                 }
-                Fanout::Close(reason) => {
-                    if let Some(connection) = record {
-                        self.close_transport(&connection, reason);
-                    }
-                    self.forget(object, &key);
-                }
             }
         }
-    }
-
-    /// Sends `text` to `key`'s transport; `false` when it is gone. A
-    /// WebSocket's record is saved to its attachment every
-    /// [`PERSIST_EVERY_SENDS`] sends (and on open, acks and catch-up): fan-out
-    /// is driven by commits, so a woken object never resends from a stale
-    /// record; only the card's counters may lag by that much.
-    fn send(&self, key: &str, text: String, record: Option<&Connection>) -> bool {
-        if let Some(sink) = self.sse.borrow().get(key) {
-            return sink.push(text);
+        for key in gone {
+            self.forget(object, &key);
         }
-        let sockets = self.sockets.borrow();
-        let Some(socket) = sockets.get(key) else {
-            return false;
-        };
-        let mut unsaved = self.unsaved_sends.borrow_mut();
-        let count = unsaved.entry(key.to_owned()).or_insert(0);
-        *count += 1;
-        if *count >= PERSIST_EVERY_SENDS {
-            *count = 0;
-            if let Some(record) = record {
-                let _ = socket.serialize_attachment(record);
+        for (record, key, reason) in closing {
+            if let Some(connection) = record {
+                self.close_transport(&connection, reason);
             }
+            self.forget(object, &key);
         }
-        socket.send_with_str(&text).is_ok()
     }
 
     /// Ends a connection's transport with a reason the client can resume from.

@@ -9,6 +9,7 @@ use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS};
 use crate::subscription::CONNECTION_KEY_PREFIX;
 use crate::time::rfc3339_millis;
 use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
 
 /// Why the server ends a connection; clients resume from their last offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +59,8 @@ pub enum Fanout {
     /// through `through`, filtered-out offsets included); then call
     /// [`Registry::record_sent`].
     Send {
-        text: String,
+        /// Shared by every connection getting the same events.
+        text: Rc<str>,
         through: u64,
         last_sent: u64,
         events: u64,
@@ -195,7 +197,7 @@ impl Registry {
         let Some(through) = events.iter().map(|event| event.offset).max() else {
             return Vec::new();
         };
-        let mut frames: BTreeMap<(Transport, Vec<u64>), String> = BTreeMap::new();
+        let mut frames: BTreeMap<(Transport, Vec<u64>), Rc<str>> = BTreeMap::new();
         let mut decisions = Vec::new();
         for (key, connection) in &mut self.connections {
             if !connection.caught_up {
@@ -211,10 +213,10 @@ impl Registry {
                 .entry((connection.transport, offsets))
                 .or_insert_with(|| {
                     let owned: Vec<CommittedEvent> = admitted.iter().map(|event| (*event).clone()).collect();
-                    match connection.transport {
+                    Rc::from(match connection.transport {
                         Transport::Sse => frames::sse_event_frames(&owned),
                         Transport::WebSocket => frames::websocket_frame(&owned, head),
-                    }
+                    })
                 })
                 .clone();
             let backlog = match connection.transport {
