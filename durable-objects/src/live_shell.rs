@@ -106,6 +106,11 @@ impl LiveShell {
         }
     }
 
+    /// Whether this instance has taken back its hibernated sockets.
+    pub fn is_restored(&self) -> bool {
+        self.restored.get()
+    }
+
     /// Forgets SSE connections whose client went away (the runtime dropped
     /// the response stream, and with it the channel's receiver).
     pub fn prune(&self, object: &StreamObject) {
@@ -413,9 +418,17 @@ impl LiveShell {
                     stream.live.get(&key).cloned()
                 };
                 if let Some(record) = record {
-                    let _ = socket.serialize_attachment(&record);
                     if !record.caught_up {
+                        // Catch-up progress saves the record itself.
                         self.catch_up_socket(object, &key);
+                    } else {
+                        let mut unsaved = self.unsaved_sends.borrow_mut();
+                        let count = unsaved.entry(key).or_insert(0);
+                        *count += 1;
+                        if *count >= PERSIST_EVERY_SENDS {
+                            *count = 0;
+                            let _ = socket.serialize_attachment(&record);
+                        }
                     }
                 }
             }

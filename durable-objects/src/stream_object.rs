@@ -363,6 +363,9 @@ impl StreamObject {
     /// Opens the stream a WebSocket belongs to (the object may have been
     /// woken by the socket itself, with no request to name the stream).
     fn open_for_socket(&self, socket: &worker::WebSocket) -> bool {
+        if self.stream.borrow().is_some() && self.live.is_restored() {
+            return true;
+        }
         let Ok(Some(connection)) = socket.deserialize_attachment::<tributary::live::Connection>() else {
             return false;
         };
