@@ -533,7 +533,7 @@ impl Harness {
         let db = dir.0.join("source.sqlite");
         let mut source = Source::open(fast_file(&db)).unwrap();
         let parsed = config::parse("transfers", config.to_string().as_bytes(), false).unwrap();
-        source.configure("transfers", parsed, 1_000).unwrap();
+        source.configure("project", "transfers", parsed, 1_000).unwrap();
         let stream = Stream::open(
             RusqliteStorage::in_memory().unwrap(),
             "project",
@@ -1233,7 +1233,10 @@ fn s15_malformed_requests_and_unsupported_methods_stop_the_source() {
         // A failed source does not run until it is configured again.
         assert_eq!(drive_one(&mut harness, &mut |_| None).0, Effect::Stop);
         let config = config::parse("transfers", base_config(64, 0, Some(0)).to_string().as_bytes(), false).unwrap();
-        assert!(!harness.source.configure("transfers", config, harness.now).unwrap());
+        assert!(!harness
+            .source
+            .configure("project", "transfers", config, harness.now)
+            .unwrap());
         harness.settle();
         harness.assert_invariant(0, "after a re-PUT");
     }
@@ -1695,13 +1698,19 @@ fn s15_a_put_that_changes_what_is_read_restarts_ingestion_and_others_keep_progre
     let mut faster = base_config(64, 0, Some(0));
     faster["pollMs"] = json!(250);
     let config = config::parse("transfers", faster.to_string().as_bytes(), false).unwrap();
-    harness.source.configure("transfers", config, harness.now).unwrap();
+    harness
+        .source
+        .configure("project", "transfers", config, harness.now)
+        .unwrap();
     let row = harness.source.row().unwrap();
     assert_eq!((row.next_block, row.events_appended), (Some(11), appended));
     let mut later = base_config(64, 0, Some(5));
     later["pollMs"] = json!(250);
     let config = config::parse("transfers", later.to_string().as_bytes(), false).unwrap();
-    harness.source.configure("transfers", config, harness.now).unwrap();
+    harness
+        .source
+        .configure("project", "transfers", config, harness.now)
+        .unwrap();
     let row = harness.source.row().unwrap();
     assert_eq!(
         (row.next_block, row.finalized_block, row.events_appended),

@@ -67,6 +67,9 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     if url.path() == PROCESSORS_PREFIX || url.path().starts_with(&format!("{PROCESSORS_PREFIX}/")) {
         return processors(request, &env, &project, &url).await;
     }
+    if url.path() == crate::source_object::SOURCES_PREFIX || url.path().starts_with("/v1/sources/") {
+        return crate::source_object::route(request, &env, &project, &url).await;
+    }
     let route = match route::parse(method.as_ref(), url.path()) {
         Ok(route) => route,
         Err(error) => return responses::from_api(ApiError::from(error).into()),

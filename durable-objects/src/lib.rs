@@ -18,10 +18,12 @@ mod processor_object;
 mod project_object;
 mod responses;
 mod senders;
+mod source_object;
 mod sql_driver;
 mod stream_object;
 
 pub use bench_baseline::BenchBaseline;
 pub use processor_object::ProcessorObject;
 pub use project_object::ProjectObject;
+pub use source_object::SourceObject;
 pub use stream_object::StreamObject;

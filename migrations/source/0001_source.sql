@@ -2,7 +2,8 @@
 -- name), polling an EVM JSON-RPC endpoint and appending to a target stream.
 -- Documented as Rust types in src/source/store.rs.
 
--- The source: exactly one row (id = 1). `config` is the validated
+-- The source: exactly one row (id = 1), with its project (the alarm has no
+-- request to say it) and name. `config` is the validated
 -- configuration as JSON; `next_block` the next block to read (NULL until the
 -- first run learns the head, when `startBlock` is absent); `finalized_block`
 -- the floor: the highest block never to be read again (final, or below the
@@ -12,6 +13,7 @@
 -- `range_blocks` is the adaptive eth_getLogs range for finalized blocks.
 CREATE TABLE IF NOT EXISTS source_state (
   id INTEGER PRIMARY KEY CHECK (id = 1),
+  project_id TEXT NOT NULL,
   name TEXT NOT NULL,
   config TEXT NOT NULL,
   generation INTEGER NOT NULL,

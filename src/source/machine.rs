@@ -230,9 +230,16 @@ impl<S: Storage> Source<S> {
     /// checked). Changing what is read (chain, stream, filters, start)
     /// restarts ingestion; the rest applies to the running source. A failed
     /// source runs again. Returns whether the source is new.
-    pub fn configure(&mut self, name: &str, config: SourceConfig, now_ms: i64) -> Result<bool, StorageError> {
+    pub fn configure(
+        &mut self,
+        project_id: &str,
+        name: &str,
+        config: SourceConfig,
+        now_ms: i64,
+    ) -> Result<bool, StorageError> {
         let created = self.row.is_none();
         let fresh = |generation: u64, created_at_ms: i64| SourceRow {
+            project_id: project_id.to_owned(),
             name: name.to_owned(),
             generation,
             next_block: config.start_block,
@@ -256,6 +263,7 @@ impl<S: Storage> Source<S> {
             None => (fresh(1, now_ms), true),
             Some(old) if old.config.same_ingestion(&config) => {
                 let mut row = old.clone();
+                row.project_id = project_id.to_owned();
                 row.name = name.to_owned();
                 row.config = config.clone();
                 row.status = Status::Running;

@@ -91,10 +91,16 @@ pub fn quantity(n: u64) -> String {
 struct Envelope {
     #[serde(default)]
     id: Value,
-    #[serde(default)]
+    /// `Some(Value::Null)` for `"result": null` (no such block), `None` when absent.
+    #[serde(default, deserialize_with = "present")]
     result: Option<Value>,
     #[serde(default)]
     error: Option<ErrorObject>,
+}
+
+/// Keeps a present `null` apart from an absent field.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -378,6 +384,15 @@ mod tests {
                 true
             ),
             Err(RpcFailure::RangeRefused(_))
+        ));
+        assert_eq!(
+            result(&call, &answer(200, r#"{"jsonrpc":"2.0","id":7,"result":null}"#), false),
+            Ok(Value::Null),
+            "a null result (no such block) is an answer"
+        );
+        assert!(matches!(
+            result(&call, &answer(200, r#"{"jsonrpc":"2.0","id":7}"#), false),
+            Err(RpcFailure::Transient { .. })
         ));
         assert_eq!(parse_quantity(&json!("0x20000000000000")), None);
         assert_eq!(parse_quantity(&json!("0x1fffffffffffff")), Some(MAX_SAFE_INTEGER));

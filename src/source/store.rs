@@ -26,6 +26,8 @@ impl Status {
 /// Row of `source_state` (id = 1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceRow {
+    /// The project (the alarm has no request to name it).
+    pub project_id: String,
     pub name: String,
     pub config: SourceConfig,
     /// Bumped by every PUT: a run or a pending transition of an older
@@ -152,7 +154,8 @@ fn from_json<T: for<'de> Deserialize<'de>>(text: &str, query: &str, column: usiz
     serde_json::from_str(text).map_err(|_| decode_error(query, column))
 }
 
-const SELECT_STATE: &str = "SELECT name, config, generation, next_block, finalized_block, anchor_hash, status, \
+const SELECT_STATE: &str =
+    "SELECT project_id, name, config, generation, next_block, finalized_block, anchor_hash, status, \
      last_error, attempt, next_run_at_ms, url_index, range_blocks, events_appended, invalidations, reorgs, \
      deep_reorgs, created_at_ms, updated_at_ms FROM source_state WHERE id = 1";
 
@@ -165,37 +168,38 @@ pub fn load_state<S: Storage + ?Sized>(storage: &S) -> Result<Option<SourceRow>,
         row: &row,
     };
     Ok(Some(SourceRow {
-        name: columns.text(0)?,
-        config: from_json(&columns.text(1)?, SELECT_STATE, 1)?,
-        generation: unsigned(&columns, 2)?,
-        next_block: opt_unsigned(&columns, 3)?,
-        finalized_block: opt_unsigned(&columns, 4)?,
-        anchor_hash: columns.opt_text(5)?,
-        status: match columns.text(6)?.as_str() {
+        project_id: columns.text(0)?,
+        name: columns.text(1)?,
+        config: from_json(&columns.text(2)?, SELECT_STATE, 2)?,
+        generation: unsigned(&columns, 3)?,
+        next_block: opt_unsigned(&columns, 4)?,
+        finalized_block: opt_unsigned(&columns, 5)?,
+        anchor_hash: columns.opt_text(6)?,
+        status: match columns.text(7)?.as_str() {
             "failed" => Status::Failed,
             _ => Status::Running,
         },
-        last_error: columns.opt_text(7)?,
-        attempt: unsigned(&columns, 8)?,
-        next_run_at_ms: columns.int(9)?,
-        url_index: unsigned(&columns, 10)?,
-        range_blocks: unsigned(&columns, 11)?,
-        events_appended: unsigned(&columns, 12)?,
-        invalidations: unsigned(&columns, 13)?,
-        reorgs: unsigned(&columns, 14)?,
-        deep_reorgs: unsigned(&columns, 15)?,
-        created_at_ms: columns.int(16)?,
-        updated_at_ms: columns.int(17)?,
+        last_error: columns.opt_text(8)?,
+        attempt: unsigned(&columns, 9)?,
+        next_run_at_ms: columns.int(10)?,
+        url_index: unsigned(&columns, 11)?,
+        range_blocks: unsigned(&columns, 12)?,
+        events_appended: unsigned(&columns, 13)?,
+        invalidations: unsigned(&columns, 14)?,
+        reorgs: unsigned(&columns, 15)?,
+        deep_reorgs: unsigned(&columns, 16)?,
+        created_at_ms: columns.int(17)?,
+        updated_at_ms: columns.int(18)?,
     }))
 }
 
 pub fn save_state<S: Storage + ?Sized>(storage: &S, row: &SourceRow) -> Result<(), StorageError> {
     storage.execute(
-        "INSERT INTO source_state (id, name, config, generation, next_block, finalized_block, anchor_hash, \
+        "INSERT INTO source_state (id, project_id, name, config, generation, next_block, finalized_block, anchor_hash, \
          status, last_error, attempt, next_run_at_ms, url_index, range_blocks, events_appended, invalidations, \
          reorgs, deep_reorgs, created_at_ms, updated_at_ms) \
-         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, config = excluded.config, \
+         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+         ON CONFLICT (id) DO UPDATE SET project_id = excluded.project_id, name = excluded.name, config = excluded.config, \
          generation = excluded.generation, next_block = excluded.next_block, \
          finalized_block = excluded.finalized_block, anchor_hash = excluded.anchor_hash, \
          status = excluded.status, last_error = excluded.last_error, attempt = excluded.attempt, \
@@ -204,6 +208,7 @@ pub fn save_state<S: Storage + ?Sized>(storage: &S, row: &SourceRow) -> Result<(
          invalidations = excluded.invalidations, reorgs = excluded.reorgs, deep_reorgs = excluded.deep_reorgs, \
          created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms",
         &[
+            row.project_id.as_str().into(),
             row.name.as_str().into(),
             SqlValue::Text(to_json(&row.config)?),
             row.generation.into(),

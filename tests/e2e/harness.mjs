@@ -28,6 +28,7 @@ export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks
     STREAM: { className: "StreamObject", useSQLite: true },
     PROJECT: { className: "ProjectObject", useSQLite: true },
     PROCESSOR: { className: "ProcessorObject", useSQLite: true },
+    SOURCE: { className: "SourceObject", useSQLite: true },
   };
   if (bench) durableObjects.BENCH_BASELINE = { className: "BenchBaseline", useSQLite: true };
   const bindings = {

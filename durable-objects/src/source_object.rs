@@ -1,0 +1,457 @@
+//! The source Durable Object (DESIGN.md §15): one per `(project, source
+//! name)`, holding the engine's `Source` over its own SQLite. Its alarm
+//! drives the engine's effects — JSON-RPC calls with `fetch` under a
+//! deadline, appends to the target stream through the stream object — and
+//! always re-arms; it never fails. The project's directory of sources
+//! (`GET /v1/sources`) is the instance of this class named by the project
+//! alone (no source name is empty).
+//!
+//! Routes (from the router, which sets the project header):
+//! `PUT|GET|DELETE /v1/sources/{name}`, `GET /v1/sources`.
+
+use crate::entry::{object_name, PROJECT_HEADER, STREAM_BINDING};
+use crate::senders::within;
+use crate::sql_driver::DoSql;
+use crate::{platform, responses};
+use futures_util::StreamExt;
+use std::cell::RefCell;
+use tributary::api::ApiResponse;
+use tributary::error::ApiError;
+use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_CONFIG_BYTES, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
+use tributary::source::{
+    self, check_chain_ids, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall, Source,
+};
+use worker::{durable_object, DurableObject, Env, Headers, Method, Request, RequestInit, Response, Result, State, Url};
+
+/// Where source routes start.
+pub const SOURCES_PREFIX: &str = "/v1/sources";
+pub const SOURCE_BINDING: &str = "SOURCE";
+/// Router → source object: one source (`x-tributary-source` names it).
+const SOURCE_ROUTE: &str = "/internal/source";
+/// Router and sources → the project's directory instance.
+const DIRECTORY_ROUTE: &str = "/internal/sources";
+const NAME_HEADER: &str = "x-tributary-source";
+/// Effects one alarm run may perform: the engine bounds its calls (§12) and
+/// its appends; this only guards the loop.
+const MAX_EFFECTS_PER_RUN: usize = 10_000;
+
+fn stub(env: &Env, project: &str, name: &str) -> Result<worker::Stub> {
+    env.durable_object(SOURCE_BINDING)?
+        .get_by_name(&object_name(project, name))
+}
+
+async fn internal(
+    stub: &worker::Stub,
+    project: &str,
+    method: Method,
+    path_and_query: &str,
+    name: Option<&str>,
+    body: Option<Vec<u8>>,
+) -> Result<Response> {
+    let headers = Headers::new();
+    headers.set(PROJECT_HEADER, project)?;
+    if let Some(name) = name {
+        headers.set(NAME_HEADER, name)?;
+    }
+    let mut init = RequestInit::new();
+    init.with_method(method).with_headers(headers);
+    if let Some(body) = body.filter(|body| !body.is_empty()) {
+        init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
+    }
+    let request = Request::new_with_init(&format!("https://source.internal{path_and_query}"), &init)?;
+    stub.fetch_with_request(request).await
+}
+
+/// The router's one branch for `/v1/sources[/{name}]`.
+pub async fn route(mut request: Request, env: &Env, project: &str, url: &Url) -> Result<Response> {
+    let method = request.method();
+    let rest = url.path().strip_prefix(SOURCES_PREFIX).unwrap_or_default();
+    if rest.is_empty() || rest == "/" {
+        if method != Method::Get {
+            return responses::error(405, "method_not_allowed", "GET /v1/sources lists the project's sources");
+        }
+        let query = url.query().map(|query| format!("?{query}")).unwrap_or_default();
+        let directory = stub(env, project, "")?;
+        return internal(
+            &directory,
+            project,
+            Method::Get,
+            &format!("{DIRECTORY_ROUTE}{query}"),
+            None,
+            None,
+        )
+        .await;
+    }
+    let Some(name) = rest.strip_prefix('/').and_then(tributary::route::decode_segment) else {
+        return responses::error(404, "route_not_found", "no route for this URL");
+    };
+    if let Err(error) = source::config::check_name(&name) {
+        return responses::from_api(ApiError::from(error).into());
+    }
+    let body = match method {
+        Method::Put => {
+            let declared = request
+                .headers()
+                .get("content-length")?
+                .and_then(|len| len.parse::<usize>().ok());
+            if declared.is_some_and(|len| len > MAX_SOURCE_CONFIG_BYTES) {
+                return responses::error(413, "source_too_large", "the configuration exceeds 64 KiB");
+            }
+            let body = request.bytes().await?;
+            if body.len() > MAX_SOURCE_CONFIG_BYTES {
+                return responses::error(413, "source_too_large", "the configuration exceeds 64 KiB");
+            }
+            Some(body)
+        }
+        Method::Get | Method::Delete => None,
+        _ => return responses::error(405, "method_not_allowed", "a source accepts PUT, GET and DELETE"),
+    };
+    let source = stub(env, project, &name)?;
+    internal(&source, project, method, SOURCE_ROUTE, Some(&name), body).await
+}
+
+#[durable_object]
+pub struct SourceObject {
+    state: State,
+    env: Env,
+    source: RefCell<Option<Source<DoSql>>>,
+    directory: RefCell<Option<Directory<DoSql>>>,
+}
+
+fn internal_error(error: impl std::fmt::Display) -> Result<Response> {
+    responses::error(500, "internal", &error.to_string())
+}
+
+impl SourceObject {
+    /// Runs `body` on the source, opening it first.
+    fn with_source<T>(&self, body: impl FnOnce(&mut Source<DoSql>) -> T) -> std::result::Result<T, String> {
+        let mut slot = self.source.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(Source::open(DoSql::new(&self.state)).map_err(|error| error.to_string())?);
+        }
+        let Some(source) = slot.as_mut() else {
+            return Err("source not open".to_owned());
+        };
+        Ok(body(source))
+    }
+
+    fn with_directory<T>(&self, body: impl FnOnce(&Directory<DoSql>) -> T) -> std::result::Result<T, String> {
+        let mut slot = self.directory.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(Directory::open(DoSql::new(&self.state)).map_err(|error| error.to_string())?);
+        }
+        let Some(directory) = slot.as_ref() else {
+            return Err("directory not open".to_owned());
+        };
+        Ok(body(directory))
+    }
+
+    async fn arm(&self, at_ms: Option<i64>) -> Result<()> {
+        let storage = self.state.storage();
+        match at_ms {
+            Some(at) => {
+                let at = at.max(platform::now_ms());
+                storage
+                    .set_alarm(worker::ScheduledTime::new(js_sys::Date::new(&(at as f64).into())))
+                    .await
+            }
+            None => storage.delete_alarm().await,
+        }
+    }
+
+    /// Tells the project's directory about this source; `None` when it agreed.
+    async fn tell_directory(&self, project: &str, change: &DirectoryChange) -> Result<Option<Response>> {
+        let body = serde_json::to_vec(change).map_err(|error| worker::Error::RustError(error.to_string()))?;
+        let directory = stub(&self.env, project, "")?;
+        let answer = within(
+            SEND_TIMEOUT_MS,
+            internal(&directory, project, Method::Post, DIRECTORY_ROUTE, None, Some(body)),
+        )
+        .await;
+        match answer {
+            Some(Ok(response)) if response.status_code() == 204 => Ok(None),
+            Some(Ok(response)) => Ok(Some(response)),
+            Some(Err(error)) => responses::error(
+                503,
+                "directory_unavailable",
+                &format!("the source directory failed: {error}"),
+            )
+            .map(Some),
+            None => responses::error(503, "directory_unavailable", "the source directory did not answer").map(Some),
+        }
+    }
+
+    /// `PUT /v1/sources/{name}`: validate, check every endpoint's chain id,
+    /// register with the directory, then commit and run now.
+    async fn put(&self, project: &str, name: &str, body: &[u8]) -> Result<Response> {
+        let allow_insecure = crate::deployment_env::from_env(&self.env).allow_insecure_webhooks;
+        let config = match source::config::parse(name, body, allow_insecure) {
+            Ok(config) => config,
+            Err(error) => return responses::from_api(ApiError::from(error).into()),
+        };
+        let checks = config.rpc_urls.iter().enumerate().map(|(index, url)| async move {
+            let call = source::rpc::chain_id_call(url, index);
+            let answer = perform_rpc(&call).await;
+            source::rpc::parse_chain_id(&call, &answer)
+        });
+        let answers = futures_util::future::join_all(checks).await;
+        if let Err(error) = check_chain_ids(&config, &answers) {
+            return responses::from_api(ApiError::from(error).into());
+        }
+        let listed = serde_json::to_value(&config).unwrap_or_default();
+        let change = DirectoryChange::Register {
+            name: name.to_owned(),
+            config: listed,
+        };
+        if let Some(refused) = self.tell_directory(project, &change).await? {
+            return Ok(refused);
+        }
+        let now = platform::now_ms();
+        let committed = self.with_source(|source| {
+            source
+                .configure(project, name, config, now)
+                .map(|created| (created, source.status()))
+        });
+        let (created, status) = match committed {
+            Ok(Ok(done)) => done,
+            Ok(Err(error)) => return internal_error(error),
+            Err(error) => return internal_error(error),
+        };
+        self.arm(Some(now)).await?;
+        responses::from_api(ApiResponse::json(if created { 201 } else { 200 }, &status))
+    }
+
+    async fn delete(&self, project: &str, name: &str) -> Result<Response> {
+        let existed = match self.with_source(Source::delete) {
+            Ok(Ok(existed)) => existed,
+            Ok(Err(error)) => return internal_error(error),
+            Err(error) => return internal_error(error),
+        };
+        self.arm(None).await?;
+        let change = DirectoryChange::Unregister { name: name.to_owned() };
+        if let Some(refused) = self.tell_directory(project, &change).await? {
+            return Ok(refused);
+        }
+        if existed {
+            responses::from_api(ApiResponse::no_content())
+        } else {
+            not_found(name)
+        }
+    }
+
+    /// One alarm run: performs the engine's effects until it says when to
+    /// wake. Storage errors re-arm a retry; nothing here fails the alarm.
+    async fn run(&self) -> std::result::Result<(), String> {
+        let inputs = platform::inputs().map_err(|error| error.to_string())?;
+        let started = self.with_source(|source| {
+            let effect = source.begin_run(&inputs);
+            (effect, source.run_id(), source.row().map(|row| row.project_id.clone()))
+        })?;
+        let (mut effect, run_id, project) = started;
+        let (Some(run_id), Some(project)) = (run_id, project) else {
+            return self.settle(effect.map_err(|error| error.to_string())?).await;
+        };
+        for _effect in 0..MAX_EFFECTS_PER_RUN {
+            self.print_logs();
+            let next = match effect.map_err(|error| error.to_string())? {
+                Effect::Call(call) => {
+                    let answer = perform_rpc(&call).await;
+                    self.with_source(|source| source.on_rpc(run_id, &answer, platform::now_ms()))?
+                }
+                Effect::Append(append) => {
+                    let answer = self.perform_append(&project, &append).await;
+                    self.with_source(|source| source.on_append(run_id, &answer, platform::now_ms()))?
+                }
+                done => return self.settle(done).await,
+            };
+            effect = next;
+        }
+        self.print_logs();
+        Err("an alarm run performed too many effects".to_owned())
+    }
+
+    async fn settle(&self, effect: Effect) -> std::result::Result<(), String> {
+        self.print_logs();
+        let armed = match effect {
+            Effect::Sleep { at_ms } => self.arm(Some(at_ms)).await,
+            Effect::Stop => self.arm(None).await,
+            // Superseded by a PUT or DELETE, which armed (or cleared) the alarm itself.
+            Effect::Abandoned | Effect::Call(_) | Effect::Append(_) => Ok(()),
+        };
+        armed.map_err(|error| error.to_string())
+    }
+
+    fn print_logs(&self) {
+        let lines = self.with_source(Source::take_logs).unwrap_or_default();
+        for line in lines {
+            worker::console_log!("{line}");
+        }
+    }
+
+    async fn perform_append(&self, project: &str, append: &AppendCall) -> AppendAnswer {
+        let exchange = async {
+            let headers = Headers::new();
+            headers.set(PROJECT_HEADER, project)?;
+            headers.set("content-type", "application/json")?;
+            let mut init = RequestInit::new();
+            init.with_method(Method::Post)
+                .with_headers(headers)
+                .with_body(Some(append.body.clone().into()));
+            let request = Request::new_with_init(
+                &format!("https://stream.internal/v1/streams{}/-/events", append.stream),
+                &init,
+            )?;
+            let stream = self
+                .env
+                .durable_object(STREAM_BINDING)?
+                .get_by_name(&object_name(project, &append.stream))?;
+            let mut response = stream.fetch_with_request(request).await?;
+            let status = response.status_code();
+            let body = response.bytes().await?;
+            Ok::<_, worker::Error>(AppendAnswer::Response { status, body })
+        };
+        match within(SEND_TIMEOUT_MS, exchange).await {
+            Some(Ok(answer)) => answer,
+            Some(Err(error)) => AppendAnswer::Failed(error.to_string()),
+            None => AppendAnswer::Failed(format!("timed out after {SEND_TIMEOUT_MS} ms")),
+        }
+    }
+}
+
+fn not_found(name: &str) -> Result<Response> {
+    let mut error = ApiError::new(404, "source_not_found", format!("no source named '{name}'"));
+    error
+        .body
+        .error
+        .details
+        .insert("name".to_owned(), serde_json::json!(name));
+    responses::from_api(error.into())
+}
+
+/// One JSON-RPC exchange, headers and body within the call's deadline; a
+/// body past the cap (§12) is not read.
+async fn perform_rpc(call: &RpcCall) -> RpcAnswer {
+    let mut init = RequestInit::new();
+    let headers = Headers::new();
+    if headers.set("content-type", "application/json").is_err() {
+        return RpcAnswer::Network("could not build headers".to_owned());
+    }
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(call.body.clone().into()))
+        .with_redirect(worker::RequestRedirect::Manual);
+    let request = match Request::new_with_init(&call.url, &init) {
+        Ok(request) => request,
+        Err(error) => return RpcAnswer::Network(format!("invalid request: {error}")),
+    };
+    let controller = worker::AbortController::default();
+    let signal = controller.signal();
+    let exchange = async {
+        let mut response = match worker::Fetch::Request(request).send_with_signal(&signal).await {
+            Ok(response) => response,
+            Err(error) => return RpcAnswer::Network(error.to_string()),
+        };
+        let status = response.status_code();
+        let retry_after = response.headers().get("retry-after").ok().flatten();
+        match read_capped(&mut response, MAX_SOURCE_RPC_RESPONSE_BYTES).await {
+            Some(body) => RpcAnswer::Response {
+                status,
+                retry_after,
+                body,
+            },
+            None => RpcAnswer::TooLarge,
+        }
+    };
+    let answer = within(call.timeout_ms, exchange).await;
+    controller.abort();
+    answer.unwrap_or(RpcAnswer::Timeout)
+}
+
+/// The whole body if it fits in `cap` bytes, else `None` (the rest unread).
+async fn read_capped(response: &mut Response, cap: usize) -> Option<Vec<u8>> {
+    let Ok(mut stream) = response.stream() else {
+        return Some(Vec::new());
+    };
+    let mut body = Vec::new();
+    // Each chunk is at least one byte, so at most `cap + 1` iterations.
+    for _chunk in 0..=cap {
+        match stream.next().await {
+            Some(Ok(chunk)) => {
+                if body.len() + chunk.len() > cap {
+                    return None;
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Some(Err(_)) | None => break,
+        }
+    }
+    Some(body)
+}
+
+impl DurableObject for SourceObject {
+    fn new(state: State, env: Env) -> Self {
+        SourceObject {
+            state,
+            env,
+            source: RefCell::new(None),
+            directory: RefCell::new(None),
+        }
+    }
+
+    async fn fetch(&self, mut request: Request) -> Result<Response> {
+        let Some(project) = request.headers().get(PROJECT_HEADER)? else {
+            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+        };
+        let url = request.url()?;
+        let method = request.method();
+        if url.path() == DIRECTORY_ROUTE {
+            let body = if method == Method::Post {
+                request.bytes().await?
+            } else {
+                Vec::new()
+            };
+            let now = platform::now_ms();
+            let answer = self.with_directory(|directory| match method {
+                Method::Get => directory.list(url.query().unwrap_or("")),
+                Method::Post => match serde_json::from_slice::<DirectoryChange>(&body) {
+                    Ok(change) => directory.apply(&change, now),
+                    Err(error) => Ok(ApiError::new(400, "invalid_request", error.to_string()).into()),
+                },
+                _ => Ok(ApiError::new(405, "method_not_allowed", "GET or POST").into()),
+            });
+            return match answer {
+                Ok(Ok(api)) => responses::from_api(api),
+                Ok(Err(error)) => internal_error(error),
+                Err(error) => internal_error(error),
+            };
+        }
+        if url.path() != SOURCE_ROUTE {
+            return responses::error(404, "route_not_found", "no route for this URL");
+        }
+        let name = request.headers().get(NAME_HEADER)?.unwrap_or_default();
+        match method {
+            Method::Put => {
+                let body = request.bytes().await?;
+                self.put(&project, &name, &body).await
+            }
+            Method::Delete => self.delete(&project, &name).await,
+            _ => match self.with_source(|source| source.status()) {
+                Ok(Some(status)) => responses::from_api(ApiResponse::json(200, &status)),
+                Ok(None) => not_found(&name),
+                Err(error) => internal_error(error),
+            },
+        }
+    }
+
+    async fn alarm(&self) -> Result<Response> {
+        if let Err(error) = self.run().await {
+            let retry_at = platform::now_ms() + ALARM_RETRY_MS;
+            let armed = self.arm(Some(retry_at)).await.is_ok();
+            worker::console_error!(
+                "{}",
+                serde_json::json!({"event": "source_alarm_failed", "error": error, "retryAt": retry_at, "armed": armed})
+            );
+        }
+        Response::ok("")
+    }
+}
