@@ -151,8 +151,9 @@ pub const MAX_SOURCE_RPC_CALLS_PER_RUN: u32 = 40;
 pub const MAX_SOURCE_LOGS_PER_RUN: u64 = 10_000;
 /// Deadline of one JSON-RPC exchange, headers and body.
 pub const SOURCE_RPC_TIMEOUT_MS: u64 = 10_000;
-/// Largest JSON-RPC response body read; a larger `eth_getLogs` answer halves its range.
-pub const MAX_SOURCE_RPC_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
+/// Largest JSON-RPC response body read (it is parsed in memory, in an
+/// isolate of 128 MB); a larger `eth_getLogs` answer halves its range.
+pub const MAX_SOURCE_RPC_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
 /// Logs one `eth_getLogs` answer may carry before its block range is halved.
 pub const MAX_SOURCE_LOGS_PER_CALL: usize = 10_000;
 /// Finalized blocks read by one `eth_getLogs` range: the first range, and the most it grows to.

@@ -401,12 +401,12 @@ impl<S: Storage> Source<S> {
         };
         let awaiting = std::mem::replace(&mut run.awaiting, Awaiting::Nothing);
         let range = matches!(awaiting, Awaiting::RangeLogs { .. });
-        let value = match rpc::result(&call, answer, range) {
+        let raw = match rpc::result(&call, answer, range) {
             Ok(value) => value,
             Err(failure) => return self.failed(failure, &awaiting),
         };
         let outcome = match awaiting {
-            Awaiting::Tip => match rpc::parse_number(&call, &value) {
+            Awaiting::Tip => match rpc::parse_number(&call, raw) {
                 Ok(tip) => {
                     if let Some(run) = self.run.as_mut() {
                         run.tip = Some(tip);
@@ -415,27 +415,27 @@ impl<S: Storage> Source<S> {
                 }
                 Err(failure) => Err(failure),
             },
-            Awaiting::Header { number } => match rpc::parse_header(&call, &value) {
+            Awaiting::Header { number } => match rpc::parse_header(&call, raw) {
                 Ok(header) => return self.on_header(number, header),
                 Err(failure) => Err(failure),
             },
-            Awaiting::TopCheck { number } => match rpc::parse_header(&call, &value) {
+            Awaiting::TopCheck { number } => match rpc::parse_header(&call, raw) {
                 Ok(header) => return self.on_top_check(number, header),
                 Err(failure) => Err(failure),
             },
-            Awaiting::BlockLogs { header } => match rpc::parse_logs(&call, &value, MAX_SOURCE_LOGS_PER_CALL) {
+            Awaiting::BlockLogs { header } => match rpc::parse_logs(&call, raw, MAX_SOURCE_LOGS_PER_CALL) {
                 Ok(logs) => return self.on_block_logs(&header, logs),
                 Err(failure) => Err(failure),
             },
-            Awaiting::Probe { number, search } => match rpc::parse_header(&call, &value) {
+            Awaiting::Probe { number, search } => match rpc::parse_header(&call, raw) {
                 Ok(header) => return self.on_probe(number, header, search),
                 Err(failure) => Err(failure),
             },
-            Awaiting::RangeLogs { from, to } => match rpc::parse_logs(&call, &value, MAX_SOURCE_LOGS_PER_CALL) {
+            Awaiting::RangeLogs { from, to } => match rpc::parse_logs(&call, raw, MAX_SOURCE_LOGS_PER_CALL) {
                 Ok(logs) => return self.on_range_logs(from, to, logs),
                 Err(failure) => return self.failed(failure, &Awaiting::RangeLogs { from, to }),
             },
-            Awaiting::RangeAnchor { to, logs } => match rpc::parse_header(&call, &value) {
+            Awaiting::RangeAnchor { to, logs } => match rpc::parse_header(&call, raw) {
                 Ok(header) => return self.on_range_anchor(to, header, logs),
                 Err(failure) => Err(failure),
             },
@@ -777,7 +777,8 @@ impl<S: Storage> Source<S> {
                 "payload": {"offsets": chunk, "reason": "reorg"},
                 "metadata": metadata,
                 "idempotencyKey": key,
-            });
+            })
+            .to_string();
             events.push((key, event));
         }
         self.logs.push(json!({
@@ -904,7 +905,7 @@ impl<S: Storage> Source<S> {
     }
 
     /// The `evm.log` events of the logs that match a filter, with their keys.
-    fn log_events(&self, logs: &[Log]) -> Vec<(String, Value)> {
+    fn log_events(&self, logs: &[Log]) -> Vec<(String, String)> {
         let (Some(row), Some(filters)) = (&self.row, &self.filters) else {
             return Vec::new();
         };
@@ -953,7 +954,8 @@ impl<S: Storage> Source<S> {
                     fields.insert(flag.to_owned(), Value::Bool(true));
                 }
             }
-            let event = json!({"type": EVM_LOG_TYPE, "payload": payload, "idempotencyKey": key});
+            // Serialized at once: a range's events never sit in memory as JSON trees.
+            let event = json!({"type": EVM_LOG_TYPE, "payload": payload, "idempotencyKey": key}).to_string();
             events.push((key, event));
         }
         events
@@ -965,7 +967,7 @@ impl<S: Storage> Source<S> {
     fn stage(
         &mut self,
         transition: Transition,
-        events: Vec<(String, Value)>,
+        events: Vec<(String, String)>,
         durable: bool,
     ) -> Result<(), StorageError> {
         let appended = u64::try_from(events.len()).unwrap_or(u64::MAX);
@@ -1227,7 +1229,7 @@ fn append_offsets(stream: &str, answer: &AppendAnswer, keys: &[String]) -> Resul
 
 /// Append bodies of at most [`MAX_SOURCE_APPEND_EVENTS`] events and
 /// [`MAX_SOURCE_APPEND_BYTES`] each, in order.
-fn batches(events: Vec<(String, Value)>) -> Vec<Batch> {
+fn batches(events: Vec<(String, String)>) -> Vec<Batch> {
     let mut batches = Vec::new();
     let mut current: Vec<String> = Vec::new();
     let mut keys: Vec<String> = Vec::new();
@@ -1242,8 +1244,7 @@ fn batches(events: Vec<(String, Value)>) -> Vec<Batch> {
             current.clear();
         }
     };
-    for (key, event) in events {
-        let text = event.to_string();
+    for (key, text) in events {
         if current.len() >= MAX_SOURCE_APPEND_EVENTS || bytes + text.len() + 16 > MAX_SOURCE_APPEND_BYTES {
             flush(&mut current, &mut keys, &mut batches);
             bytes = 0;

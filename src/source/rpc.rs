@@ -13,7 +13,9 @@ use super::abi::{self, Log};
 use crate::limits::{MAX_SAFE_INTEGER, SOURCE_RPC_TIMEOUT_MS};
 use alloy_primitives::{Address, B256};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::str::FromStr;
 
 /// One JSON-RPC request for the shell to POST (`content-type: application/json`).
@@ -87,20 +89,22 @@ pub fn quantity(n: u64) -> String {
     format!("0x{n:x}")
 }
 
+/// A JSON-RPC answer, its `result` left unparsed (a range of logs can be
+/// megabytes: it is parsed once, into typed rows, never into a `Value` tree).
 #[derive(Deserialize)]
-struct Envelope {
+struct Envelope<'a> {
     #[serde(default)]
     id: Value,
-    /// `Some(Value::Null)` for `"result": null` (no such block), `None` when absent.
-    #[serde(default, deserialize_with = "present")]
-    result: Option<Value>,
+    /// `Some("null")` for `"result": null` (no such block), `None` when absent.
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
     #[serde(default)]
     error: Option<ErrorObject>,
 }
 
 /// Keeps a present `null` apart from an absent field.
-fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
 }
 
 #[derive(Deserialize)]
@@ -125,7 +129,7 @@ fn error_message(code: i64, message: &str) -> String {
 
 /// The `result` of a JSON-RPC answer to request `id`, or why not. `range`
 /// marks a block-range `eth_getLogs`.
-pub fn result(call: &RpcCall, answer: &RpcAnswer, range: bool) -> Result<Value, RpcFailure> {
+pub fn result<'a>(call: &RpcCall, answer: &'a RpcAnswer, range: bool) -> Result<&'a RawValue, RpcFailure> {
     let where_ = format!("{} on rpcUrls[{}]", call.method, call.url_index);
     let (status, retry_after, body) = match answer {
         RpcAnswer::Response {
@@ -141,7 +145,7 @@ pub fn result(call: &RpcCall, answer: &RpcAnswer, range: bool) -> Result<Value, 
             return Err(RpcFailure::transient(format!("{where_}: network error: {error}")));
         }
     };
-    let envelope = serde_json::from_slice::<Envelope>(body).ok();
+    let envelope = serde_json::from_slice::<Envelope<'a>>(body).ok();
     if let Some(Envelope { error: Some(error), .. }) = &envelope {
         let message = format!("{where_}: {}", error_message(error.code, &error.message));
         return Err(match error.code {
@@ -187,9 +191,18 @@ pub fn parse_quantity(value: &Value) -> Option<u64> {
     u64::from_str_radix(digits, 16).ok().filter(|n| *n <= MAX_SAFE_INTEGER)
 }
 
+fn small(call: &RpcCall, raw: &RawValue) -> Result<Value, RpcFailure> {
+    serde_json::from_str(raw.get()).map_err(|_| {
+        RpcFailure::inconsistent(format!(
+            "{} on rpcUrls[{}]: unreadable result",
+            call.method, call.url_index
+        ))
+    })
+}
+
 /// `eth_chainId` / `eth_blockNumber`.
-pub fn parse_number(call: &RpcCall, value: &Value) -> Result<u64, RpcFailure> {
-    parse_quantity(value).ok_or_else(|| {
+pub fn parse_number(call: &RpcCall, raw: &RawValue) -> Result<u64, RpcFailure> {
+    parse_quantity(&small(call, raw)?).ok_or_else(|| {
         RpcFailure::inconsistent(format!(
             "{} on rpcUrls[{}] is not a hex quantity",
             call.method, call.url_index
@@ -206,7 +219,8 @@ pub struct Header {
 }
 
 /// `eth_getBlockByNumber` / `eth_getBlockByHash` (`null`: no such block).
-pub fn parse_header(call: &RpcCall, value: &Value) -> Result<Option<Header>, RpcFailure> {
+pub fn parse_header(call: &RpcCall, raw: &RawValue) -> Result<Option<Header>, RpcFailure> {
+    let value = small(call, raw)?;
     if value.is_null() {
         return Ok(None);
     }
@@ -232,12 +246,43 @@ pub fn parse_header(call: &RpcCall, value: &Value) -> Result<Option<Header>, Rpc
     }))
 }
 
+/// One log as it arrives (borrowed from the body where possible).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawLog<'a> {
+    #[serde(borrow)]
+    address: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    topics: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow)]
+    data: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    block_number: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    block_hash: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    transaction_hash: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    transaction_index: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    log_index: Option<Cow<'a, str>>,
+    #[serde(default)]
+    removed: Option<bool>,
+}
+
+fn hex_quantity(text: Option<&Cow<'_, str>>) -> Option<u64> {
+    let digits = text?.strip_prefix("0x")?;
+    if digits.is_empty() || digits.len() > 14 {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok().filter(|n| *n <= MAX_SAFE_INTEGER)
+}
+
 /// `eth_getLogs`: every log checked for shape and `removed: false`.
-pub fn parse_logs(call: &RpcCall, value: &Value, max: usize) -> Result<Vec<Log>, RpcFailure> {
+pub fn parse_logs(call: &RpcCall, raw: &RawValue, max: usize) -> Result<Vec<Log>, RpcFailure> {
     let where_ = format!("{} on rpcUrls[{}]", call.method, call.url_index);
-    let list = value
-        .as_array()
-        .ok_or_else(|| RpcFailure::inconsistent(format!("{where_}: logs are not an array")))?;
+    let list: Vec<RawLog<'_>> = serde_json::from_str(raw.get())
+        .map_err(|error| RpcFailure::inconsistent(format!("{where_}: logs are not an array of logs: {error}")))?;
     if list.len() > max {
         return Err(RpcFailure::RangeRefused(format!(
             "{where_}: {} logs in one answer (more than {max})",
@@ -247,42 +292,42 @@ pub fn parse_logs(call: &RpcCall, value: &Value, max: usize) -> Result<Vec<Log>,
     let mut logs = Vec::with_capacity(list.len());
     for (position, raw) in list.iter().enumerate() {
         let bad = |what: &str| RpcFailure::inconsistent(format!("{where_}: log {position} {what}"));
-        if raw.get("removed").and_then(Value::as_bool) == Some(true) {
+        if raw.removed == Some(true) {
             return Err(bad("is marked removed"));
         }
-        let word = |name: &str| raw.get(name).and_then(Value::as_str).and_then(abi::parse_word);
-        let number = |name: &str| raw.get(name).and_then(parse_quantity);
+        let word = |text: &Option<Cow<'_, str>>| text.as_deref().and_then(abi::parse_word);
         let address = raw
-            .get("address")
-            .and_then(Value::as_str)
+            .address
+            .as_deref()
             .filter(|text| text.len() == 42 && text.starts_with("0x"))
             .and_then(|text| Address::from_str(text).ok())
             .ok_or_else(|| bad("has no valid address"))?;
         let topics = raw
-            .get("topics")
-            .and_then(Value::as_array)
+            .topics
+            .as_ref()
             .filter(|topics| topics.len() <= 4)
             .and_then(|topics| {
                 topics
                     .iter()
-                    .map(|topic| topic.as_str().and_then(abi::parse_word))
+                    .map(|topic| abi::parse_word(topic))
                     .collect::<Option<Vec<B256>>>()
             })
             .ok_or_else(|| bad("has malformed topics"))?;
         let data = raw
-            .get("data")
-            .and_then(Value::as_str)
+            .data
+            .as_deref()
             .and_then(abi::parse_bytes)
             .ok_or_else(|| bad("has malformed data"))?;
         logs.push(Log {
             address,
             topics,
             data,
-            block_number: number("blockNumber").ok_or_else(|| bad("has no blockNumber"))?,
-            block_hash: word("blockHash").ok_or_else(|| bad("has no blockHash"))?,
-            transaction_hash: word("transactionHash").ok_or_else(|| bad("has no transactionHash"))?,
-            transaction_index: number("transactionIndex").ok_or_else(|| bad("has no transactionIndex"))?,
-            log_index: number("logIndex").ok_or_else(|| bad("has no logIndex"))?,
+            block_number: hex_quantity(raw.block_number.as_ref()).ok_or_else(|| bad("has no blockNumber"))?,
+            block_hash: word(&raw.block_hash).ok_or_else(|| bad("has no blockHash"))?,
+            transaction_hash: word(&raw.transaction_hash).ok_or_else(|| bad("has no transactionHash"))?,
+            transaction_index: hex_quantity(raw.transaction_index.as_ref())
+                .ok_or_else(|| bad("has no transactionIndex"))?,
+            log_index: hex_quantity(raw.log_index.as_ref()).ok_or_else(|| bad("has no logIndex"))?,
         });
     }
     logs.sort_by_key(|log| (log.block_number, log.log_index));
@@ -317,8 +362,8 @@ pub fn chain_id_call(url: &str, url_index: usize) -> RpcCall {
 
 /// The chain id in an `eth_chainId` answer.
 pub fn parse_chain_id(call: &RpcCall, answer: &RpcAnswer) -> Result<u64, RpcFailure> {
-    let value = result(call, answer, false)?;
-    parse_number(call, &value)
+    let raw = result(call, answer, false)?;
+    parse_number(call, raw)
 }
 
 #[cfg(test)]
@@ -336,14 +381,8 @@ mod tests {
     #[test]
     fn classifies_answers() {
         let call = call("http://x", 0, 7, "eth_blockNumber", json!([]));
-        assert_eq!(
-            result(
-                &call,
-                &answer(200, r#"{"jsonrpc":"2.0","id":7,"result":"0x10"}"#),
-                false
-            ),
-            Ok(json!("0x10"))
-        );
+        let ok = answer(200, r#"{"jsonrpc":"2.0","id":7,"result":"0x10"}"#);
+        assert_eq!(result(&call, &ok, false).map(RawValue::get), Ok("\"0x10\""));
         assert!(matches!(
             result(
                 &call,
@@ -353,7 +392,7 @@ mod tests {
             Err(RpcFailure::Transient { .. })
         ));
         assert_eq!(
-            result(&call, &answer(429, "slow down"), false),
+            result(&call, &answer(429, "slow down"), false).map(RawValue::get),
             Err(RpcFailure::Transient {
                 reason: "eth_blockNumber on rpcUrls[0]: HTTP 429".to_owned(),
                 retry_after_ms: Some(3000)
@@ -385,9 +424,10 @@ mod tests {
             ),
             Err(RpcFailure::RangeRefused(_))
         ));
+        let null = answer(200, r#"{"jsonrpc":"2.0","id":7,"result":null}"#);
         assert_eq!(
-            result(&call, &answer(200, r#"{"jsonrpc":"2.0","id":7,"result":null}"#), false),
-            Ok(Value::Null),
+            result(&call, &null, false).map(RawValue::get),
+            Ok("null"),
             "a null result (no such block) is an answer"
         );
         assert!(matches!(
