@@ -32,7 +32,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt } from "./lib.mjs";
-import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, installSignalTeardown, summary, eventAt, waitUntil, tempDir, removeDir } from "./peers/common.mjs";
+import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, interrupted, installSignalTeardown, summary, eventAt, waitUntil, tempDir, removeDir } from "./peers/common.mjs";
 import { jetstreamVariants, startJetStream } from "./peers/jetstream.mjs";
 import { startDurableStreams, durableStreamsVersion, DS_SYNC } from "./peers/durable-streams.mjs";
 import { startTributaryPeer, TRIBUTARY_SYNC } from "./peers/tributary.mjs";
@@ -432,9 +432,11 @@ async function main() {
 
 main()
   .catch(async (error) => {
-    console.error(`\n${error.stack ?? error}`);
+    // Interrupted: the signal handler is stopping the servers (which is what
+    // made the workload fail); wait for it instead of reporting the failure.
+    if (!interrupted()) console.error(`\n${error.stack ?? error}`);
     await teardownAll();
-    process.exit(1);
+    process.exit(interrupted() ? 130 : 1);
   })
   .then(async () => {
     await teardownAll();

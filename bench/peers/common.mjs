@@ -47,8 +47,18 @@ export function freePort() {
   });
 }
 
+/** Directories to remove at exit whatever happens (see installSignalTeardown). */
+const liveDirs = new Set();
+
+/** A fresh temp directory, removed by removeDir() or, failing that, at exit. */
 export function tempDir(prefix) {
-  return mkdtempSync(join(os.tmpdir(), prefix));
+  return trackDir(mkdtempSync(join(os.tmpdir(), prefix)));
+}
+
+/** Registers a directory to remove at exit if removeDir() has not by then. */
+export function trackDir(dir) {
+  liveDirs.add(dir);
+  return dir;
 }
 
 // ---------------------------------------------------------------------------
@@ -64,18 +74,33 @@ export function onTeardown(fn) {
   return () => cleanups.delete(fn);
 }
 
-/** Runs every registered teardown (latest first), once each. */
-export async function teardownAll() {
-  const fns = [...cleanups].reverse();
-  cleanups.clear();
-  for (const fn of fns) {
-    try {
-      await fn();
-    } catch (error) {
-      console.error(`teardown: ${error?.message ?? error}`);
+let teardown = null;
+
+/**
+ * Runs every registered teardown (latest first), once each. Concurrent and
+ * later calls share the run in progress, so whoever calls it last still waits
+ * for every server to be stopped and its directory removed.
+ */
+export function teardownAll() {
+  if (teardown && cleanups.size === 0) return teardown;
+  const previous = teardown ?? Promise.resolve();
+  teardown = previous.then(async () => {
+    const fns = [...cleanups].reverse();
+    cleanups.clear();
+    for (const fn of fns) {
+      try {
+        await fn();
+      } catch (error) {
+        console.error(`teardown: ${error?.message ?? error}`);
+      }
     }
-  }
+  });
+  return teardown;
 }
+
+let interruptedBy = null;
+/** The signal that interrupted the bench, or null. */
+export const interrupted = () => interruptedBy;
 
 let signalsInstalled = false;
 export function installSignalTeardown() {
@@ -83,6 +108,7 @@ export function installSignalTeardown() {
   signalsInstalled = true;
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.once(signal, async () => {
+      interruptedBy = signal;
       console.error(`\n${signal}: stopping every peer server`);
       // Clients of the servers being stopped fail from here on: not news.
       process.on("unhandledRejection", () => {});
@@ -91,11 +117,17 @@ export function installSignalTeardown() {
       process.exit(130);
     });
   }
-  // Last resort for synchronous exits: kill what is still running.
+  // Last resort for synchronous exits (Miniflare's own SIGINT/SIGTERM hook
+  // stops workerd and exits at once): kill what still runs, remove the dirs.
   process.once("exit", () => {
     for (const child of liveChildren) {
       try {
         child.kill("SIGKILL");
+      } catch {}
+    }
+    for (const dir of liveDirs) {
+      try {
+        rmSync(dir, { recursive: true, force: true });
       } catch {}
     }
   });
@@ -150,6 +182,7 @@ export function spawnServer(command, args, { logFile, onLine, env } = {}) {
 
 /** Removes a directory tree, ignoring errors. */
 export function removeDir(dir) {
+  liveDirs.delete(dir);
   rmSync(dir, { recursive: true, force: true });
 }
 

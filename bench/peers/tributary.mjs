@@ -9,7 +9,7 @@ import http from "node:http";
 import { execFileSync } from "node:child_process";
 import { startTributary, streamUrl, TOKEN } from "../../tests/e2e/harness.mjs";
 import { checkedFetch } from "../lib.mjs";
-import { eventAt, fail, readSse, waitUntil, summary } from "./common.mjs";
+import { eventAt, fail, readSse, waitUntil, summary, trackDir, removeDir } from "./common.mjs";
 
 export const TRIBUTARY_SYNC = "SQLite (WAL) commit per append, fsync of the WAL per commit (workerd, local)";
 
@@ -28,6 +28,7 @@ function parse(text) {
 
 export async function startTributaryPeer() {
   const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  trackDir(t.persistDir);
   const url = t.url;
   let stopped = false;
   const handle = {
@@ -43,6 +44,7 @@ export async function startTributaryPeer() {
       if (stopped) return;
       stopped = true;
       await t.cleanup();
+      removeDir(t.persistDir);
     },
   };
 
