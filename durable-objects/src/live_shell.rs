@@ -216,9 +216,7 @@ impl LiveShell {
                 }
             }
         })
-        .take_until(worker::Delay::from(std::time::Duration::from_millis(
-            SSE_MAX_LIFETIME_MS,
-        )));
+        .take_until(crate::senders::sleep(SSE_MAX_LIFETIME_MS));
         let headers = Headers::new();
         headers.set("content-type", "text/event-stream; charset=utf-8")?;
         headers.set("cache-control", "no-cache")?;

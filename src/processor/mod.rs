@@ -39,6 +39,13 @@ pub fn referenced_in_append(body: &[u8]) -> Vec<String> {
     let mut names: Vec<String> = events
         .iter()
         .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured.as_str()))
+        // A configuration that does not validate gets its own 422 from the
+        // append: only otherwise valid ones are checked for their processor.
+        .filter(|event| {
+            event
+                .get("payload")
+                .is_some_and(|payload| crate::subscription::Configuration::parse(payload).is_ok())
+        })
         .filter_map(|event| event.pointer("/payload/receiver"))
         .filter(|receiver| receiver.get("action").and_then(Value::as_str) == Some("processor-wake"))
         .filter_map(|receiver| receiver.get("expression").and_then(name_of).map(str::to_owned))

@@ -119,7 +119,8 @@ const lettersEventually = (path, n, key) =>
     { what: `${n} dead letters on ${path}`, ...WAIT },
   );
 
-const LETTER_FIELDS = ["attempts", "createdAt", "deliveryId", "id", "offset", "payload", "reason", "subscriptionKey"];
+// `kind` is "event", or "retraction" for a dead-lettered retraction (§13).
+const LETTER_FIELDS = ["attempts", "createdAt", "deliveryId", "id", "kind", "offset", "payload", "reason", "subscriptionKey"];
 
 function assertLetterShape(letter) {
   assert.deepEqual(Object.keys(letter).sort(), LETTER_FIELDS, `§8 dead-letter fields: ${JSON.stringify(letter)}`);

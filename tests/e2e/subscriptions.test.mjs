@@ -24,6 +24,12 @@ import { eventually } from "./delivery_helpers.mjs";
 let t;
 before(async () => {
   t = await startTributary();
+  // The processor the processor-wake subscriptions below name (§9: naming
+  // an undefined processor is refused).
+  const defined = await t.request("PUT", "/v1/processors/p", {
+    body: { kind: "jsonata-reducer", initialState: 0, reducer: "$state + 1" },
+  });
+  if (defined.status !== 200) throw new Error(`define processor p: ${JSON.stringify(defined.body)}`);
 });
 after(async () => {
   await t?.cleanup();
