@@ -78,9 +78,10 @@ async function main() {
     const single = await appendScenario("single append", "/bench/append-single", 1, singleBody);
 
     // The same single appends into a stream whose reduced state is near its
-    // 256 KiB limit (four subscriptions with 60 KiB descriptions, receivers
-    // that the spine never delivers): measures what a large state costs each
-    // plain append (DESIGN.md §5, §12), side by side with the plain stream.
+    // 256 KiB limit (four subscriptions with 60 KiB descriptions whose filter
+    // matches nothing, so the alarm only moves their cursors): measures what
+    // a large state costs each plain append (DESIGN.md §5, §12), side by side
+    // with the plain stream.
     const bigStatePath = "/bench/append-single-big-state";
     for (let k = 0; k < 4; k++) {
       const configured = await t.request("POST", streamUrl(bigStatePath, "events"), {
@@ -89,7 +90,12 @@ async function main() {
           payload: {
             subscriptionKey: `big-${k}`,
             description: "d".repeat(60 * 1024),
-            receiver: { action: "processor-wake", expression: ["processors", `p${k}`, "wake"] },
+            filter: { eventTypes: ["never"] },
+            receiver: {
+              action: "copy-to-stream",
+              receivingStreamPath: `/bench/append-big-state-sink-${k}`,
+              delivery: { start: "now", onFailingEvent: "halt" },
+            },
           },
         },
       });
