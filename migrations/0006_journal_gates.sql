@@ -27,11 +27,3 @@ ALTER TABLE subscription_runtime ADD COLUMN gate_anchor_ms INTEGER;
 -- What a dead letter holds: an event ('event') or a retraction ('retraction',
 -- which cannot be replayed).
 ALTER TABLE dead_letters ADD COLUMN kind TEXT NOT NULL DEFAULT 'event';
--- Local copies by origin (§13 "through copies"): which local events copy
--- which source offsets, so an invalidation copied in names the local copies.
-CREATE INDEX IF NOT EXISTS events_by_copy_origin ON events (
-  json_extract(source, '$.copiedFrom[#-1].path'),
-  json_extract(source, '$.copiedFrom[#-1].subscriptionKey'),
-  json_extract(source, '$.copiedFrom[#-1].streamId'),
-  json_extract(source, '$.copiedFrom[#-1].offset')
-) WHERE source IS NOT NULL;

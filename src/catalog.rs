@@ -35,20 +35,25 @@ const SELECT_ACK: &str = "SELECT stream_id FROM catalog_registration WHERE id = 
 impl<S: Storage> Stream<S> {
     /// The registration the catalog still needs from this stream, if any.
     pub fn catalog_due(&self) -> Result<Option<CatalogChange>, StorageError> {
-        if !table_exists(&self.storage, "catalog_registration")? {
-            return Ok(self.lifetime.as_ref().map(|meta| CatalogChange::Register {
-                path: meta.path.clone(),
-                stream_id: meta.stream_id.clone(),
-                stream_created_at_ms: meta.created_at_ms,
-            }));
-        }
-        let acknowledged = match query_optional(&self.storage, SELECT_ACK, &[])? {
-            Some(row) => Columns {
-                query: SELECT_ACK,
-                row: &row,
+        let cached = self.catalog_acknowledged.borrow().clone();
+        let acknowledged = match cached {
+            Some(acknowledged) => acknowledged,
+            None => {
+                let acknowledged = if table_exists(&self.storage, "catalog_registration")? {
+                    match query_optional(&self.storage, SELECT_ACK, &[])? {
+                        Some(row) => Columns {
+                            query: SELECT_ACK,
+                            row: &row,
+                        }
+                        .opt_text(0)?,
+                        None => None,
+                    }
+                } else {
+                    None
+                };
+                *self.catalog_acknowledged.borrow_mut() = Some(acknowledged.clone());
+                acknowledged
             }
-            .opt_text(0)?,
-            None => None,
         };
         Ok(match (&self.lifetime, acknowledged) {
             (Some(meta), acknowledged) if acknowledged.as_deref() != Some(meta.stream_id.as_str()) => {
@@ -78,9 +83,11 @@ impl<S: Storage> Stream<S> {
             &[
                 self.project_id.as_str().into(),
                 self.path.as_str().into(),
-                stream_id.into(),
+                stream_id.clone().into(),
             ],
-        )
+        )?;
+        *self.catalog_acknowledged.borrow_mut() = Some(stream_id);
+        Ok(())
     }
 }
 

@@ -201,7 +201,9 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Local offsets of this stream's copies of the source offsets
-    /// `invalidation` names, from the run lifetime `hop` came from.
+    /// `invalidation` names, from the run lifetime `hop` came from. A scan of
+    /// the copies (no index: it would cost every copy an index entry, and
+    /// invalidations are rare), bounded by its limit.
     fn local_copies(&self, hop: &Hop, invalidation: &Invalidation) -> Result<Vec<u64>, StorageError> {
         let origin = "source IS NOT NULL AND json_extract(source, '$.copiedFrom[#-1].path') = ? \
              AND json_extract(source, '$.copiedFrom[#-1].subscriptionKey') = ? \

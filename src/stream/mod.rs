@@ -36,6 +36,8 @@ pub struct Stream<S: Storage> {
     /// Events committed since the shell last fanned out; kept only while
     /// live connections are open.
     pub(crate) committed: Vec<crate::event::CommittedEvent>,
+    /// What the catalog acknowledged (§14), read once: `None` until read.
+    pub(crate) catalog_acknowledged: std::cell::RefCell<Option<Option<String>>>,
     /// What this deployment allows (§9); checked when configuring.
     pub(crate) deployment: crate::deployment::Deployment,
 }
@@ -61,6 +63,7 @@ impl<S: Storage> Stream<S> {
             memory: memory::Memory::default(),
             live: crate::live::Registry::default(),
             committed: Vec::new(),
+            catalog_acknowledged: std::cell::RefCell::new(None),
             deployment: crate::deployment::Deployment::default(),
         };
         if schema::stream_exists(&stream.storage)? {
