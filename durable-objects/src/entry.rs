@@ -72,7 +72,18 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     }
     let route = match route::parse(method.as_ref(), url.path()) {
         Ok(route) => route,
-        Err(error) => return responses::from_api(ApiError::from(error).into()),
+        Err(error) => {
+            // Read a (bounded) body before answering, so a keep-alive client
+            // can send its next request on the same connection.
+            let declared = request
+                .headers()
+                .get("content-length")?
+                .and_then(|len| len.parse::<usize>().ok());
+            if declared.is_some_and(|len| len <= MAX_BODY_BYTES) {
+                let _ = request.bytes().await;
+            }
+            return responses::from_api(ApiError::from(error).into());
+        }
     };
     let declared_length = request
         .headers()
