@@ -16,12 +16,9 @@
 // test); every test uses its own processor names and stream paths.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
+import { rmSync } from "node:fs";
 import { startTributary, freshStateDir, streamUrl, OTHER_TOKEN } from "./harness.mjs";
+import { liveGroupMembers, servers, startServer } from "./server_process.mjs";
 import {
   CONFIGURED,
   RESUMED,
@@ -299,76 +296,12 @@ test("§9: the instance's checkpoint passes filtered-out events too — when the
 // 2. Crash: SIGKILL of the whole process group mid-fold
 // ---------------------------------------------------------------------------
 
-const SERVER = join(dirname(fileURLToPath(import.meta.url)), "server.mjs");
-
-/** Live (non-zombie) processes whose process group is `pgid`. */
-function liveGroupMembers(pgid) {
-  const members = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const [state, , pgrp] = fields;
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") members.push(Number(name));
-  }
-  return members;
-}
-
-const servers = [];
 const dirs = [];
 after(async () => {
   for (const server of servers) await server.kill().catch(() => {});
   for (const server of servers) assert.deepEqual(liveGroupMembers(server.pgid), [], "no orphan workerd");
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Tributary in its own detached process group (tests/e2e/server.mjs): `url`, `kill()` (SIGKILL to the group). */
-async function startServer(persistDir) {
-  const child = spawn(process.execPath, [SERVER, persistDir], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  const pgid = child.pid;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  let stderr = "";
-  child.stderr.on("data", (chunk) => {
-    stderr = (stderr + chunk).slice(-4_000);
-  });
-  const lines = createInterface({ input: child.stdout });
-  let timer;
-  const first = await Promise.race([
-    new Promise((resolve) => lines.once("line", resolve)),
-    exited.then((code) => {
-      throw new Error(`server exited (${code}) before printing its URL: ${stderr}`);
-    }),
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 30_000);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  lines.on("line", () => {});
-  const { url } = JSON.parse(first);
-  const server = {
-    url,
-    pgid,
-    killed: false,
-    async kill() {
-      if (!server.killed) {
-        server.killed = true;
-        try {
-          process.kill(-pgid, "SIGKILL");
-        } catch (error) {
-          if (error.code !== "ESRCH") throw error;
-        }
-      }
-      await exited;
-      await eventually(() => assert.deepEqual(liveGroupMembers(pgid), []), { timeoutMs: 10_000, what: `process group ${pgid} gone` });
-    },
-  };
-  servers.push(server);
-  return server;
-}
 
 const CRASH_BATCHES = 24;
 const CRASH_PER_BATCH = 100;
