@@ -6,128 +6,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
+mod gates;
 
 use common::world::{Network, World};
-use serde_json::{json, Value};
-use std::collections::BTreeSet;
-use tributary::delivery::{DeliveryPlan, Outcome};
-use tributary::deployment::Deployment;
-use tributary::stream::dead_letters::DeadLetterQuery;
-
-const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
-const INVALIDATED: &str = "events.iterate.com/stream/events-invalidated";
-const HALTED: &str = "events.iterate.com/stream/subscription-delivery-halted";
-
-fn webhook(world: &mut World, path: &str, mode: &str, gate: Value) {
-    world.set_deployment(
-        path,
-        Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
-    );
-    let delivery = json!({"start": "beginning", "onFailingEvent": mode, "gate": gate,
-        "retry": {"maxAttempts": 3, "initialBackoffMs": 10, "maxBackoffMs": 10}});
-    world.append(
-        path,
-        json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["data"]},
-        "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": delivery}}}),
-    );
-}
-
-fn data(world: &mut World, path: &str, n: usize) {
-    for i in 0..n {
-        world.append(path, json!({"type": "data", "payload": {"i": i}}));
-    }
-}
-
-fn letters(world: &mut World, path: &str) -> Vec<u64> {
-    let query = DeadLetterQuery {
-        subscription_key: None,
-        after: 0,
-        limit: 1000,
-    };
-    world.stream(path).dead_letters(&query).unwrap()["deadLetters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|letter| letter["offset"].as_u64().unwrap())
-        .collect()
-}
-
-fn delivered(world: &World) -> Vec<Vec<u64>> {
-    world.external.iter().map(|(_, _, offsets)| offsets.clone()).collect()
-}
-
-fn cursor(world: &mut World, path: &str) -> u64 {
-    world.card(path)["subscriptions"][0]["runtime"]["acknowledgedOffset"]
-        .as_u64()
-        .unwrap()
-}
-
-fn lag(world: &mut World, path: &str) -> u64 {
-    world.card(path)["subscriptions"][0]["runtime"]["lag"].as_u64().unwrap()
-}
-
-fn halts(world: &mut World, path: &str) -> usize {
-    world
-        .events(path)
-        .iter()
-        .filter(|event| event["type"] == HALTED)
-        .count()
-}
-
-/// Every offset a send carried (the network saw it).
-type Attempted = BTreeSet<u64>;
-
-/// Runs alarms until nothing is due; fails if the work never settles (a busy
-/// loop: the alarm due again at once with nothing to send). Returns how many
-/// sends the network saw.
-fn settle(
-    world: &mut World,
-    path: &str,
-    attempted: &mut Attempted,
-    network: &mut dyn FnMut(&DeliveryPlan) -> Network,
-) -> usize {
-    let mut sends = 0;
-    for _ in 0..500 {
-        let Some(at) = world.stream(path).next_due_at().unwrap() else {
-            return sends;
-        };
-        world.now = world.now.max(at);
-        sends += world.alarm(path, &mut |plan: &DeliveryPlan| {
-            if plan.prepared_failure.is_none() {
-                attempted.extend(plan.events.iter().map(|event| event.offset));
-            }
-            network(plan)
-        });
-    }
-    panic!(
-        "delivery never settled: the alarm stays due ({} sends)\n{}",
-        sends,
-        world.trace.join("\n")
-    );
-}
-
-/// §6 rule 11 for gates: a hit the gate ever tried to deliver ends delivered
-/// or dead-lettered (or covered by a durable halt); only hits never tried may
-/// be discarded or dropped.
-fn assert_nothing_passed_silently(world: &mut World, path: &str, attempted: &Attempted) {
-    let mut accounted: BTreeSet<u64> = world
-        .external
-        .iter()
-        .flat_map(|(_, _, offsets)| offsets.clone())
-        .collect();
-    accounted.extend(letters(world, path));
-    if halts(world, path) == 0 {
-        let lost: Vec<&u64> = attempted.difference(&accounted).collect();
-        assert!(
-            lost.is_empty(),
-            "tried, then neither delivered nor dead-lettered: {lost:?}\n{}",
-            world.trace.join("\n")
-        );
-    }
-}
+use gates::*;
+use serde_json::json;
+use tributary::delivery::Outcome;
 
 #[test]
 fn s13_max_once_retried_hit_is_delivered_not_discarded_by_its_own_window() {
@@ -145,8 +29,8 @@ fn s13_max_once_retried_hit_is_delivered_not_discarded_by_its_own_window() {
         }
     });
     assert_eq!(delivered(&world), vec![vec![2]], "{}", world.trace.join("\n"));
-    assert!(letters(&mut world, "/mo").is_empty());
-    assert_eq!(cursor(&mut world, "/mo"), 2);
+    assert!(letter_offsets(&mut world, "/mo").is_empty());
+    assert_eq!(runtime(&mut world, "/mo")["acknowledgedOffset"], 2);
     assert!(world
         .stream("/mo")
         .metrics_text()
@@ -155,7 +39,7 @@ fn s13_max_once_retried_hit_is_delivered_not_discarded_by_its_own_window() {
     data(&mut world, "/mo", 1); // 3
     settle(&mut world, "/mo", &mut attempted, &mut |_| Network::Deliver);
     assert_eq!(delivered(&world), vec![vec![2]]);
-    assert_eq!(cursor(&mut world, "/mo"), 3);
+    assert_eq!(runtime(&mut world, "/mo")["acknowledgedOffset"], 3);
     assert!(world
         .stream("/mo")
         .metrics_text()
@@ -185,7 +69,7 @@ fn s13_threshold_digest_refused_with_400_dead_letters_each_event_and_stops() {
         world.trace.join("\n")
     );
     assert_eq!(
-        letters(&mut world, "/th"),
+        letter_offsets(&mut world, "/th"),
         vec![2, 3],
         "each contained event dead-lettered"
     );
@@ -232,4 +116,109 @@ fn s13_held_hits_named_by_an_invalidation_are_dropped_and_counted() {
         .stream("/iv")
         .metrics_text()
         .contains("tributary_gate_invalidated_total 3"));
+}
+
+/// A storage that counts the `gate_hits` rows its queries return.
+struct Counting {
+    inner: tributary::storage::rusqlite_driver::RusqliteStorage,
+    gate_rows: std::cell::Cell<usize>,
+}
+
+impl tributary::storage::Storage for Counting {
+    fn query(
+        &self,
+        sql: &str,
+        params: &[tributary::storage::SqlValue],
+    ) -> Result<Vec<tributary::storage::Row>, tributary::storage::StorageError> {
+        let rows = self.inner.query(sql, params)?;
+        if sql.contains("FROM gate_hits") {
+            self.gate_rows.set(self.gate_rows.get() + rows.len());
+        }
+        Ok(rows)
+    }
+    fn atomically<T, E: From<tributary::storage::StorageError>>(
+        &self,
+        body: &mut dyn FnMut() -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.inner.atomically(body)
+    }
+    fn rows_written(&self) -> u64 {
+        self.inner.rows_written()
+    }
+}
+
+#[test]
+fn s13_a_threshold_plan_reads_held_hits_linearly_not_once_per_hit() {
+    // Found by reading: each hit re-read every held hit (quadratic in one plan).
+    let storage = Counting {
+        inner: tributary::storage::rusqlite_driver::RusqliteStorage::in_memory().unwrap(),
+        gate_rows: std::cell::Cell::new(0),
+    };
+    let mut stream = tributary::stream::Stream::open(storage, common::PROJECT, common::path("/lin")).unwrap();
+    stream.set_deployment(tributary::deployment::Deployment {
+        allow_insecure_webhooks: true,
+        ..Default::default()
+    });
+    let hits = 2_000usize;
+    let configure = json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["data"]},
+        "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery":
+        {"start": "beginning", "onFailingEvent": "skip", "gate": {"threshold": {"count": hits, "windowMs": 600_000}}}}}});
+    let public = tributary::event::Authority::Public;
+    stream
+        .append_body(configure.to_string().as_bytes(), public, &common::inputs(1_000, 1))
+        .unwrap();
+    for _ in 0..hits / 1000 {
+        let batch =
+            json!({"events": (0..1000).map(|i| json!({"type": "data", "payload": {"i": i}})).collect::<Vec<_>>()});
+        stream
+            .append_body(batch.to_string().as_bytes(), public, &common::inputs(1_000, 2))
+            .unwrap();
+    }
+    let plan = stream.plan_delivery("hook", 1_000, [3; 16]).unwrap().unwrap();
+    assert_eq!(plan.events.len(), hits, "one digest of every hit");
+    let read = stream.storage().gate_rows.get();
+    assert!(
+        read <= 2 * hits,
+        "a plan over {hits} hits read {read} held-hit rows (quadratic would be ~{})",
+        hits * hits / 2
+    );
+}
+
+#[test]
+fn s12_a_threshold_digest_never_passes_1_mib_it_is_minted_early_with_what_fits() {
+    let mut world = World::new(4);
+    webhook(
+        &mut world,
+        "/big",
+        "skip",
+        json!({"threshold": {"count": 8, "windowMs": 600_000}}),
+    );
+    let blob = "x".repeat(200_000);
+    for i in 0..8 {
+        world.append("/big", json!({"type": "data", "payload": {"i": i, "blob": blob}}));
+    } // 2..=9
+    let mut sizes = Vec::new();
+    let mut attempted = Attempted::new();
+    settle(&mut world, "/big", &mut attempted, &mut |plan| {
+        sizes.push(
+            plan.events
+                .iter()
+                .map(|event| event.body.to_string().len())
+                .sum::<usize>(),
+        );
+        Network::Deliver
+    });
+    assert_eq!(
+        delivered(&world),
+        vec![vec![2, 3, 4, 5, 6]],
+        "five ~200 KB hits fit in 1 MiB"
+    );
+    assert!(sizes.iter().all(|size| *size <= 1024 * 1024), "{sizes:?}");
+    assert_eq!(
+        held_hits(&mut world, "/big"),
+        3,
+        "the rest wait for the gate's next count"
+    );
+    assert_eq!(lag(&mut world, "/big"), 0, "held hits never hold the cursor");
+    assert_nothing_passed_silently(&mut world, "/big", &attempted);
 }

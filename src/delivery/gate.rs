@@ -119,22 +119,29 @@ impl<S: Storage> Stream<S> {
                 _ => break,
             }
         }
-        if !held.by_offset.contains_key(&hit.offset) {
-            let body = hit.body.to_string();
-            if held.len() > 0 && held.bytes.saturating_add(body.len()) > MAX_DELIVERY_BATCH_BYTES {
-                return Ok(ThresholdStep::MintBefore);
-            }
-            self.storage.execute(
-                "INSERT OR IGNORE INTO gate_hits (subscription_key, event_offset, created_at_ms, body) VALUES (?, ?, ?, ?)",
-                &[
-                    key.into(),
-                    hit.offset.into(),
-                    SqlValue::Integer(hit.created_at_ms),
-                    body.as_str().into(),
-                ],
-            )?;
-            held.insert(hit.offset, hit.created_at_ms, body.len());
+        if held.by_offset.contains_key(&hit.offset) {
+            // Decided when first admitted: it minted only if it completed the count.
+            let last = held.by_offset.keys().next_back().copied();
+            return Ok(if held.len() >= count && last == Some(hit.offset) {
+                ThresholdStep::Mint
+            } else {
+                ThresholdStep::Held
+            });
         }
+        let body = hit.body.to_string();
+        if held.len() > 0 && held.bytes.saturating_add(body.len()) > MAX_DELIVERY_BATCH_BYTES {
+            return Ok(ThresholdStep::MintBefore);
+        }
+        self.storage.execute(
+            "INSERT OR IGNORE INTO gate_hits (subscription_key, event_offset, created_at_ms, body) VALUES (?, ?, ?, ?)",
+            &[
+                key.into(),
+                hit.offset.into(),
+                SqlValue::Integer(hit.created_at_ms),
+                body.as_str().into(),
+            ],
+        )?;
+        held.insert(hit.offset, hit.created_at_ms, body.len());
         Ok(if held.len() >= count {
             ThresholdStep::Mint
         } else {
