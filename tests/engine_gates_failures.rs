@@ -305,3 +305,45 @@ fn s13_threshold_crash_between_plan_and_completion_resends_the_pinned_digest() {
         assert_nothing_passed_silently(&mut world, "/t", &attempted);
     }
 }
+
+#[test]
+fn s13_max_once_itx_batch_never_discards_a_hit_it_tried_after_the_batch_is_isolated() {
+    // h1 at t, h2 at t+W/2 (discarded behind h1), h3 at t+1.2W (admitted
+    // behind h1, but inside h2's window). If h1 and h3 went out in one batch
+    // and h1 is then dead-lettered alone, h2 becomes the first delivered hit
+    // and h3 — already tried — must not be discarded behind it.
+    let mut world = World::new(16);
+    world.set_deployment(
+        "/i",
+        tributary::deployment::Deployment {
+            itx_services: vec!["SIM".to_owned()],
+            ..Default::default()
+        },
+    );
+    let delivery = json!({"start": "beginning", "onFailingEvent": "skip", "gate": {"maxOnce": {"windowMs": 1000}},
+        "retry": {"maxAttempts": 1, "initialBackoffMs": 10, "maxBackoffMs": 10}});
+    world.append(
+        "/i",
+        json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["data"]},
+        "receiver": {"action": "itx-call", "expression": ["services", "SIM", "deliver"], "delivery": delivery}}}),
+    );
+    for step in [0, 500, 700] {
+        world.now += step;
+        data(&mut world, "/i", 1); // 2, 3, 4
+    }
+    let mut attempted = Attempted::new();
+    settle(&mut world, "/i", &mut attempted, &mut |plan| {
+        if plan.events.iter().any(|event| event.offset == 2) {
+            Network::Fail(Outcome::permanent("refused"))
+        } else {
+            Network::Deliver
+        }
+    });
+    assert_eq!(letter_offsets(&mut world, "/i"), vec![2]);
+    assert_nothing_passed_silently(&mut world, "/i", &attempted);
+    assert_eq!(
+        delivered(&world),
+        vec![vec![3]],
+        "h2 is the first delivered hit; h3, never tried, is discarded"
+    );
+}

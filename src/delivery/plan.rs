@@ -332,9 +332,15 @@ impl<S: Storage> Stream<S> {
             .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::Threshold { .. })));
         // A digest is retried whole and dead-letters event by event (§8), so
         // aggregation never isolates.
+        // A maxOnce gate plans one admitted hit at a time (§13): the hits
+        // behind it are judged against the anchor its success sets, so an
+        // isolated retry can never discard a hit this batch already tried.
+        let max_once = delivery
+            .as_ref()
+            .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::MaxOnce { .. })));
         let wanted = match aggregate {
             Some(aggregate) => usize::try_from(aggregate.max_batch).unwrap_or(MAX_DELIVERY_BATCH_EVENTS),
-            None if row.isolating => 1,
+            None if row.isolating || max_once => 1,
             None => batch_limit,
         };
         // A digest awaiting retry resends exactly the same range (§8), a
@@ -603,7 +609,7 @@ impl<S: Storage> Stream<S> {
         plan.prepared_failure = failure;
         plan.throttled = throttled;
         plan.timeout_ms = timeout_ms;
-        self.memory.of(key).gate_discards = Some(PendingDiscards {
+        self.memory.of(key).gate_discards = (!discarded.is_empty()).then(|| PendingDiscards {
             delivery_id: plan.delivery_id.clone(),
             count: discarded.len() as u64,
         });
