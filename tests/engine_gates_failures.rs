@@ -34,6 +34,16 @@ fn failing(failures: usize, failure: Network) -> impl FnMut(&DeliveryPlan) -> Ne
     }
 }
 
+fn modes_and_crashes() -> Vec<(&'static str, Network)> {
+    let mut cases = Vec::new();
+    for mode in ["skip", "halt"] {
+        for crash in [Network::CrashBeforeSend, Network::CrashAfterSend] {
+            cases.push((mode, crash));
+        }
+    }
+    cases
+}
+
 fn timed_out() -> Network {
     Network::Fail(Outcome::transient("timed out after 15000 ms (headers and body)"))
 }
@@ -126,9 +136,9 @@ fn s13_max_once_timeouts_follow_the_ladder_then_dead_letter_or_halt() {
 
 #[test]
 fn s13_max_once_crash_between_plan_and_completion_replans_the_same_hit() {
-    for crash in [Network::CrashBeforeSend, Network::CrashAfterSend] {
+    for (mode, crash) in modes_and_crashes() {
         let mut world = World::new(14);
-        webhook(&mut world, "/m", "skip", max_once());
+        webhook(&mut world, "/m", mode, max_once());
         data(&mut world, "/m", 1); // 2
         let mut attempted = Attempted::new();
         settle(&mut world, "/m", &mut attempted, &mut failing(1, crash.clone()));
@@ -136,7 +146,11 @@ fn s13_max_once_crash_between_plan_and_completion_replans_the_same_hit() {
             Network::CrashAfterSend => vec![vec![2], vec![2]],
             _ => vec![vec![2]],
         };
-        assert_eq!(delivered(&world), expected, "{crash:?}: redelivered, never discarded");
+        assert_eq!(
+            delivered(&world),
+            expected,
+            "{mode} {crash:?}: redelivered, never discarded"
+        );
         let ids = delivery_ids(&world);
         assert!(
             ids.windows(2).all(|pair| pair[0] == pair[1]),
@@ -187,26 +201,48 @@ fn s6_a_send_that_outlives_its_deadline_is_replanned_and_its_late_result_is_stal
 
 #[test]
 fn s13_threshold_digest_failing_once_is_resent_whole_under_the_same_delivery_id() {
-    let mut world = World::new(21);
-    webhook(&mut world, "/t", "skip", threshold());
-    data(&mut world, "/t", 2); // 2, 3
-    let mut plans = Vec::new();
+    for mode in ["skip", "halt"] {
+        let mut world = World::new(21);
+        webhook(&mut world, "/t", mode, threshold());
+        data(&mut world, "/t", 2); // 2, 3
+        let mut plans = Vec::new();
+        let mut attempted = Attempted::new();
+        let mut network = failing(1, Network::Fail(Outcome::transient("HTTP 503")));
+        settle(&mut world, "/t", &mut attempted, &mut |plan| {
+            plans.push((
+                plan.delivery_id.clone(),
+                plan.events.iter().map(|e| e.offset).collect::<Vec<_>>(),
+            ));
+            network(plan)
+        });
+        assert_eq!(plans.len(), 2, "{mode}: {plans:?}");
+        assert_eq!(plans[0], plans[1], "{mode}: never isolated, never re-gated");
+        assert_eq!(delivered(&world), vec![vec![2, 3]]);
+        assert!(letters(&mut world, "/t").is_empty());
+        assert_eq!(halts(&mut world, "/t"), 0, "{mode}");
+        assert_eq!(held_hits(&mut world, "/t"), 0);
+        assert_eq!(lag(&mut world, "/t"), 0);
+        assert_nothing_passed_silently(&mut world, "/t", &attempted);
+    }
+}
+
+#[test]
+fn s13_max_once_hit_failing_once_in_halt_mode_is_delivered_without_a_halt() {
+    let mut world = World::new(17);
+    webhook(&mut world, "/m", "halt", max_once());
+    data(&mut world, "/m", 2); // 2 fails once then is delivered; 3 in its window
     let mut attempted = Attempted::new();
-    let mut network = failing(1, Network::Fail(Outcome::transient("HTTP 503")));
-    settle(&mut world, "/t", &mut attempted, &mut |plan| {
-        plans.push((
-            plan.delivery_id.clone(),
-            plan.events.iter().map(|e| e.offset).collect::<Vec<_>>(),
-        ));
-        network(plan)
-    });
-    assert_eq!(plans.len(), 2, "{plans:?}");
-    assert_eq!(plans[0], plans[1], "never isolated, never re-gated");
-    assert_eq!(delivered(&world), vec![vec![2, 3]]);
-    assert!(letters(&mut world, "/t").is_empty());
-    assert_eq!(held_hits(&mut world, "/t"), 0);
-    assert_eq!(lag(&mut world, "/t"), 0);
-    assert_nothing_passed_silently(&mut world, "/t", &attempted);
+    settle(
+        &mut world,
+        "/m",
+        &mut attempted,
+        &mut failing(1, Network::Fail(Outcome::transient("HTTP 503"))),
+    );
+    assert_eq!(delivered(&world), vec![vec![2]]);
+    assert_eq!(halts(&mut world, "/m"), 0);
+    assert_eq!(metric(&mut world, "/m", "gate_discarded_total"), 1);
+    assert_eq!(lag(&mut world, "/m"), 0);
+    assert_nothing_passed_silently(&mut world, "/m", &attempted);
 }
 
 #[test]
@@ -280,9 +316,9 @@ fn s13_threshold_digest_timeouts_follow_the_ladder_then_dead_letter_each_event_o
 
 #[test]
 fn s13_threshold_crash_between_plan_and_completion_resends_the_pinned_digest() {
-    for crash in [Network::CrashBeforeSend, Network::CrashAfterSend] {
+    for (mode, crash) in modes_and_crashes() {
         let mut world = World::new(25);
-        webhook(&mut world, "/t", "skip", threshold());
+        webhook(&mut world, "/t", mode, threshold());
         data(&mut world, "/t", 2); // 2, 3
         let mut attempted = Attempted::new();
         let mut plans = Vec::new();

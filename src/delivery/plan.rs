@@ -330,14 +330,14 @@ impl<S: Storage> Stream<S> {
         let threshold_gate = delivery
             .as_ref()
             .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::Threshold { .. })));
-        // A digest is retried whole and dead-letters event by event (§8), so
-        // aggregation never isolates.
         // A maxOnce gate plans one admitted hit at a time (§13): the hits
         // behind it are judged against the anchor its success sets, so an
         // isolated retry can never discard a hit this batch already tried.
         let max_once = delivery
             .as_ref()
             .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::MaxOnce { .. })));
+        // A digest is retried whole and dead-letters event by event (§8), so
+        // aggregation never isolates.
         let wanted = match aggregate {
             Some(aggregate) => usize::try_from(aggregate.max_batch).unwrap_or(MAX_DELIVERY_BATCH_EVENTS),
             None if row.isolating || max_once => 1,
