@@ -197,7 +197,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
     println!(
         "sim_interleavings: {} seeds, {} steps, {} plans, {} deliveries ({} events), {} dead letters, {} halts, \
          {} skips, {} stale completions, {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
-         {} engine calls (max {} rows / {} statements in one), {} failing seeds, {:.1}s",
+         {} engine calls (max {} rows / {} statements in one), {} gated plans, {} failing seeds, {:.1}s",
         stats.seeds,
         stats.steps,
         stats.plans,
@@ -214,6 +214,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         stats.engine_calls,
         stats.max_rows_per_call,
         stats.max_queries_per_call,
+        stats.gated_plans,
         failures.len(),
         started.elapsed().as_secs_f64()
     );

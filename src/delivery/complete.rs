@@ -9,7 +9,7 @@ use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
 use crate::stream::memory::ThrottleWindow;
 use crate::stream::{AppendError, Stream};
-use crate::subscription::{OnFailingEvent, Retry};
+use crate::subscription::{Gate, OnFailingEvent, Retry};
 use crate::Inputs;
 use serde_json::json;
 use std::rc::Rc;
@@ -143,6 +143,14 @@ impl<S: Storage> Stream<S> {
                 }
                 let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
                 self.journal_plan(plan, &configuration)?;
+                if let (Some(Gate::MaxOnce { .. }), Some(last)) = (
+                    configuration.receiver.delivery().and_then(|delivery| delivery.gate),
+                    plan.events.last(),
+                ) {
+                    // The anchor moves only when a delivery succeeds (§13).
+                    self.gate_anchor(key, last.created_at_ms)?;
+                }
+                self.count_pending_discards(plan);
                 self.storage.execute(
                     "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
                      in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, bytes_sent = bytes_sent + ? \
@@ -174,7 +182,12 @@ impl<S: Storage> Stream<S> {
                     return self.skip(plan, &configuration, kind, row.attempt, &message, now_ms, entropy);
                 }
                 let giving_up = kind == FailureKind::Permanent || attempts >= retry.max_attempts;
-                let aggregating = configuration.receiver.delivery().is_some_and(|d| d.aggregate.is_some());
+                // A digest (aggregate or threshold gate) is retried whole and
+                // dead-letters event by event: it never isolates (§8, §13).
+                let aggregating = configuration
+                    .receiver
+                    .delivery()
+                    .is_some_and(|d| d.aggregate.is_some() || matches!(d.gate, Some(Gate::Threshold { .. })));
                 if giving_up && plan.events.len() > 1 && !aggregating {
                     // Isolate before giving up (§6 rule 4): retry now one event at a
                     // time, so only the failing event is halted on or skipped.
@@ -260,6 +273,7 @@ impl<S: Storage> Stream<S> {
             &[plan.through_offset.into(), reason.into(), plan.subscription_key.as_str().into(), plan.stamp.cursor_changed_at_source_offset.into()],
         )?;
         self.counters.skips += 1;
+        self.count_pending_discards(plan);
         Ok(Completion::Skipped {
             through: plan.through_offset,
         })
@@ -336,10 +350,23 @@ impl<S: Storage> Stream<S> {
             })
             .collect();
         self.journal_write(key, &entries, delivery.journal_depth())?;
-        if matches!(delivery.gate, Some(crate::subscription::Gate::Threshold { .. })) {
-            self.gate_release(key, i64::MIN, Some(plan.through_offset))?;
+        if matches!(delivery.gate, Some(Gate::Threshold { .. })) {
+            self.gate_release_through(key, plan.through_offset)?;
         }
         Ok(())
+    }
+
+    /// The maxOnce discards in front of `plan` are passed with it (§13).
+    fn count_pending_discards(&mut self, plan: &DeliveryPlan) {
+        let memory = self.memory.of(&plan.subscription_key);
+        if memory
+            .gate_discards
+            .as_ref()
+            .is_some_and(|pending| pending.delivery_id == plan.delivery_id)
+        {
+            let count = memory.gate_discards.take().map_or(0, |pending| pending.count);
+            self.counters.gate_discarded += count;
+        }
     }
 
     /// Appends one trusted fact (a halt or an audit) and returns its offset.

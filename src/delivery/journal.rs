@@ -135,58 +135,16 @@ impl<S: Storage> Stream<S> {
         (count, oldest)
     }
 
-    /// The hits `key`'s threshold gate holds, oldest first.
-    pub(crate) fn gate_hits(&self, key: &str) -> Result<Vec<GateHit>, StorageError> {
-        let sql = "SELECT event_offset, created_at_ms, body FROM gate_hits WHERE subscription_key = ? \
-                   ORDER BY event_offset LIMIT 10000";
-        let rows = self.storage.query(sql, &[key.into()])?;
-        rows.iter()
-            .map(|row| {
-                let columns = Columns { query: sql, row };
-                Ok(GateHit {
-                    offset: columns.int(0)?.max(0) as u64,
-                    created_at_ms: columns.int(1)?,
-                    body: serde_json::from_str(&columns.text(2)?).unwrap_or(Value::Null),
-                })
-            })
-            .collect()
-    }
-
-    /// Holds one hit (idempotent per offset).
-    pub(crate) fn gate_hold(&self, key: &str, hit: &GateHit) -> Result<(), StorageError> {
+    /// Releases the hits a completed digest delivered or dead-lettered
+    /// (every held hit at or before its position, §13).
+    pub(crate) fn gate_release_through(&self, key: &str, through: u64) -> Result<(), StorageError> {
         self.storage.execute(
-            "INSERT OR IGNORE INTO gate_hits (subscription_key, event_offset, created_at_ms, body) VALUES (?, ?, ?, ?)",
-            &[
-                key.into(),
-                hit.offset.into(),
-                SqlValue::Integer(hit.created_at_ms),
-                hit.body.to_string().into(),
-            ],
+            "DELETE FROM gate_hits WHERE subscription_key = ? AND event_offset <= ?",
+            &[key.into(), through.into()],
         )
     }
 
-    /// Drops hits older than `oldest_ms` (they left the window) and, with
-    /// `through`, those a completed digest delivered. Returns how many left
-    /// the window.
-    pub(crate) fn gate_release(&self, key: &str, oldest_ms: i64, through: Option<u64>) -> Result<u64, StorageError> {
-        let count = "SELECT COUNT(*) FROM gate_hits WHERE subscription_key = ? AND created_at_ms < ?";
-        let dropped = match query_optional(&self.storage, count, &[key.into(), SqlValue::Integer(oldest_ms)])? {
-            Some(row) => Columns {
-                query: count,
-                row: &row,
-            }
-            .int(0)?
-            .max(0) as u64,
-            None => 0,
-        };
-        self.storage.execute(
-            "DELETE FROM gate_hits WHERE subscription_key = ? AND (created_at_ms < ? OR event_offset <= ?)",
-            &[key.into(), SqlValue::Integer(oldest_ms), through.unwrap_or(0).into()],
-        )?;
-        Ok(dropped)
-    }
-
-    /// Anchors a maxOnce gate's window (§13).
+    /// Anchors a maxOnce gate's window (§13): called when a delivery succeeds.
     pub(crate) fn gate_anchor(&self, key: &str, at_ms: i64) -> Result<(), StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET gate_anchor_ms = ? WHERE subscription_key = ?",

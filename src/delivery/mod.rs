@@ -6,6 +6,7 @@
 
 mod backoff;
 mod complete;
+mod gate;
 pub(crate) mod journal;
 mod plan;
 pub mod stats;

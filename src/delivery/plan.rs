@@ -4,6 +4,7 @@
 
 use super::Outcome;
 use crate::copy::{chain_of, copy_idempotency_key, delivery_id, Hop, Stamp};
+use crate::delivery::gate::{Held, ThresholdStep};
 use crate::delivery::journal::{GateHit, Journaled};
 use crate::event::{CommittedEvent, StoredEvent, CONTROL_PREFIX};
 use crate::invalidation::Invalidation;
@@ -14,7 +15,7 @@ use crate::limits::{
 use crate::schema::RuntimeRow;
 use crate::state::OutboundSubscription;
 use crate::storage::{Storage, StorageError};
-use crate::stream::memory::Hold;
+use crate::stream::memory::{Hold, PendingDiscards};
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Gate, Receiver};
 use crate::time::rfc3339_millis;
@@ -326,17 +327,27 @@ impl<S: Storage> Stream<S> {
             .saturating_add(IN_FLIGHT_GRACE_MS);
         let delivery = configuration.receiver.delivery().cloned();
         let aggregate = delivery.as_ref().and_then(|delivery| delivery.aggregate);
+        let threshold_gate = delivery
+            .as_ref()
+            .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::Threshold { .. })));
+        // A maxOnce gate plans one admitted hit at a time (§13): the hits
+        // behind it are judged against the anchor its success sets, so an
+        // isolated retry can never discard a hit this batch already tried.
+        let max_once = delivery
+            .as_ref()
+            .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::MaxOnce { .. })));
         // A digest is retried whole and dead-letters event by event (§8), so
         // aggregation never isolates.
         let wanted = match aggregate {
             Some(aggregate) => usize::try_from(aggregate.max_batch).unwrap_or(MAX_DELIVERY_BATCH_EVENTS),
-            None if row.isolating => 1,
+            None if row.isolating || max_once => 1,
             None => batch_limit,
         };
-        // A digest awaiting retry resends exactly the same range (§8).
+        // A digest awaiting retry resends exactly the same range (§8), a
+        // threshold gate's too (§13: the gate decided once, when it minted).
         let retry_through = row
             .retry_through_offset
-            .filter(|through| aggregate.is_some() && *through > row.acknowledged_offset);
+            .filter(|through| (aggregate.is_some() || threshold_gate) && *through > row.acknowledged_offset);
         let scan_limit = retry_through.map_or(head, |through| through.min(head));
         // The scan budget (§12): this call looks at no offset past `window_end`.
         let window_end = scan_limit.min(row.acknowledged_offset.saturating_add(MAX_SCAN_ROWS));
@@ -352,9 +363,18 @@ impl<S: Storage> Stream<S> {
             Receiver::WebhookPost { .. } | Receiver::ItxCall { .. }
         );
         let gate = delivery.as_ref().and_then(|delivery| delivery.gate);
+        // A maxOnce gate judges against the anchor of the last delivery that
+        // succeeded (§13); what it discards is counted once the cursor passes it.
         let mut gate_anchor = row.gate_anchor_ms;
-        let mut anchor_admitted = None;
+        let mut discarded: Vec<u64> = Vec::new();
+        let mut held: Option<Held> = None;
         let mut gate_minted = false;
+        if let (true, Some(through)) = (threshold_gate, retry_through) {
+            // The minted digest, re-read as it was: the scan window is empty.
+            events = self.gate_digest(key, through)?;
+            scanned = through;
+            gate_minted = true;
+        }
         // The scan stopped at an invalidation: what is collected goes now.
         let mut at_barrier = false;
         let mut retract: Option<(Invalidation, Vec<Journaled>, i64)> = None;
@@ -379,6 +399,9 @@ impl<S: Storage> Stream<S> {
                     if !events.is_empty() {
                         at_barrier = true;
                         break 'scan;
+                    }
+                    if threshold_gate {
+                        self.gate_drop_invalidated(key, &mut held, &invalidation)?;
                     }
                     let retracting = if row.isolating { 1 } else { batch_limit };
                     let pending = self.journal_to_retract(key, &invalidation, retracting)?;
@@ -419,38 +442,31 @@ impl<S: Storage> Stream<S> {
                                 let window = i64::try_from(window_ms).unwrap_or(i64::MAX);
                                 if gate_anchor.is_some_and(|anchor| event.created_at_ms < anchor.saturating_add(window))
                                 {
-                                    // Quietly discarded (§13): counted, no dead letter.
-                                    self.counters.gate_discarded += 1;
+                                    // Quietly discarded (§13): never tried, no dead letter.
+                                    discarded.push(event.offset);
                                     scanned = event.offset;
                                     continue;
                                 }
                                 gate_anchor = Some(event.created_at_ms);
-                                anchor_admitted = Some(event.created_at_ms);
                             }
                             Some(Gate::Threshold { count, window_ms }) => {
-                                let window = i64::try_from(window_ms).unwrap_or(i64::MAX);
-                                self.counters.gate_dropped +=
-                                    self.gate_release(key, event.created_at_ms.saturating_sub(window), None)?;
                                 let hit = GateHit {
                                     offset: event.offset,
                                     created_at_ms: event.created_at_ms,
                                     body,
                                 };
-                                self.gate_hold(key, &hit)?;
-                                // Held hits do not hold the cursor (§13).
-                                scanned = event.offset;
-                                let hits = self.gate_hits(key)?;
-                                if hits.len() as u64 >= count {
-                                    events = hits
-                                        .into_iter()
-                                        .map(|hit| PlannedEvent {
-                                            offset: hit.offset,
-                                            created_at_ms: hit.created_at_ms,
-                                            body: hit.body,
-                                        })
-                                        .collect();
-                                    gate_minted = true;
-                                    break 'scan;
+                                match self.threshold_admit(key, &mut held, hit, count, window_ms)? {
+                                    // Held hits do not hold the cursor (§13).
+                                    ThresholdStep::Held => scanned = event.offset,
+                                    ThresholdStep::Mint => {
+                                        scanned = event.offset;
+                                        gate_minted = true;
+                                        break 'scan;
+                                    }
+                                    ThresholdStep::MintBefore => {
+                                        gate_minted = true;
+                                        break 'scan;
+                                    }
                                 }
                                 continue;
                             }
@@ -484,7 +500,11 @@ impl<S: Storage> Stream<S> {
                 break;
             }
         }
+        if gate_minted && events.is_empty() {
+            events = self.gate_digest(key, scanned)?;
+        }
         if let Some((invalidation, pending, created_at_ms)) = retract {
+            self.count_discards(&mut discarded, scanned);
             return self.plan_retraction(
                 key,
                 &configuration,
@@ -516,6 +536,12 @@ impl<S: Storage> Stream<S> {
             if scanned > row.acknowledged_offset {
                 self.advance_cursor(key, row.run_offset, row.acknowledged_offset, scanned)?;
             }
+            self.count_discards(&mut discarded, scanned);
+            if row.next_attempt_at_ms.is_some() || row.retry_through_offset.is_some() {
+                // The retried work is gone (a gate held it): nothing is due
+                // until the log moves, so the alarm does not spin.
+                self.clear_retry(key, row.run_offset)?;
+            }
             return Ok(None);
         }
         if let (Some(aggregate), None, Some(first)) = (aggregate, &failure, events.first()) {
@@ -535,6 +561,7 @@ impl<S: Storage> Stream<S> {
                 if before_first > row.acknowledged_offset {
                     self.advance_cursor(key, row.run_offset, row.acknowledged_offset, before_first)?;
                 }
+                self.count_discards(&mut discarded, before_first);
                 self.memory.of(key).hold = Some(Hold {
                     after: before_first,
                     head,
@@ -552,6 +579,7 @@ impl<S: Storage> Stream<S> {
                 self.advance_cursor(key, row.run_offset, row.acknowledged_offset, before)?;
                 row.acknowledged_offset = before;
             }
+            self.count_discards(&mut discarded, before);
         }
         if failure.is_none() {
             // Deployment rules are re-checked when sending (§9): a receiver
@@ -581,13 +609,34 @@ impl<S: Storage> Stream<S> {
         plan.prepared_failure = failure;
         plan.throttled = throttled;
         plan.timeout_ms = timeout_ms;
-        if let Some(at) = anchor_admitted {
-            self.gate_anchor(key, at)?;
-        }
+        self.memory.of(key).gate_discards = (!discarded.is_empty()).then(|| PendingDiscards {
+            delivery_id: plan.delivery_id.clone(),
+            count: discarded.len() as u64,
+        });
         if plan.prepared_failure.is_none() {
-            self.mark_in_flight(key, deadline_ms, aggregate.map(|_| scanned))?;
+            self.mark_in_flight(
+                key,
+                deadline_ms,
+                (aggregate.is_some() || gate_minted).then_some(scanned),
+            )?;
         }
         Ok(Some(plan))
+    }
+
+    /// Counts the maxOnce discards the cursor has now passed (§13).
+    fn count_discards(&mut self, discarded: &mut Vec<u64>, passed: u64) {
+        let before = discarded.len();
+        discarded.retain(|offset| *offset > passed);
+        self.counters.gate_discarded += (before - discarded.len()) as u64;
+    }
+
+    /// Forgets a retry whose work the scan no longer finds.
+    fn clear_retry(&self, key: &str, run_offset: u64) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, isolating = 0, \
+             retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
+            &[key.into(), run_offset.into()],
+        )
     }
 
     fn plan_shell(

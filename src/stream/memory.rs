@@ -30,6 +30,16 @@ pub(crate) struct SubscriptionMemory {
     /// Whether the stored configuration still validates (§8), checked once
     /// per configuration.
     pub validation: Option<Validation>,
+    /// Hits a maxOnce gate discarded in front of the batch in flight (§13):
+    /// counted when that batch completes and the cursor passes them, so a
+    /// retried scan never counts them twice.
+    pub gate_discards: Option<PendingDiscards>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PendingDiscards {
+    pub delivery_id: String,
+    pub count: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

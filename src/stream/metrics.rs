@@ -26,6 +26,8 @@ pub struct Counters {
     pub gate_discarded: u64,
     /// Hits that fell out of a threshold gate's window (§13).
     pub gate_dropped: u64,
+    /// Held threshold-gate hits an `events-invalidated` named (§13).
+    pub gate_invalidated: u64,
 }
 
 impl Counters {
@@ -41,7 +43,7 @@ impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: [(&str, &str, &str, u64); 21] = [
+        let series: [(&str, &str, &str, u64); 22] = [
             (
                 "dead_letters_total",
                 "counter",
@@ -132,6 +134,12 @@ impl<S: Storage> Stream<S> {
                 "counter",
                 "Held threshold-gate hits that fell out of the window (§13).",
                 self.counters.gate_dropped,
+            ),
+            (
+                "gate_invalidated_total",
+                "counter",
+                "Held threshold-gate hits dropped because an events-invalidated named them (§13).",
+                self.counters.gate_invalidated,
             ),
             (
                 "live_connections",

@@ -126,7 +126,7 @@ impl<S: Storage> Stream<S> {
                     .map(|memory| memory.stats.clone())
                     .unwrap_or_default();
                 let journal = self.journal_summary(key);
-                let held_hits = self.gate_hits(key).map_or(0, |hits| hits.len());
+                let held_hits = self.gate_held_count(key);
                 let runtime = rows.get(key).map(|row| {
                     json!({
                         "completionLatencyMs": stats.completion_latency_ms.summary(),

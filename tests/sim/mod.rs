@@ -11,6 +11,7 @@
     clippy::indexing_slicing
 )]
 
+pub mod gates;
 pub mod model;
 pub mod rng;
 pub mod storage;

@@ -78,6 +78,9 @@ pub fn configuration(key: usize, rng: &mut SplitMix) -> Value {
         "copy" => "copy-to-stream",
         _ => rng.pick(&["webhook-post", "itx-call"]),
     };
+    if action != "copy-to-stream" {
+        super::gates::maybe_gate(&mut delivery, rng);
+    }
     let mut receiver = match action {
         "webhook-post" => {
             if rng.percent(30) {
@@ -125,7 +128,7 @@ pub fn describe(configuration: &Value) -> String {
         Some(other) => parts.push(format!("transform={other}")),
         None => {}
     }
-    for policy in ["retry", "aggregate", "throttle"] {
+    for policy in ["retry", "aggregate", "throttle", "gate"] {
         if delivery[policy].is_object() {
             parts.push(format!("{policy}={}", delivery[policy]));
         }

@@ -186,6 +186,8 @@ pub struct Stats {
     pub engine_calls: u64,
     pub max_rows_per_call: u64,
     pub max_queries_per_call: u64,
+    /// Plans of subscriptions with a gate (§13).
+    pub gated_plans: u64,
 }
 
 impl Stats {
@@ -206,6 +208,7 @@ impl Stats {
         self.engine_calls += other.engine_calls;
         self.max_rows_per_call = self.max_rows_per_call.max(other.max_rows_per_call);
         self.max_queries_per_call = self.max_queries_per_call.max(other.max_queries_per_call);
+        self.gated_plans += other.gated_plans;
     }
 }
 
@@ -359,6 +362,8 @@ pub struct Sim {
     /// Per stream (source, receiving): the lifetime and head at which the
     /// state last equalled a rebuild, and that state.
     verified: [Option<Verified>; 2],
+    /// What each run's gate tried to deliver (§13).
+    gates: super::gates::Ledger,
 }
 
 impl Sim {
@@ -393,6 +398,7 @@ impl Sim {
             observed: Observed::default(),
             per_run_shell: SplitMix::new(seed ^ 0x00C0_FFEE).percent(40),
             verified: [None, None],
+            gates: super::gates::Ledger::default(),
         })
     }
 
@@ -742,6 +748,10 @@ impl Sim {
         };
         self.stats.plans += 1;
         self.check_plan(&plan)?;
+        if super::gates::gate_of(&plan).is_some() {
+            self.stats.gated_plans += 1;
+        }
+        self.gates.record(&plan);
         let deadline = match plan.prepared_failure {
             Some(_) => None,
             None => self
@@ -781,9 +791,11 @@ impl Sim {
     fn check_plan(&mut self, plan: &DeliveryPlan) -> Result<(), Violation> {
         let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
         let in_order = offsets.windows(2).all(|pair| pair[0] < pair[1]);
+        // A threshold digest carries held hits the cursor already passed (§13).
+        let digest = super::gates::is_threshold(plan);
         let in_range = offsets
             .iter()
-            .all(|offset| *offset > plan.after_offset && *offset <= plan.through_offset);
+            .all(|offset| (digest || *offset > plan.after_offset) && *offset <= plan.through_offset);
         if !in_order || !in_range {
             return Err(violation(
                 INV_ORDER,
@@ -807,6 +819,21 @@ impl Sim {
         let oracle = Oracle::new(&configuration);
         self.refresh()?;
         let log = &self.observed.events;
+        let gated = super::gates::gate_of(plan).is_some();
+        for offset in offsets.iter().copied().filter(|offset| *offset <= plan.after_offset) {
+            let sends = log
+                .get(&offset)
+                .is_some_and(|event| oracle.verdict(&event.event_type, &event.payload) == Verdict::Send);
+            if !sends {
+                return Err(violation(
+                    INV_SILENT,
+                    format!(
+                        "digest of '{}' carries held offset {offset}, which it does not send",
+                        plan.subscription_key
+                    ),
+                ));
+            }
+        }
         for offset in plan.after_offset + 1..=plan.through_offset {
             let Some(event) = log.get(&offset) else {
                 return Err(violation(
@@ -832,6 +859,9 @@ impl Sim {
                 (true, Verdict::Send, _) => true,
                 (true, Verdict::Fails, Some(_)) => true,
                 (false, Verdict::FilteredOut, _) => true,
+                // A gate holds or discards hits (§13): whether it had tried
+                // them first is invariant 1's business.
+                (false, Verdict::Send, _) => gated,
                 // The failing event ends the range and the failure is carried
                 // by the plan: whether the cursor may pass it (a dead letter
                 // first) is invariant 1's business once it completes.
@@ -867,10 +897,11 @@ impl Sim {
             plan.subscription_key.clone(),
             plan.stamp.cursor_changed_at_source_offset,
         );
+        let digest = super::gates::is_threshold(plan);
         let log = self.receipts.entry(run).or_default();
         let in_range = offsets
             .iter()
-            .all(|offset| *offset > plan.after_offset && *offset <= plan.through_offset);
+            .all(|offset| (digest || *offset > plan.after_offset) && *offset <= plan.through_offset);
         let in_order = offsets.windows(2).all(|pair| pair[0] < pair[1]);
         let max_before = log.max_seen;
         let out_of_order: Vec<u64> = offsets
@@ -1499,6 +1530,17 @@ impl Sim {
                     || halted_after.is_some_and(|after| after < offset)
                 {
                     continue;
+                }
+                if let Some(gate) = super::gates::configured_gate(&configuration) {
+                    match self.gates.passed_quietly(self.source.storage(), &run_id, gate, offset) {
+                        Ok(_) => continue,
+                        Err(detail) => {
+                            return Err(violation(
+                                INV_SILENT,
+                                format!("'{key}' (run {run}): {detail} [{}]", model::describe(&configuration)),
+                            ))
+                        }
+                    }
                 }
                 return Err(violation(
                     INV_SILENT,
