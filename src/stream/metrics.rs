@@ -41,7 +41,7 @@ impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: [(&str, &str, &str, u64); 21] = [
+        let series: [(&str, &str, &str, u64); 22] = [
             (
                 "dead_letters_total",
                 "counter",
@@ -162,6 +162,12 @@ impl<S: Storage> Stream<S> {
                 "counter",
                 "Live connections closed because their backlog passed the limit.",
                 self.live.counters.slow_consumer_closes,
+            ),
+            (
+                "live_long_poll_waiters",
+                "gauge",
+                "Long-polls waiting now (§10).",
+                self.live.counters.long_poll_waiters,
             ),
         ];
         let mut text = String::new();
