@@ -10,7 +10,8 @@ mod common;
 use common::{inputs, memory_stream};
 use serde_json::{json, Value};
 use tributary::event::Authority;
-use tributary::live::{LiveQuery, Transport};
+use tributary::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_SSE_PINNED_BYTES};
+use tributary::live::{sse_catch_up_budget, LiveQuery, Transport};
 use tributary::storage::rusqlite_driver::RusqliteStorage;
 use tributary::stream::Stream;
 
@@ -150,4 +151,25 @@ fn s10_an_sse_catch_up_with_no_budget_sends_nothing_and_keeps_its_position() {
     assert!(sse_event_offsets(&none.frames).is_empty());
     assert!(sse_ids(&none.frames).iter().all(|id| *id == 3), "{:?}", none.frames);
     assert_eq!(stream.live.get(&key).unwrap().delivered_through_offset, 3);
+}
+
+#[test]
+fn s12_what_sse_catch_ups_pin_together_is_bounded_per_stream() {
+    assert_eq!(sse_catch_up_budget(0), MAX_LIVE_BACKLOG_BYTES);
+    let nearly_full = MAX_LIVE_SSE_PINNED_BYTES - 1000;
+    assert_eq!(sse_catch_up_budget(nearly_full), 1000, "only what is left");
+    assert_eq!(sse_catch_up_budget(MAX_LIVE_SSE_PINNED_BYTES), 0);
+    assert_eq!(sse_catch_up_budget(usize::MAX), 0);
+    // With no budget the catch-up queues nothing but its position.
+    let (mut stream, _) = noisy_stream(10);
+    let key = open(&mut stream, "after=2", None, Transport::Sse);
+    let none = stream
+        .live_catch_up(&key, sse_catch_up_budget(MAX_LIVE_SSE_PINNED_BYTES))
+        .unwrap();
+    assert!(sse_event_offsets(&none.frames).is_empty());
+    assert!(
+        none.frames.iter().map(String::len).sum::<usize>() < 200,
+        "{:?}",
+        none.frames
+    );
 }

@@ -4,7 +4,9 @@
 
 use super::{frames, Connection, LiveError, LiveQuery, Opening, Transport};
 use crate::event::CommittedEvent;
-use crate::limits::{LIVE_CATCH_UP_PAGES, LIVE_PAGE_EVENTS, MAX_READ_BYTES};
+use crate::limits::{
+    LIVE_CATCH_UP_PAGES, LIVE_PAGE_EVENTS, MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_SSE_PINNED_BYTES, MAX_READ_BYTES,
+};
 use crate::storage::Storage;
 use crate::stream::rows::{read_window, Window};
 use crate::stream::Stream;
@@ -20,6 +22,15 @@ pub struct CatchUp {
     /// filtered catch-up that scanned its page budget without a match has no
     /// frame for a WebSocket client to acknowledge).
     pub next_turn: bool,
+}
+
+/// The bytes an SSE catch-up may queue (§10, §12): at most a connection's
+/// backlog limit, and at most what is left of the stream's budget for all
+/// SSE responses' unsent bytes (`pinned` is what they hold now). With
+/// nothing left the catch-up sends only its position and ends; the client
+/// retries after `retry:`.
+pub fn sse_catch_up_budget(pinned: usize) -> usize {
+    MAX_LIVE_BACKLOG_BYTES.min(MAX_LIVE_SSE_PINNED_BYTES.saturating_sub(pinned))
 }
 
 impl<S: Storage> Stream<S> {

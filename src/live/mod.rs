@@ -14,7 +14,7 @@ mod frames;
 mod query;
 mod registry;
 
-pub use catch_up::CatchUp;
+pub use catch_up::{sse_catch_up_budget, CatchUp};
 pub use frames::{
     sse_error, sse_event_frames, sse_preamble, sse_progress, websocket_frame, SSE_HEARTBEAT, WEBSOCKET_PING,
 };
