@@ -55,8 +55,8 @@ async function anotherStreamAnswers() {
  * A WebSocket live connection; `events` in arrival order, each events frame
  * acknowledged with its last offset. `closed` resolves to {code, reason}.
  */
-function openWs(path, query = "", { protocols = ["tributary.v1", `bearer.${TOKEN}`], ack = true } = {}) {
-  const ws = new WebSocket(wsUrl(path, query), protocols);
+function openWs(path, query = "", { protocols = ["tributary.v1", `bearer.${TOKEN}`], ack = true, init } = {}) {
+  const ws = new WebSocket(wsUrl(path, query), init ?? protocols);
   const conn = { ws, events: [], frames: [], pings: 0, closeInfo: null };
   conn.opened = new Promise((resolve, reject) => {
     ws.addEventListener("open", () => resolve(ws.protocol), { once: true });
@@ -324,5 +324,60 @@ test("§10, §11: a long-poll that times out leaves nothing queued (tributary_li
   const answered = await long;
   assert.deepEqual(offsets(answered.body.events), [second.offset]);
   await eventually(async () => assert.equal(await waiters(), 0), { what: "the answered wait gone" });
+  await anotherStreamAnswers();
+});
+
+// ---------------------------------------------------------------------------
+// Found by reading: re-authentication keeps a token hash in the attachment
+// ---------------------------------------------------------------------------
+
+// Removing a token from API_TOKENS needs a new workerd (Miniflare restarts
+// the process, and every WebSocket with it), so the 4401 close itself is
+// tested natively (tests/engine_live_auth.rs). What an e2e run can show is
+// the other side: a woken object keeps every socket whose token is still
+// configured — by subprotocol or by header — even at the largest record.
+test("§10: sockets whose token is still configured pass re-authentication on wake; the largest record (key, filter, path, token hash) fits the 2 KiB attachment", { timeout: 60_000 }, async () => {
+  // A 512-byte path of 16 segments, a 256-byte key, 1024 bytes of types.
+  const prefix = `/e2e-live-failures/big-${++counter}`;
+  const segment = "s".repeat(Math.floor((512 - prefix.length) / 14) - 1);
+  let path = prefix + `/${segment}`.repeat(14);
+  path += "x".repeat(512 - path.length);
+  assert.equal(path.length, 512);
+  const key = "k".repeat(256);
+  const types = [];
+  while (types.join(",").length + 65 <= 1024) types.push(`t${types.length}`.padEnd(64, "y"));
+  types[types.length - 1] += "z".repeat(1024 - types.join(",").length);
+  assert.equal(types.join(",").length, 1024);
+  const wanted = types.at(-1);
+  await api.appendOk(path, { type: wanted, payload: 1 });
+  const big = openWs(path, `after=0&connectionKey=${key}&types=${encodeURIComponent(types.join(","))}`);
+  await big.opened;
+  const byHeader = openWs(path, "after=0&connectionKey=header", {
+    init: { protocols: ["tributary.v1"], headers: { authorization: `Bearer ${TOKEN}` } },
+  });
+  assert.equal(await byHeader.opened, "tributary.v1");
+  await eventually(() => {
+    assert.deepEqual(offsets(big.events), [1]);
+    assert.deepEqual(offsets(byHeader.events), [1]);
+  }, { what: "both replays" });
+  for (const conn of [big, byHeader]) conn.ws.send(JSON.stringify({ type: "ping" }));
+  await eventually(() => assert.ok(big.pings === 1 && byHeader.pings === 1), { what: "acks handled" });
+  await t.miniflare.unsafeEvictDurableObject("tributary", "StreamObject", {
+    name: JSON.stringify(["project-a", path]),
+    webSockets: "hibernate",
+  });
+  // The append wakes a new instance, which re-authenticates both sockets.
+  const next = await api.appendOk(path, { type: wanted, payload: 2 });
+  await eventually(() => {
+    assert.deepEqual(offsets(big.events), [1, next.offset]);
+    assert.deepEqual(offsets(byHeader.events), [1, next.offset]);
+  }, { what: "both still live after the wake" });
+  assert.equal(big.closeInfo, null);
+  assert.equal(byHeader.closeInfo, null);
+  const card = await connectionsOf(path);
+  assert.deepEqual(Object.keys(card).sort(), ["header", key].sort());
+  assert.ok(!JSON.stringify(card).includes(TOKEN), "the card never shows a token");
+  big.close();
+  byHeader.close();
   await anotherStreamAnswers();
 });
