@@ -5,13 +5,17 @@
 //!
 //! - SSE: the response body is a pull stream fed by a channel; what sits in
 //!   the channel is the connection's unsent backlog (§12). A catch-up larger
-//!   than the backlog budget ends the stream early: the client's automatic
-//!   reconnect (`retry:` 250 ms, `Last-Event-ID`) continues it.
+//!   than the backlog budget (or its page budget) ends the stream early with
+//!   its scanned position as the last `id:`: the client's automatic
+//!   reconnect (`retry:` 250 ms, `Last-Event-ID`) continues from there. It
+//!   stays registered (counted, §10) until its response has been pulled.
 //! - WebSocket: accepted through the hibernation API, the connection record
 //!   in the socket's attachment, so the object may be evicted with sockets
 //!   open; a woken object restores them. Clients acknowledge with
 //!   `{"type":"ack","offset":N}`; unacknowledged bytes are the backlog, and
-//!   acknowledgements pace a long catch-up.
+//!   acknowledgements pace a long catch-up. A catch-up that ran out of pages
+//!   with nothing to acknowledge continues on the next alarm turn.
+//! - Long-polls: keyed waiters, each gone at its answer or its timeout.
 
 use crate::platform;
 use crate::senders::within;
