@@ -381,3 +381,27 @@ test("§10: sockets whose token is still configured pass re-authentication on wa
   byHeader.close();
   await anotherStreamAnswers();
 });
+
+test("§10, §12: at most 1000 long-polls wait on one stream: the next is 429 too_many_waiters; a commit answers them all and frees the queue", { timeout: 90_000 }, async () => {
+  const path = fresh("long-poll-limit");
+  await api.appendOk(path, { type: "only" });
+  const waiters = async () => (await api.metricsOk(path)).tributary_live_long_poll_waiters;
+  const polls = [];
+  for (let k = 0; k < 1000; k += 100) {
+    polls.push(...Array.from({ length: 100 }, () => api.range(path, "after=1&waitMs=30000")));
+    await eventually(async () => assert.equal(await waiters(), k + 100), { timeoutMs: 30_000, what: `${k + 100} waiting` });
+  }
+  assertError(await api.range(path, "after=1&waitMs=30000"), 429, "too_many_waiters");
+  // An ordinary read still answers at the limit.
+  assert.equal((await api.range(path, "after=0")).status, 200);
+  const second = await api.appendOk(path, { type: "second" });
+  const answers = await Promise.all(polls);
+  for (const answer of answers) {
+    assert.equal(answer.status, 200);
+    assert.deepEqual(offsets(answer.body.events), [second.offset]);
+  }
+  assert.equal(await waiters(), 0);
+  const again = await api.range(path, "after=2&waitMs=200");
+  assert.deepEqual(again.body.events, [], "room again: it waits and times out");
+  await anotherStreamAnswers();
+});
