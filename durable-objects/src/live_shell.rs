@@ -155,8 +155,13 @@ impl LiveShell {
     /// and continues the catch-ups that wait for a turn.
     pub fn on_alarm(&self, object: &StreamObject) {
         if !self.is_restored() || object.stream_slot().borrow().is_none() {
-            if let Some(socket) = object.state().get_websockets().into_iter().next() {
-                object.open_for_socket(&socket);
+            // The first socket with a record names the stream (a closing
+            // one has none).
+            let sockets = object.state().get_websockets();
+            for socket in sockets.iter().take(tributary::limits::MAX_LIVE_CONNECTIONS) {
+                if object.open_for_socket(socket) {
+                    break;
+                }
             }
         }
         let keys: Vec<String> = self
