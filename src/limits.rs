@@ -100,6 +100,18 @@ pub const MAX_LIVE_TYPES_BYTES: usize = 1024;
 /// One catch-up page read for a live connection (bounded in bytes by
 /// [`MAX_READ_BYTES`] too).
 pub const LIVE_PAGE_EVENTS: u64 = 1000;
+/// Catch-up pages one call reads for one connection (§10, §12): a filtered
+/// catch-up persists its scanned position after these and continues on the
+/// next turn (WebSocket) or the client's reconnect (SSE, `Last-Event-ID`).
+pub const LIVE_CATCH_UP_PAGES: usize = 16;
+/// WebSockets whose catch-up one alarm turn continues without an ack (§10);
+/// the rest wait for the next turn (the alarm re-arms at once).
+pub const LIVE_CATCH_UP_SOCKETS_PER_TURN: usize = 4;
+/// What all SSE responses of one stream may hold unsent together (§10,
+/// §12): each catch-up gets at most what is left of it (and at most
+/// [`MAX_LIVE_BACKLOG_BYTES`]); with nothing left a catch-up sends only its
+/// position and ends, and its client retries after `retry:`.
+pub const MAX_LIVE_SSE_PINNED_BYTES: usize = 16 * 1024 * 1024;
 /// SSE: a comment heartbeat at least this often, and a stream's longest life.
 pub const SSE_HEARTBEAT_MS: u64 = 15_000;
 pub const SSE_MAX_LIFETIME_MS: u64 = 5 * 60 * 1000;
@@ -107,6 +119,9 @@ pub const SSE_MAX_LIFETIME_MS: u64 = 5 * 60 * 1000;
 pub const SSE_RETRY_MS: u64 = 250;
 /// Long-poll: the longest `waitMs` (§10).
 pub const MAX_WAIT_MS: u64 = 30_000;
+/// Long-polls waiting on one stream at once (§10, §12); one more is 429
+/// `too_many_waiters`. A waiter leaves at its answer or its timeout.
+pub const MAX_LONG_POLL_WAITERS: usize = 1000;
 
 // Retraction and gates (§13, §12).
 

@@ -49,3 +49,21 @@ pub fn project_for(request: &Request, env: &Env) -> Option<String> {
     }
     found.filter(|project| !project.is_empty())
 }
+
+/// The §10 hash of the request's bearer token (what a live connection's
+/// record keeps instead of the token), or `None` without a token.
+pub fn presented_token_hash(request: &Request) -> Option<String> {
+    presented_token(request)
+        .filter(|token| !token.is_empty())
+        .map(|token| tributary::live::token_hash(&token))
+}
+
+/// Each configured token's §10 hash → its project (re-authenticating live
+/// connections, which keep only the hash). An empty token never matches.
+pub fn projects_by_token_hash(env: &Env) -> BTreeMap<String, String> {
+    configured_tokens(env)
+        .into_iter()
+        .filter(|(token, project)| !token.is_empty() && !project.is_empty())
+        .map(|(token, project)| (tributary::live::token_hash(&token), project))
+        .collect()
+}

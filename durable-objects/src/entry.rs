@@ -118,6 +118,9 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
                 passed.push((name, value));
             }
         }
+        if let Some(hash) = auth::presented_token_hash(&request) {
+            passed.push((crate::live_shell::TOKEN_HASH_HEADER, hash));
+        }
         passed
     } else {
         Vec::new()

@@ -5,13 +5,17 @@
 //!
 //! - SSE: the response body is a pull stream fed by a channel; what sits in
 //!   the channel is the connection's unsent backlog (§12). A catch-up larger
-//!   than the backlog budget ends the stream early: the client's automatic
-//!   reconnect (`retry:` 250 ms, `Last-Event-ID`) continues it.
+//!   than the backlog budget (or its page budget) ends the stream early with
+//!   its scanned position as the last `id:`: the client's automatic
+//!   reconnect (`retry:` 250 ms, `Last-Event-ID`) continues from there. It
+//!   stays registered (counted, §10) until its response has been pulled.
 //! - WebSocket: accepted through the hibernation API, the connection record
 //!   in the socket's attachment, so the object may be evicted with sockets
 //!   open; a woken object restores them. Clients acknowledge with
 //!   `{"type":"ack","offset":N}`; unacknowledged bytes are the backlog, and
-//!   acknowledgements pace a long catch-up.
+//!   acknowledgements pace a long catch-up. A catch-up that ran out of pages
+//!   with nothing to acknowledge continues on the next alarm turn.
+//! - Long-polls: keyed waiters, each gone at its answer or its timeout.
 
 use crate::platform;
 use crate::senders::within;
@@ -20,17 +24,22 @@ use futures_channel::mpsc::{unbounded, UnboundedSender};
 use futures_channel::oneshot;
 use futures_util::StreamExt;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use tributary::api::ApiResponse;
 use tributary::error::ApiError;
-use tributary::limits::{MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS};
+use tributary::limits::{
+    LIVE_CATCH_UP_SOCKETS_PER_TURN, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
+};
 use tributary::live::{self, CloseReason, Connection, Fanout, LiveQuery, Transport};
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
 
 /// The subprotocol the server answers when a client offers it (§10).
 pub const SUBPROTOCOL: &str = "tributary.v1";
+/// Set by the router on a live request: the §10 hash of the caller's token,
+/// which a WebSocket's record keeps for re-authentication.
+pub const TOKEN_HASH_HEADER: &str = "x-tributary-token-hash";
 
 /// One open SSE response: its channel and what it holds unsent.
 struct SseSink {
@@ -40,8 +49,16 @@ struct SseSink {
 
 impl SseSink {
     fn push(&self, text: String) -> bool {
+        if text.is_empty() {
+            return true;
+        }
         self.unsent.set(self.unsent.get().saturating_add(text.len()));
         self.sender.unbounded_send(text.into_bytes()).is_ok()
+    }
+
+    /// The response ends after what is queued (an empty chunk marks it).
+    fn end(&self) {
+        let _ = self.sender.unbounded_send(Vec::new());
     }
 }
 
@@ -50,13 +67,19 @@ impl SseSink {
 pub struct LiveShell {
     sse: RefCell<BTreeMap<String, SseSink>>,
     sockets: RefCell<BTreeMap<String, WebSocket>>,
-    waiters: RefCell<Vec<oneshot::Sender<()>>>,
+    /// Long-polls waiting for the head to move, by their own number: each
+    /// leaves at its answer or its timeout (§10).
+    waiters: RefCell<BTreeMap<u64, oneshot::Sender<()>>>,
+    next_waiter: Cell<u64>,
     /// The head the last fan-out saw: a long-poll wakes when it moves.
     notified_head: Cell<u64>,
     /// Sockets found open by a woken object have been taken back.
     restored: Cell<bool>,
     /// Sends since each WebSocket's attachment was last saved.
     unsaved_sends: RefCell<BTreeMap<String, u32>>,
+    /// WebSockets whose catch-up continues on the next alarm turn without
+    /// an ack (§10: a filtered scan that found nothing sent nothing to ack).
+    next_turn: RefCell<BTreeSet<String>>,
 }
 
 /// How many sends a WebSocket's saved record may lag behind (fan-out is
@@ -98,11 +121,59 @@ impl LiveShell {
             return;
         };
         let mut sockets = self.sockets.borrow_mut();
+        // Re-authentication (§10): a woken object closes the sockets whose
+        // token no longer names their project.
+        let projects = crate::auth::projects_by_token_hash(object.env());
+        let project_of = |hash: &str| projects.get(hash).cloned();
         for socket in object.state().get_websockets() {
             if let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() {
+                if !connection.still_authorized(&project_of) {
+                    let reason = CloseReason::Unauthorized;
+                    let _ = socket.serialize_attachment(serde_json::Value::Null);
+                    let _ = socket.close(Some(reason.websocket_code()), Some(reason.code()));
+                    continue;
+                }
+                if !connection.caught_up {
+                    // Its scan may have been waiting for a turn, not an ack.
+                    self.next_turn.borrow_mut().insert(connection.connection_key.clone());
+                }
                 sockets.insert(connection.connection_key.clone(), socket);
                 stream.live.restore(connection);
             }
+        }
+    }
+
+    /// Whether a WebSocket catch-up waits for the next turn: the alarm is
+    /// then due now.
+    pub fn wants_turn(&self) -> bool {
+        !self.next_turn.borrow().is_empty()
+    }
+
+    /// The alarm's part (§10): takes back the sockets a previous instance
+    /// accepted — before anything the alarm commits is fanned out, so an
+    /// open socket never misses a fact committed by an alarm-woken object —
+    /// and continues the catch-ups that wait for a turn.
+    pub fn on_alarm(&self, object: &StreamObject) {
+        if !self.is_restored() || object.stream_slot().borrow().is_none() {
+            // The first socket with a record names the stream (a closing
+            // one has none).
+            let sockets = object.state().get_websockets();
+            for socket in sockets.iter().take(tributary::limits::MAX_LIVE_CONNECTIONS) {
+                if object.open_for_socket(socket) {
+                    break;
+                }
+            }
+        }
+        let keys: Vec<String> = self
+            .next_turn
+            .borrow()
+            .iter()
+            .take(LIVE_CATCH_UP_SOCKETS_PER_TURN)
+            .cloned()
+            .collect();
+        for key in keys {
+            self.next_turn.borrow_mut().remove(&key);
+            self.catch_up_socket(object, &key);
         }
     }
 
@@ -140,13 +211,14 @@ impl LiveShell {
             .is_some_and(|value| value.eq_ignore_ascii_case("websocket"));
         let transport = if upgrade { Transport::WebSocket } else { Transport::Sse };
         let inputs = platform::inputs()?;
+        let token_hash = request.headers().get(TOKEN_HASH_HEADER)?;
         let opened = {
             let mut slot = object.stream_slot().borrow_mut();
             let Some(stream) = slot.as_mut() else {
                 return error_response(ApiError::new(500, "internal", "stream not open"));
             };
             stream
-                .open_live(&live_query, transport, inputs.now_ms, inputs.entropy)
+                .open_live_for(&live_query, transport, inputs.now_ms, inputs.entropy, token_hash)
                 .map(|(connection, replaced)| (connection, replaced, stream.head()))
         };
         let (connection, replaced, _head) = match opened {
@@ -174,10 +246,15 @@ impl LiveShell {
             unsent: Rc::clone(&unsent),
         };
         sink.push(live::sse_preamble(SSE_RETRY_MS));
+        // What every SSE response of this stream holds unsent is bounded
+        // (§12): a catch-up gets at most what is left of that, and with
+        // nothing left it only repeats its position and ends (the client
+        // retries after `retry:`).
+        let pinned: usize = self.sse.borrow().values().map(|sink| sink.unsent.get()).sum();
+        let budget = live::sse_catch_up_budget(pinned);
         let catch_up = {
             let mut slot = object.stream_slot().borrow_mut();
-            slot.as_mut()
-                .map(|stream| stream.live_catch_up(key, MAX_LIVE_BACKLOG_BYTES))
+            slot.as_mut().map(|stream| stream.live_catch_up(key, budget))
         };
         let caught_up = match catch_up {
             Some(Ok(catch_up)) => {
@@ -192,14 +269,15 @@ impl LiveShell {
             }
             None => false,
         };
-        if caught_up {
-            self.sse.borrow_mut().insert(key.to_owned(), sink);
-        } else {
+        if !caught_up {
             // The rest of the replay comes with the client's reconnect
-            // (Last-Event-ID): ending here keeps the backlog bounded.
-            self.forget(object, key);
-            drop(sink);
+            // (Last-Event-ID, moved by the catch-up's last `id:`): the stream
+            // ends once the client has read what was queued. Until then the
+            // connection stays registered, so it counts against the
+            // per-stream limit (§10) — `prune` forgets it when its body ends.
+            sink.end();
         }
+        self.sse.borrow_mut().insert(key.to_owned(), sink);
         // Pulled by the runtime as the client reads: a chunk when one is
         // queued, a heartbeat comment after a quiet interval, the end when the
         // channel closes, and at most SSE_MAX_LIFETIME_MS in all (§10).
@@ -207,6 +285,8 @@ impl LiveShell {
             let unsent = Rc::clone(&unsent);
             async move {
                 match within(SSE_HEARTBEAT_MS, receiver.next()).await {
+                    // The end marker of a catch-up that is not caught up.
+                    Some(Some(chunk)) if chunk.is_empty() => None,
                     Some(Some(chunk)) => {
                         unsent.set(unsent.get().saturating_sub(chunk.len()));
                         Some((Ok::<Vec<u8>, worker::Error>(chunk), receiver))
@@ -240,9 +320,10 @@ impl LiveShell {
         Ok(response)
     }
 
-    /// Sends a WebSocket the next catch-up frames its backlog allows.
+    /// Sends a WebSocket the next catch-up frames its backlog allows; a scan
+    /// that ran out of pages (not of backlog) continues on the next turn.
     fn catch_up_socket(&self, object: &StreamObject, key: &str) {
-        let (frames, record) = {
+        let (catch_up, record) = {
             let mut slot = object.stream_slot().borrow_mut();
             let Some(stream) = slot.as_mut() else {
                 return;
@@ -257,14 +338,20 @@ impl LiveShell {
             if budget == 0 {
                 return;
             }
-            let frames = stream.live_catch_up(key, budget).map(|catch_up| catch_up.frames);
-            (frames, stream.live.get(key).cloned())
+            let catch_up = stream.live_catch_up(key, budget).ok();
+            (catch_up, stream.live.get(key).cloned())
         };
+        let Some(catch_up) = catch_up else {
+            return;
+        };
+        if catch_up.next_turn {
+            self.next_turn.borrow_mut().insert(key.to_owned());
+        }
         let sockets = self.sockets.borrow();
         let Some(socket) = sockets.get(key) else {
             return;
         };
-        for frame in frames.unwrap_or_default() {
+        for frame in catch_up.frames {
             let _ = socket.send_with_str(&frame);
         }
         if let Some(record) = record {
@@ -275,6 +362,9 @@ impl LiveShell {
     /// Fans out what the stream committed since the last call (§10) and
     /// wakes long-polls. Call after every engine call that may append.
     pub fn fan_out(&self, object: &StreamObject) {
+        // An object woken by its alarm has not taken its sockets back yet:
+        // what it commits must reach them (§10, no gap within a connection).
+        self.restore(object);
         self.prune(object);
         let mut gone = Vec::new();
         let mut closing = Vec::new();
@@ -285,7 +375,7 @@ impl LiveShell {
             };
             let head = stream.head();
             if head != self.notified_head.replace(head) {
-                for waiter in self.waiters.borrow_mut().drain(..) {
+                for (_, waiter) in std::mem::take(&mut *self.waiters.borrow_mut()) {
                     let _ = waiter.send(());
                 }
             }
@@ -373,6 +463,7 @@ impl LiveShell {
         self.sse.borrow_mut().remove(key);
         self.sockets.borrow_mut().remove(key);
         self.unsaved_sends.borrow_mut().remove(key);
+        self.next_turn.borrow_mut().remove(key);
         if let Some(stream) = object.stream_slot().borrow_mut().as_mut() {
             stream.live.remove(key);
         }
@@ -389,7 +480,7 @@ impl LiveShell {
         for connection in connections {
             self.close_transport(&connection, CloseReason::StreamDeleted);
         }
-        for waiter in self.waiters.borrow_mut().drain(..) {
+        for (_, waiter) in std::mem::take(&mut *self.waiters.borrow_mut()) {
             let _ = waiter.send(());
         }
     }
@@ -454,10 +545,30 @@ impl LiveShell {
         }
     }
 
-    /// Waits until the head moves (or `wait_ms` passes): a long-poll.
-    pub async fn wait_for_commit(&self, wait_ms: u64) {
+    /// Waits until the head moves (or `wait_ms` passes): a long-poll. At
+    /// most [`tributary::limits::MAX_LONG_POLL_WAITERS`] wait at once (429
+    /// beyond); a waiter leaves the queue — and the gauge — at its wake-up
+    /// or its timeout, whichever comes first.
+    pub async fn wait_for_commit(
+        &self,
+        object: &StreamObject,
+        wait_ms: u64,
+    ) -> std::result::Result<(), live::LiveError> {
+        {
+            let mut slot = object.stream_slot().borrow_mut();
+            if let Some(stream) = slot.as_mut() {
+                stream.live.admit_waiter()?;
+            }
+        }
+        let id = self.next_waiter.get();
+        self.next_waiter.set(id.wrapping_add(1));
         let (sender, receiver) = oneshot::channel();
-        self.waiters.borrow_mut().push(sender);
+        self.waiters.borrow_mut().insert(id, sender);
         let _ = within(wait_ms, receiver).await;
+        self.waiters.borrow_mut().remove(&id);
+        if let Some(stream) = object.stream_slot().borrow_mut().as_mut() {
+            stream.live.waiter_done();
+        }
+        Ok(())
     }
 }

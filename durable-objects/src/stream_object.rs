@@ -114,7 +114,13 @@ impl StreamObject {
             if !page.events.is_empty() || remaining <= 0 {
                 return responses::from_api(tributary::api::ApiResponse::json(200, &page)).map(Some);
             }
-            self.live.wait_for_commit(u64::try_from(remaining).unwrap_or(0)).await;
+            if let Err(error) = self
+                .live
+                .wait_for_commit(self, u64::try_from(remaining).unwrap_or(0))
+                .await
+            {
+                return responses::from_api(ApiError::from(error).into()).map(Some);
+            }
         }
         responses::error(500, "internal", "long-poll woke too often").map(Some)
     }
@@ -134,7 +140,9 @@ impl StreamObject {
                         .catalog_due()
                         .map_err(|error| worker::Error::RustError(error.to_string()))?
                         .map(|_| self.catalog_retry_at.get().unwrap_or(i64::MIN));
-                    delivery.into_iter().chain(catalog).min()
+                    // A live catch-up waiting for a turn is due now (§10).
+                    let live = self.live.wants_turn().then_some(i64::MIN);
+                    delivery.into_iter().chain(catalog).chain(live).min()
                 }
                 None => None,
             }
@@ -233,7 +241,11 @@ impl DurableObject for StreamObject {
             if let Err(error) = self.open_stream(&project, &route.path) {
                 return responses::error(500, "internal", &error);
             }
-            return self.live.open(self, &request, url.query().unwrap_or("")).await;
+            let response = self.live.open(self, &request, url.query().unwrap_or("")).await?;
+            if self.live.wants_turn() {
+                self.schedule_alarm().await?;
+            }
+            return Ok(response);
         }
         if let Action::ProcessorState(name) = &route.action {
             if let Err(error) = self.open_stream(&project, &route.path) {
@@ -283,6 +295,9 @@ impl DurableObject for StreamObject {
         if let worker::WebSocketIncomingMessage::String(text) = message {
             if self.open_for_socket(&ws) {
                 self.live.on_message(self, &ws, &text);
+                if self.live.wants_turn() {
+                    self.schedule_alarm().await?;
+                }
             }
         }
         Ok(())
@@ -309,7 +324,11 @@ impl DurableObject for StreamObject {
 
     async fn alarm(&self) -> Result<Response> {
         self.scheduled_alarm.set(None);
+        self.live.on_alarm(self);
         let ran = delivery_shell::run(self).await;
+        // What the turn committed without a completion (planning) reaches
+        // live readers too (§10).
+        self.live.fan_out(self);
         if let Err(error) = &ran {
             worker::console_error!(
                 "{}",
@@ -362,7 +381,7 @@ impl StreamObject {
 
     /// Opens the stream a WebSocket belongs to (the object may have been
     /// woken by the socket itself, with no request to name the stream).
-    fn open_for_socket(&self, socket: &worker::WebSocket) -> bool {
+    pub(crate) fn open_for_socket(&self, socket: &worker::WebSocket) -> bool {
         if self.stream.borrow().is_some() && self.live.is_restored() {
             return true;
         }

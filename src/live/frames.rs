@@ -15,6 +15,18 @@ pub fn sse_event_frames(events: &[CommittedEvent]) -> String {
     text
 }
 
+/// The scanned position of an SSE catch-up that ends before the head (§10):
+/// a message whose `id:` moves the client's `Last-Event-ID` (it carries
+/// data, since clients such as the `eventsource` package dispatch — and so
+/// record the id of — only messages with data; its own event type keeps it
+/// away from `event` and `message` listeners).
+pub fn sse_progress(through: u64) -> String {
+    format!(
+        "id: {through}\nevent: progress\ndata: {}\n\n",
+        json!({"deliveredThroughOffset": through})
+    )
+}
+
 /// The first bytes of an SSE stream: the reconnect delay clients should use.
 pub fn sse_preamble(retry_ms: u64) -> String {
     format!("retry: {retry_ms}\n\n")

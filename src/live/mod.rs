@@ -14,8 +14,10 @@ mod frames;
 mod query;
 mod registry;
 
-pub use catch_up::CatchUp;
-pub use frames::{sse_error, sse_event_frames, sse_preamble, websocket_frame, SSE_HEARTBEAT, WEBSOCKET_PING};
+pub use catch_up::{sse_catch_up_budget, CatchUp};
+pub use frames::{
+    sse_error, sse_event_frames, sse_preamble, sse_progress, websocket_frame, SSE_HEARTBEAT, WEBSOCKET_PING,
+};
 pub use query::{split_wait, LiveQuery};
 pub use registry::{CloseReason, Fanout, LiveCounters, Opening, Registry};
 
@@ -58,6 +60,25 @@ pub struct Connection {
     /// Where the stream object lives, so a woken object can reopen it.
     pub project_id: String,
     pub path: String,
+    /// [`token_hash`] of the bearer token that opened it (never the token):
+    /// a woken object closes it once that token no longer names this
+    /// project (§10 re-authentication). `None` (a record from before it
+    /// was kept) never passes the check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_hash: Option<String>,
+}
+
+/// What a connection's record keeps of its bearer token (§10): the first
+/// 16 bytes of its BLAKE3 hash, in hex (32 characters of the attachment's
+/// 2 KiB).
+pub fn token_hash(token: &str) -> String {
+    let digest = blake3::hash(token.as_bytes());
+    digest
+        .as_bytes()
+        .iter()
+        .take(16)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 impl Connection {
@@ -69,6 +90,17 @@ impl Connection {
                 .filter
                 .as_ref()
                 .is_none_or(|types| types.contains(&event.event_type))
+    }
+
+    /// Whether the token that opened this connection still allows it (§10):
+    /// `project_of_hash` answers which project the configured tokens map a
+    /// token hash to, if any; the connection passes only when that is its
+    /// own project.
+    pub fn still_authorized(&self, project_of_hash: &dyn Fn(&str) -> Option<String>) -> bool {
+        self.token_hash
+            .as_deref()
+            .and_then(project_of_hash)
+            .is_some_and(|project| project == self.project_id)
     }
 
     /// The debug card's view (§10 shape).
@@ -94,6 +126,8 @@ pub enum LiveError {
     KeyIsSubscription(String),
     #[error("this stream already has {max} live connections", max = crate::limits::MAX_LIVE_CONNECTIONS)]
     TooManyConnections,
+    #[error("this stream already has {max} long-polls waiting", max = crate::limits::MAX_LONG_POLL_WAITERS)]
+    TooManyWaiters,
     #[error("{0}")]
     Storage(String),
 }
@@ -103,7 +137,7 @@ impl ApiFailure for LiveError {
         match self {
             LiveError::InvalidParameter { .. } => 400,
             LiveError::KeyIsSubscription(_) => 409,
-            LiveError::TooManyConnections => 429,
+            LiveError::TooManyConnections | LiveError::TooManyWaiters => 429,
             LiveError::Storage(_) => 500,
         }
     }
@@ -112,6 +146,7 @@ impl ApiFailure for LiveError {
             LiveError::InvalidParameter { .. } => "invalid_parameter",
             LiveError::KeyIsSubscription(_) => "connection_key_conflict",
             LiveError::TooManyConnections => "too_many_connections",
+            LiveError::TooManyWaiters => "too_many_waiters",
             LiveError::Storage(_) => "internal",
         }
     }

@@ -5,7 +5,7 @@
 
 use super::{frames, Connection, LiveError, LiveQuery, Transport};
 use crate::event::CommittedEvent;
-use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS};
+use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS, MAX_LONG_POLL_WAITERS};
 use crate::subscription::CONNECTION_KEY_PREFIX;
 use crate::time::rfc3339_millis;
 use std::collections::{BTreeMap, VecDeque};
@@ -20,6 +20,8 @@ pub enum CloseReason {
     Replaced,
     /// The stream was deleted (§3 rule 6).
     StreamDeleted,
+    /// Its token no longer names this project (§10 re-authentication).
+    Unauthorized,
 }
 
 impl CloseReason {
@@ -28,6 +30,7 @@ impl CloseReason {
             CloseReason::SlowConsumer => "slow_consumer",
             CloseReason::Replaced => "replaced",
             CloseReason::StreamDeleted => "stream_deleted",
+            CloseReason::Unauthorized => "unauthorized",
         }
     }
 
@@ -38,6 +41,7 @@ impl CloseReason {
             CloseReason::SlowConsumer => 1013,
             CloseReason::Replaced => 4409,
             CloseReason::StreamDeleted => 4410,
+            CloseReason::Unauthorized => 4401,
         }
     }
 
@@ -46,6 +50,7 @@ impl CloseReason {
             CloseReason::SlowConsumer => "the unsent backlog passed 1 MiB; reconnect after your last offset",
             CloseReason::Replaced => "a newer connection opened with this connectionKey",
             CloseReason::StreamDeleted => "the stream was deleted",
+            CloseReason::Unauthorized => "the connection's token is no longer accepted for this project",
         }
     }
 }
@@ -76,6 +81,9 @@ pub struct LiveCounters {
     pub events_sent: u64,
     pub bytes_sent: u64,
     pub slow_consumer_closes: u64,
+    /// Long-polls waiting now (a gauge, §10): each leaves at its answer or
+    /// its timeout, whichever comes first.
+    pub long_poll_waiters: u64,
 }
 
 #[derive(Debug, Default)]
@@ -97,6 +105,8 @@ pub struct Opening<'a> {
     pub entropy: [u8; 16],
     /// Whether a key is one of the stream's subscription keys.
     pub is_subscription_key: &'a dyn Fn(&str) -> bool,
+    /// [`super::token_hash`] of the caller's token (kept in the record).
+    pub token_hash: Option<String>,
 }
 
 impl Registry {
@@ -138,10 +148,26 @@ impl Registry {
             caught_up: false,
             project_id: opening.project_id.to_owned(),
             path: opening.path.to_owned(),
+            token_hash: opening.token_hash.clone(),
         };
         self.connections.insert(key, connection.clone());
         self.counters.opened += 1;
         Ok((connection, replaced))
+    }
+
+    /// A long-poll starts waiting (§10): at most [`MAX_LONG_POLL_WAITERS`]
+    /// per stream at once (429 beyond).
+    pub fn admit_waiter(&mut self) -> Result<(), LiveError> {
+        if self.counters.long_poll_waiters >= MAX_LONG_POLL_WAITERS as u64 {
+            return Err(LiveError::TooManyWaiters);
+        }
+        self.counters.long_poll_waiters += 1;
+        Ok(())
+    }
+
+    /// A long-poll stopped waiting (answered or timed out).
+    pub fn waiter_done(&mut self) {
+        self.counters.long_poll_waiters = self.counters.long_poll_waiters.saturating_sub(1);
     }
 
     /// Takes back a connection a woken object found open (its attachment).

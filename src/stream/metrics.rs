@@ -171,6 +171,12 @@ impl<S: Storage> Stream<S> {
                 "Live connections closed because their backlog passed the limit.",
                 self.live.counters.slow_consumer_closes,
             ),
+            (
+                "live_long_poll_waiters",
+                "gauge",
+                "Long-polls waiting now (§10).",
+                self.live.counters.long_poll_waiters,
+            ),
         ];
         let mut text = String::new();
         for (name, kind, help, value) in series {
