@@ -43,7 +43,7 @@ impl<S: Storage> Stream<S> {
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: [(&str, &str, &str, u64); 22] = [
+        let series: &[(&str, &str, &str, u64)] = &[
             (
                 "dead_letters_total",
                 "counter",
