@@ -19,6 +19,7 @@ pub mod limits;
 pub mod live;
 pub mod path;
 pub mod processor;
+pub mod reserved_keys;
 pub mod route;
 pub mod schema;
 pub mod source;

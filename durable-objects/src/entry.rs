@@ -94,6 +94,10 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         return subscribe_from(&env, &project, &route.path, &body).await;
     }
     if route.action == route::Action::Append {
+        // §3 rule 4: the engine's own key namespace is not the public's.
+        if let Err(reserved) = tributary::reserved_keys::check_public_append(&body) {
+            return responses::from_api(ApiError::from(reserved).into());
+        }
         if let Some(refused) = unknown_processors(&env, &project, &body).await? {
             return Ok(refused);
         }

@@ -220,3 +220,47 @@ test("§12: a keep-alive client's small bodies on a route that takes none are re
   }
   await anotherStreamAnswers();
 });
+
+// ---------------------------------------------------------------------------
+// §3 rule 4: the engine's idempotency-key namespace is reserved
+// ---------------------------------------------------------------------------
+
+const RESERVED_PREFIXES = ["copy:", "copy-dropped:", "invalidated-copies:", "skipped:", "journal-gap:", "evm:", "subscribe-from:"];
+
+test("§3 rule 4: a public append with a key the engine derives → 403 reserved_idempotency_key, nothing committed", async () => {
+  const path = fresh("reserved");
+  assert.equal((await t.request("POST", streamUrl(path, "events"), { body: { type: "seed" } })).status, 201);
+  for (const prefix of RESERVED_PREFIXES) {
+    const key = `${prefix}0123456789abcdef`;
+    const single = await t.request("POST", streamUrl(path, "events"), { body: { type: "x", idempotencyKey: key } });
+    assert.equal(single.status, 403, `${prefix}: ${JSON.stringify(single.body)}`);
+    assert.equal(single.body.error.code, "reserved_idempotency_key");
+    assert.equal(single.body.error.details.prefix, prefix);
+    const batch = await t.request("POST", streamUrl(path, "events"), {
+      body: { events: [{ type: "ok", idempotencyKey: "mine" }, { type: "x", idempotencyKey: key }] },
+    });
+    assert.equal(batch.status, 403, `${prefix} in a batch`);
+    assert.equal(batch.body.error.details.index, 1);
+  }
+  const info = await t.request("GET", streamUrl(path));
+  assert.equal(info.body.head, 1, "the head did not move");
+  const read = await t.request("GET", streamUrl(path, "events"));
+  assert.deepEqual(read.body.events.map((e) => e.type), ["seed"]);
+  // A key merely containing a prefix is the caller's own.
+  const own = await t.request("POST", streamUrl(path, "events"), { body: { type: "x", idempotencyKey: "order:copy:1" } });
+  assert.equal(own.status, 201);
+  await anotherStreamAnswers();
+});
+
+test("§5: subscribe-from still derives its own subscribe-from: key on the source", async () => {
+  const source = fresh("sf-source");
+  const receiving = fresh("sf-receiving");
+  await t.request("POST", streamUrl(source, "events"), { body: { type: "data" } });
+  const body = { sourcePath: source, idempotencyKey: "edge-1" };
+  const first = await t.request("POST", streamUrl(receiving, "subscribe-from"), { body });
+  assert.equal(first.status, 201, JSON.stringify(first.body));
+  assert.match(first.body.subscriptionConfiguredEvent.idempotencyKey, /^subscribe-from:/);
+  const again = await t.request("POST", streamUrl(receiving, "subscribe-from"), { body });
+  assert.equal(again.status, 200, "a retried call is deduplicated");
+  await anotherStreamAnswers();
+});
