@@ -6,6 +6,7 @@
 //! over the Durable Object `SqlStorage` by the shell in `durable-objects/`.
 
 pub mod api;
+pub mod auth_tokens;
 pub mod catalog;
 pub mod copy;
 pub mod delivery;

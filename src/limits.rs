@@ -206,3 +206,9 @@ pub const MAX_UNUSED_BODY_BYTES: usize = 64 * 1024;
 /// state, catalog and directory changes): built by Tributary itself, so the
 /// cap is a backstop, twice the largest public body.
 pub const MAX_INTERNAL_BODY_BYTES: usize = 2 * MAX_APPEND_BATCH_BYTES;
+
+// Authentication (§2).
+
+/// Most tokens `API_TOKENS` may hold: every request compares them all
+/// (constant time); a larger table is malformed (500 `misconfigured`).
+pub const MAX_API_TOKENS: usize = 1000;

@@ -1,16 +1,109 @@
-//! The HTTP edge's decisions, natively (DESIGN.md §3 rule 4): the engine's
-//! reserved idempotency-key namespace.
+//! The HTTP edge's decisions, natively (DESIGN.md §2, §3 rule 4, §12): the
+//! `API_TOKENS` table and presented tokens, and the engine's reserved
+//! idempotency-key namespace.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
 use common::world::{Network, World};
 use serde_json::{json, Value};
+use tributary::auth_tokens::{self, TokensError};
 use tributary::delivery::Outcome;
 use tributary::error::ApiError;
 use tributary::reserved_keys::{check_public_append, is_reserved, RESERVED_KEY_PREFIXES};
 
 const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
+
+// ---------------------------------------------------------------------------
+// §2: API_TOKENS
+// ---------------------------------------------------------------------------
+
+#[test]
+fn s2_a_malformed_api_tokens_is_an_error_never_an_empty_table() {
+    let cases: [(Option<&str>, TokensError); 8] = [
+        (None, TokensError::Missing),
+        (Some(""), TokensError::NotJson(String::new())),
+        (Some("{"), TokensError::NotJson(String::new())),
+        (Some("tok=project"), TokensError::NotJson(String::new())),
+        (Some(r#"["tok", "project"]"#), TokensError::NotAnObject),
+        (Some(r#""tok""#), TokensError::NotAnObject),
+        (Some(r#"{"a": "p", "b": 7}"#), TokensError::BadProject { index: 1 }),
+        (Some(r#"{"a": ""}"#), TokensError::BadProject { index: 0 }),
+    ];
+    for (raw, expected) in cases {
+        let error = auth_tokens::parse(raw).expect_err(&format!("{raw:?} parsed"));
+        match (&error, &expected) {
+            (TokensError::NotJson(_), TokensError::NotJson(_)) => {}
+            _ => assert_eq!(error, expected, "{raw:?}"),
+        }
+        let api: ApiError = error.to_api_error();
+        assert_eq!((api.status, api.code()), (500, "misconfigured"), "{raw:?}");
+    }
+    // A scoped value (a later issue) is refused, never granted every scope.
+    let scoped = auth_tokens::parse(Some(r#"{"t": {"project": "p", "scopes": ["read"]}}"#));
+    assert_eq!(scoped, Err(TokensError::BadProject { index: 0 }));
+    // More tokens than the budget is malformed too.
+    let many: serde_json::Map<String, Value> = (0..=tributary::limits::MAX_API_TOKENS)
+        .map(|i| (format!("t{i}"), json!("p")))
+        .collect();
+    assert_eq!(
+        auth_tokens::parse(Some(&Value::Object(many).to_string())),
+        Err(TokensError::TooMany)
+    );
+}
+
+#[test]
+fn s2_the_message_of_a_malformed_table_names_no_token() {
+    let error = auth_tokens::parse(Some(r#"{"secret-token-123": 5}"#)).unwrap_err();
+    let body = error.to_api_error().to_json();
+    assert!(!body.contains("secret-token-123"), "{body}");
+}
+
+#[test]
+fn s2_tokens_match_their_project_and_an_empty_token_never_matches() {
+    let tokens = auth_tokens::parse(Some(
+        r#"{"tok-a": "project-a", "tok-b": "project-b", "": "project-empty"}"#,
+    ))
+    .unwrap();
+    assert_eq!(tokens.project_for("tok-a"), Some("project-a"));
+    assert_eq!(tokens.project_for("tok-b"), Some("project-b"));
+    assert_eq!(tokens.project_for("tok-"), None);
+    assert_eq!(tokens.project_for("tok-a "), None);
+    assert_eq!(tokens.project_for(""), None, "the empty configured token never matches");
+    let empty = auth_tokens::parse(Some("{}")).unwrap();
+    assert_eq!(empty.project_for("tok-a"), None);
+}
+
+#[test]
+fn s2_s10_the_presented_token_is_never_empty() {
+    let cases: [(Option<&str>, Option<&str>, Option<&str>); 13] = [
+        (Some("Bearer tok"), None, Some("tok")),
+        (Some("bearer tok"), None, Some("tok")),
+        (Some("  Bearer   tok  "), None, Some("tok")),
+        (Some("Bearer "), None, None),
+        (Some("Bearer"), None, None),
+        (Some("Basic dG9rOg=="), None, None),
+        (Some(""), None, None),
+        // An Authorization header is the credential, even if a subprotocol follows.
+        (Some("Bearer "), Some("bearer.tok"), None),
+        (None, Some("bearer.tok"), Some("tok")),
+        (None, Some("tributary.v1, bearer.tok"), Some("tok")),
+        (None, Some("bearer."), None),
+        (None, Some("tributary.v1, bearer. "), None),
+        (None, Some("tributary.v1"), None),
+    ];
+    for (authorization, protocols, expected) in cases {
+        assert_eq!(
+            auth_tokens::presented_token(authorization, protocols).as_deref(),
+            expected,
+            "{authorization:?} / {protocols:?}"
+        );
+    }
+    // `bearer.` with nothing after it is an empty token: it matches nothing.
+    let tokens = auth_tokens::parse(Some(r#"{"": "p"}"#)).unwrap();
+    let presented = auth_tokens::presented_token(None, Some("bearer."));
+    assert_eq!(presented.and_then(|t| tokens.project_for(&t).map(str::to_owned)), None);
+}
 
 // ---------------------------------------------------------------------------
 // §3 rule 4: the engine's idempotency-key namespace

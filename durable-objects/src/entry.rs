@@ -40,10 +40,22 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     if url.path().starts_with("/bench/") {
         return crate::bench_baseline::route(request, &env).await;
     }
+    // §2: a missing or malformed API_TOKENS is loud, on every request.
+    let project = match auth::authenticate(&request, &env) {
+        Ok(project) => project,
+        Err(misconfigured) => {
+            worker::console_error!(
+                "{}",
+                serde_json::json!({"event": "api_tokens_misconfigured", "error": misconfigured.to_string()})
+            );
+            request_body::drain(&mut request, BodyLimit::UNUSED).await;
+            return responses::from_api(misconfigured.to_api_error().into());
+        }
+    };
     if crate::console::is_console_path(url.path()) {
         return crate::console::serve(&request, &env, &url).await;
     }
-    let Some(project) = auth::project_for(&request, &env) else {
+    let Some(project) = project else {
         request_body::drain(&mut request, BodyLimit::UNUSED).await;
         let response = responses::error(401, "unauthorized", "missing or unknown bearer token")?;
         let headers = response.headers().clone();

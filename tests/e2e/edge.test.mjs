@@ -11,7 +11,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { startTributary, streamUrl, TOKEN } from "./harness.mjs";
+import { rmSync } from "node:fs";
+import { Miniflare } from "miniflare";
+import { freshStateDir, startTributary, streamUrl, TOKEN, workerOptions } from "./harness.mjs";
 
 let t;
 before(async () => {
@@ -262,5 +264,109 @@ test("§5: subscribe-from still derives its own subscribe-from: key on the sourc
   assert.match(first.body.subscriptionConfiguredEvent.idempotencyKey, /^subscribe-from:/);
   const again = await t.request("POST", streamUrl(receiving, "subscribe-from"), { body });
   assert.equal(again.status, 200, "a retried call is deduplicated");
+  await anotherStreamAnswers();
+});
+
+// ---------------------------------------------------------------------------
+// §2: API_TOKENS
+// ---------------------------------------------------------------------------
+
+/** A second Tributary whose API_TOKENS binding is `tokens` (undefined: unset). */
+async function withTokens(tokens, body) {
+  const dir = freshStateDir("tributary-e2e-edge-tokens-");
+  const options = workerOptions({ persistDir: dir });
+  if (tokens === undefined) delete options.bindings.API_TOKENS;
+  else options.bindings.API_TOKENS = tokens;
+  const mf = new Miniflare(options);
+  try {
+    const url = (await mf.ready).toString().replace(/\/$/, "");
+    await body(url);
+  } finally {
+    await mf.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function json(response) {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+for (const [what, tokens] of [
+  ["not JSON", "tok=project-a"],
+  ["a JSON array", '["tok", "project-a"]'],
+  ["a non-string project", '{"tok": 7}'],
+  ["a scoped object value (not supported yet)", '{"tok": {"project": "project-a", "scopes": ["read"]}}'],
+  ["unset", undefined],
+]) {
+  test(`§2: API_TOKENS ${what} → every request 500 misconfigured, never a silent 401`, async () => {
+    await withTokens(tokens, async (url) => {
+      const requests = [
+        ["GET", "/v1/streams/a", { authorization: "Bearer tok" }],
+        ["POST", "/v1/streams/a/-/events", { authorization: "Bearer tok", "content-type": "application/json" }, '{"type":"a"}'],
+        ["GET", "/v1/streams", {}],
+        ["POST", "/v1/jsonata/evaluate", { authorization: "Bearer tok" }, '{"expression":"1"}'],
+        ["GET", "/v1/streams/a/-/live", { "sec-websocket-protocol": "bearer.tok" }],
+        ["GET", "/v1/nothing", {}],
+      ];
+      for (const [method, path, headers, body] of requests) {
+        const response = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+        const answer = await json(response);
+        assert.equal(response.status, 500, `${method} ${path}: ${JSON.stringify(answer)}`);
+        assert.equal(answer.error.code, "misconfigured");
+        assert.match(answer.error.message, /API_TOKENS/);
+        assert.doesNotMatch(answer.error.message, /tok=|project-a/, "the message names no token or project");
+      }
+    });
+    await anotherStreamAnswers();
+  });
+}
+
+test("§2 §10: an empty bearer never matches, even with an empty token configured", async () => {
+  await withTokens(JSON.stringify({ "": "project-empty", tok: "project-t" }), async (url) => {
+    const get = (headers) => fetch(`${url}/v1/streams/a`, { headers, signal: AbortSignal.timeout(10_000) });
+    assert.equal((await get({ authorization: "Bearer " })).status, 401, "Authorization: Bearer (empty)");
+    assert.equal((await get({ authorization: "Bearer" })).status, 401, "Authorization: Bearer (no token)");
+    assert.equal((await get({ "sec-websocket-protocol": "bearer." })).status, 401, "bearer. subprotocol (empty)");
+    // The WebSocket upgrade itself, offering only `bearer.`.
+    const u = new URL(url);
+    const upgrade = await new Promise((resolve, reject) => {
+      const req = http.request({
+        host: u.hostname,
+        port: u.port,
+        path: "/v1/streams/a/-/live",
+        agent: false,
+        headers: {
+          connection: "Upgrade",
+          upgrade: "websocket",
+          "sec-websocket-version": "13",
+          "sec-websocket-key": Buffer.from("0123456789abcdef").toString("base64"),
+          "sec-websocket-protocol": "bearer.",
+        },
+      });
+      req.on("upgrade", (res, socket) => {
+        socket.destroy();
+        resolve(res.statusCode);
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    assert.equal(upgrade, 401, "a WebSocket offering an empty bearer. is refused");
+    // The real token still works.
+    const ok = await fetch(`${url}/v1/streams/a/-/events`, {
+      method: "POST",
+      headers: { authorization: "Bearer tok", "content-type": "application/json" },
+      body: '{"type":"a"}',
+    });
+    assert.equal(ok.status, 201);
+  });
   await anotherStreamAnswers();
 });
