@@ -205,3 +205,68 @@ fn s3_s7_s8_every_key_the_engine_derives_is_reserved() {
     let key = plan.event.idempotency_key.unwrap();
     assert_eq!(is_reserved(&key), Some("subscribe-from:"));
 }
+
+// ---------------------------------------------------------------------------
+// §9, §15: an EVM source's RPC URLs are re-checked before each call
+// ---------------------------------------------------------------------------
+
+fn source_config(rpc_urls: Value) -> Value {
+    json!({
+        "kind": "evm",
+        "rpcUrls": rpc_urls,
+        "chainId": 31337,
+        "targetStream": "/chain/transfers",
+        "filters": [{"address": ["0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"], "event": "Transfer(address indexed from, address indexed to, uint256 value)"}],
+        "finalityDepth": 64,
+        "confirmations": 0,
+        "pollMs": 1000,
+        "startBlock": 0,
+    })
+}
+
+#[test]
+fn s15_a_call_to_a_url_the_deployment_no_longer_allows_is_not_sent_and_named_in_the_status() {
+    use tributary::source::{config, rpc, Effect, RpcAnswer, Source};
+    use tributary::storage::rusqlite_driver::RusqliteStorage;
+    // Accepted while ALLOW_INSECURE_WEBHOOKS was on.
+    let body = source_config(json!(["http://127.0.0.1:8545/", "https://rpc.example.com/v1"]));
+    let parsed = config::parse("local", body.to_string().as_bytes(), true).unwrap();
+    assert!(config::parse("local", body.to_string().as_bytes(), false).is_err());
+    let mut source = Source::open(RusqliteStorage::in_memory().unwrap()).unwrap();
+    let now = 1_000_000;
+    source.configure("project", "local", parsed, now).unwrap();
+    let Effect::Call(call) = source.begin_run(&common::inputs(now, 1)).unwrap() else {
+        panic!("the run starts with a call");
+    };
+    assert_eq!(call.url_index, 0);
+    assert_eq!(rpc::screen(&call, true), None, "allowed while the deployment allows it");
+    // The deployment turned ALLOW_INSECURE_WEBHOOKS off: the call is refused.
+    let refused = rpc::screen(&call, false).expect("refused");
+    assert!(
+        matches!(&refused, RpcAnswer::Refused(rule) if rule.contains("https")),
+        "{refused:?}"
+    );
+    let run_id = source.run_id().unwrap();
+    let effect = source.on_rpc(run_id, &refused, now).unwrap();
+    assert!(
+        matches!(effect, Effect::Sleep { .. }),
+        "{effect:?}: retried later, never sent"
+    );
+    let status = source.status().unwrap();
+    assert_eq!(status["status"], "retrying");
+    let error = status["lastError"].as_str().unwrap();
+    assert!(
+        error.contains("rpcUrls[0]") && error.contains("refused by this deployment"),
+        "{error}"
+    );
+    assert!(
+        !error.contains("127.0.0.1:8545"),
+        "URLs may carry keys: never in errors ({error})"
+    );
+    // The next run rotates to the next URL, which the rules allow.
+    let Effect::Call(next) = source.begin_run(&common::inputs(now + 600_000, 2)).unwrap() else {
+        panic!("the retry starts with a call");
+    };
+    assert_eq!(next.url_index, 1);
+    assert_eq!(rpc::screen(&next, false), None);
+}

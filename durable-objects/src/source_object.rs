@@ -248,7 +248,12 @@ impl SourceObject {
             self.print_logs();
             let next = match effect.map_err(|error| error.to_string())? {
                 Effect::Call(call) => {
-                    let answer = perform_rpc(&call).await;
+                    // §15: the URL rules are re-checked before every call.
+                    let allow_insecure = crate::deployment_env::from_env(&self.env).allow_insecure_webhooks;
+                    let answer = match source::rpc::screen(&call, allow_insecure) {
+                        Some(refused) => refused,
+                        None => perform_rpc(&call).await,
+                    };
                     self.with_source(|source| source.on_rpc(run_id, &answer, platform::now_ms()))?
                 }
                 Effect::Append(append) => {
