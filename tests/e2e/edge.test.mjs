@@ -370,3 +370,87 @@ test("§2 §10: an empty bearer never matches, even with an empty token configur
   });
   await anotherStreamAnswers();
 });
+
+// ---------------------------------------------------------------------------
+// §9 §15: an EVM source's RPC URLs are re-checked before every call
+// ---------------------------------------------------------------------------
+
+/** A local JSON-RPC endpoint that counts requests: chainId 31337, block 0, no logs. */
+async function fakeRpc() {
+  const server = http.createServer((req, res) => {
+    const parts = [];
+    req.on("data", (c) => parts.push(c));
+    req.on("end", () => {
+      fake.requests += 1;
+      let call = {};
+      try {
+        call = JSON.parse(Buffer.concat(parts).toString("utf8"));
+      } catch {}
+      const block = { number: "0x0", hash: `0x${"11".repeat(32)}`, parentHash: `0x${"00".repeat(32)}`, timestamp: "0x0" };
+      const result =
+        call.method === "eth_chainId" ? "0x7a69" : call.method === "eth_blockNumber" ? "0x0" : call.method === "eth_getLogs" ? [] : block;
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: call.id ?? null, result }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const fake = { requests: 0, url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+  return fake;
+}
+
+test("§9 §15: ALLOW_INSECURE_WEBHOOKS turned off → the source's local RPC URL is never called again, and its status says why", async () => {
+  const rpc = await fakeRpc();
+  const dir = freshStateDir("tributary-e2e-edge-rpc-");
+  const start = async (allowInsecureWebhooks) => {
+    const mf = new Miniflare(workerOptions({ persistDir: dir, allowInsecureWebhooks }));
+    return { mf, url: (await mf.ready).toString().replace(/\/$/, "") };
+  };
+  const call = (url, method, path, body) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    }).then(async (res) => ({ status: res.status, body: await json(res) }));
+  let running = await start(true);
+  try {
+    const config = {
+      kind: "evm",
+      rpcUrls: [rpc.url],
+      chainId: 31337,
+      targetStream: fresh("rpc-target"),
+      filters: [{ address: ["0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"], event: "Transfer(address indexed from, address indexed to, uint256 value)" }],
+      startBlock: 0,
+      pollMs: 250,
+    };
+    const put = await call(running.url, "PUT", "/v1/sources/local", config);
+    assert.equal(put.status, 201, JSON.stringify(put.body));
+    // Running against the local node: it is called beyond the PUT's chainId check.
+    const deadline = Date.now() + 20_000;
+    while (rpc.requests < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(rpc.requests >= 3, `the source called its node (${rpc.requests} requests)`);
+    await running.mf.dispose();
+    // The deployment turns insecure URLs off; the source's alarm runs on.
+    const before = rpc.requests;
+    running = await start(false);
+    let status;
+    const until = Date.now() + 20_000;
+    for (;;) {
+      status = await call(running.url, "GET", "/v1/sources/local");
+      if (/refused by this deployment/.test(status.body.lastError ?? "") || Date.now() > until) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(status.status, 200);
+    assert.match(status.body.lastError, /rpcUrls\[0\]: not sent, the URL is refused by this deployment's URL rules: must use https/);
+    assert.equal(status.body.status, "retrying");
+    assert.doesNotMatch(status.body.lastError, /127\.0\.0\.1/, "the URL itself is never in the status");
+    assert.equal(rpc.requests, before, "no request reached the node after the rules changed");
+    // A request to another stream answers.
+    const other = await call(running.url, "POST", streamUrl(fresh("rpc-after"), "events"), { type: "after" });
+    assert.equal(other.status, 201);
+  } finally {
+    await running.mf.dispose();
+    await rpc.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
