@@ -57,7 +57,8 @@ async function within(ms, promise, fallback = null) {
  * Sends `HUGE` bytes of body on its own connection, chunk by chunk (each
  * written once the last one left), chunked unless `declared` sets a
  * Content-Length. Like curl, it gives the server a moment to answer after
- * the headers, and again once it has sent more than `limit`: a server
+ * the headers, and again once it has sent more than `limit` (a pause that
+ * costs nothing when the server answers, so it is long): a server
  * that stops reading at its cap answers in that pause, while nothing is in
  * flight (so the connection it closes with the rest unread cannot reset the
  * answer away unseen); a server that reads everything makes the client send
@@ -99,11 +100,12 @@ async function hugeUpload(method, path, { declared = false, limit }) {
     }),
   );
   req.flushHeaders();
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 45_000;
   let sent = 0;
   let paused = false;
   const settled = (ms) => within(ms, answer.then(() => true), false);
-  if (!(await settled(300))) {
+  // A declared length can be refused on the headers alone; a chunked body cannot.
+  if (!(await settled(declared ? 5000 : 300))) {
     const chunk = Buffer.alloc(CHUNK, "x");
     Buffer.from('{"expression": "').copy(chunk);
     while (sent < HUGE && !answered && !failure && Date.now() < deadline) {
@@ -114,7 +116,7 @@ async function hugeUpload(method, path, { declared = false, limit }) {
       await new Promise((resolve) => setImmediate(resolve));
       if (!paused && sent > limit) {
         paused = true;
-        await settled(3000);
+        await settled(10_000);
       }
     }
     if (!answered && !failure) req.end();
@@ -126,7 +128,7 @@ async function hugeUpload(method, path, { declared = false, limit }) {
   );
   req.destroy();
   if (answered_) return { ...answered_, sent };
-  throw failure ?? new Error(`no answer to ${method} ${path} within 30 s (sent ${sent} bytes)`);
+  throw failure ?? new Error(`no answer to ${method} ${path} within 45 s (sent ${sent} bytes)`);
 }
 
 const HUGE_ROUTES = [
