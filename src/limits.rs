@@ -197,9 +197,11 @@ pub const MAX_JSONATA_EVALUATE_BODY_BYTES: usize = MAX_EVENT_BYTES;
 /// `PUT /v1/processors/{name}` (§9): an initial state of at most
 /// [`MAX_PROCESSOR_STATE_BYTES`] and its expressions.
 pub const MAX_PROCESSOR_DEFINITION_BODY_BYTES: usize = MAX_PROCESSOR_STATE_BYTES + 16 * 1024;
-/// A route that takes no body (reads, DELETE, dead-letter routes, an unknown
-/// route): up to this much is read and dropped, so a keep-alive client's
-/// next request on the connection still works; more is 413.
+/// A route that takes no body (reads, DELETE, dead-letter routes): up to
+/// this much is read and dropped, so a keep-alive client's next request on
+/// the connection still works; more is 413. (A URL that names no route reads
+/// and drops up to [`MAX_APPEND_BODY_BYTES`] before its 404 or 405, since it
+/// is often a mistyped append.)
 pub const MAX_UNUSED_BODY_BYTES: usize = 64 * 1024;
 /// Object-to-object requests (copy batches of at most
 /// [`MAX_DELIVERY_BATCH_BYTES`], processor folds with their definition and
