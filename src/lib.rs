@@ -6,6 +6,7 @@
 //! over the Durable Object `SqlStorage` by the shell in `durable-objects/`.
 
 pub mod api;
+pub mod auth_tokens;
 pub mod catalog;
 pub mod copy;
 pub mod delivery;
@@ -19,6 +20,7 @@ pub mod limits;
 pub mod live;
 pub mod path;
 pub mod processor;
+pub mod reserved_keys;
 pub mod route;
 pub mod schema;
 pub mod source;

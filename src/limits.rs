@@ -197,3 +197,35 @@ pub const MAX_SOURCE_POLL_MS: u64 = 3_600_000;
 pub const MAX_SOURCE_CONFIG_BYTES: usize = 64 * 1024;
 /// Sources one project may define.
 pub const MAX_SOURCES_PER_PROJECT: usize = 1000;
+
+// Request bodies (§12 "request body"): every route reads its body with a
+// streaming cap (Content-Length checked first, chunked bodies counted as they
+// arrive) and answers 413 past it without buffering the rest.
+
+/// A public append (§3 rule 2): the batch limit. A single event is held to
+/// [`MAX_EVENT_BYTES`] by the engine once the body is read.
+pub const MAX_APPEND_BODY_BYTES: usize = MAX_APPEND_BATCH_BYTES;
+/// `POST .../-/subscribe-from` (§5): its body becomes one event.
+pub const MAX_SUBSCRIBE_FROM_BODY_BYTES: usize = MAX_EVENT_BYTES;
+/// `POST /v1/jsonata/evaluate`: expression, input and bindings together.
+pub const MAX_JSONATA_EVALUATE_BODY_BYTES: usize = MAX_EVENT_BYTES;
+/// `PUT /v1/processors/{name}` (§9): an initial state of at most
+/// [`MAX_PROCESSOR_STATE_BYTES`] and its expressions.
+pub const MAX_PROCESSOR_DEFINITION_BODY_BYTES: usize = MAX_PROCESSOR_STATE_BYTES + 16 * 1024;
+/// A route that takes no body (reads, DELETE, dead-letter routes): up to
+/// this much is read and dropped, so a keep-alive client's next request on
+/// the connection still works; more is 413. (A URL that names no route reads
+/// and drops up to [`MAX_APPEND_BODY_BYTES`] before its 404 or 405, since it
+/// is often a mistyped append.)
+pub const MAX_UNUSED_BODY_BYTES: usize = 64 * 1024;
+/// Object-to-object requests (copy batches of at most
+/// [`MAX_DELIVERY_BATCH_BYTES`], processor folds with their definition and
+/// state, catalog and directory changes): built by Tributary itself, so the
+/// cap is a backstop, twice the largest public body.
+pub const MAX_INTERNAL_BODY_BYTES: usize = 2 * MAX_APPEND_BATCH_BYTES;
+
+// Authentication (§2).
+
+/// Most tokens `API_TOKENS` may hold: every request compares them all
+/// (constant time); a larger table is malformed (500 `misconfigured`).
+pub const MAX_API_TOKENS: usize = 1000;

@@ -2,7 +2,11 @@
 //! `/v1/streams/{path}/-/{action}`. `/-/` separates a stream path (which may
 //! have many segments) from the action; a segment named `-` is never a path.
 
-use crate::error::ApiFailure;
+use crate::error::{ApiError, ApiFailure};
+use crate::limits::{
+    MAX_APPEND_BODY_BYTES, MAX_INTERNAL_BODY_BYTES, MAX_JSONATA_EVALUATE_BODY_BYTES,
+    MAX_PROCESSOR_DEFINITION_BODY_BYTES, MAX_SOURCE_CONFIG_BYTES, MAX_SUBSCRIBE_FROM_BODY_BYTES, MAX_UNUSED_BODY_BYTES,
+};
 use crate::path::{PathError, StreamPath};
 use crate::stream::ReadError;
 
@@ -74,6 +78,89 @@ impl ApiFailure for RouteError {
             RouteError::Path(error) => error.code(),
             RouteError::Offset(error) => error.code(),
         }
+    }
+}
+
+/// The most a route's request body may weigh, and the §2 code of the 413
+/// past it (§12 "request body": read with a streaming cap at the route's
+/// limit, chunked or not; 413 past it without buffering the rest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyLimit {
+    pub bytes: usize,
+    pub code: &'static str,
+}
+
+impl BodyLimit {
+    /// `POST .../-/events` (§3 rule 2).
+    pub const APPEND: BodyLimit = BodyLimit {
+        bytes: MAX_APPEND_BODY_BYTES,
+        code: "batch_too_large",
+    };
+    /// `POST .../-/subscribe-from` (§5).
+    pub const SUBSCRIBE_FROM: BodyLimit = BodyLimit {
+        bytes: MAX_SUBSCRIBE_FROM_BODY_BYTES,
+        code: "body_too_large",
+    };
+    /// `POST /v1/jsonata/evaluate`.
+    pub const JSONATA_EVALUATE: BodyLimit = BodyLimit {
+        bytes: MAX_JSONATA_EVALUATE_BODY_BYTES,
+        code: "body_too_large",
+    };
+    /// `PUT /v1/processors/{name}` (§9).
+    pub const PROCESSOR_DEFINITION: BodyLimit = BodyLimit {
+        bytes: MAX_PROCESSOR_DEFINITION_BODY_BYTES,
+        code: "body_too_large",
+    };
+    /// `PUT /v1/sources/{name}` (§15).
+    pub const SOURCE_CONFIG: BodyLimit = BodyLimit {
+        bytes: MAX_SOURCE_CONFIG_BYTES,
+        code: "source_too_large",
+    };
+    /// Every route that takes no body.
+    pub const UNUSED: BodyLimit = BodyLimit {
+        bytes: MAX_UNUSED_BODY_BYTES,
+        code: "body_too_large",
+    };
+    /// Object-to-object routes.
+    pub const INTERNAL: BodyLimit = BodyLimit {
+        bytes: MAX_INTERNAL_BODY_BYTES,
+        code: "body_too_large",
+    };
+
+    /// The limit of a public stream route.
+    pub fn of(action: &Action) -> BodyLimit {
+        match action {
+            Action::Append => BodyLimit::APPEND,
+            Action::SubscribeFrom => BodyLimit::SUBSCRIBE_FROM,
+            _ => BodyLimit::UNUSED,
+        }
+    }
+
+    /// Whether a declared `Content-Length` is already past the limit (a
+    /// length too long for a `u64` is past every limit).
+    pub fn refuses_declared(&self, content_length: Option<&str>) -> bool {
+        let Some(length) = content_length.map(str::trim) else {
+            return false;
+        };
+        if length.is_empty() || !length.bytes().all(|byte| byte.is_ascii_digit()) {
+            return false;
+        }
+        length.parse::<u64>().map_or(true, |length| length > self.bytes as u64)
+    }
+
+    /// The 413 of a body past the limit (§2 error shape).
+    pub fn too_large(&self) -> ApiError {
+        let mut error = ApiError::new(
+            413,
+            self.code,
+            format!("request body is over this route's limit of {} bytes", self.bytes),
+        );
+        error
+            .body
+            .error
+            .details
+            .insert("limitBytes".to_owned(), serde_json::json!(self.bytes));
+        error
     }
 }
 
@@ -231,6 +318,32 @@ mod tests {
             route("GET", "/v1/streams/a/-/dead-letters/7"),
             Err(RouteError::MethodNotAllowed(_))
         ));
+    }
+
+    #[test]
+    fn body_limits_follow_the_route_section_12() {
+        let limit = |method: &str, url: &str| route(method, url).ok().map(|r| BodyLimit::of(&r.action));
+        assert_eq!(limit("POST", "/v1/streams/a/-/events"), Some(BodyLimit::APPEND));
+        assert_eq!(
+            limit("POST", "/v1/streams/a/-/subscribe-from"),
+            Some(BodyLimit::SUBSCRIBE_FROM)
+        );
+        assert_eq!(
+            limit("POST", "/v1/streams/a/-/dead-letters/1/replay"),
+            Some(BodyLimit::UNUSED)
+        );
+        assert_eq!(BodyLimit::APPEND.bytes, 2 * 1024 * 1024);
+        assert!(BodyLimit::APPEND.refuses_declared(Some("2097153")));
+        assert!(!BodyLimit::APPEND.refuses_declared(Some("2097152")));
+        assert!(!BodyLimit::APPEND.refuses_declared(None));
+        assert!(BodyLimit::UNUSED.refuses_declared(Some("99999999999999999999999")));
+        assert!(!BodyLimit::UNUSED.refuses_declared(Some("12x")));
+        let error = BodyLimit::JSONATA_EVALUATE.too_large();
+        assert_eq!((error.status, error.code()), (413, "body_too_large"));
+        assert_eq!(
+            error.body.error.details.get("limitBytes"),
+            Some(&serde_json::json!(256 * 1024))
+        );
     }
 
     #[test]

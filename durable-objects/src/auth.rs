@@ -1,53 +1,43 @@
 //! Bearer-token authentication (DESIGN.md §2). `API_TOKENS` is a JSON object
 //! token → projectId; the project a request may touch is derived from its
-//! token alone, so no token can name another project's streams.
+//! token alone, so no token can name another project's streams. Parsing and
+//! matching are the engine's (`tributary::auth_tokens`); this reads the
+//! secret and the headers.
 
-use std::collections::BTreeMap;
+use tributary::auth_tokens::{self, Tokens, TokensError};
 use worker::{Env, Request};
 
-/// Byte-wise comparison whose time depends only on the lengths.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-fn configured_tokens(env: &Env) -> BTreeMap<String, String> {
+fn configured_tokens(env: &Env) -> Result<Tokens, TokensError> {
     let raw = env
         .secret("API_TOKENS")
         .map(|secret| secret.to_string())
         .or_else(|_| env.var("API_TOKENS").map(|var| var.to_string()))
-        .unwrap_or_default();
-    serde_json::from_str(&raw).unwrap_or_default()
+        .ok();
+    auth_tokens::parse(raw.as_deref())
 }
 
-/// The token a request presents: `Authorization: Bearer <token>`, or — for
-/// a WebSocket, since browsers cannot set headers there — the subprotocol
-/// `bearer.<token>` (§10).
+/// The token a request presents (`Authorization: Bearer`, or the
+/// `bearer.<token>` WebSocket subprotocol, §10); never an empty one.
 fn presented_token(request: &Request) -> Option<String> {
-    if let Some(header) = request.headers().get("authorization").ok().flatten() {
-        return header.strip_prefix("Bearer ").map(|token| token.trim().to_owned());
-    }
-    let protocols = request.headers().get("sec-websocket-protocol").ok().flatten()?;
-    let token = protocols
-        .split(',')
-        .find_map(|protocol| protocol.trim().strip_prefix("bearer.").map(str::to_owned));
-    token
+    let headers = request.headers();
+    let authorization = headers.get("authorization").ok().flatten();
+    let protocols = headers.get("sec-websocket-protocol").ok().flatten();
+    auth_tokens::presented_token(authorization.as_deref(), protocols.as_deref())
 }
 
-/// The project of the request's bearer token, or `None` (→ 401).
+/// The project of the request's bearer token: `Ok(None)` → 401; `Err` when
+/// `API_TOKENS` is missing or malformed (→ 500 `misconfigured`, logged).
+pub fn authenticate(request: &Request, env: &Env) -> Result<Option<String>, TokensError> {
+    let tokens = configured_tokens(env)?;
+    let presented = presented_token(request);
+    Ok(presented.and_then(|token| tokens.project_for(&token).map(str::to_owned)))
+}
+
+/// The project of the request's bearer token, or `None` (→ 401; also when
+/// `API_TOKENS` is malformed, which [`authenticate`] tells apart).
+#[allow(dead_code, reason = "the name WebSocket re-authentication (§10) builds on")]
 pub fn project_for(request: &Request, env: &Env) -> Option<String> {
-    let presented = presented_token(request)?;
-    let presented = presented.as_str();
-    let mut found = None;
-    // Every configured token is compared, whether or not one matched already.
-    for (token, project) in configured_tokens(env) {
-        if constant_time_eq(token.as_bytes(), presented.as_bytes()) {
-            found = Some(project);
-        }
-    }
-    found.filter(|project| !project.is_empty())
+    authenticate(request, env).ok().flatten()
 }
 
 /// The §10 hash of the request's bearer token (what a live connection's

@@ -3,11 +3,10 @@
 //! the path together, so two projects never share a stream.
 
 use crate::project_object::{CATALOG_ROUTE, PROCESSORS_PREFIX};
-use crate::{auth, responses};
+use crate::{auth, request_body, responses};
 use tributary::error::ApiError;
-use tributary::limits::MAX_APPEND_BATCH_BYTES as MAX_BATCH_BYTES;
 use tributary::path::StreamPath;
-use tributary::route;
+use tributary::route::{self, BodyLimit};
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
 
 /// Set by the router on every request it forwards; the DO trusts it because
@@ -16,9 +15,6 @@ pub const PROJECT_HEADER: &str = "x-tributary-project";
 /// Names the receiving stream on the internal copy route.
 pub const PATH_HEADER: &str = "x-tributary-path";
 pub const STREAM_BINDING: &str = "STREAM";
-
-/// A request body larger than any valid append is refused before it is read.
-const MAX_BODY_BYTES: usize = MAX_BATCH_BYTES + 1024;
 
 pub fn object_name(project: &str, path: &str) -> String {
     serde_json::to_string(&[project, path]).unwrap_or_default()
@@ -44,10 +40,23 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     if url.path().starts_with("/bench/") {
         return crate::bench_baseline::route(request, &env).await;
     }
+    // §2: a missing or malformed API_TOKENS is loud, on every request.
+    let project = match auth::authenticate(&request, &env) {
+        Ok(project) => project,
+        Err(misconfigured) => {
+            worker::console_error!(
+                "{}",
+                serde_json::json!({"event": "api_tokens_misconfigured", "error": misconfigured.to_string()})
+            );
+            request_body::drain(&mut request, BodyLimit::UNUSED).await;
+            return responses::from_api(misconfigured.to_api_error().into());
+        }
+    };
     if crate::console::is_console_path(url.path()) {
         return crate::console::serve(&request, &env, &url).await;
     }
-    let Some(project) = auth::project_for(&request, &env) else {
+    let Some(project) = project else {
+        request_body::drain(&mut request, BodyLimit::UNUSED).await;
         let response = responses::error(401, "unauthorized", "missing or unknown bearer token")?;
         let headers = response.headers().clone();
         headers.set("www-authenticate", "Bearer")?;
@@ -55,11 +64,15 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     };
     let method = request.method();
     if url.path() == "/v1/jsonata/evaluate" && method == worker::Method::Post {
-        let body = request.bytes().await?;
+        let body = match request_body::read_or_refuse(&mut request, BodyLimit::JSONATA_EVALUATE).await? {
+            Ok(body) => body,
+            Err(refused) => return Ok(refused),
+        };
         return responses::from_api(tributary::jsonata::playground::handle(&body));
     }
     if url.path() == CATALOG_ROUTE || url.path() == "/v1/streams/" {
         if method != Method::Get {
+            request_body::drain(&mut request, BodyLimit::UNUSED).await;
             return responses::error(405, "method_not_allowed", "this route accepts GET");
         }
         return processors(request, &env, &project, &url).await;
@@ -75,31 +88,28 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         Err(error) => {
             // Read a (bounded) body before answering, so a keep-alive client
             // can send its next request on the same connection.
-            let declared = request
-                .headers()
-                .get("content-length")?
-                .and_then(|len| len.parse::<usize>().ok());
-            if declared.is_some_and(|len| len <= MAX_BODY_BYTES) {
-                let _ = request.bytes().await;
-            }
+            request_body::drain(&mut request, BodyLimit::APPEND).await;
             return responses::from_api(ApiError::from(error).into());
         }
     };
-    let declared_length = request
-        .headers()
-        .get("content-length")?
-        .and_then(|len| len.parse::<usize>().ok());
-    if declared_length.is_some_and(|len| len > MAX_BODY_BYTES) {
-        return responses::error(413, "batch_too_large", "request body exceeds the batch limit");
-    }
-    let body = request.bytes().await?;
-    if body.len() > MAX_BODY_BYTES {
-        return responses::error(413, "batch_too_large", "request body exceeds the batch limit");
+    // §12: the route's cap, Content-Length first, chunked bodies counted.
+    let mut body = match request_body::read_or_refuse(&mut request, BodyLimit::of(&route.action)).await? {
+        Ok(body) => body,
+        Err(refused) => return Ok(refused),
+    };
+    if !matches!(route.action, route::Action::Append | route::Action::SubscribeFrom) {
+        // Read (so the connection stays usable) and dropped: the route takes
+        // none, and a GET forwarded with a body would be a TypeError.
+        body.clear();
     }
     if route.action == route::Action::SubscribeFrom {
         return subscribe_from(&env, &project, &route.path, &body).await;
     }
     if route.action == route::Action::Append {
+        // §3 rule 4: the engine's own key namespace is not the public's.
+        if let Err(reserved) = tributary::reserved_keys::check_public_append(&body) {
+            return responses::from_api(ApiError::from(reserved).into());
+        }
         if let Some(refused) = unknown_processors(&env, &project, &body).await? {
             return Ok(refused);
         }
@@ -168,13 +178,18 @@ async fn forward(
 /// the project object.
 async fn processors(mut request: Request, env: &Env, project: &str, url: &worker::Url) -> Result<Response> {
     let method = request.method();
-    let body = if method == Method::Put {
-        request.bytes().await?
+    // §12: a definition's cap on PUT; every other method takes no body.
+    let limit = if method == Method::Put {
+        BodyLimit::PROCESSOR_DEFINITION
     } else {
-        Vec::new()
+        BodyLimit::UNUSED
     };
-    if body.len() > MAX_BODY_BYTES {
-        return responses::error(413, "too_large", "request body is too large");
+    let mut body = match request_body::read_or_refuse(&mut request, limit).await? {
+        Ok(body) => body,
+        Err(refused) => return Ok(refused),
+    };
+    if method != Method::Put {
+        body.clear();
     }
     let headers = Headers::new();
     headers.set(PROJECT_HEADER, project)?;

@@ -16,6 +16,7 @@ mod platform;
 mod processor_delivery;
 mod processor_object;
 mod project_object;
+mod request_body;
 mod responses;
 mod senders;
 mod source_object;

@@ -39,7 +39,11 @@ impl DurableObject for ProcessorObject {
         let Some(action) = url.path().strip_prefix(INSTANCE_ROUTE).map(str::to_owned) else {
             return responses::error(404, "route_not_found", "no route for this URL");
         };
-        let body = request.bytes().await?;
+        let body =
+            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
+                Ok(body) => body,
+                Err(refused) => return Ok(refused),
+            };
         let mut slot = self.instance.borrow_mut();
         if slot.is_none() {
             match Instance::open(DoSql::new(&self.state)) {

@@ -43,7 +43,10 @@ impl DurableObject for ProjectObject {
             let route = if url.path() == CATALOG_ROUTE { "list" } else { "change" };
             let method = request.method();
             let body = if method == worker::Method::Post {
-                request.bytes().await?
+                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
+                    Ok(body) => body,
+                    Err(refused) => return Ok(refused),
+                }
             } else {
                 Vec::new()
             };
@@ -69,7 +72,12 @@ impl DurableObject for ProjectObject {
         };
         let method = request.method();
         let body = if method == worker::Method::Put {
-            request.bytes().await?
+            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::PROCESSOR_DEFINITION)
+                .await?
+            {
+                Ok(body) => body,
+                Err(refused) => return Ok(refused),
+            }
         } else {
             Vec::new()
         };

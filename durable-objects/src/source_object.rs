@@ -17,7 +17,7 @@ use futures_util::StreamExt;
 use std::cell::RefCell;
 use tributary::api::ApiResponse;
 use tributary::error::ApiError;
-use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_CONFIG_BYTES, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
+use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
 use tributary::source::{
     self, check_chain_ids, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall, Source,
 };
@@ -89,19 +89,12 @@ pub async fn route(mut request: Request, env: &Env, project: &str, url: &Url) ->
         return responses::from_api(ApiError::from(error).into());
     }
     let body = match method {
+        // §12: a streaming cap, chunked or not.
         Method::Put => {
-            let declared = request
-                .headers()
-                .get("content-length")?
-                .and_then(|len| len.parse::<usize>().ok());
-            if declared.is_some_and(|len| len > MAX_SOURCE_CONFIG_BYTES) {
-                return responses::error(413, "source_too_large", "the configuration exceeds 64 KiB");
+            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::SOURCE_CONFIG).await? {
+                Ok(body) => Some(body),
+                Err(refused) => return Ok(refused),
             }
-            let body = request.bytes().await?;
-            if body.len() > MAX_SOURCE_CONFIG_BYTES {
-                return responses::error(413, "source_too_large", "the configuration exceeds 64 KiB");
-            }
-            Some(body)
         }
         Method::Get | Method::Delete => None,
         _ => return responses::error(405, "method_not_allowed", "a source accepts PUT, GET and DELETE"),
@@ -255,7 +248,12 @@ impl SourceObject {
             self.print_logs();
             let next = match effect.map_err(|error| error.to_string())? {
                 Effect::Call(call) => {
-                    let answer = perform_rpc(&call).await;
+                    // §15: the URL rules are re-checked before every call.
+                    let allow_insecure = crate::deployment_env::from_env(&self.env).allow_insecure_webhooks;
+                    let answer = match source::rpc::screen(&call, allow_insecure) {
+                        Some(refused) => refused,
+                        None => perform_rpc(&call).await,
+                    };
                     self.with_source(|source| source.on_rpc(run_id, &answer, platform::now_ms()))?
                 }
                 Effect::Append(append) => {
@@ -406,7 +404,10 @@ impl DurableObject for SourceObject {
         let method = request.method();
         if url.path() == DIRECTORY_ROUTE {
             let body = if method == Method::Post {
-                request.bytes().await?
+                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
+                    Ok(body) => body,
+                    Err(refused) => return Ok(refused),
+                }
             } else {
                 Vec::new()
             };
@@ -431,8 +432,12 @@ impl DurableObject for SourceObject {
         let name = request.headers().get(NAME_HEADER)?.unwrap_or_default();
         match method {
             Method::Put => {
-                let body = request.bytes().await?;
-                self.put(&project, &name, &body).await
+                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::SOURCE_CONFIG)
+                    .await?
+                {
+                    Ok(body) => self.put(&project, &name, &body).await,
+                    Err(refused) => Ok(refused),
+                }
             }
             Method::Delete => self.delete(&project, &name).await,
             _ => match self.with_source(|source| source.status()) {

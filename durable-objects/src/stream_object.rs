@@ -197,7 +197,11 @@ impl DurableObject for StreamObject {
             let Ok(path) = StreamPath::parse(&raw_path) else {
                 return responses::error(400, "invalid_path", "copy route needs a valid stream path");
             };
-            let body = request.bytes().await?;
+            let body =
+                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
+                    Ok(body) => body,
+                    Err(refused) => return Ok(refused),
+                };
             let answer = self.with_stream(&project, &path, |stream| {
                 match stream.accept_copy_body(&body, &inputs) {
                     Ok(accepted) => {
@@ -260,7 +264,10 @@ impl DurableObject for StreamObject {
             }
         }
         let body = if route.action == Action::Append {
-            request.bytes().await?
+            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::APPEND).await? {
+                Ok(body) => body,
+                Err(refused) => return Ok(refused),
+            }
         } else {
             Vec::new()
         };

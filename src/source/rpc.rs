@@ -44,6 +44,22 @@ pub enum RpcAnswer {
     TooLarge,
     Timeout,
     Network(String),
+    /// Not sent: the URL breaks this deployment's URL rules (§9, §15; see
+    /// [`screen`]).
+    Refused(String),
+}
+
+/// Re-checks a call's URL against the deployment's rules right before it is
+/// sent (§15: the rules are those of webhooks, §9, and are re-checked at
+/// send time as webhooks are, since a deployment can change them — e.g.
+/// `ALLOW_INSECURE_WEBHOOKS` turned off after a local RPC URL was
+/// accepted). `Some` is the answer to use instead of sending: the run ends
+/// as a transient failure naming the rule (the next run rotates to the next
+/// URL), so a source never sends silently to a refused URL.
+pub fn screen(call: &RpcCall, allow_insecure: bool) -> Option<RpcAnswer> {
+    crate::webhook::url_rules::check(&call.url, allow_insecure)
+        .err()
+        .map(RpcAnswer::Refused)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -143,6 +159,11 @@ pub fn result<'a>(call: &RpcCall, answer: &'a RpcAnswer, range: bool) -> Result<
         RpcAnswer::Network(error) => {
             let error: String = error.chars().take(200).collect();
             return Err(RpcFailure::transient(format!("{where_}: network error: {error}")));
+        }
+        RpcAnswer::Refused(rule) => {
+            return Err(RpcFailure::transient(format!(
+                "{where_}: not sent, the URL is refused by this deployment's URL rules: {rule}"
+            )))
         }
     };
     let envelope = serde_json::from_slice::<Envelope<'a>>(body).ok();

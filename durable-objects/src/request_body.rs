@@ -1,0 +1,59 @@
+//! Request bodies read under their route's cap (DESIGN.md §12 "request
+//! body": read with a streaming cap at the route's limit, chunked or not; 413
+//! past it without buffering the rest). A declared `Content-Length` past the
+//! cap is refused before any byte is read; otherwise the JS `ReadableStream`
+//! is read chunk by chunk and dropped (cancelled) as soon as the count passes
+//! the cap, so a 64 MiB chunked body costs at most the cap and one chunk.
+
+use crate::responses;
+use futures_util::StreamExt;
+use tributary::route::BodyLimit;
+use worker::{Request, Response, Result};
+
+/// The whole body if it fits in `limit`, else `None` (the rest unread).
+pub async fn read(request: &mut Request, limit: BodyLimit) -> Result<Option<Vec<u8>>> {
+    let declared = request.headers().get("content-length")?;
+    if limit.refuses_declared(declared.as_deref()) {
+        return Ok(None);
+    }
+    if request.inner().body().is_none() {
+        return Ok(Some(Vec::new()));
+    }
+    let mut stream = request.stream()?;
+    let mut body = Vec::new();
+    // Budget: a body within the cap arrives in at most `cap + 1` reads even
+    // if every chunk is one byte (plus the final end-of-stream read).
+    for _read in 0..=limit.bytes.saturating_add(1) {
+        match stream.next().await {
+            Some(Ok(chunk)) => {
+                if body.len().saturating_add(chunk.len()) > limit.bytes {
+                    return Ok(None);
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Some(Err(error)) => return Err(error),
+            None => return Ok(Some(body)),
+        }
+    }
+    Ok(None)
+}
+
+/// Reads and drops a body of at most `limit` before an error answer, so a
+/// keep-alive client can send its next request on the same connection; a
+/// larger one is left unread (the connection then closes).
+pub async fn drain(request: &mut Request, limit: BodyLimit) {
+    let _ = read(request, limit).await;
+}
+
+/// The 413 of a body past `limit`.
+pub fn refuse(limit: BodyLimit) -> Result<Response> {
+    responses::from_api(limit.too_large().into())
+}
+
+/// [`read`], answering 413 past the limit: `Err(response)` is that answer.
+pub async fn read_or_refuse(request: &mut Request, limit: BodyLimit) -> Result<std::result::Result<Vec<u8>, Response>> {
+    match read(request, limit).await? {
+        Some(body) => Ok(Ok(body)),
+        None => refuse(limit).map(Err),
+    }
+}

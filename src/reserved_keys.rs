@@ -1,0 +1,105 @@
+//! The engine's idempotency-key namespace (DESIGN.md §3 rule 4, §7 rule 4,
+//! §8, §13, §15). The engine derives keys for the events it appends itself,
+//! from data any reader of the stream can see; a public append that took one
+//! first would make the engine's own append fail with 409
+//! `idempotency_key_reused` (a copy halts, a source fails). So a public append
+//! carrying a key in this namespace is refused with 403
+//! `reserved_idempotency_key`, nothing committed (§2: bad input changes
+//! nothing). The check runs at the public edge (the router), before the
+//! append reaches the stream: the engine's own appends — copies, audits,
+//! sources, and the `subscribe-from` route, which derives its source event's
+//! key itself — never pass through it.
+
+use crate::error::{details, ApiFailure};
+use serde_json::{json, Map, Value};
+
+/// Every prefix the engine builds keys with, and where.
+pub const RESERVED_KEY_PREFIXES: [&str; 7] = [
+    // A copied event on the receiving stream (§7 rule 4, `copy::copy_idempotency_key`).
+    "copy:",
+    // The audit of copies a receiving stream dropped (§7, `stream::copies`).
+    "copy-dropped:",
+    // Invalidations a receiving stream derives from a copied one (§13, `stream::copies`).
+    "invalidated-copies:",
+    // The audit of a skipped delivery (§8, `delivery::complete`).
+    "skipped:",
+    // The audit of retractions past the delivery journal (§13, `delivery::plan`).
+    "journal-gap:",
+    // EVM source logs and reorg invalidations (§15, `source::machine`).
+    "evm:",
+    // The source's `subscription-configured` of `subscribe-from` (§5,
+    // `subscribe_from`): namespaced by the receiving stream so two callers'
+    // keys never collide on a shared source; a public append must not take it.
+    "subscribe-from:",
+];
+
+/// Whether `key` lies in the engine's namespace.
+pub fn is_reserved(key: &str) -> Option<&'static str> {
+    RESERVED_KEY_PREFIXES
+        .iter()
+        .copied()
+        .find(|prefix| key.starts_with(prefix))
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("idempotencyKey '{key}' starts with '{prefix}', which Tributary reserves for the events it appends itself")]
+pub struct ReservedKeyError {
+    /// The event's index in a batch (`None` for a single append).
+    pub index: Option<usize>,
+    pub key: String,
+    pub prefix: &'static str,
+}
+
+impl ApiFailure for ReservedKeyError {
+    fn status(&self) -> u16 {
+        403
+    }
+    fn code(&self) -> &'static str {
+        "reserved_idempotency_key"
+    }
+    fn details(&self) -> Map<String, Value> {
+        let mut fields = details([
+            ("field", json!("idempotencyKey")),
+            ("prefix", json!(self.prefix)),
+            ("reservedPrefixes", json!(RESERVED_KEY_PREFIXES)),
+        ]);
+        if let Some(index) = self.index {
+            fields.insert("index".to_owned(), json!(index));
+        }
+        fields
+    }
+}
+
+fn check_event(event: &Value, index: Option<usize>) -> Result<(), ReservedKeyError> {
+    let Some(key) = event.get("idempotencyKey").and_then(Value::as_str) else {
+        return Ok(());
+    };
+    match is_reserved(key) {
+        Some(prefix) => Err(ReservedKeyError {
+            index,
+            key: key.to_owned(),
+            prefix,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a public append body (single or `{"events": [...]}`) any of
+/// whose events carries a reserved key. A body that is not JSON passes: the
+/// stream answers it with its own 400. Both readings of the body are checked
+/// (the event itself, and each element of an `events` array), so no shape
+/// the stream accepts escapes; the JSON is parsed the way the stream parses
+/// it (a repeated field keeps its last value in both).
+pub fn check_public_append(body: &[u8]) -> Result<(), ReservedKeyError> {
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+        return Ok(());
+    };
+    if let Some(events) = value.get("events").and_then(Value::as_array) {
+        // Bounded by the body, which is bounded by the append cap (§12).
+        for (index, event) in events.iter().enumerate() {
+            check_event(event, Some(index))?;
+        }
+        return check_event(&value, None);
+    }
+    check_event(&value, None)
+}
