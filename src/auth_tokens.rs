@@ -92,6 +92,17 @@ impl Tokens {
         }
         found
     }
+
+    /// Each configured token's §10 hash → its project: what re-authenticates
+    /// a live connection, whose record keeps only the hash. Empty tokens are
+    /// left out (they never match).
+    pub fn projects_by_hash(&self) -> std::collections::BTreeMap<String, String> {
+        self.entries
+            .iter()
+            .filter(|(token, _)| !token.is_empty())
+            .map(|(token, project)| (crate::live::token_hash(token), project.clone()))
+            .collect()
+    }
 }
 
 /// The token a request presents: `Authorization: Bearer <token>`, or — for a

@@ -5,6 +5,7 @@
 //! secret and the headers.
 
 use tributary::auth_tokens::{self, Tokens, TokensError};
+use std::collections::BTreeMap;
 use worker::{Env, Request};
 
 fn configured_tokens(env: &Env) -> Result<Tokens, TokensError> {
@@ -33,13 +34,6 @@ pub fn authenticate(request: &Request, env: &Env) -> Result<Option<String>, Toke
     Ok(presented.and_then(|token| tokens.project_for(&token).map(str::to_owned)))
 }
 
-/// The project of the request's bearer token, or `None` (→ 401; also when
-/// `API_TOKENS` is malformed, which [`authenticate`] tells apart).
-#[allow(dead_code, reason = "the name WebSocket re-authentication (§10) builds on")]
-pub fn project_for(request: &Request, env: &Env) -> Option<String> {
-    authenticate(request, env).ok().flatten()
-}
-
 /// The §10 hash of the request's bearer token (what a live connection's
 /// record keeps instead of the token), or `None` without a token.
 pub fn presented_token_hash(request: &Request) -> Option<String> {
@@ -49,11 +43,8 @@ pub fn presented_token_hash(request: &Request) -> Option<String> {
 }
 
 /// Each configured token's §10 hash → its project (re-authenticating live
-/// connections, which keep only the hash). An empty token never matches.
+/// connections, which keep only the hash). A malformed `API_TOKENS` maps
+/// nothing, so every socket fails re-authentication (fails closed).
 pub fn projects_by_token_hash(env: &Env) -> BTreeMap<String, String> {
-    configured_tokens(env)
-        .into_iter()
-        .filter(|(token, project)| !token.is_empty() && !project.is_empty())
-        .map(|(token, project)| (tributary::live::token_hash(&token), project))
-        .collect()
+    configured_tokens(env).map(|tokens| tokens.projects_by_hash()).unwrap_or_default()
 }
