@@ -20,6 +20,10 @@ pub const MAX_IDEMPOTENCY_KEY_BYTES: usize = 256;
 pub const MAX_SUBSCRIPTION_KEY_BYTES: usize = 256;
 /// Most subscriptions from one source stream to one receiving stream (§5).
 pub const MAX_SUBSCRIPTIONS_PER_RECEIVER: usize = 64;
+/// Most durable subscriptions on one stream in all (§5, §12), whatever their
+/// receivers: one batch's events fan out to at most this many deliveries.
+/// Checked when configuring, before commit (422 `too_many_stream_subscriptions`).
+pub const MAX_STREAM_SUBSCRIPTIONS: usize = 128;
 /// Largest retained reduced state, serialized (§5).
 pub const MAX_REDUCED_STATE_BYTES: usize = 256 * 1024;
 /// Longest copy chain (§7).
