@@ -83,6 +83,11 @@ pub const ALARM_RETRY_MS: i64 = 5_000;
 /// most 1 s, all within 10 s (§8).
 pub const REPLAY_BUDGET_MS: i64 = 10_000;
 pub const REPLAY_MAX_WAIT_MS: i64 = 1_000;
+/// A replay first checks that no `events-invalidated` after the letter's
+/// event names it (§8, §13): it reads at most this many invalidations, in
+/// pages; past it the replay is refused (409 `replay_check_too_long`).
+pub const MAX_REPLAY_INVALIDATIONS_CHECKED: u64 = 10_000;
+pub const REPLAY_INVALIDATION_PAGE: u64 = 200;
 /// Largest aggregate window and batch (§8).
 pub const MAX_AGGREGATE_WINDOW_MS: u64 = 86_400_000;
 pub const MAX_AGGREGATE_BATCH: u64 = 10_000;
