@@ -137,8 +137,12 @@ pub const MAX_JOURNAL_DEPTH: u64 = 100_000;
 pub const MAX_PROCESSOR_STATE_BYTES: usize = 256 * 1024;
 /// Longest processor name.
 pub const MAX_PROCESSOR_NAME_BYTES: usize = 64;
-/// Processor definitions one project may hold.
+/// Processor definitions one project may hold (§9, §12): counted in SQL at
+/// each new PUT; one more is 422 `too_many_processors`.
 pub const MAX_PROCESSORS_PER_PROJECT: usize = 1000;
+/// `GET /v1/processors` pages: default and largest `limit` (§9).
+pub const DEFAULT_PROCESSOR_PAGE: u64 = 100;
+pub const MAX_PROCESSOR_PAGE: u64 = 1000;
 
 /// Offsets and counters stay below 2^53 so they survive the JS boundary (§1).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
