@@ -193,5 +193,7 @@ pub const MIN_SOURCE_POLL_MS: u64 = 250;
 pub const MAX_SOURCE_POLL_MS: u64 = 3_600_000;
 /// Largest configuration body (`PUT /v1/sources/{name}`).
 pub const MAX_SOURCE_CONFIG_BYTES: usize = 64 * 1024;
-/// Sources one project may define.
-pub const MAX_SOURCES_PER_PROJECT: usize = 1000;
+/// Sources one project may define (§12, §15): enforced by the project's
+/// directory when `PUT /v1/sources/{name}` registers a new name, before it
+/// commits (422 `too_many_sources`).
+pub const MAX_SOURCES_PER_PROJECT: usize = 100;
