@@ -227,3 +227,4 @@ test("§13/§8: a dead-lettered event whose retraction was sent is not replayed 
   await lettersEventually(S, 1);
   await anotherStreamAnswers();
 });
+
