@@ -20,6 +20,10 @@ pub const MAX_IDEMPOTENCY_KEY_BYTES: usize = 256;
 pub const MAX_SUBSCRIPTION_KEY_BYTES: usize = 256;
 /// Most subscriptions from one source stream to one receiving stream (§5).
 pub const MAX_SUBSCRIPTIONS_PER_RECEIVER: usize = 64;
+/// Most durable subscriptions on one stream in all (§5, §12), whatever their
+/// receivers: one batch's events fan out to at most this many deliveries.
+/// Checked when configuring, before commit (422 `too_many_stream_subscriptions`).
+pub const MAX_STREAM_SUBSCRIPTIONS: usize = 128;
 /// Largest retained reduced state, serialized (§5).
 pub const MAX_REDUCED_STATE_BYTES: usize = 256 * 1024;
 /// Longest copy chain (§7).
@@ -79,6 +83,11 @@ pub const ALARM_RETRY_MS: i64 = 5_000;
 /// most 1 s, all within 10 s (§8).
 pub const REPLAY_BUDGET_MS: i64 = 10_000;
 pub const REPLAY_MAX_WAIT_MS: i64 = 1_000;
+/// A replay first checks that no `events-invalidated` after the letter's
+/// event names it (§8, §13): it reads at most this many invalidations, in
+/// pages; past it the replay is refused (409 `replay_check_too_long`).
+pub const MAX_REPLAY_INVALIDATIONS_CHECKED: u64 = 10_000;
+pub const REPLAY_INVALIDATION_PAGE: u64 = 200;
 /// Largest aggregate window and batch (§8).
 pub const MAX_AGGREGATE_WINDOW_MS: u64 = 86_400_000;
 pub const MAX_AGGREGATE_BATCH: u64 = 10_000;
@@ -143,8 +152,12 @@ pub const MAX_JOURNAL_DEPTH: u64 = 100_000;
 pub const MAX_PROCESSOR_STATE_BYTES: usize = 256 * 1024;
 /// Longest processor name.
 pub const MAX_PROCESSOR_NAME_BYTES: usize = 64;
-/// Processor definitions one project may hold.
+/// Processor definitions one project may hold (§9, §12): counted in SQL at
+/// each new PUT; one more is 422 `too_many_processors`.
 pub const MAX_PROCESSORS_PER_PROJECT: usize = 1000;
+/// `GET /v1/processors` pages: default and largest `limit` (§9).
+pub const DEFAULT_PROCESSOR_PAGE: u64 = 100;
+pub const MAX_PROCESSOR_PAGE: u64 = 1000;
 
 /// Offsets and counters stay below 2^53 so they survive the JS boundary (§1).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
@@ -195,8 +208,10 @@ pub const MIN_SOURCE_POLL_MS: u64 = 250;
 pub const MAX_SOURCE_POLL_MS: u64 = 3_600_000;
 /// Largest configuration body (`PUT /v1/sources/{name}`).
 pub const MAX_SOURCE_CONFIG_BYTES: usize = 64 * 1024;
-/// Sources one project may define.
-pub const MAX_SOURCES_PER_PROJECT: usize = 1000;
+/// Sources one project may define (§12, §15): enforced by the project's
+/// directory when `PUT /v1/sources/{name}` registers a new name, before it
+/// commits (422 `too_many_sources`).
+pub const MAX_SOURCES_PER_PROJECT: usize = 100;
 
 // Request bodies (§12 "request body"): every route reads its body with a
 // streaming cap (Content-Length checked first, chunked bodies counted as they

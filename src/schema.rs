@@ -26,7 +26,10 @@ pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
 pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/processor/0001_instance.sql"))];
 
 /// A source's schema (§15), applied in order in its SQLite.
-pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/source/0001_source.sql"))];
+pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/source/0001_source.sql")),
+    (2, include_str!("../migrations/source/0002_target_lifetime.sql")),
+];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
 pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes", "catalog_registration"];

@@ -80,7 +80,7 @@ fn s8_skip_writes_dead_letters_then_replay_and_discard() {
         "replays reuse the delivery id"
     );
     assert!(!stream
-        .complete_replay(id, plan.attempt, &Outcome::transient("HTTP 503"))
+        .complete_replay(id, &plan, plan.attempt, &Outcome::transient("HTTP 503"))
         .unwrap());
     let dead = letters(&mut world, "/w");
     assert_eq!(
@@ -88,7 +88,10 @@ fn s8_skip_writes_dead_letters_then_replay_and_discard() {
         (Some(2), Some("transient: HTTP 503"))
     );
     // A successful replay deletes it.
-    assert!(world.stream("/w").complete_replay(id, 3, &Outcome::Delivered).unwrap());
+    assert!(world
+        .stream("/w")
+        .complete_replay(id, &plan, 3, &Outcome::Delivered)
+        .unwrap());
     assert_eq!(letters(&mut world, "/w").len(), 1);
     let query = DeadLetterQuery {
         subscription_key: Some("hook".to_owned()),

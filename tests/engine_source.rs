@@ -582,6 +582,7 @@ impl Harness {
         AppendAnswer::Response {
             status: response.status,
             body: response.body.into_bytes(),
+            stream_id: self.stream.lifetime().map(|meta| meta.stream_id.clone()),
         }
     }
 

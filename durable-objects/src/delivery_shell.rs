@@ -312,7 +312,9 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
         let Some(stream) = slot.as_mut() else {
             return Ok(ApiError::new(404, "stream_not_found", "stream does not exist").into());
         };
-        stream.complete_replay(id, attempts, &outcome)
+        // Fenced by the lifetime the replay was planned in (§8): a stream
+        // deleted and created again meanwhile keeps its own letter `id`.
+        stream.complete_replay(id, &plan, attempts, &outcome)
     };
     Ok(match (delivered, outcome) {
         (Ok(true), _) => ApiResponse::no_content(),

@@ -92,6 +92,6 @@ impl DurableObject for ProjectObject {
         let Some(store) = slot.as_ref() else {
             return responses::error(500, "internal", "project store not open");
         };
-        responses::from_api(store.handle(method.as_ref(), name.as_deref(), &body, now))
+        responses::from_api(store.handle(method.as_ref(), name.as_deref(), url.query().unwrap_or(""), &body, now))
     }
 }

@@ -291,6 +291,10 @@ impl SourceObject {
             let headers = Headers::new();
             headers.set(PROJECT_HEADER, project)?;
             headers.set("content-type", "application/json")?;
+            // Append only into the lifetime the window's offsets belong to (§15).
+            if let Some(expected) = &append.expect_stream_id {
+                headers.set(source::lifetime::IF_STREAM_ID_HEADER, expected)?;
+            }
             let mut init = RequestInit::new();
             init.with_method(Method::Post)
                 .with_headers(headers)
@@ -305,8 +309,13 @@ impl SourceObject {
                 .get_by_name(&object_name(project, &append.stream))?;
             let mut response = stream.fetch_with_request(request).await?;
             let status = response.status_code();
+            let stream_id = response.headers().get(source::lifetime::STREAM_ID_HEADER)?;
             let body = response.bytes().await?;
-            Ok::<_, worker::Error>(AppendAnswer::Response { status, body })
+            Ok::<_, worker::Error>(AppendAnswer::Response {
+                status,
+                body,
+                stream_id,
+            })
         };
         match within(SEND_TIMEOUT_MS, exchange).await {
             Some(Ok(answer)) => answer,

@@ -274,15 +274,31 @@ impl DurableObject for StreamObject {
         if route.action == Action::Subscriptions || route.action == Action::Metrics {
             self.live.prune(self);
         }
+        // A source's append names the target lifetime it expects, and hears
+        // which one it committed to (§15): checked in the same turn as the append.
+        let expected = match route.action {
+            Action::Append => request
+                .headers()
+                .get(tributary::source::lifetime::IF_STREAM_ID_HEADER)?,
+            _ => None,
+        };
         let answer = self.with_stream(&project, &route.path, |stream| {
+            let current = || stream.lifetime().map(|meta| meta.stream_id.clone());
+            if let Some(refusal) = tributary::source::lifetime::refusal(expected.as_deref(), current().as_deref()) {
+                return (ApiResponse::from(refusal), None);
+            }
             let request = ApiRequest {
                 action: &route.action,
                 query: url.query().unwrap_or(""),
                 body: &body,
             };
-            stream.handle(&request, &inputs)
+            let response = stream.handle(&request, &inputs);
+            let appended_to = (route.action == Action::Append && response.status < 300)
+                .then(|| stream.lifetime().map(|meta| meta.stream_id.clone()))
+                .flatten();
+            (response, appended_to)
         });
-        let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
+        let (api, appended_to) = answer.unwrap_or_else(|error| (ApiError::new(500, "internal", error).into(), None));
         self.live.fan_out(self);
         match route.action {
             Action::Append if api.status < 300 => self.schedule_alarm().await?,
@@ -295,7 +311,13 @@ impl DurableObject for StreamObject {
             _ if !self.alarm_checked.get() => self.schedule_alarm().await?,
             _ => {}
         }
-        Self::respond(api)
+        let mut response = Self::respond(api)?;
+        if let Some(stream_id) = appended_to {
+            response
+                .headers_mut()
+                .set(tributary::source::lifetime::STREAM_ID_HEADER, &stream_id)?;
+        }
+        Ok(response)
     }
 
     async fn websocket_message(&self, ws: worker::WebSocket, message: worker::WebSocketIncomingMessage) -> Result<()> {

@@ -11,7 +11,7 @@ pub mod store;
 
 pub use definition::{check_name, Definition, DefinitionBody, DefinitionError};
 pub use instance::{FoldAnswer, FoldError, FoldRequest, Instance, InstanceRow, WakeAnswer, WakeRequest};
-pub use store::{ProcessorError, ProcessorStore};
+pub use store::{ProcessorError, ProcessorQuery, ProcessorStore};
 
 use serde_json::Value;
 

@@ -7,7 +7,7 @@
 use super::definition::{check_name, Definition, DefinitionBody, DefinitionError};
 use crate::api::ApiResponse;
 use crate::error::{details, ApiError, ApiFailure};
-use crate::limits::MAX_PROCESSORS_PER_PROJECT;
+use crate::limits::{DEFAULT_PROCESSOR_PAGE, MAX_PROCESSORS_PER_PROJECT, MAX_PROCESSOR_NAME_BYTES, MAX_PROCESSOR_PAGE};
 use crate::schema::{migrate_with, PROJECT_MIGRATIONS};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::time::rfc3339_millis;
@@ -19,8 +19,10 @@ pub enum ProcessorError {
     Definition(#[from] DefinitionError),
     #[error("no processor named '{0}'")]
     NotFound(String),
-    #[error("a project may define at most {MAX_PROCESSORS_PER_PROJECT} processors")]
+    #[error("a project may define at most {MAX_PROCESSORS_PER_PROJECT} processors; delete one (DELETE /v1/processors/{{name}}) first")]
     TooMany,
+    #[error("query parameter '{name}' {problem}")]
+    InvalidParameter { name: &'static str, problem: String },
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -31,6 +33,7 @@ impl ApiFailure for ProcessorError {
             ProcessorError::Definition(error) => error.status(),
             ProcessorError::NotFound(_) => 404,
             ProcessorError::TooMany => 422,
+            ProcessorError::InvalidParameter { .. } => 400,
             ProcessorError::Storage(_) => 500,
         }
     }
@@ -39,6 +42,7 @@ impl ApiFailure for ProcessorError {
             ProcessorError::Definition(error) => error.code(),
             ProcessorError::NotFound(_) => "processor_not_found",
             ProcessorError::TooMany => "too_many_processors",
+            ProcessorError::InvalidParameter { .. } => "invalid_parameter",
             ProcessorError::Storage(_) => "internal",
         }
     }
@@ -46,6 +50,8 @@ impl ApiFailure for ProcessorError {
         match self {
             ProcessorError::Definition(error) => error.details(),
             ProcessorError::NotFound(name) => details([("name", json!(name))]),
+            ProcessorError::TooMany => details([("limit", json!(MAX_PROCESSORS_PER_PROJECT))]),
+            ProcessorError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
             _ => Map::new(),
         }
     }
@@ -53,7 +59,51 @@ impl ApiFailure for ProcessorError {
 
 /// Row of `processors`: one definition, as JSON (`Definition`).
 const SELECT_ONE: &str = "SELECT definition FROM processors WHERE name = ?";
-const SELECT_ALL: &str = "SELECT definition FROM processors ORDER BY name LIMIT ?";
+/// One page of summaries, in name order: SQLite reads the two summary
+/// fields out of each definition, so no body (up to ~272 KiB each) is
+/// decoded in the object or crosses into it.
+const SELECT_PAGE: &str = "SELECT name, version, json_extract(definition, '$.kind'), \
+     json_extract(definition, '$.description'), defined_at_ms FROM processors WHERE name > ? ORDER BY name LIMIT ?";
+
+/// `?after=&limit=` of `GET /v1/processors` (§9), like `GET /v1/streams`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessorQuery {
+    pub after: String,
+    pub limit: u64,
+}
+
+impl ProcessorQuery {
+    pub fn parse(query: &str) -> Result<Self, ProcessorError> {
+        let mut parsed = ProcessorQuery {
+            after: String::new(),
+            limit: DEFAULT_PROCESSOR_PAGE,
+        };
+        let invalid = |name: &'static str, problem: &str| ProcessorError::InvalidParameter {
+            name,
+            problem: problem.to_owned(),
+        };
+        for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "after" => {
+                    parsed.after = crate::route::decode_segment(value)
+                        .or_else(|| value.is_empty().then(String::new))
+                        .filter(|after| after.len() <= MAX_PROCESSOR_NAME_BYTES)
+                        .ok_or_else(|| invalid("after", "must be a processor name"))?
+                }
+                "limit" => {
+                    parsed.limit = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|limit| (1..=MAX_PROCESSOR_PAGE).contains(limit))
+                        .ok_or_else(|| invalid("limit", &format!("must be between 1 and {MAX_PROCESSOR_PAGE}")))?
+                }
+                _ => return Err(invalid("query", "has an unknown parameter")),
+            }
+        }
+        Ok(parsed)
+    }
+}
 
 pub struct ProcessorStore<S: Storage> {
     storage: S,
@@ -82,14 +132,40 @@ impl<S: Storage> ProcessorStore<S> {
         }
     }
 
-    pub fn list(&self) -> Result<Vec<Definition>, ProcessorError> {
+    /// `GET /v1/processors` (§9): one page of summaries `{name, version,
+    /// kind, description, definedAt}` in name order, and `nextAfter` (the
+    /// last name of a full page, else `null`).
+    pub fn list(&self, query: &ProcessorQuery) -> Result<Value, ProcessorError> {
         let rows = self
             .storage
-            .query(SELECT_ALL, &[(MAX_PROCESSORS_PER_PROJECT as u64).into()])?;
-        Ok(rows
-            .iter()
-            .map(|row| decode(SELECT_ALL, row))
-            .collect::<Result<Vec<_>, _>>()?)
+            .query(SELECT_PAGE, &[query.after.as_str().into(), query.limit.into()])?;
+        let mut summaries = Vec::new();
+        for row in &rows {
+            let columns = Columns {
+                query: SELECT_PAGE,
+                row,
+            };
+            summaries.push(json!({
+                "name": columns.text(0)?,
+                "version": columns.int(1)?.max(0),
+                "kind": columns.opt_text(2)?,
+                "description": columns.opt_text(3)?,
+                "definedAt": rfc3339_millis(columns.int(4)?),
+            }));
+        }
+        let next_after = (rows.len() as u64 == query.limit)
+            .then(|| summaries.last().and_then(|last| last.get("name").cloned()))
+            .flatten();
+        Ok(json!({ "processors": summaries, "nextAfter": next_after }))
+    }
+
+    /// How many definitions the project holds (counted in SQL, §12).
+    pub fn count(&self) -> Result<u64, ProcessorError> {
+        let sql = "SELECT COUNT(*) FROM processors";
+        Ok(match query_optional(&self.storage, sql, &[])? {
+            Some(row) => Columns { query: sql, row: &row }.int(0)?.max(0) as u64,
+            None => 0,
+        })
     }
 
     /// Defines or redefines `name`. Returns the definition and whether it
@@ -105,7 +181,7 @@ impl<S: Storage> ProcessorStore<S> {
         if let Some(existing) = existing.as_ref().filter(|existing| existing.body == body) {
             return Ok((existing.clone(), false));
         }
-        if existing.is_none() && self.list()?.len() >= MAX_PROCESSORS_PER_PROJECT {
+        if existing.is_none() && self.count()? >= MAX_PROCESSORS_PER_PROJECT as u64 {
             return Err(ProcessorError::TooMany);
         }
         let last = "SELECT last_version FROM processor_versions WHERE name = ?";
@@ -148,19 +224,13 @@ impl<S: Storage> ProcessorStore<S> {
         Ok(())
     }
 
-    /// The public routes (§9), without HTTP: `name` is `None` for the list.
-    pub fn handle(&self, method: &str, name: Option<&str>, body: &[u8], now_ms: i64) -> ApiResponse {
+    /// The public routes (§9), without HTTP: `name` is `None` for the list
+    /// (paged by `query`).
+    pub fn handle(&self, method: &str, name: Option<&str>, query: &str, body: &[u8], now_ms: i64) -> ApiResponse {
         let result = match (method, name) {
-            ("GET", None) => self.list().map(|all| {
-                let summaries: Vec<Value> = all
-                    .iter()
-                    .map(|definition| {
-                        json!({"name": definition.name, "version": definition.version, "kind": definition.body.kind,
-                            "description": definition.body.description, "definedAt": definition.defined_at})
-                    })
-                    .collect();
-                ApiResponse::json(200, &json!({ "processors": summaries }))
-            }),
+            ("GET", None) => ProcessorQuery::parse(query)
+                .and_then(|query| self.list(&query))
+                .map(|page| ApiResponse::json(200, &page)),
             ("GET", Some(name)) => self.get(name).map(|definition| ApiResponse::json(200, &definition)),
             ("PUT", Some(name)) => self
                 .put(name, body, now_ms)

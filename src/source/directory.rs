@@ -55,9 +55,17 @@ impl<S: Storage> Directory<S> {
                     let mut error = ApiError::new(
                         422,
                         "too_many_sources",
-                        format!("a project may define at most {MAX_SOURCES_PER_PROJECT} sources"),
+                        format!(
+                            "a project may define at most {MAX_SOURCES_PER_PROJECT} sources; \
+                             delete one (DELETE /v1/sources/{{name}}) first"
+                        ),
                     );
                     error.body.error.details.insert("field".to_owned(), json!("name"));
+                    error
+                        .body
+                        .error
+                        .details
+                        .insert("limit".to_owned(), json!(MAX_SOURCES_PER_PROJECT));
                     return Ok(error.into());
                 }
                 self.storage.execute(

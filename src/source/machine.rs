@@ -68,6 +68,10 @@ pub struct AppendCall {
     pub stream: String,
     pub body: String,
     pub events: usize,
+    /// Append only into this lifetime of the target (sent as
+    /// [`super::lifetime::IF_STREAM_ID_HEADER`]); `None` before the first
+    /// append and after a new lifetime was found (§15).
+    pub expect_stream_id: Option<String>,
 }
 
 /// What became of an [`AppendCall`].
@@ -76,6 +80,9 @@ pub enum AppendAnswer {
     Response {
         status: u16,
         body: Vec<u8>,
+        /// The lifetime the append committed to (the answer's
+        /// [`super::lifetime::STREAM_ID_HEADER`]), when it says.
+        stream_id: Option<String>,
     },
     /// The request never got an answer (network, timeout).
     Failed(String),
@@ -258,6 +265,7 @@ impl<S: Storage> Source<S> {
             created_at_ms,
             updated_at_ms: now_ms,
             config: config.clone(),
+            target_stream_id: None,
         };
         let (row, reset) = match &self.row {
             None => (fresh(1, now_ms), true),
@@ -469,18 +477,54 @@ impl<S: Storage> Source<S> {
             .as_ref()
             .map(|row| row.config.target_stream.clone())
             .unwrap_or_default();
+        if let AppendAnswer::Response { status, body, .. } = answer {
+            if super::lifetime::is_lifetime_changed(*status, body) {
+                return self.target_recreated(&stream, None);
+            }
+        }
         let offsets = match append_offsets(&stream, answer, &keys) {
             Ok(offsets) => offsets,
             Err(finish) => return self.finish(finish),
         };
+        // The lifetime the batch landed in (§15): the first one learned is
+        // recorded with its offsets, in one write.
+        let known = self.row.as_ref().and_then(|row| row.target_stream_id.clone());
+        let landed = match answer {
+            AppendAnswer::Response {
+                stream_id: Some(stream_id),
+                ..
+            } => Some(stream_id.clone()),
+            _ => None,
+        };
+        let learned = landed.clone().filter(|_| known.is_none());
         let Some(pending) = self.run.as_mut().and_then(|run| run.pending.as_mut()) else {
             return Ok(Effect::Abandoned);
         };
         if let Some(sent) = pending.batches.get_mut(batch) {
             sent.offsets = Some(offsets.clone());
         }
-        if pending.durable {
-            store::save_batch_offsets(&self.storage, batch, &offsets)?;
+        let durable = pending.durable;
+        if let (Some(row), Some(stream_id)) = (self.row.as_mut(), &learned) {
+            row.target_stream_id = Some(stream_id.clone());
+        }
+        let storage = &self.storage;
+        let row = self.row.as_ref().filter(|_| learned.is_some());
+        storage.atomically(&mut || -> Result<(), StorageError> {
+            if durable {
+                store::save_batch_offsets(storage, batch, &offsets)?;
+            }
+            match row {
+                Some(row) => store::save_state(storage, row),
+                None => Ok(()),
+            }
+        })?;
+        if let (Some(known), Some(landed)) = (known, landed) {
+            if known != landed {
+                // The append landed in another lifetime than the window's
+                // (a shell that does not send the expectation): the batch
+                // is in the new one; everything recorded before is not.
+                return self.target_recreated(&stream, Some((batch, landed)));
+            }
         }
         self.advance()
     }
@@ -505,6 +549,7 @@ impl<S: Storage> Source<S> {
                             .unwrap_or_default(),
                         body: batch.body.clone(),
                         events: batch.keys.len(),
+                        expect_stream_id: self.row.as_ref().and_then(|row| row.target_stream_id.clone()),
                     };
                     run.awaiting = Awaiting::Append { batch: index };
                     return Ok(Effect::Append(call));
@@ -1088,6 +1133,72 @@ impl<S: Storage> Source<S> {
         Ok(())
     }
 
+    /// The target has a new lifetime (§15, §3 rule 6): the offsets the
+    /// window and the pending batches recorded name events that are gone.
+    /// They are forgotten (the blocks stay, so reorgs are still seen); a
+    /// pending invalidation is dropped (its offsets are of the old
+    /// lifetime: nothing of the new one is invalidated); pending logs go
+    /// again, into the new lifetime. `landed` is a batch that already
+    /// landed in the new lifetime `(index, streamId)`, if one did; without
+    /// it the next append learns the lifetime.
+    fn target_recreated(&mut self, stream: &str, landed: Option<(usize, String)>) -> Result<Effect, StorageError> {
+        let Some(mut row) = self.row.clone() else {
+            return Ok(Effect::Abandoned);
+        };
+        row.target_stream_id = landed.as_ref().map(|(_, stream_id)| stream_id.clone());
+        let pending = self.run.as_mut().and_then(|run| run.pending.as_mut());
+        let mut dropped_invalidation = false;
+        let mut durable = false;
+        if let Some(pending) = pending {
+            durable = pending.durable;
+            dropped_invalidation = matches!(pending.transition, Transition::Invalidate { .. }) && landed.is_none();
+            if let Transition::Invalidate { events, .. } = &mut pending.transition {
+                if dropped_invalidation {
+                    *events = 0;
+                }
+            }
+            for (index, batch) in pending.batches.iter_mut().enumerate() {
+                if landed.as_ref().is_some_and(|(landed, _)| *landed == index) {
+                    continue;
+                }
+                batch.offsets = if dropped_invalidation { Some(Vec::new()) } else { None };
+            }
+        }
+        let offsets_now: Vec<(usize, Vec<u64>)> = self
+            .run
+            .as_ref()
+            .and_then(|run| run.pending.as_ref())
+            .map(|pending| {
+                pending
+                    .batches
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(index, batch)| batch.offsets.clone().map(|offsets| (index, offsets)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let storage = &self.storage;
+        storage.atomically(&mut || -> Result<(), StorageError> {
+            store::clear_window_offsets(storage)?;
+            if durable {
+                store::clear_batch_offsets(storage)?;
+                for (index, offsets) in &offsets_now {
+                    store::save_batch_offsets(storage, *index, offsets)?;
+                }
+            }
+            store::save_state(storage, &row)
+        })?;
+        self.logs.push(json!({
+            "event": "source_target_recreated",
+            "source": row.name,
+            "targetStream": stream,
+            "streamId": row.target_stream_id,
+            "droppedInvalidation": dropped_invalidation,
+        }));
+        self.row = Some(row);
+        self.advance()
+    }
+
     /// A failed call: a refused range halves and goes on; anything else ends the run.
     fn failed(&mut self, failure: RpcFailure, awaiting: &Awaiting) -> Result<Effect, StorageError> {
         match failure {
@@ -1184,7 +1295,7 @@ fn append_offsets(stream: &str, answer: &AppendAnswer, keys: &[String]) -> Resul
                 retry_after_ms: None,
             })
         }
-        AppendAnswer::Response { status, body } => (*status, body),
+        AppendAnswer::Response { status, body, .. } => (*status, body),
     };
     if !(200..300).contains(&status) {
         let message = serde_json::from_slice::<Value>(body)

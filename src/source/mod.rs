@@ -12,6 +12,7 @@
 pub mod abi;
 pub mod config;
 pub mod directory;
+pub mod lifetime;
 pub mod machine;
 pub mod rpc;
 pub mod store;

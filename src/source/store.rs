@@ -56,6 +56,10 @@ pub struct SourceRow {
     pub deep_reorgs: u64,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
+    /// The target stream's lifetime (`streamId`) the window's offsets and
+    /// the pending batches' offsets belong to (§15, §3 rule 6); `None`
+    /// until an append answer names it, and after a new lifetime was found.
+    pub target_stream_id: Option<String>,
 }
 
 /// Row of `source_blocks`: one unfinalized block and the offsets of the
@@ -157,7 +161,7 @@ fn from_json<T: for<'de> Deserialize<'de>>(text: &str, query: &str, column: usiz
 const SELECT_STATE: &str =
     "SELECT project_id, name, config, generation, next_block, finalized_block, anchor_hash, status, \
      last_error, attempt, next_run_at_ms, url_index, range_blocks, events_appended, invalidations, reorgs, \
-     deep_reorgs, created_at_ms, updated_at_ms FROM source_state WHERE id = 1";
+     deep_reorgs, created_at_ms, updated_at_ms, target_stream_id FROM source_state WHERE id = 1";
 
 pub fn load_state<S: Storage + ?Sized>(storage: &S) -> Result<Option<SourceRow>, StorageError> {
     let Some(row) = query_optional(storage, SELECT_STATE, &[])? else {
@@ -190,6 +194,7 @@ pub fn load_state<S: Storage + ?Sized>(storage: &S) -> Result<Option<SourceRow>,
         deep_reorgs: unsigned(&columns, 16)?,
         created_at_ms: columns.int(17)?,
         updated_at_ms: columns.int(18)?,
+        target_stream_id: columns.opt_text(19)?,
     }))
 }
 
@@ -197,8 +202,8 @@ pub fn save_state<S: Storage + ?Sized>(storage: &S, row: &SourceRow) -> Result<(
     storage.execute(
         "INSERT INTO source_state (id, project_id, name, config, generation, next_block, finalized_block, anchor_hash, \
          status, last_error, attempt, next_run_at_ms, url_index, range_blocks, events_appended, invalidations, \
-         reorgs, deep_reorgs, created_at_ms, updated_at_ms) \
-         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+         reorgs, deep_reorgs, created_at_ms, updated_at_ms, target_stream_id) \
+         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
          ON CONFLICT (id) DO UPDATE SET project_id = excluded.project_id, name = excluded.name, config = excluded.config, \
          generation = excluded.generation, next_block = excluded.next_block, \
          finalized_block = excluded.finalized_block, anchor_hash = excluded.anchor_hash, \
@@ -206,7 +211,8 @@ pub fn save_state<S: Storage + ?Sized>(storage: &S, row: &SourceRow) -> Result<(
          next_run_at_ms = excluded.next_run_at_ms, url_index = excluded.url_index, \
          range_blocks = excluded.range_blocks, events_appended = excluded.events_appended, \
          invalidations = excluded.invalidations, reorgs = excluded.reorgs, deep_reorgs = excluded.deep_reorgs, \
-         created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms",
+         created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms, \
+         target_stream_id = excluded.target_stream_id",
         &[
             row.project_id.as_str().into(),
             row.name.as_str().into(),
@@ -227,8 +233,15 @@ pub fn save_state<S: Storage + ?Sized>(storage: &S, row: &SourceRow) -> Result<(
             row.deep_reorgs.into(),
             row.created_at_ms.into(),
             row.updated_at_ms.into(),
+            row.target_stream_id.clone().into(),
         ],
     )
+}
+
+/// Forgets the offsets of every window block (§15): they name events of a
+/// target lifetime that is gone. The blocks stay, so reorgs are still seen.
+pub fn clear_window_offsets<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+    storage.execute("UPDATE source_blocks SET offsets = '[]'", &[])
 }
 
 const SELECT_BLOCK: &str = "SELECT number, hash, parent_hash, offsets FROM source_blocks WHERE number = ?";
@@ -348,6 +361,12 @@ pub fn save_batch_offsets<S: Storage + ?Sized>(storage: &S, seq: usize, offsets:
             u64::try_from(seq).unwrap_or(u64::MAX).into(),
         ],
     )
+}
+
+/// Marks every pending batch as not yet appended (they go again, into a new
+/// target lifetime).
+pub fn clear_batch_offsets<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+    storage.execute("UPDATE source_pending_batches SET offsets = NULL", &[])
 }
 
 pub fn load_pending<S: Storage + ?Sized>(storage: &S) -> Result<Option<(Transition, Vec<Batch>)>, StorageError> {

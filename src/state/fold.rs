@@ -7,8 +7,8 @@ use super::ReducedState;
 use crate::copy::chain_of;
 use crate::error::{details, ApiFailure};
 use crate::event::{ControlType, StoredEvent, TypeKind};
-use crate::limits::MAX_SUBSCRIPTIONS_PER_RECEIVER;
-use crate::subscription::{ConfigError, Configuration, GENERATED_KEY_PREFIX};
+use crate::limits::{MAX_STREAM_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_RECEIVER};
+use crate::subscription::{ConfigError, Configuration, Receiver, GENERATED_KEY_PREFIX};
 use crate::time::rfc3339_millis;
 use serde_json::{json, Map, Value};
 
@@ -26,6 +26,10 @@ pub enum ReduceError {
     NotHalted(String),
     #[error("a source stream may have at most {MAX_SUBSCRIPTIONS_PER_RECEIVER} subscriptions to one receiver")]
     TooManySubscriptions,
+    #[error("a stream may have at most {MAX_STREAM_SUBSCRIPTIONS} durable subscriptions in all; remove one first")]
+    TooManyStreamSubscriptions,
+    #[error("processor '{processor}' already runs on this stream as subscription '{key}' (one processor-wake subscription per stream and processor); replace or remove '{key}' instead")]
+    ProcessorAlreadySubscribed { processor: String, key: String },
     #[error("the reduced state would be {0} bytes; the limit is {max}", max = crate::limits::MAX_REDUCED_STATE_BYTES)]
     StateTooLarge(usize),
     #[error("inbound fence records would take {0} bytes; a stream keeps at most {max} (remove unused copy subscriptions to this stream)", max = crate::limits::MAX_INBOUND_FENCE_BYTES)]
@@ -35,7 +39,7 @@ pub enum ReduceError {
 impl ApiFailure for ReduceError {
     fn status(&self) -> u16 {
         match self {
-            ReduceError::NotHalted(_) => 409,
+            ReduceError::NotHalted(_) | ReduceError::ProcessorAlreadySubscribed { .. } => 409,
             _ => 422,
         }
     }
@@ -47,6 +51,8 @@ impl ApiFailure for ReduceError {
             ReduceError::CursorBeyondHead { .. } => "cursor_beyond_head",
             ReduceError::NotHalted(_) => "subscription_not_halted",
             ReduceError::TooManySubscriptions => "too_many_subscriptions",
+            ReduceError::TooManyStreamSubscriptions => "too_many_stream_subscriptions",
+            ReduceError::ProcessorAlreadySubscribed { .. } => PROCESSOR_ALREADY_SUBSCRIBED,
             ReduceError::StateTooLarge(_) => "reduced_state_too_large",
             ReduceError::InboundFenceFull(_) => "inbound_fence_full",
         }
@@ -58,9 +64,44 @@ impl ApiFailure for ReduceError {
             ReduceError::UnknownSubscription(key) | ReduceError::NotHalted(key) => {
                 details([("subscriptionKey", json!(key))])
             }
+            ReduceError::ProcessorAlreadySubscribed { processor, key } => {
+                details([("processor", json!(processor)), ("subscriptionKey", json!(key))])
+            }
+            ReduceError::TooManyStreamSubscriptions => details([("limit", json!(MAX_STREAM_SUBSCRIPTIONS))]),
             _ => Map::new(),
         }
     }
+}
+
+/// The code of a second processor-wake subscription of one processor on one
+/// stream (§9); also what the card of such a stored one says.
+pub const PROCESSOR_ALREADY_SUBSCRIBED: &str = "processor_already_subscribed";
+
+/// The processor a configuration wakes, if it is a processor-wake.
+fn processor_of(configuration: &Configuration) -> Option<&str> {
+    match &configuration.receiver {
+        Receiver::ProcessorWake { expression } => crate::processor::name_of(expression),
+        _ => None,
+    }
+}
+
+/// Another key whose valid configuration wakes `processor` on this stream.
+fn processor_holder<'a>(
+    by_key: &'a std::collections::BTreeMap<String, OutboundSubscription>,
+    processor: &str,
+    key: &str,
+) -> Option<&'a String> {
+    by_key
+        .iter()
+        .find(|(other_key, other)| {
+            other_key.as_str() != key
+                && other
+                    .configuration
+                    .valid()
+                    .and_then(processor_of)
+                    .is_some_and(|other| other == processor)
+        })
+        .map(|(other_key, _)| other_key)
 }
 
 fn payload_of(event: &StoredEvent) -> Value {
@@ -100,6 +141,23 @@ fn only_fields(payload: &Value, allowed: &[&str]) -> Result<(), ReduceError> {
 }
 
 impl ReducedState {
+    /// Why a stored configuration kept as written (`Unreadable`) refuses to
+    /// run, when it is a processor-wake whose processor another key of this
+    /// stream holds (§9); `None` for any other unreadable configuration.
+    pub fn processor_conflict(&self, key: &str, raw: &Value) -> Option<String> {
+        let configuration = Configuration::parse(raw).ok()?;
+        let processor = processor_of(&configuration)?;
+        let by_key = &self.subscriptions.outbound.by_key;
+        let holder = processor_holder(by_key, processor, key)
+            .map_or_else(|| "another key".to_owned(), |holder| format!("subscription '{holder}'"));
+        Some(format!(
+            "{PROCESSOR_ALREADY_SUBSCRIBED}: processor '{processor}' is already run on this stream by {holder} \
+             (one processor-wake subscription per stream and processor); this one was configured before that \
+             rule and refuses to run so it cannot share the checkpoint: remove it, or remove the other and \
+             configure it again"
+        ))
+    }
+
     /// Folds one committed event. Ordinary events and copies (whose control
     /// events are data on this stream, §4) leave the state unchanged.
     pub fn apply(&mut self, event: &StoredEvent) -> Result<(), ReduceError> {
@@ -236,6 +294,24 @@ impl ReducedState {
             None => (format!("{GENERATED_KEY_PREFIX}{}", event.offset), Some(true)),
         };
         let by_key = &mut self.subscriptions.outbound.by_key;
+        // One processor-wake subscription per (stream, processor) (§9): the
+        // instance's checkpoint is per stream, so a second key would share it.
+        // Committing, a second is refused; replaying a log written before the
+        // rule, the later one is kept as written, marked invalid (it refuses
+        // to run and the card says why), and the first keeps the processor.
+        let holder = configuration.valid().and_then(processor_of).and_then(|processor| {
+            processor_holder(by_key, processor, &key).map(|holder| (processor.to_owned(), holder.clone()))
+        });
+        let configuration = match (holder, mode) {
+            (None, _) => configuration,
+            (Some((processor, holder)), Mode::Commit) => {
+                return Err(ReduceError::ProcessorAlreadySubscribed { processor, key: holder })
+            }
+            (Some(_), Mode::Replay) => StoredConfiguration::Unreadable(payload.clone()),
+        };
+        if mode == Mode::Commit && !by_key.contains_key(&key) && by_key.len() >= MAX_STREAM_SUBSCRIPTIONS {
+            return Err(ReduceError::TooManyStreamSubscriptions);
+        }
         if let (StoredConfiguration::Valid(configuration), Mode::Commit) = (&configuration, mode) {
             let receiver = configuration.receiver.identity();
             let same_receiver = by_key

@@ -5,7 +5,7 @@
 mod fold;
 mod outbound;
 
-pub use fold::ReduceError;
+pub use fold::{ReduceError, PROCESSOR_ALREADY_SUBSCRIBED};
 pub use outbound::{CursorSet, DeliveryHalted, OutboundSubscription, StoredConfiguration};
 
 use serde::{Deserialize, Serialize};
@@ -13,8 +13,9 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Bumped whenever the fold changes meaning: a cached state of another
-/// version is discarded and rebuilt from the log.
-pub const STATE_VERSION: i64 = 3;
+/// version is discarded and rebuilt from the log. 4: a second processor-wake
+/// subscription of one processor on a stream is kept marked invalid (§9).
+pub const STATE_VERSION: i64 = 4;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

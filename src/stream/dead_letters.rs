@@ -6,6 +6,9 @@
 use super::Stream;
 use crate::delivery::{DeliveryPlan, Outcome, PlannedEvent};
 use crate::error::{details, ApiFailure};
+use crate::event::CONTROL_PREFIX;
+use crate::invalidation::Invalidation;
+use crate::limits::{MAX_REPLAY_INVALIDATIONS_CHECKED, REPLAY_INVALIDATION_PAGE};
 use crate::schema::DeadLetterRow;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::stream::read::parse_offset;
@@ -21,6 +24,12 @@ pub enum DeadLetterError {
     NoReceiver(String),
     #[error("dead letter {0} is a retraction; a retraction cannot be replayed (its event was invalidated)")]
     RetractionNotReplayable(u64),
+    #[error("dead letter {id} is of event {offset}, which events-invalidated at offset {invalidated_at} declared invalid; an invalidated event is not replayed (its retraction is what the receiver gets)")]
+    EventInvalidated { id: u64, offset: u64, invalidated_at: u64 },
+    #[error("more than {MAX_REPLAY_INVALIDATIONS_CHECKED} invalidations follow event {offset}; dead letter {id} cannot be checked for one naming it, so it is not replayed")]
+    InvalidationCheckTooLong { id: u64, offset: u64 },
+    #[error("the stream lifetime dead letter {id} was replayed in has ended (the stream was deleted, and perhaps created again); nothing was changed")]
+    LifetimeEnded { id: u64 },
     #[error("query parameter '{name}' {problem}")]
     InvalidParameter { name: &'static str, problem: String },
     #[error(transparent)]
@@ -33,7 +42,11 @@ impl ApiFailure for DeadLetterError {
     fn status(&self) -> u16 {
         match self {
             DeadLetterError::NotFound(_) => 404,
-            DeadLetterError::NoReceiver(_) | DeadLetterError::RetractionNotReplayable(_) => 409,
+            DeadLetterError::NoReceiver(_)
+            | DeadLetterError::RetractionNotReplayable(_)
+            | DeadLetterError::EventInvalidated { .. }
+            | DeadLetterError::InvalidationCheckTooLong { .. }
+            | DeadLetterError::LifetimeEnded { .. } => 409,
             DeadLetterError::InvalidParameter { .. } => 400,
             DeadLetterError::Read(error) => error.status(),
             DeadLetterError::Storage(_) => 500,
@@ -44,6 +57,9 @@ impl ApiFailure for DeadLetterError {
             DeadLetterError::NotFound(_) => "dead_letter_not_found",
             DeadLetterError::NoReceiver(_) => "subscription_not_found",
             DeadLetterError::RetractionNotReplayable(_) => "no_replay_retracted",
+            DeadLetterError::EventInvalidated { .. } => "no_replay_invalidated",
+            DeadLetterError::InvalidationCheckTooLong { .. } => "replay_check_too_long",
+            DeadLetterError::LifetimeEnded { .. } => "stream_lifetime_ended",
             DeadLetterError::InvalidParameter { .. } => "invalid_parameter",
             DeadLetterError::Read(error) => error.code(),
             DeadLetterError::Storage(_) => "internal",
@@ -52,6 +68,18 @@ impl ApiFailure for DeadLetterError {
     fn details(&self) -> Map<String, Value> {
         match self {
             DeadLetterError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
+            DeadLetterError::EventInvalidated {
+                id,
+                offset,
+                invalidated_at,
+            } => details([
+                ("id", json!(id)),
+                ("offset", json!(offset)),
+                ("invalidatedAtOffset", json!(invalidated_at)),
+            ]),
+            DeadLetterError::InvalidationCheckTooLong { id, .. } | DeadLetterError::LifetimeEnded { id } => {
+                details([("id", json!(id))])
+            }
             _ => Map::new(),
         }
     }
@@ -219,6 +247,13 @@ impl<S: Storage> Stream<S> {
         if letter.kind == "retraction" {
             return Err(DeadLetterError::RetractionNotReplayable(id));
         }
+        if let Some(invalidated_at) = self.invalidated_at(&letter)? {
+            return Err(DeadLetterError::EventInvalidated {
+                id,
+                offset: letter.offset,
+                invalidated_at,
+            });
+        }
         let no_receiver = || DeadLetterError::NoReceiver(letter.subscription_key.clone());
         let subscription = self
             .state
@@ -268,14 +303,75 @@ impl<S: Storage> Stream<S> {
         })
     }
 
-    /// Applies a replay's outcome: success deletes the letter; failure bumps
-    /// its attempts and records the reason, keeping it. Returns whether it
-    /// was delivered.
-    pub fn complete_replay(&mut self, id: u64, attempts: u64, outcome: &Outcome) -> Result<bool, DeadLetterError> {
+    /// The offset of this stream's own `events-invalidated` naming the
+    /// letter's event, if one does (§13): its retraction went out, or goes
+    /// out when the cursor reaches it, so the event itself is never resent.
+    /// Reads only invalidations after the event, in pages, at most
+    /// [`MAX_REPLAY_INVALIDATIONS_CHECKED`] of them.
+    fn invalidated_at(&self, letter: &DeadLetterRow) -> Result<Option<u64>, DeadLetterError> {
+        let sql = "SELECT event_offset, payload FROM events WHERE event_offset > ? AND type = ? \
+                   AND source IS NULL ORDER BY event_offset LIMIT ?";
+        let kind = format!("{CONTROL_PREFIX}events-invalidated");
+        let mut after = letter.offset;
+        let mut checked = 0;
+        while checked < MAX_REPLAY_INVALIDATIONS_CHECKED {
+            let rows = self.storage.query(
+                sql,
+                &[after.into(), kind.as_str().into(), REPLAY_INVALIDATION_PAGE.into()],
+            )?;
+            for row in &rows {
+                let columns = Columns { query: sql, row };
+                let at = columns.int(0)?.max(0) as u64;
+                let payload: Value = serde_json::from_str(&columns.text(1)?).unwrap_or(Value::Null);
+                if Invalidation::parse(&payload, at).is_ok_and(|invalidation| invalidation.covers(letter.offset)) {
+                    return Ok(Some(at));
+                }
+                after = at;
+            }
+            if (rows.len() as u64) < REPLAY_INVALIDATION_PAGE {
+                return Ok(None);
+            }
+            checked += REPLAY_INVALIDATION_PAGE;
+        }
+        Err(DeadLetterError::InvalidationCheckTooLong {
+            id: letter.id,
+            offset: letter.offset,
+        })
+    }
+
+    /// Applies the outcome of `plan`, a replay of letter `id`: success
+    /// deletes the letter; failure bumps its attempts and records the
+    /// reason, keeping it. Returns whether it was delivered. Fenced by the
+    /// lifetime the replay was planned in and by the letter itself (§8, §3
+    /// rule 6): a replay finishing after the stream was deleted and created
+    /// again (its ids start over) or after its letter was discarded changes
+    /// no other letter.
+    pub fn complete_replay(
+        &mut self,
+        id: u64,
+        plan: &DeliveryPlan,
+        attempts: u64,
+        outcome: &Outcome,
+    ) -> Result<bool, DeadLetterError> {
+        let current = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
+        if current != Some(plan.stamp.stream_id.as_str()) {
+            return Err(DeadLetterError::LifetimeEnded { id });
+        }
+        let (offset, delivery_id) = match plan.events.as_slice() {
+            [event] => (event.offset, plan.delivery_id.as_str()),
+            _ => return Err(DeadLetterError::NotFound(id)),
+        };
+        let letter: [SqlValue; 4] = [
+            id.into(),
+            plan.subscription_key.as_str().into(),
+            offset.into(),
+            delivery_id.into(),
+        ];
+        const THIS_LETTER: &str = "id = ? AND subscription_key = ? AND event_offset = ? AND delivery_id = ?";
         match outcome {
             Outcome::Delivered | Outcome::Checkpointed { .. } => {
                 self.storage
-                    .execute("DELETE FROM dead_letters WHERE id = ?", &[id.into()])?;
+                    .execute(&format!("DELETE FROM dead_letters WHERE {THIS_LETTER}"), &letter)?;
                 Ok(true)
             }
             Outcome::Failed { kind, message, .. } => {
@@ -283,9 +379,10 @@ impl<S: Storage> Stream<S> {
                     crate::delivery::FailureKind::Permanent => format!("permanent: {message}"),
                     crate::delivery::FailureKind::Transient => format!("transient: {message}"),
                 };
+                let [id, key, offset, delivery_id] = letter;
                 self.storage.execute(
-                    "UPDATE dead_letters SET attempts = ?, reason = ? WHERE id = ?",
-                    &[attempts.into(), reason.into(), id.into()],
+                    &format!("UPDATE dead_letters SET attempts = ?, reason = ? WHERE {THIS_LETTER}"),
+                    &[attempts.into(), reason.into(), id, key, offset, delivery_id],
                 )?;
                 Ok(false)
             }

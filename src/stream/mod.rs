@@ -113,7 +113,10 @@ impl<S: Storage> Stream<S> {
                     .err(),
                 StoredConfiguration::Unreadable(raw) => Some(match crate::subscription::Configuration::parse(raw) {
                     Err(error) => format!("stored configuration no longer validates: {error}"),
-                    Ok(_) => "stored configuration could not be read".to_owned(),
+                    Ok(_) => self
+                        .state
+                        .processor_conflict(key, raw)
+                        .unwrap_or_else(|| "stored configuration could not be read".to_owned()),
                 }),
             };
             memory.validation = Some(memory::Validation {
