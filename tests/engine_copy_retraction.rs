@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use tributary::copy::CopyBatch;
 use tributary::delivery::{DeliveryPlan, Outcome};
 use tributary::deployment::Deployment;
+use tributary::stream::dead_letters::DeadLetterQuery;
 
 const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
 const INVALIDATED: &str = "events.iterate.com/stream/events-invalidated";
@@ -245,5 +246,216 @@ fn s13_two_hops_map_through_the_first_hop_when_only_the_copied_invalidation_trav
 #[test]
 fn s13_two_hops_map_through_the_first_hop_when_only_the_derived_invalidation_travels() {
     let mut world = two_hop_world(5, Some("type = 'data' or $not($exists(source))"));
+    assert_two_hops_retract_exactly_x2(&mut world);
+}
+
+// Failure paths: every retraction still reaches the receiver before anything
+// after its invalidation, or is dead-lettered (kept), or halts the
+// subscription before it — never passes silently, never twice in the log.
+
+fn dead_letters(world: &mut World, path: &str) -> Vec<Value> {
+    let query = DeadLetterQuery {
+        subscription_key: None,
+        after: 0,
+        limit: 100,
+    };
+    let letters = world.stream(path).dead_letters(&query).unwrap()["deadLetters"].clone();
+    letters.as_array().unwrap().clone()
+}
+
+#[test]
+fn s13_a_retraction_the_webhook_refuses_transiently_is_retried_before_the_later_event() {
+    let mut world = one_hop_world(11, "skip");
+    let mut failures = 0;
+    world.run(&["/a", "/b"], 300, &mut |plan: &DeliveryPlan| {
+        // Each retraction fails once (the retry budget is 2 attempts).
+        if plan.retraction.is_some() && failures < 2 && plan.attempt == 1 {
+            failures += 1;
+            Network::Fail(Outcome::transient("HTTP 503"))
+        } else {
+            Network::Deliver
+        }
+    });
+    assert_eq!(failures, 2, "each retraction failed once, then was retried");
+    assert_one_hop_order(&mut world);
+    assert!(dead_letters(&mut world, "/b").is_empty());
+}
+
+#[test]
+fn s13_a_retraction_refused_permanently_in_skip_mode_is_dead_lettered_kept_and_the_later_event_follows() {
+    let mut world = one_hop_world(12, "skip");
+    world.run(&["/a", "/b"], 300, &mut |plan: &DeliveryPlan| {
+        if plan.retraction.is_some() {
+            Network::Fail(Outcome::permanent("HTTP 400"))
+        } else {
+            Network::Deliver
+        }
+    });
+    let dead = offsets_of(&mut world, "/b", &["x2", "x3"]);
+    let letters = dead_letters(&mut world, "/b");
+    let kinds: Vec<(&str, u64)> = letters
+        .iter()
+        .map(|letter| (letter["kind"].as_str().unwrap(), letter["offset"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        kinds,
+        dead.iter().map(|offset| ("retraction", *offset)).collect::<Vec<_>>()
+    );
+    let card = world.card("/b");
+    assert_eq!(
+        card["subscriptions"][0]["runtime"]["journal"]["size"], 4,
+        "x1..x3 and new are journaled; the dead-lettered retractions keep their rows: {card}"
+    );
+    let expected: Vec<(&str, u64)> = offsets_of(&mut world, "/b", &["x1", "x2", "x3", "new"])
+        .into_iter()
+        .map(|offset| ("event", offset))
+        .collect();
+    assert_eq!(seen(&world), expected, "nothing retracted, new delivered after");
+    // The derived invalidation is still exactly one.
+    assert_eq!(local_invalidations(&mut world, "/b").len(), 1);
+}
+
+#[test]
+fn s13_a_retraction_refused_permanently_in_halt_mode_halts_before_the_later_event() {
+    let mut world = one_hop_world(13, "halt");
+    world.run(&["/a", "/b"], 300, &mut |plan: &DeliveryPlan| {
+        if plan.retraction.is_some() {
+            Network::Fail(Outcome::permanent("HTTP 400"))
+        } else {
+            Network::Deliver
+        }
+    });
+    let events: Vec<(&str, u64)> = offsets_of(&mut world, "/b", &["x1", "x2", "x3"])
+        .into_iter()
+        .map(|offset| ("event", offset))
+        .collect();
+    assert_eq!(seen(&world), events, "the later event is not delivered past the halt");
+    let new = offset_of(&mut world, "/b", "new");
+    let halted = world.stream("/b").state().subscriptions.outbound.by_key["hook"]
+        .delivery_halted
+        .clone()
+        .expect("halted on the retraction");
+    assert!(halted.after_offset < new, "halted before the later event: {halted:?}");
+    assert!(dead_letters(&mut world, "/b").is_empty());
+}
+
+#[test]
+fn s13_a_copy_batch_with_an_invalidation_that_fails_transiently_commits_one_derived_invalidation() {
+    let mut world = one_hop_world(14, "skip");
+    let mut failures = 0;
+    world.run(&["/a", "/b"], 300, &mut |plan: &DeliveryPlan| {
+        let carries_invalidation = plan.events.iter().any(|event| event.offset == 5);
+        if plan.subscription_key == "c" && carries_invalidation && failures < 2 {
+            failures += 1;
+            Network::Fail(Outcome::transient("HTTP 503"))
+        } else {
+            Network::Deliver
+        }
+    });
+    assert_eq!(failures, 2);
+    assert_one_hop_order(&mut world);
+}
+
+/// `seen`, each delivery id counted once (receivers dedupe on `webhook-id`).
+fn seen_once(world: &World) -> Vec<(&'static str, u64)> {
+    let mut ids = std::collections::BTreeSet::new();
+    let mut once = World::new(0);
+    once.external = world
+        .external
+        .iter()
+        .filter(|(_, id, _)| ids.insert(id.clone()))
+        .cloned()
+        .collect();
+    seen(&once)
+}
+
+#[test]
+fn s13_a_crash_between_plan_and_completion_of_the_copy_batch_leaves_one_derived_invalidation() {
+    for (seed, crash) in [(15, Network::CrashBeforeSend), (16, Network::CrashAfterSend)] {
+        let mut world = one_hop_world(seed, "skip");
+        let mut crashed = false;
+        world.run(&["/a", "/b"], 300, &mut |plan: &DeliveryPlan| {
+            if plan.subscription_key == "c" && plan.events.iter().any(|event| event.offset == 5) && !crashed {
+                crashed = true;
+                crash.clone()
+            } else {
+                Network::Deliver
+            }
+        });
+        assert!(crashed);
+        // Reopened from storage: the redelivered batch collapsed onto the
+        // committed copies, and exactly one derived invalidation exists.
+        world.crash();
+        assert_one_hop_order(&mut world);
+    }
+}
+
+#[test]
+fn s13_a_crash_after_a_retraction_is_sent_resends_it_under_its_id_before_the_later_event() {
+    let mut world = one_hop_world(17, "skip");
+    let mut crashed = false;
+    world.run(&["/a", "/b"], 300, &mut |plan: &DeliveryPlan| {
+        if plan.retraction.is_some() && !crashed {
+            crashed = true;
+            Network::CrashAfterSend
+        } else {
+            Network::Deliver
+        }
+    });
+    assert!(crashed);
+    let first = world
+        .external
+        .iter()
+        .position(|(_, id, _)| id.starts_with("rtr_"))
+        .unwrap();
+    let again = world
+        .external
+        .iter()
+        .rposition(|(_, id, _)| *id == world.external[first].1);
+    assert_ne!(
+        again,
+        Some(first),
+        "the unacknowledged retraction was sent again, same id"
+    );
+    let dead = offsets_of(&mut world, "/b", &["x2", "x3"]);
+    let new = offset_of(&mut world, "/b", "new");
+    let once = seen_once(&world);
+    assert_eq!(
+        once[3..],
+        [("retracted", dead[0]), ("retracted", dead[1]), ("event", new)]
+    );
+}
+
+#[test]
+fn s13_two_hops_with_a_crash_on_each_hop_still_retract_exactly_the_copy_once() {
+    // /a → /b crashes after its invalidation landed; /b → /c crashes before
+    // sending its own.
+    let mut world = World::new(18);
+    copy(&mut world, "/a", "/b", "ab", None);
+    copy(&mut world, "/b", "/c", "bc", None);
+    world.append("/b", json!({"type": "noise"}));
+    webhook(&mut world, "/c", "skip");
+    for label in ["x1", "x2", "x3"] {
+        data(&mut world, "/a", label);
+    }
+    deliver_all(&mut world, &["/a", "/b", "/c"]);
+    world.append("/a", json!({"type": INVALIDATED, "payload": {"offsets": [3]}}));
+    data(&mut world, "/a", "after");
+    let mut crashes = Vec::new();
+    world.run(&["/a", "/b", "/c"], 300, &mut |plan: &DeliveryPlan| {
+        let carries_invalidation = plan.events.iter().any(|event| event.body["type"] == INVALIDATED);
+        match plan.subscription_key.as_str() {
+            key @ ("ab" | "bc") if carries_invalidation && !crashes.contains(&key.to_owned()) => {
+                crashes.push(key.to_owned());
+                if key == "ab" {
+                    Network::CrashAfterSend
+                } else {
+                    Network::CrashBeforeSend
+                }
+            }
+            _ => Network::Deliver,
+        }
+    });
+    assert_eq!(crashes, ["ab", "bc"]);
     assert_two_hops_retract_exactly_x2(&mut world);
 }
