@@ -85,6 +85,19 @@ pub fn ends_batch(receiver: &Receiver, event: &StoredEvent) -> bool {
     matches!(receiver, Receiver::CopyToStream { .. }) && is_invalidation_type(&event.event_type)
 }
 
+/// Whether a copy's provenance starts at an `events-invalidated`: the
+/// origin (first hop) appended an invalidation, whose offsets are that
+/// stream's (§13 "Copies and invalidation order"). A look without parsing
+/// the chain.
+pub fn origin_is_invalidation(source: Option<&Value>) -> bool {
+    source
+        .and_then(|source| source.get("copiedFrom"))
+        .and_then(|chain| chain.get(0))
+        .and_then(|origin| origin.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(is_invalidation_type)
+}
+
 /// The hop chain an event already carries (empty for an original event).
 pub fn chain_of(source: Option<&Value>) -> Vec<Hop> {
     source

@@ -4,7 +4,7 @@
 
 use super::append::FollowUp;
 use super::{AppendError, Stream};
-use crate::copy::{chain_of, CopyBatch, Hop};
+use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop};
 use crate::error::ApiFailure;
 use crate::event::StoredEvent;
 use crate::event::{Authority, CommittedEvent, InputEvent, CONTROL_PREFIX};
@@ -143,7 +143,7 @@ impl<S: Storage> Stream<S> {
         // Each copied invalidation ends a segment: its derived invalidation
         // is committed right after it, before any later copy (§13).
         let follow = FollowUp {
-            ends_segment: &|input: &InputEvent| input.source.is_some() && is_invalidation_type(&input.event_type),
+            ends_segment: &|input: &InputEvent| origin_is_invalidation(input.source.as_ref()),
             derive: &|stream: &Stream<S>, written: &[(StoredEvent, bool)]| stream.propagate_invalidations(written),
         };
         let (events, duplicates) = self.append_then(accepted, inputs, &follow)?;
