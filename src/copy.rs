@@ -2,6 +2,9 @@
 //! hop every copy carries, the batch that crosses from the source stream to
 //! the receiving stream, and the derived identity that makes retries collapse.
 
+use crate::event::StoredEvent;
+use crate::invalidation::is_invalidation_type;
+use crate::subscription::Receiver;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -72,6 +75,27 @@ pub fn delivery_id(stream_id: &str, subscription_key: &str, after: u64, through:
     hasher.update(&through.to_le_bytes());
     let hex = hasher.finalize().to_hex();
     format!("dlv_{}", hex.as_str().get(..32).unwrap_or_default())
+}
+
+/// Whether a copy batch ends after `event` (§13 "Copies and invalidation
+/// order"): an `events-invalidated`, this stream's own or a copied one, is
+/// the last event of its batch, so the receiver commits it and its derived
+/// invalidation before any later event of the source.
+pub fn ends_batch(receiver: &Receiver, event: &StoredEvent) -> bool {
+    matches!(receiver, Receiver::CopyToStream { .. }) && is_invalidation_type(&event.event_type)
+}
+
+/// Whether a copy's provenance starts at an `events-invalidated`: the
+/// origin (first hop) appended an invalidation, whose offsets are that
+/// stream's (§13 "Copies and invalidation order"). A look without parsing
+/// the chain.
+pub fn origin_is_invalidation(source: Option<&Value>) -> bool {
+    source
+        .and_then(|source| source.get("copiedFrom"))
+        .and_then(|chain| chain.get(0))
+        .and_then(|origin| origin.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(is_invalidation_type)
 }
 
 /// The hop chain an event already carries (empty for an original event).

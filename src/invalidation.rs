@@ -4,10 +4,20 @@
 //! `{offsets: [...], reason?}` (at most 1000, all below its own offset).
 //! The log never changes; subscriptions retract what they delivered.
 
+use crate::event::{ControlType, TypeKind};
 use crate::limits::{MAX_INVALIDATED_OFFSETS, MAX_REASON_BYTES};
 use crate::state::ReduceError;
 use serde_json::Value;
 use std::collections::BTreeSet;
+
+/// Whether `event_type` is `events-invalidated` (a stream's own, or a copy
+/// of one: the type a copy carries is its source's unless transformed).
+pub fn is_invalidation_type(event_type: &str) -> bool {
+    matches!(
+        ControlType::classify(event_type),
+        TypeKind::Control(ControlType::EventsInvalidated)
+    )
+}
 
 /// Which earlier offsets one `events-invalidated` names.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -141,6 +141,13 @@ pub const MAX_REASON_BYTES: usize = 256;
 /// Local copies one copied invalidation may name on a receiving stream
 /// (in events of at most [`MAX_INVALIDATED_OFFSETS`]).
 pub const MAX_PROPAGATED_INVALIDATIONS: u64 = 10_000;
+/// Earlier invalidations of a receiving stream (the latest ones) checked
+/// before it derives one from a copied invalidation, so a copy already named
+/// — by another route's or another hop's invalidation of the same source
+/// event — is not named, and retracted, again (§13 "Copies and invalidation
+/// order"); read [`OVERLAP_CHECK_PAGE`] at a time.
+pub const MAX_OVERLAP_CHECKED_INVALIDATIONS: u64 = 1000;
+pub const OVERLAP_CHECK_PAGE: u64 = 100;
 /// Delivery journal depth: default and largest (`delivery.journalDepth`).
 pub const DEFAULT_JOURNAL_DEPTH: u64 = 1024;
 pub const MAX_JOURNAL_DEPTH: u64 = 100_000;

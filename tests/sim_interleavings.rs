@@ -276,3 +276,41 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         stats.seeds
     );
 }
+
+/// Steps per seed of the copy-chain simulation (`SIM_STEPS` overrides).
+const CHAIN_STEPS: usize = 40;
+
+/// Issue 18 (DESIGN.md §13 "Through copies", "Copies and invalidation
+/// order"): copies carrying invalidations through two hops, `/a → /b → /c`
+/// with a webhook on `/b` and `/c`, under failing and restarting receivers
+/// (tests/sim/chain.rs). Invariant: every retraction reaches each receiver
+/// in the chain before anything after its invalidation, and exactly the
+/// copies of invalidated events are retracted, once.
+#[test]
+fn copy_chains_retract_before_anything_after_their_invalidation() {
+    let steps_per_seed = env_number("SIM_STEPS").map_or(CHAIN_STEPS, |n| n as usize);
+    let single = env_number("SIM_SEED");
+    let seeds: Vec<u64> = match single {
+        Some(seed) => vec![seed],
+        None => (1..=env_number("SIM_SEEDS").unwrap_or(DEFAULT_SEEDS)).collect(),
+    };
+    let started = Instant::now();
+    let (stats, result) = sim::chain_run::check_chain_seeds(&seeds, steps_per_seed, single.is_some());
+    println!(
+        "copy chains: {} seeds, {} steps, {} copies, {} invalidations on /a, {} derived on /b and /c, \
+         {} retractions received, {} retractions dead-lettered, {} halts, {} crashes, {:.1}s",
+        stats.seeds,
+        stats.steps,
+        stats.copies,
+        stats.invalidations,
+        stats.derived,
+        stats.retractions,
+        stats.dead_lettered_retractions,
+        stats.halts,
+        stats.crashes,
+        started.elapsed().as_secs_f64()
+    );
+    if let Err(message) = result {
+        panic!("{message}");
+    }
+}

@@ -487,7 +487,8 @@ impl<S: Storage> Stream<S> {
                             created_at_ms: event.created_at_ms,
                             body,
                         });
-                        if events.len() >= wanted {
+                        // A copy batch ends at an invalidation (§13).
+                        if events.len() >= wanted || crate::copy::ends_batch(&configuration.receiver, &event) {
                             break 'scan;
                         }
                     }

@@ -160,33 +160,50 @@ impl<S: Storage> Stream<S> {
         inputs_events: Vec<InputEvent>,
         inputs: &Inputs,
     ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
-        self.append_then(inputs_events, inputs, &|_, _| Ok(Vec::new()))
+        let nothing = FollowUp {
+            ends_segment: &|_| false,
+            derive: &|_, _| Ok(Vec::new()),
+        };
+        self.append_then(inputs_events, inputs, &nothing)
     }
 
     /// Commits `inputs_events`, then — in the same commit — whatever
     /// `follow` derives from what was just written (a receiving stream's own
-    /// invalidation of its copies, §13).
+    /// invalidation of its copies, §13). The batch is written in segments,
+    /// each ending after an event `follow` names as a boundary, and each
+    /// segment's derived events are written right after it: they take the
+    /// offsets before any later event of the batch ("Copies and invalidation
+    /// order").
     pub(crate) fn append_then(
         &mut self,
         inputs_events: Vec<InputEvent>,
         inputs: &Inputs,
-        follow: &Derive<S>,
+        follow: &FollowUp<S>,
     ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
         let mut staged = None;
         let result = self.storage.atomically(&mut || {
-            let first = self.stage_and_write(&inputs_events, inputs, None)?;
-            let derived = follow(self, &first.results)?;
-            let outcome = if derived.is_empty() {
-                first
+            let mut done: Option<Staged> = None;
+            // One segment per boundary plus the rest: at most one per event
+            // of the (already bounded) batch, and at least one.
+            let segments: Vec<&[InputEvent]> = if inputs_events.is_empty() {
+                vec![&[]]
             } else {
-                let second = self.stage_and_write(&derived, inputs, Some(&first))?;
-                let mut results = first.results;
-                results.extend(second.results);
-                Staged {
-                    meta: second.meta,
-                    state: second.state.or(first.state),
-                    results,
+                inputs_events
+                    .split_inclusive(|input| (follow.ends_segment)(input))
+                    .collect()
+            };
+            for segment in segments {
+                let written = self.stage_and_write(segment, inputs, done.as_ref())?;
+                let derived = (follow.derive)(self, &written.results)?;
+                let mut merged = written.after(done.take());
+                if !derived.is_empty() {
+                    let more = self.stage_and_write(&derived, inputs, Some(&merged))?;
+                    merged = more.after(Some(merged));
                 }
+                done = Some(merged);
+            }
+            let Some(outcome) = done else {
+                return Ok(Vec::new());
             };
             staged = Some((outcome.meta, outcome.state));
             Ok::<_, AppendError>(outcome.results)
@@ -348,9 +365,31 @@ impl<S: Storage> Stream<S> {
 /// Events derived, in the same commit, from what an append just wrote.
 pub(crate) type Derive<S> = dyn Fn(&Stream<S>, &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError>;
 
+/// What an append derives, and where: `derive` runs after each segment of
+/// the batch, a segment ending after each event `ends_segment` accepts.
+pub(crate) struct FollowUp<'a, S: Storage> {
+    pub ends_segment: &'a dyn Fn(&InputEvent) -> bool,
+    pub derive: &'a Derive<S>,
+}
+
 struct Staged {
     meta: crate::schema::StreamMetaRow,
     /// The new reduced state, when the batch changed it.
     state: Option<crate::state::ReducedState>,
     results: Vec<(StoredEvent, bool)>,
+}
+
+impl Staged {
+    /// This stage written after `earlier` (staged on top of it): the later
+    /// meta, the latest changed state, all results in order.
+    fn after(self, earlier: Option<Staged>) -> Staged {
+        let Some(earlier) = earlier else { return self };
+        let mut results = earlier.results;
+        results.extend(self.results);
+        Staged {
+            meta: self.meta,
+            state: self.state.or(earlier.state),
+            results,
+        }
+    }
 }

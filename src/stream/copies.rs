@@ -2,14 +2,18 @@
 //! caller's (only the internal route reaches this), then the stamp fence,
 //! the cycle and hop guard, and the append with derived identities.
 
+use super::append::FollowUp;
 use super::{AppendError, Stream};
-use crate::copy::{chain_of, CopyBatch, Hop};
+use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop};
 use crate::error::ApiFailure;
 use crate::event::StoredEvent;
 use crate::event::{Authority, CommittedEvent, InputEvent, CONTROL_PREFIX};
-use crate::invalidation::{Invalidated, Invalidation};
+use crate::invalidation::{is_invalidation_type, Invalidated, Invalidation};
 use crate::limits::MAX_COPY_HOPS;
-use crate::limits::{MAX_INVALIDATED_OFFSETS, MAX_PROPAGATED_INVALIDATIONS};
+use crate::limits::{
+    MAX_INVALIDATED_OFFSETS, MAX_OVERLAP_CHECKED_INVALIDATIONS, MAX_PROPAGATED_INVALIDATIONS, MAX_SAFE_INTEGER,
+    OVERLAP_CHECK_PAGE,
+};
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
 use serde_json::{json, Map, Value};
@@ -136,9 +140,13 @@ impl<S: Storage> Stream<S> {
                 dropped: 0,
             });
         }
-        let (events, duplicates) = self.append_then(accepted, inputs, &|stream, written| {
-            stream.propagate_invalidations(written)
-        })?;
+        // Each copied invalidation ends a segment: its derived invalidation
+        // is committed right after it, before any later copy (§13).
+        let follow = FollowUp {
+            ends_segment: &|input: &InputEvent| origin_is_invalidation(input.source.as_ref()),
+            derive: &|stream: &Stream<S>, written: &[(StoredEvent, bool)]| stream.propagate_invalidations(written),
+        };
+        let (events, duplicates) = self.append_then(accepted, inputs, &follow)?;
         let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();
         // The drop audit is not a copy: count only new events carrying a source.
         let new_copies = events
@@ -158,29 +166,43 @@ impl<S: Storage> Stream<S> {
     /// For each copied `events-invalidated` just written, this stream's own
     /// `events-invalidated {offsets}` naming its copies of the invalidated
     /// source events (§13), so retraction flows down copy chains. Committed
-    /// with the copies; idempotent per copy.
+    /// with the copies; idempotent per copy; a copy some earlier invalidation
+    /// of this stream already names is not named again, so each copy is
+    /// retracted once however many invalidations of one event arrive (the
+    /// origin's, copied, and each hop's derived one).
     fn propagate_invalidations(&self, written: &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError> {
         let mut derived = Vec::new();
         for (event, duplicate) in written {
-            if *duplicate {
+            // A cheap look before parsing provenance: only a chain naming an
+            // invalidation can derive one.
+            let names_invalidation = event
+                .source
+                .as_ref()
+                .is_some_and(|raw| raw.get().contains("events-invalidated"));
+            if *duplicate || !names_invalidation {
                 continue;
             }
             let source: Option<Value> = event
                 .source
                 .as_ref()
                 .and_then(|raw| serde_json::from_str(raw.get()).ok());
-            let Some(hop) = chain_of(source.as_ref()).pop() else {
+            // Its offsets belong to the stream that appended it: the first
+            // hop of its provenance ("Copies and invalidation order").
+            let Some(origin) = chain_of(source.as_ref()).into_iter().next() else {
                 continue;
             };
-            if hop.event_type.strip_prefix(CONTROL_PREFIX) != Some("events-invalidated") {
+            if !is_invalidation_type(&origin.event_type) {
                 continue;
             }
             let payload: Value = serde_json::from_str(event.payload.get()).unwrap_or(Value::Null);
             // A transform that reshaped the payload leaves nothing to map.
-            let Ok(invalidation) = Invalidation::parse(&payload, hop.offset) else {
+            let Ok(invalidation) = Invalidation::parse(&payload, origin.offset) else {
                 continue;
             };
-            let copies = self.local_copies(&hop, &invalidation).map_err(AppendError::Storage)?;
+            let copies = self
+                .local_copies(&origin, &invalidation)
+                .map_err(AppendError::Storage)?;
+            let copies = self.not_yet_invalidated(copies).map_err(AppendError::Storage)?;
             for (chunk, offsets) in copies.chunks(MAX_INVALIDATED_OFFSETS).enumerate() {
                 let mut payload = json!({ "offsets": offsets });
                 if let (Some(reason), Some(fields)) = (&invalidation.reason, payload.as_object_mut()) {
@@ -200,34 +222,35 @@ impl<S: Storage> Stream<S> {
         Ok(derived)
     }
 
-    /// Local offsets of this stream's copies of the source offsets
-    /// `invalidation` names, from the run lifetime `hop` came from. A scan of
-    /// the copies (no index: it would cost every copy an index entry, and
-    /// invalidations are rare), bounded by its limit.
-    fn local_copies(&self, hop: &Hop, invalidation: &Invalidation) -> Result<Vec<u64>, StorageError> {
-        let origin = "source IS NOT NULL AND json_extract(source, '$.copiedFrom[#-1].path') = ? \
-             AND json_extract(source, '$.copiedFrom[#-1].subscriptionKey') = ? \
-             AND json_extract(source, '$.copiedFrom[#-1].streamId') = ?";
-        let (sql, bound) = match &invalidation.invalidated {
+    /// Local offsets of this stream's copies of the offsets `invalidation`
+    /// names in the lifetime of `origin`'s stream: each copy is matched
+    /// through its own hop for that stream, however many hops away (§13). A
+    /// scan of the copies (no index: it would cost every copy an index
+    /// entry, and invalidations are rare), bounded by its limit.
+    fn local_copies(&self, origin: &Hop, invalidation: &Invalidation) -> Result<Vec<u64>, StorageError> {
+        let (condition, bound) = match &invalidation.invalidated {
             Invalidated::After(after) => (
-                format!(
-                    "SELECT event_offset FROM events WHERE {origin} AND json_extract(source, '$.copiedFrom[#-1].offset') > ? \
-                     AND json_extract(source, '$.copiedFrom[#-1].offset') < ? ORDER BY event_offset LIMIT ?"
-                ),
+                "json_extract(hop.value, '$.offset') > ? AND json_extract(hop.value, '$.offset') < ?",
                 vec![SqlValue::from(*after), SqlValue::from(invalidation.at)],
             ),
             Invalidated::Offsets(offsets) => (
-                format!(
-                    "SELECT event_offset FROM events WHERE {origin} AND json_extract(source, '$.copiedFrom[#-1].offset') \
-                     IN (SELECT value FROM json_each(?)) ORDER BY event_offset LIMIT ?"
-                ),
+                "json_extract(hop.value, '$.offset') IN (SELECT value FROM json_each(?))",
                 vec![SqlValue::from(serde_json::to_string(offsets).unwrap_or_default())],
             ),
         };
+        // A chain never holds one stream twice (§7 rule 3), so at most one
+        // hop of a copy can match.
+        let sql = format!(
+            "SELECT event_offset FROM events WHERE source IS NOT NULL AND EXISTS (\
+             SELECT 1 FROM json_each(events.source, '$.copiedFrom') AS hop \
+             WHERE json_extract(hop.value, '$.projectId') = ? AND json_extract(hop.value, '$.path') = ? \
+             AND json_extract(hop.value, '$.streamId') = ? AND {condition}) \
+             ORDER BY event_offset LIMIT ?"
+        );
         let mut params: Vec<SqlValue> = vec![
-            hop.path.as_str().into(),
-            hop.subscription_key.as_str().into(),
-            hop.stream_id.as_str().into(),
+            origin.project_id.as_str().into(),
+            origin.path.as_str().into(),
+            origin.stream_id.as_str().into(),
         ];
         params.extend(bound);
         params.push(MAX_PROPAGATED_INVALIDATIONS.into());
@@ -235,6 +258,45 @@ impl<S: Storage> Stream<S> {
         rows.iter()
             .map(|row| Columns { query: &sql, row }.int(0).map(|offset| offset.max(0) as u64))
             .collect()
+    }
+
+    /// `copies` without those an invalidation of this stream already names
+    /// (only an invalidation after the lowest copy can). Looks at the latest
+    /// [`MAX_OVERLAP_CHECKED_INVALIDATIONS`] of them, a page at a time.
+    fn not_yet_invalidated(&self, mut copies: Vec<u64>) -> Result<Vec<u64>, StorageError> {
+        let Some(lowest) = copies.first().copied() else {
+            return Ok(copies);
+        };
+        let sql = "SELECT event_offset, payload FROM events WHERE event_offset > ? AND event_offset < ? \
+                   AND source IS NULL AND type = ? ORDER BY event_offset DESC LIMIT ?";
+        let invalidated_type = format!("{CONTROL_PREFIX}events-invalidated");
+        // Offsets stay below 2^53 (§1).
+        let mut before = MAX_SAFE_INTEGER;
+        let pages = MAX_OVERLAP_CHECKED_INVALIDATIONS.div_ceil(OVERLAP_CHECK_PAGE);
+        for _page in 0..pages {
+            let rows = self.storage.query(
+                sql,
+                &[
+                    lowest.into(),
+                    before.into(),
+                    invalidated_type.as_str().into(),
+                    OVERLAP_CHECK_PAGE.into(),
+                ],
+            )?;
+            for row in &rows {
+                let columns = Columns { query: sql, row };
+                let at = columns.int(0)?.max(0) as u64;
+                before = at;
+                let payload: Value = serde_json::from_str(&columns.text(1)?).unwrap_or(Value::Null);
+                if let Ok(earlier) = Invalidation::parse(&payload, at) {
+                    copies.retain(|copy| !earlier.covers(*copy));
+                }
+            }
+            if (rows.len() as u64) < OVERLAP_CHECK_PAGE || copies.is_empty() {
+                break;
+            }
+        }
+        Ok(copies)
     }
 
     /// One idempotent `error-occurred` describing dropped copies (§7 rule 3).

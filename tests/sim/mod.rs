@@ -11,6 +11,9 @@
     clippy::indexing_slicing
 )]
 
+pub mod chain;
+pub mod chain_checks;
+pub mod chain_run;
 pub mod gates;
 pub mod model;
 pub mod rng;
