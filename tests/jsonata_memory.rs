@@ -225,3 +225,74 @@ fn a_size_bomb_in_a_filter_or_transform_halts_its_subscription_cleanly() {
         );
     }
 }
+
+/// Extreme sizes, counts, widths, positions and precisions handed to the
+/// builtins: each answers (a value or an error), never a panic (an overflow
+/// is a panic in this debug build, a wrong size in a release one).
+const EXTREMES: [&str; 44] = [
+    "$substring(\"abcdef\", -9e18, 9e18)",
+    "$substring(\"abcdef\", 9e18, -9e18)",
+    "$substring(\"abcdef\", -1e300, 1e300)",
+    "$substring(\"abcdef\", 1e300)",
+    "$substring(\"abcdef\", -9223372036854775808, -9223372036854775808)",
+    "$round(1.5, 1e10)",
+    "$round(1.5, -1e10)",
+    "$power(2, 1e10)",
+    "$formatBase(1e300, 36)",
+    "$formatBase(-1e300, 2)",
+    "$formatBase(5, 1e10)",
+    "$formatNumber(1e300, \"#,##0.00\")",
+    "$formatNumber(-1e300, \"0.0e0\")",
+    "$formatNumber(1, \"000000000000000000000000000000.000000000000000000000000000000\")",
+    "$formatInteger(1e300, \"w\")",
+    "$formatInteger(-9e18, \"I\")",
+    "$formatInteger(1e300, \"#,##0\")",
+    "$formatInteger(9e18, \"a\")",
+    "$fromMillis(1e300)",
+    "$fromMillis(-1e300, \"[Y]\")",
+    "$fromMillis(8.64e15, \"[Y,*-9999999999999999999999]\")",
+    "$fromMillis(0, \"[f,1-99999999]\")",
+    "$fromMillis(0, \"[Y0001,2-5]\", \"+9999\")",
+    "$toMillis(\"99999999-01-01\")",
+    "$toMillis(\"2020\", \"[Y,99999999999]\")",
+    "$parseInteger(\"99999999999999999999999999999999\", \"#\")",
+    "$split(\"abc\", \"\", 1e300)",
+    "$split(\"abc\", \"b\", 9e18)",
+    "$match(\"aaa\", /a/, 1e300)",
+    "$replace(\"aaa\", \"a\", \"b\", 1e300)",
+    "$replace(\"aaa\", /a/, \"$99999999999999999999\")",
+    "[1, 2, 3][-9e18]",
+    "[1, 2, 3][1e300]",
+    "[1, 2, 3][[-9e18..-9e18]]",
+    "$zip([1..10000], [1..10000])",
+    "$pad(\"x\", 0/0)",
+    "$pad(\"x\", -0)",
+    "$string(1e308 * 10)",
+    "$number(\"1e400\")",
+    "$sum([1e308, 1e308])",
+    "$count([-9007199254740991..-9007199254740000])",
+    "[9007199254740000..9007199254740991]",
+    "$sort([1..50000], function($a, $b){ $a < $b })",
+    "$reduce([1..50000], function($a, $b){ $a & \"x\" }, \"\")",
+];
+
+#[test]
+fn extreme_arguments_answer_and_never_panic() {
+    for expression in EXTREMES {
+        let started = Instant::now();
+        let compiled = compile(expression);
+        let Ok(compiled) = compiled else {
+            continue; // a syntax error is an answer too
+        };
+        drop(compiled);
+        let _ = within_watchdog(expression, move || compile(expression).unwrap().evaluate(None));
+        let _ = within_watchdog(expression, move || {
+            compile(expression).unwrap().evaluate_with_bindings(None, &Map::new())
+        });
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{expression}: took {:?}",
+            started.elapsed()
+        );
+    }
+}

@@ -696,6 +696,18 @@ fn format_integer_value(value: f64, format: &IntegerFormat) -> Result<String, Da
             },
         ),
         PrimaryFormat::Roman => {
+            // One 'M' per thousand: refuse a numeral longer than
+            // MAX_PICTURE_WIDTH before writing it (9e18 was 9e15 'M's).
+            // (Tributary patch, see PATCHED.md.)
+            if value / 1000.0 > MAX_PICTURE_WIDTH as f64 {
+                return Err(coded(
+                    "U1004",
+                    format!(
+                        "{} in roman numerals would be over {} characters; the most is {}",
+                        value, MAX_PICTURE_WIDTH, MAX_PICTURE_WIDTH
+                    ),
+                ));
+            }
             let r = decimal_to_roman(value as i64);
             if format.case == TCase::Upper {
                 r.to_uppercase()

@@ -39,14 +39,14 @@ pub enum FunctionError {
 fn js_slice<T: Clone>(arr: &[T], start: i64, end: Option<i64>) -> Vec<T> {
     let len = arr.len() as i64;
     let s = if start < 0 {
-        (len + start).max(0) as usize
+        len.saturating_add(start).max(0) as usize
     } else {
         start.min(len) as usize
     };
     let e = match end {
         Some(end) => {
             if end < 0 {
-                (len + end).max(0) as usize
+                len.saturating_add(end).max(0) as usize
             } else {
                 (end.min(len)) as usize
             }
@@ -381,7 +381,8 @@ pub mod string {
 
         // Clamp start if it goes past the beginning
         // Matches JS: if (strLength + start < 0) { start = 0; }
-        let start = if str_len + start < 0 { 0 } else { start };
+        // Saturating (Tributary patch, see PATCHED.md): `start` may be any i64.
+        let start = if str_len.saturating_add(start) < 0 { 0 } else { start };
 
         if let Some(len) = length {
             // Negative or zero length → empty string (matches JS reference)
@@ -391,9 +392,9 @@ pub mod string {
             // Compute end index: mirrors JS reference exactly
             // JS: var end = start >= 0 ? start + length : strLength + start + length;
             let end = if start >= 0 {
-                start + len
+                start.saturating_add(len)
             } else {
-                str_len + start + len
+                str_len.saturating_add(start).saturating_add(len)
             };
             // JS: strArray.slice(start, end).join('')
             // JS slice handles negative start natively (counts from end)
