@@ -43,6 +43,59 @@ fn substring_with_undefined_start(s: &str, has_length: bool) -> JValue {
     }
 }
 
+/// `$distinct` without comparing every pair (Tributary patch, see
+/// PATCHED.md): the published one compared each item with every kept one, so
+/// `$distinct([1..90000])` took tens of seconds in one step. Scalars are
+/// looked up in a hash set (equal exactly when `values_equal` says so: `-0`
+/// is `0`, `NaN` equals nothing); arrays and objects are still compared with
+/// each kept container, one step each, so the step budget bounds them.
+#[cfg(not(feature = "python"))]
+fn distinct_metered(arr: &[JValue], options: &EvaluatorOptions) -> Result<JValue, EvaluatorError> {
+    #[derive(Hash, PartialEq, Eq)]
+    enum Scalar<'a> {
+        Null,
+        Bool(bool),
+        Number(u64),
+        String(&'a str),
+    }
+    let mut scalars = std::collections::HashSet::new();
+    let mut containers: Vec<&JValue> = Vec::new();
+    let mut result = Vec::new();
+    for value in arr.iter() {
+        let scalar = match value {
+            JValue::Null => Some(Scalar::Null),
+            JValue::Bool(b) => Some(Scalar::Bool(*b)),
+            JValue::Number(n) if n.is_nan() => None,
+            JValue::Number(n) => Some(Scalar::Number(if *n == 0.0 { 0 } else { n.to_bits() })),
+            JValue::String(s) => Some(Scalar::String(s)),
+            _ => None,
+        };
+        let is_new = match (scalar, value) {
+            (Some(scalar), _) => scalars.insert(scalar),
+            (None, JValue::Array(_) | JValue::Object(_)) => {
+                let mut is_new = true;
+                for kept in &containers {
+                    crate::evaluator::count_steps(options, 1)?;
+                    if crate::functions::array::values_equal(value, kept) {
+                        is_new = false;
+                        break;
+                    }
+                }
+                if is_new {
+                    containers.push(value);
+                }
+                is_new
+            }
+            // Functions, regexes, NaN: equal to nothing.
+            (None, _) => true,
+        };
+        if is_new {
+            result.push(value.clone());
+        }
+    }
+    Ok(JValue::array(result))
+}
+
 /// Everything the engine knows about one builtin, in one row.
 ///
 /// This table is THE single source of truth for builtin metadata; the
@@ -974,7 +1027,10 @@ fn dispatch_pure_unmetered(
             // genuinely absent argument) moves to Undefined.
             None | Some(JValue::Undefined) => Ok(JValue::Undefined),
             Some(JValue::Array(arr)) if arr.len() > 1 => {
+                #[cfg(feature = "python")]
                 let mut result = functions::array::distinct(arr)?;
+                #[cfg(not(feature = "python"))]
+                let mut result = distinct_metered(arr, options)?;
                 // jsonata-js builds a sequence only when the input was one.
                 if arr.sequence {
                     result.mark_sequence();
