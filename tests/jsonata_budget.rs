@@ -351,3 +351,22 @@ fn distinct_hashes_scalars_and_charges_each_container_comparison() {
     });
     assert_budget_error("distinct of 2000 arrays", &got);
 }
+
+#[test]
+fn builtins_are_charged_steps_for_the_size_of_their_arguments() {
+    // 30 000 calls each reading a 1 MiB string were 30 GB read in one
+    // evaluation, seen as 30 000 steps; now each call costs a step per KiB.
+    for bomb in [
+        "($s := $pad(\"\", 1000000); $count([1..30000].$length($s)))",
+        "($s := $pad(\"\", 1000000); $count([1..30000].$contains($s, \"x\")))",
+        "($a := [1..60000]; $count([1..30000].$sum($a)))",
+    ] {
+        let got = within_watchdog(bomb, move || compile(bomb).unwrap().evaluate(None));
+        assert_budget_error(bomb, &got);
+    }
+    // Ordinary calls cost what they did: small arguments are free.
+    let got = compile("($s := $pad(\"\", 200000); $count([1..100].$length($s)))")
+        .unwrap()
+        .evaluate(None);
+    assert_eq!(got, Ok(Some(json!(100))));
+}

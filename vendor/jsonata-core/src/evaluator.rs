@@ -3869,6 +3869,24 @@ pub(crate) fn shallow_bytes(value: &JValue) -> u64 {
     }
 }
 
+/// Bytes of a string argument a builtin may read per step charged for it.
+/// (Tributary patch, see PATCHED.md.)
+pub const SCAN_BYTES_PER_STEP: u64 = 1024;
+/// Items (or entries) of an array (object) argument a builtin may read per
+/// step charged for it. (Tributary patch, see PATCHED.md.)
+pub const SCAN_ITEMS_PER_STEP: u64 = 128;
+
+/// The steps a builtin is charged for reading `value` (its own size, not
+/// what it contains): 0 for small values, so ordinary calls cost as before.
+pub(crate) fn scan_steps(value: &JValue) -> u64 {
+    match value {
+        JValue::String(s) => s.len() as u64 / SCAN_BYTES_PER_STEP,
+        JValue::Array(items) => items.len() as u64 / SCAN_ITEMS_PER_STEP,
+        JValue::Object(entries) => entries.len() as u64 / SCAN_ITEMS_PER_STEP,
+        _ => 0,
+    }
+}
+
 /// Charges `value` after it was built, where its size is bounded by the size
 /// of inputs already charged (so the allocation itself was bounded).
 #[inline]
