@@ -176,6 +176,28 @@ pub const MAX_EVAL_STACK_DEPTH: usize = 200;
 /// items) one evaluation may take (raises `U1001`): a count, not a clock, since
 /// the Workers clock does not advance during synchronous execution.
 pub const MAX_JSONATA_STEPS: u64 = 100_000;
+/// Largest value one JSONata evaluation may build (raises `U1004`), in
+/// accounted bytes: a string's UTF-8 length, 8 per array item, 32 per object
+/// entry; a result's JSON text too. Four times an event (256 KiB), the size of
+/// a delivery batch: a filter or transform may assemble a batch-sized
+/// intermediate, never more. Checked before allocating wherever an argument
+/// drives the size (`$pad`, `$join`, `$string`, `&`, `$replace`, ranges).
+pub const MAX_JSONATA_VALUE_BYTES: u64 = 1024 * 1024;
+/// Most bytes one JSONata evaluation may allocate in all, the sum of every
+/// value it builds (raises `U1005`): 16 largest values, a bounded share of
+/// the 128 MB isolate that every stream in it shares.
+pub const MAX_JSONATA_ALLOC_BYTES: u64 = 16 * 1024 * 1024;
+/// Deepest result a JSONata evaluation may return (raises `U1004`): deeper
+/// values cannot be turned into JSON without exhausting the wasm stack.
+pub const MAX_JSONATA_RESULT_DEPTH: usize = MAX_EVAL_STACK_DEPTH;
+/// Most JSONata steps one engine call spends (§12 "JSONata per engine
+/// call"): one subscription's scan in one `plan_delivery` (filters and
+/// transforms), one processor fold. Past it the scan persists its position
+/// and the work continues next turn; the event that ran out of it is
+/// retried, not failed. At least one evaluation's budget, so a call always
+/// progresses.
+pub const MAX_JSONATA_STEPS_PER_CALL: u64 = 1_000_000;
+const _: () = assert!(MAX_JSONATA_STEPS_PER_CALL >= MAX_JSONATA_STEPS);
 
 // Sources (§15)
 

@@ -328,3 +328,45 @@ fn recursive_filters_and_transforms_are_accepted_and_end_with_the_budget_error()
         "{body}"
     );
 }
+
+#[test]
+fn distinct_hashes_scalars_and_charges_each_container_comparison() {
+    // The published `$distinct` compared every pair: 90 000 numbers were
+    // four billion comparisons in one step, tens of seconds.
+    let got = within_watchdog("distinct of 90 000 numbers", || {
+        compile("$count($distinct([1..90000]))").unwrap().evaluate(None)
+    });
+    assert_eq!(got, Ok(Some(json!(90000))));
+    // Same answers as before: first occurrences, in order; -0 is 0; types apart.
+    let got =
+        compile("$distinct([1, \"1\", 0, -0, true, null, \"a\", 1, null, [1], [1], {\"a\": 1}, {\"a\": 1}, \"a\"])")
+            .unwrap()
+            .evaluate(None);
+    assert_eq!(got, Ok(Some(json!([1, "1", 0, true, null, "a", [1], {"a": 1}]))));
+    // Containers are still compared pairwise, one step each: bounded by the budget.
+    let got = within_watchdog("distinct of 2000 arrays", || {
+        compile("$count($distinct($map([1..2000], function($i){[$i]})))")
+            .unwrap()
+            .evaluate(None)
+    });
+    assert_budget_error("distinct of 2000 arrays", &got);
+}
+
+#[test]
+fn builtins_are_charged_steps_for_the_size_of_their_arguments() {
+    // 30 000 calls each reading a 1 MiB string were 30 GB read in one
+    // evaluation, seen as 30 000 steps; now each call costs a step per KiB.
+    for bomb in [
+        "($s := $pad(\"\", 1000000); $count([1..30000].$length($s)))",
+        "($s := $pad(\"\", 1000000); $count([1..30000].$contains($s, \"x\")))",
+        "($a := [1..60000]; $count([1..30000].$sum($a)))",
+    ] {
+        let got = within_watchdog(bomb, move || compile(bomb).unwrap().evaluate(None));
+        assert_budget_error(bomb, &got);
+    }
+    // Ordinary calls cost what they did: small arguments are free.
+    let got = compile("($s := $pad(\"\", 200000); $count([1..100].$length($s)))")
+        .unwrap()
+        .evaluate(None);
+    assert_eq!(got, Ok(Some(json!(100))));
+}

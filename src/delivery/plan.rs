@@ -8,6 +8,7 @@ use crate::delivery::gate::{Held, ThresholdStep};
 use crate::delivery::journal::{GateHit, Journaled};
 use crate::event::{CommittedEvent, StoredEvent, CONTROL_PREFIX};
 use crate::invalidation::Invalidation;
+use crate::jsonata::{JsonataError, StepBudget};
 use crate::limits::{
     DEFAULT_WEBHOOK_TIMEOUT_MS, IN_FLIGHT_GRACE_MS, MAX_DELIVERY_BATCH_BYTES, MAX_DELIVERY_BATCH_EVENTS,
     MAX_READ_BYTES, MAX_SCAN_ROWS, SCAN_PAGE_ROWS, SEND_TIMEOUT_MS,
@@ -93,6 +94,10 @@ enum Prepared {
         message: String,
         body: Value,
     },
+    /// The scan's JSONata step budget ran out on this event (§12 "JSONata
+    /// per engine call"): not a failure; the scan stops before it and the
+    /// next call evaluates it again with a fresh budget.
+    OutOfSteps,
 }
 
 impl<S: Storage> Stream<S> {
@@ -171,7 +176,13 @@ impl<S: Storage> Stream<S> {
         })
     }
 
-    fn prepare(&mut self, configuration: &Configuration, stamp: &Stamp, event: &StoredEvent) -> Prepared {
+    fn prepare(
+        &mut self,
+        configuration: &Configuration,
+        stamp: &Stamp,
+        event: &StoredEvent,
+        steps: &mut StepBudget,
+    ) -> Prepared {
         if is_local_audit(event) {
             return Prepared::Skip;
         }
@@ -192,10 +203,11 @@ impl<S: Storage> Stream<S> {
         {
             match self
                 .compiled(condition)
-                .and_then(|compiled| compiled.matches(&committed))
+                .and_then(|compiled| compiled.matches_metered(&committed, steps))
             {
                 Ok(true) => {}
                 Ok(false) => return Prepared::Skip,
+                Err(JsonataError::CallBudgetSpent) => return Prepared::OutOfSteps,
                 Err(error) => {
                     return Prepared::Fail {
                         message: format!("filter failed on offset {}: {error}", event.offset),
@@ -212,8 +224,9 @@ impl<S: Storage> Stream<S> {
         if let Some(transform) = configuration.receiver.jsonata_transform() {
             match self
                 .compiled(transform)
-                .and_then(|compiled| compiled.evaluate(Some(&committed)))
+                .and_then(|compiled| compiled.evaluate_metered(Some(&committed), steps))
             {
+                Err(JsonataError::CallBudgetSpent) => return Prepared::OutOfSteps,
                 Ok(Some(Value::Object(fields))) => {
                     for name in ["type", "payload", "metadata"] {
                         if let Some(value) = fields.get(name) {
@@ -378,6 +391,10 @@ impl<S: Storage> Stream<S> {
         // The scan stopped at an invalidation: what is collected goes now.
         let mut at_barrier = false;
         let mut retract: Option<(Invalidation, Vec<Journaled>, i64)> = None;
+        // The JSONata steps this scan may spend (§12 "JSONata per engine
+        // call"); past them it stops like at the row budget.
+        let mut steps = StepBudget::per_call();
+        let mut out_of_steps = false;
         // Each page moves `scanned` forward or ends the scan, and the window
         // holds at most MAX_SCAN_ROWS offsets: at most that many pages.
         'scan: for _page in 0..MAX_SCAN_ROWS {
@@ -422,8 +439,12 @@ impl<S: Storage> Stream<S> {
                         )?;
                     }
                 }
-                match self.prepare(&configuration, &stamp, &event) {
+                match self.prepare(&configuration, &stamp, &event, &mut steps) {
                     Prepared::Skip => scanned = event.offset,
+                    Prepared::OutOfSteps => {
+                        out_of_steps = true;
+                        break 'scan;
+                    }
                     Prepared::Fail { message, body } if events.is_empty() => {
                         first_match_after = Some(scanned);
                         scanned = event.offset;
@@ -550,7 +571,7 @@ impl<S: Storage> Stream<S> {
             // A scan that stopped at its budget with the log going on flushes
             // now: held events hold the cursor, so waiting could never see
             // past the budget.
-            let saw_head = window_end >= head && !batch_full && !at_barrier && !gate_minted;
+            let saw_head = window_end >= head && !batch_full && !at_barrier && !gate_minted && !out_of_steps;
             if retry_through.is_none()
                 && (events.len() as u64) < aggregate.max_batch
                 && now_ms < flush_at_ms

@@ -7,13 +7,22 @@
 //! Traps this module owns: never set `timeout_ms` (it reads `Instant::now`,
 //! which panics on wasm32, DESIGN.md §1, and the Workers clock does not advance
 //! during synchronous execution anyway); always bound the evaluation depth
-//! (deep recursion overflows the wasm stack at about 500 levels) and the steps
-//! (tail recursion and loops use no stack) (§12).
+//! (deep recursion overflows the wasm stack at about 500 levels), the steps
+//! (tail recursion and loops use no stack) and the memory (a few steps can
+//! build a huge value: the size of each value and the bytes allocated in all,
+//! checked before allocating) (§12). An engine call that evaluates many events
+//! spends one [`StepBudget`] over all of them (§12 "JSONata per engine call").
 
+mod budget;
 mod determinism;
 pub mod playground;
 
-use crate::limits::{MAX_EVAL_STACK_DEPTH, MAX_JSONATA_BYTES, MAX_JSONATA_STEPS};
+pub use budget::StepBudget;
+
+use crate::limits::{
+    MAX_EVAL_STACK_DEPTH, MAX_JSONATA_ALLOC_BYTES, MAX_JSONATA_BYTES, MAX_JSONATA_STEPS, MAX_JSONATA_STEPS_PER_CALL,
+    MAX_JSONATA_VALUE_BYTES,
+};
 use jsonata_core::evaluator::{Context, Evaluator, EvaluatorOptions};
 use jsonata_core::value::JValue;
 use jsonata_core::Expression;
@@ -28,6 +37,13 @@ pub enum JsonataError {
     Syntax { code: Option<String>, message: String },
     #[error("evaluation error{}: {message}", code_suffix(.code))]
     Evaluation { code: Option<String>, message: String },
+    /// The engine call's [`StepBudget`] ran out during this evaluation (its
+    /// own budget did not): not a failure of the input; evaluate it again next
+    /// turn with a fresh budget (§12 "JSONata per engine call").
+    #[error(
+        "this engine call spent its {MAX_JSONATA_STEPS_PER_CALL} JSONata steps; the evaluation continues next turn"
+    )]
+    CallBudgetSpent,
 }
 
 fn code_suffix(code: &Option<String>) -> String {
@@ -38,7 +54,7 @@ impl JsonataError {
     /// The JSONata error code (`S0201`, `T2001`, `D1011`, ...), when there is one.
     pub fn code(&self) -> Option<&str> {
         match self {
-            JsonataError::TooLong(_) => None,
+            JsonataError::TooLong(_) | JsonataError::CallBudgetSpent => None,
             JsonataError::Syntax { code, .. } | JsonataError::Evaluation { code, .. } => code.as_deref(),
         }
     }
@@ -61,10 +77,13 @@ fn find_code(message: &str) -> Option<String> {
     })
 }
 
-fn options() -> EvaluatorOptions {
+/// Our bounds (§12), with at most `max_steps` steps.
+fn options(max_steps: u64) -> EvaluatorOptions {
     EvaluatorOptions {
         max_stack_depth: Some(MAX_EVAL_STACK_DEPTH),
-        max_steps: Some(MAX_JSONATA_STEPS),
+        max_steps: Some(max_steps),
+        max_value_bytes: Some(MAX_JSONATA_VALUE_BYTES),
+        max_alloc_bytes: Some(MAX_JSONATA_ALLOC_BYTES),
         ..EvaluatorOptions::default()
     }
 }
@@ -86,7 +105,7 @@ pub fn compile(source: &str) -> Result<Compiled, JsonataError> {
     if source.len() > MAX_JSONATA_BYTES {
         return Err(JsonataError::TooLong(source.len()));
     }
-    let expression = Expression::compile_with_options(source, options()).map_err(|error| {
+    let expression = Expression::compile_with_options(source, options(MAX_JSONATA_STEPS)).map_err(|error| {
         let message = error.to_string();
         JsonataError::Syntax {
             code: find_code(&message),
@@ -113,6 +132,7 @@ fn to_json(result: JValue) -> Result<Option<Value>, JsonataError> {
     if result.is_undefined() {
         return Ok(None);
     }
+    budget::check_result_size(&result)?;
     serde_json::to_value(&result)
         .map(Some)
         .map_err(|error| JsonataError::Evaluation {
@@ -128,8 +148,18 @@ impl Compiled {
 
     /// Evaluates against `input` (`None` = undefined input).
     pub fn evaluate(&self, input: Option<&Value>) -> Result<Option<Value>, JsonataError> {
-        let data = input.map_or(JValue::Undefined, |value| JValue::from(value.clone()));
-        to_json(self.expression.evaluate(&data).map_err(evaluation_error)?)
+        self.run(input, None, None)
+    }
+
+    /// [`Compiled::evaluate`] spending from an engine call's `budget`; fails
+    /// with [`JsonataError::CallBudgetSpent`] when the call's budget, not the
+    /// evaluation's own, stopped it.
+    pub fn evaluate_metered(
+        &self,
+        input: Option<&Value>,
+        budget: &mut StepBudget,
+    ) -> Result<Option<Value>, JsonataError> {
+        self.run(input, None, Some(budget))
     }
 
     /// Evaluates with variables bound (`$name` for each key of `bindings`).
@@ -138,17 +168,52 @@ impl Compiled {
         input: Option<&Value>,
         bindings: &Map<String, Value>,
     ) -> Result<Option<Value>, JsonataError> {
-        let data = input.map_or(JValue::Undefined, |value| JValue::from(value.clone()));
-        let mut context = Context::new();
-        for (name, value) in bindings {
-            context.bind(name.clone(), JValue::from(value.clone()));
+        self.run(input, Some(bindings), None)
+    }
+
+    /// [`Compiled::evaluate_with_bindings`] spending from `budget` (see
+    /// [`Compiled::evaluate_metered`]).
+    pub fn evaluate_with_bindings_metered(
+        &self,
+        input: Option<&Value>,
+        bindings: &Map<String, Value>,
+        budget: &mut StepBudget,
+    ) -> Result<Option<Value>, JsonataError> {
+        self.run(input, Some(bindings), Some(budget))
+    }
+
+    fn run(
+        &self,
+        input: Option<&Value>,
+        bindings: Option<&Map<String, Value>>,
+        budget: Option<&mut StepBudget>,
+    ) -> Result<Option<Value>, JsonataError> {
+        let cap = budget.as_ref().map_or(MAX_JSONATA_STEPS, |budget| budget.cap());
+        if cap == 0 {
+            return Err(JsonataError::CallBudgetSpent);
         }
-        let mut evaluator = Evaluator::with_options(context, options());
-        to_json(
-            evaluator
-                .evaluate(self.expression.ast(), &data)
-                .map_err(evaluation_error)?,
-        )
+        let data = input.map_or(JValue::Undefined, |value| JValue::from(value.clone()));
+        let (result, steps) = match bindings {
+            None => self.expression.evaluate_counted(&data, options(cap)),
+            Some(bindings) => {
+                let mut context = Context::new();
+                for (name, value) in bindings {
+                    context.bind(name.clone(), JValue::from(value.clone()));
+                }
+                let mut evaluator = Evaluator::with_options(context, options(cap));
+                let result = evaluator.evaluate(self.expression.ast(), &data);
+                (result, evaluator.steps_taken())
+            }
+        };
+        if let Some(budget) = budget {
+            budget.charge(steps);
+            // Past the cap means the step budget stopped it; a cap below the
+            // evaluation's own budget was the call's doing.
+            if result.is_err() && steps > cap && cap < MAX_JSONATA_STEPS {
+                return Err(JsonataError::CallBudgetSpent);
+            }
+        }
+        to_json(result.map_err(evaluation_error)?)
     }
 
     /// The nondeterministic builtin the expression calls or refers to
@@ -162,6 +227,12 @@ impl Compiled {
     /// A filter condition matches only when the result is exactly `true` (§5).
     pub fn matches(&self, input: &Value) -> Result<bool, JsonataError> {
         Ok(self.evaluate(Some(input))? == Some(Value::Bool(true)))
+    }
+
+    /// [`Compiled::matches`] spending from `budget` (see
+    /// [`Compiled::evaluate_metered`]).
+    pub fn matches_metered(&self, input: &Value, budget: &mut StepBudget) -> Result<bool, JsonataError> {
+        Ok(self.evaluate_metered(Some(input), budget)? == Some(Value::Bool(true)))
     }
 }
 

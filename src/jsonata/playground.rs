@@ -32,7 +32,9 @@ impl ApiFailure for PlaygroundError {
             PlaygroundError::BadRequest(_) => "invalid_request",
             PlaygroundError::Jsonata(JsonataError::TooLong(_)) => "jsonata_too_long",
             PlaygroundError::Jsonata(JsonataError::Syntax { .. }) => "jsonata_syntax_error",
-            PlaygroundError::Jsonata(JsonataError::Evaluation { .. }) => "jsonata_evaluation_error",
+            PlaygroundError::Jsonata(JsonataError::Evaluation { .. } | JsonataError::CallBudgetSpent) => {
+                "jsonata_evaluation_error"
+            }
         }
     }
     fn details(&self) -> Map<String, Value> {

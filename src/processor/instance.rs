@@ -9,7 +9,7 @@
 use super::definition::Definition;
 use crate::api::ApiResponse;
 use crate::error::{details, ApiError, ApiFailure};
-use crate::jsonata::{self, Compiled};
+use crate::jsonata::{self, Compiled, JsonataError, StepBudget};
 use crate::limits::MAX_PROCESSOR_STATE_BYTES;
 use crate::schema::{migrate_with, PROCESSOR_MIGRATIONS};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
@@ -221,6 +221,11 @@ impl<S: Storage> Instance<S> {
         let reducer = self.reducer(&row)?;
         let mut state = row.state.clone();
         let mut changed = false;
+        // The JSONata steps this fold may spend (§12 "JSONata per engine
+        // call"): past them it commits what it folded, and the next batch
+        // starts at the event that ran out (retried, not failed).
+        let mut steps = StepBudget::per_call();
+        let mut stopped_before = None;
         for event in &request.events {
             let offset = event
                 .get("offset")
@@ -230,10 +235,17 @@ impl<S: Storage> Instance<S> {
                 continue;
             }
             let mut bindings = Map::new();
-            bindings.insert("state".to_owned(), state);
+            bindings.insert("state".to_owned(), std::mem::take(&mut state));
             bindings.insert("event".to_owned(), event.clone());
-            let next = reducer
-                .evaluate_with_bindings(Some(event), &bindings)
+            let next = match reducer.evaluate_with_bindings_metered(Some(event), &bindings, &mut steps) {
+                Err(JsonataError::CallBudgetSpent) => {
+                    state = bindings.remove("state").unwrap_or_default();
+                    stopped_before = Some(offset);
+                    break;
+                }
+                other => other,
+            };
+            let next = next
                 .map_err(|error| FoldError::Reducer {
                     offset,
                     message: error.to_string(),
@@ -249,7 +261,9 @@ impl<S: Storage> Instance<S> {
             state = next;
             changed = true;
         }
-        let checkpoint = row.checkpoint_offset.max(request.scanned_through_offset);
+        // Every offset before the event that ran out was folded or filtered out.
+        let through = stopped_before.map_or(request.scanned_through_offset, |offset| offset.saturating_sub(1));
+        let checkpoint = row.checkpoint_offset.max(through);
         if changed || checkpoint != row.checkpoint_offset {
             row.state = state;
             row.checkpoint_offset = checkpoint;

@@ -43,6 +43,59 @@ fn substring_with_undefined_start(s: &str, has_length: bool) -> JValue {
     }
 }
 
+/// `$distinct` without comparing every pair (Tributary patch, see
+/// PATCHED.md): the published one compared each item with every kept one, so
+/// `$distinct([1..90000])` took tens of seconds in one step. Scalars are
+/// looked up in a hash set (equal exactly when `values_equal` says so: `-0`
+/// is `0`, `NaN` equals nothing); arrays and objects are still compared with
+/// each kept container, one step each, so the step budget bounds them.
+#[cfg(not(feature = "python"))]
+fn distinct_metered(arr: &[JValue], options: &EvaluatorOptions) -> Result<JValue, EvaluatorError> {
+    #[derive(Hash, PartialEq, Eq)]
+    enum Scalar<'a> {
+        Null,
+        Bool(bool),
+        Number(u64),
+        String(&'a str),
+    }
+    let mut scalars = std::collections::HashSet::new();
+    let mut containers: Vec<&JValue> = Vec::new();
+    let mut result = Vec::new();
+    for value in arr.iter() {
+        let scalar = match value {
+            JValue::Null => Some(Scalar::Null),
+            JValue::Bool(b) => Some(Scalar::Bool(*b)),
+            JValue::Number(n) if n.is_nan() => None,
+            JValue::Number(n) => Some(Scalar::Number(if *n == 0.0 { 0 } else { n.to_bits() })),
+            JValue::String(s) => Some(Scalar::String(s)),
+            _ => None,
+        };
+        let is_new = match (scalar, value) {
+            (Some(scalar), _) => scalars.insert(scalar),
+            (None, JValue::Array(_) | JValue::Object(_)) => {
+                let mut is_new = true;
+                for kept in &containers {
+                    crate::evaluator::count_steps(options, 1)?;
+                    if crate::functions::array::values_equal(value, kept) {
+                        is_new = false;
+                        break;
+                    }
+                }
+                if is_new {
+                    containers.push(value);
+                }
+                is_new
+            }
+            // Functions, regexes, NaN: equal to nothing.
+            (None, _) => true,
+        };
+        if is_new {
+            result.push(value.clone());
+        }
+    }
+    Ok(JValue::array(result))
+}
+
 /// Everything the engine knows about one builtin, in one row.
 ///
 /// This table is THE single source of truth for builtin metadata; the
@@ -247,6 +300,29 @@ pub(crate) fn dispatch_pure(
     context: &JValue,
     options: &EvaluatorOptions,
 ) -> Result<JValue, EvaluatorError> {
+    // Every builtin result is charged to the evaluation's memory budget
+    // (Tributary patch, see PATCHED.md). Builtins whose result size is driven
+    // by an argument (`$pad`, `$join`, `$string`, ...) also check before they
+    // allocate; the others build a value bounded by their (charged) inputs.
+    //
+    // A builtin's work grows with its arguments (`$length`, `$contains`,
+    // `$sum` read all of them), so each call is also charged steps for the
+    // arguments it is handed: without it, 100 000 steps of `$length($s)` on a
+    // 1 MiB string read 100 GB in one evaluation.
+    for arg in if args.is_empty() { std::slice::from_ref(context) } else { args } {
+        crate::evaluator::count_steps(options, crate::evaluator::scan_steps(arg))?;
+    }
+    let result = dispatch_pure_unmetered(name, args, context, options)?;
+    crate::evaluator::charge_value(options, &result)?;
+    Ok(result)
+}
+
+fn dispatch_pure_unmetered(
+    name: &str,
+    args: &[JValue],
+    context: &JValue,
+    options: &EvaluatorOptions,
+) -> Result<JValue, EvaluatorError> {
     // 1. Implicit context insertion. The union of what the two paths used to
     //    do separately: only the tree-walker had `fromMillis` here and
     //    `replace` below, which was invisible because neither compiles.
@@ -337,7 +413,11 @@ pub(crate) fn dispatch_pure(
                 }
             };
             let arg = args.first().unwrap_or(&JValue::Null);
-            Ok(functions::string::string(arg, prettify)?)
+            Ok(functions::string::string_bounded(
+                arg,
+                prettify,
+                crate::evaluator::string_limit(options),
+            )?)
         }
         "length" => match args.first() {
             Some(JValue::String(s)) => Ok(functions::string::length(s)?),
@@ -505,6 +585,17 @@ pub(crate) fn dispatch_pure(
                             ))
                         }
                     };
+                    // The parts' slots, counted before splitting (Tributary
+                    // patch, see PATCHED.md); a regex separator's parts are
+                    // charged when made (bounded by the string).
+                    let parts = match &args[1] {
+                        JValue::String(sep) if sep.is_empty() => Some(s.chars().count()),
+                        JValue::String(sep) => Some(s.matches(&**sep).count().saturating_add(1)),
+                        _ => None,
+                    };
+                    if let Some(parts) = parts {
+                        crate::evaluator::charge_items(options, parts.min(limit.unwrap_or(usize::MAX)))?;
+                    }
                     Ok(functions::string::split(s, &args[1], limit)?)
                 }
                 _ => Err(EvaluatorError::TypeError(
@@ -559,6 +650,19 @@ pub(crate) fn dispatch_pure(
                             ))
                         }
                     };
+                    // Check the joined size before allocating it (Tributary
+                    // patch, see PATCHED.md): the items may be one shared
+                    // string repeated, cheap to hold and huge to join.
+                    let items: u64 = arr
+                        .iter()
+                        .map(|item| match item {
+                            JValue::String(s) => s.len() as u64,
+                            _ => 0,
+                        })
+                        .fold(0u64, u64::saturating_add);
+                    let separators = (separator.map_or(0, str::len) as u64)
+                        .saturating_mul(arr.len().saturating_sub(1) as u64);
+                    crate::evaluator::charge_bytes(options, items.saturating_add(separators))?;
                     Ok(functions::string::join(arr, separator)?)
                 }
                 JValue::String(s) => Ok(JValue::String(s.clone())),
@@ -623,7 +727,22 @@ pub(crate) fn dispatch_pure(
             let padding_needed = abs_width - char_count;
 
             let pad_chars: Vec<char> = pad_string.chars().collect();
-            let mut padding = String::with_capacity(padding_needed);
+            // The padded size, checked before allocating it (Tributary patch,
+            // see PATCHED.md): the width is an argument, up to 2^31 characters.
+            let cycle = pad_chars.len().max(1);
+            let partial: usize = pad_chars
+                .iter()
+                .take(padding_needed % cycle)
+                .map(|c| c.len_utf8())
+                .sum();
+            let padding_bytes = ((padding_needed / cycle) as u64)
+                .saturating_mul(pad_string.len() as u64)
+                .saturating_add(partial as u64);
+            crate::evaluator::charge_bytes(
+                options,
+                padding_bytes.saturating_add(string.len() as u64),
+            )?;
+            let mut padding = String::with_capacity(usize::try_from(padding_bytes).unwrap_or(0));
             for i in 0..padding_needed {
                 padding.push(pad_chars[i % pad_chars.len()]);
             }
@@ -916,7 +1035,10 @@ pub(crate) fn dispatch_pure(
             // genuinely absent argument) moves to Undefined.
             None | Some(JValue::Undefined) => Ok(JValue::Undefined),
             Some(JValue::Array(arr)) if arr.len() > 1 => {
+                #[cfg(feature = "python")]
                 let mut result = functions::array::distinct(arr)?;
+                #[cfg(not(feature = "python"))]
+                let mut result = distinct_metered(arr, options)?;
                 // jsonata-js builds a sequence only when the input was one.
                 if arr.sequence {
                     result.mark_sequence();

@@ -696,6 +696,18 @@ fn format_integer_value(value: f64, format: &IntegerFormat) -> Result<String, Da
             },
         ),
         PrimaryFormat::Roman => {
+            // One 'M' per thousand: refuse a numeral longer than
+            // MAX_PICTURE_WIDTH before writing it (9e18 was 9e15 'M's).
+            // (Tributary patch, see PATCHED.md.)
+            if value / 1000.0 > MAX_PICTURE_WIDTH as f64 {
+                return Err(coded(
+                    "U1004",
+                    format!(
+                        "{} in roman numerals would be over {} characters; the most is {}",
+                        value, MAX_PICTURE_WIDTH, MAX_PICTURE_WIDTH
+                    ),
+                ));
+            }
             let r = decimal_to_roman(value as i64);
             if format.case == TCase::Upper {
                 r.to_uppercase()
@@ -990,8 +1002,42 @@ fn analyse_date_time_picture(picture: &str) -> Result<Vec<PictureItem>, DateTime
     }
     add_literal(&mut spec, &chars[start..pos].iter().collect::<String>());
 
+    // Width modifiers (`[Y,1000000000]`) size the output: refuse a picture
+    // whose widths add up past `MAX_PICTURE_WIDTH` before anything is padded
+    // (a huge width was a capacity-overflow panic). (Tributary patch, see
+    // PATCHED.md.)
+    let widths = spec
+        .iter()
+        .map(|item| match item {
+            PictureItem::Marker(m) => {
+                let width = m
+                    .width
+                    .as_ref()
+                    .map_or(0, |w| w.min.unwrap_or(0).max(w.max.unwrap_or(0)));
+                let digits = m.integer_format.as_ref().map_or(0, |f| {
+                    f.mandatory_digits.saturating_add(f.optional_digits)
+                });
+                width.max(digits)
+            }
+            PictureItem::Literal(_) => 0,
+        })
+        .fold(0usize, usize::saturating_add);
+    if widths > MAX_PICTURE_WIDTH {
+        return Err(coded(
+            "U1004",
+            format!(
+                "The picture's width modifiers add up to {} characters; the most is {}",
+                widths, MAX_PICTURE_WIDTH
+            ),
+        ));
+    }
+
     Ok(spec)
 }
+
+/// The most characters the width modifiers of one date/time picture may ask
+/// for (Tributary patch, see PATCHED.md).
+pub(crate) const MAX_PICTURE_WIDTH: usize = 64 * 1024;
 
 // ── Date/time component extraction & week-of-year/month arithmetic ──────────
 

@@ -1285,8 +1285,10 @@ fn eval_compiled_node(
         CompiledExpr::Concat(lhs, rhs) => {
             let left = eval_compiled_inner(lhs, data, vars, ctx, shape, options, start_time)?;
             let right = eval_compiled_inner(rhs, data, vars, ctx, shape, options, start_time)?;
-            let ls = compiled_to_concat_string(&left)?;
-            let rs = compiled_to_concat_string(&right)?;
+            let limit = string_limit(options);
+            let ls = compiled_to_concat_string(&left, limit)?;
+            let rs = compiled_to_concat_string(&right, limit)?;
+            charge_bytes(options, (ls.len() as u64).saturating_add(rs.len() as u64))?;
             Ok(JValue::string(format!("{}{}", ls, rs)))
         }
 
@@ -1818,7 +1820,10 @@ pub(crate) fn compiled_arithmetic(
 
 /// Convert a value to string for concatenation in compiled expressions.
 #[inline]
-pub(crate) fn compiled_to_concat_string(value: &JValue) -> Result<String, EvaluatorError> {
+pub(crate) fn compiled_to_concat_string(
+    value: &JValue,
+    limit: Option<usize>,
+) -> Result<String, EvaluatorError> {
     // Normalize a lazy operand up front: `functions::string::string`'s lazy arm maps a
     // conversion failure to `JValue::Null` (silently stringifying to `""`), which would
     // swallow the TypeError this must raise instead. Guarded by `is_lazy` so the common
@@ -1839,9 +1844,13 @@ pub(crate) fn compiled_to_concat_string(value: &JValue) -> Result<String, Evalua
         | JValue::Number(_)
         | JValue::Bool(_)
         | JValue::Array(_)
-        | JValue::Object(_) => match crate::functions::string::string(value, None) {
+        | JValue::Object(_) => match crate::functions::string::string_bounded(value, None, limit) {
             Ok(JValue::String(s)) => Ok(s.to_string()),
             Ok(JValue::Null) => Ok(String::new()),
+            // The value-size budget (Tributary patch, see PATCHED.md).
+            Err(crate::functions::FunctionError::RuntimeError(m)) if m.starts_with("U1004") => {
+                Err(EvaluatorError::EvaluationError(m))
+            }
             _ => Err(EvaluatorError::TypeError(
                 "Cannot concatenate complex types".to_string(),
             )),
@@ -1955,9 +1964,15 @@ fn coerce_lambda_args(
 
 /// String concatenation for the bytecode VM (its only caller is `vm.rs`).
 #[inline]
-pub(crate) fn compiled_concat(lhs: JValue, rhs: JValue) -> Result<JValue, EvaluatorError> {
-    let l = compiled_to_concat_string(&lhs)?;
-    let r = compiled_to_concat_string(&rhs)?;
+pub(crate) fn compiled_concat(
+    lhs: JValue,
+    rhs: JValue,
+    options: &EvaluatorOptions,
+) -> Result<JValue, EvaluatorError> {
+    let limit = string_limit(options);
+    let l = compiled_to_concat_string(&lhs, limit)?;
+    let r = compiled_to_concat_string(&rhs, limit)?;
+    charge_bytes(options, (l.len() as u64).saturating_add(r.len() as u64))?;
     Ok(JValue::string(l + &r))
 }
 
@@ -3788,6 +3803,105 @@ pub struct EvaluatorOptions {
     /// The steps taken so far by the evaluation running with these options;
     /// reset when an evaluation starts. Leave it at its default.
     pub steps: StepCounter,
+    /// Largest value one evaluation may build, in accounted bytes (see
+    /// [`charge_bytes`]: a string's UTF-8 length, [`SLOT_BYTES`] per array
+    /// item, [`ENTRY_BYTES`] per object entry). Checked before the value is
+    /// allocated wherever its size is driven by an argument; exceeding it
+    /// raises U1004. (Tributary patch, see PATCHED.md.)
+    pub max_value_bytes: Option<u64>,
+    /// Most bytes one evaluation may allocate in all (the sum of every value
+    /// charged by [`charge_bytes`]); exceeding it raises U1005. (Tributary
+    /// patch, see PATCHED.md.)
+    pub max_alloc_bytes: Option<u64>,
+    /// The bytes charged so far by the evaluation running with these options;
+    /// reset when an evaluation starts. Leave it at its default.
+    pub allocated: StepCounter,
+}
+
+/// Accounted bytes of one array item's slot (the item's own bytes are charged
+/// where the item was built). A fixed figure, not `size_of`, so the budget is
+/// the same natively and on wasm32. (Tributary patch, see PATCHED.md.)
+pub const SLOT_BYTES: u64 = 8;
+/// Accounted bytes of one object entry besides its key's UTF-8 length.
+/// (Tributary patch, see PATCHED.md.)
+pub const ENTRY_BYTES: u64 = 32;
+
+/// Charges a value of `bytes` accounted bytes that the evaluation is about to
+/// build: U1004 when the value alone is over `max_value_bytes`, U1005 once the
+/// evaluation's total is over `max_alloc_bytes`. Call it BEFORE allocating.
+/// (Tributary patch, see PATCHED.md.)
+#[inline]
+pub(crate) fn charge_bytes(options: &EvaluatorOptions, bytes: u64) -> Result<(), EvaluatorError> {
+    if let Some(max) = options.max_value_bytes {
+        if bytes > max {
+            return Err(EvaluatorError::EvaluationError(format!(
+                "U1004: Evaluation would build a value of {} bytes; the largest value an evaluation may build is {} bytes",
+                bytes, max
+            )));
+        }
+    }
+    let total = options.allocated.0.get().saturating_add(bytes);
+    options.allocated.0.set(total);
+    match options.max_alloc_bytes {
+        Some(max) if total > max => Err(EvaluatorError::EvaluationError(format!(
+            "U1005: Evaluation exceeded its memory budget of {} bytes allocated in all",
+            max
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// [`charge_bytes`] for an array of `items` items.
+#[inline]
+pub(crate) fn charge_items(options: &EvaluatorOptions, items: usize) -> Result<(), EvaluatorError> {
+    charge_bytes(options, (items as u64).saturating_mul(SLOT_BYTES))
+}
+
+/// The accounted bytes of `value` itself, not of what it contains (items and
+/// entry values were charged when they were built): cheap, O(1) but for an
+/// object's keys.
+pub(crate) fn shallow_bytes(value: &JValue) -> u64 {
+    match value {
+        JValue::String(s) => s.len() as u64,
+        JValue::Array(items) => (items.len() as u64).saturating_mul(SLOT_BYTES),
+        JValue::Object(entries) => (entries.len() as u64).saturating_mul(ENTRY_BYTES),
+        _ => 0,
+    }
+}
+
+/// Bytes of a string argument a builtin may read per step charged for it.
+/// (Tributary patch, see PATCHED.md.)
+pub const SCAN_BYTES_PER_STEP: u64 = 1024;
+/// Items (or entries) of an array (object) argument a builtin may read per
+/// step charged for it. (Tributary patch, see PATCHED.md.)
+pub const SCAN_ITEMS_PER_STEP: u64 = 128;
+
+/// The steps a builtin is charged for reading `value` (its own size, not
+/// what it contains): 0 for small values, so ordinary calls cost as before.
+pub(crate) fn scan_steps(value: &JValue) -> u64 {
+    match value {
+        JValue::String(s) => s.len() as u64 / SCAN_BYTES_PER_STEP,
+        JValue::Array(items) => items.len() as u64 / SCAN_ITEMS_PER_STEP,
+        JValue::Object(entries) => entries.len() as u64 / SCAN_ITEMS_PER_STEP,
+        _ => 0,
+    }
+}
+
+/// Charges `value` after it was built, where its size is bounded by the size
+/// of inputs already charged (so the allocation itself was bounded).
+#[inline]
+pub(crate) fn charge_value(options: &EvaluatorOptions, value: &JValue) -> Result<(), EvaluatorError> {
+    if options.max_value_bytes.is_none() && options.max_alloc_bytes.is_none() {
+        return Ok(());
+    }
+    charge_bytes(options, shallow_bytes(value))
+}
+
+/// The string limit to pass to a builder that stops past it (`$string`, `&`).
+pub(crate) fn string_limit(options: &EvaluatorOptions) -> Option<usize> {
+    options
+        .max_value_bytes
+        .map(|max| usize::try_from(max).unwrap_or(usize::MAX))
 }
 
 /// Steps taken by one evaluation (see [`EvaluatorOptions::max_steps`]).
@@ -3803,6 +3917,15 @@ impl StepCounter {
 
     pub(crate) fn reset(&self) {
         self.0.set(0);
+    }
+}
+
+impl EvaluatorOptions {
+    /// Resets the per-evaluation counters (steps and bytes) when a top-level
+    /// evaluation starts. (Tributary patch, see PATCHED.md.)
+    pub(crate) fn reset_counters(&self) {
+        self.steps.reset();
+        self.allocated.reset();
     }
 }
 
@@ -4358,6 +4481,9 @@ pub(crate) fn check_sequence_length(
     len: usize,
     options: &EvaluatorOptions,
 ) -> Result<(), EvaluatorError> {
+    // Every query-result sequence passes here with its length: charge its
+    // slots (Tributary patch, see PATCHED.md).
+    charge_items(options, len)?;
     if let Some(max) = options.max_sequence_length {
         if len > max {
             return Err(EvaluatorError::EvaluationError(format!(
@@ -4632,6 +4758,12 @@ impl Evaluator {
 
     /// Construct an `Evaluator` with guardrail options. `Evaluator::new()`/
     /// `with_context()` remain unchanged (unlimited options) for existing callers.
+    /// The steps the last evaluation took (see
+    /// [`EvaluatorOptions::max_steps`]). (Tributary patch, see PATCHED.md.)
+    pub fn steps_taken(&self) -> u64 {
+        self.options.steps.get()
+    }
+
     pub fn with_options(context: Context, options: EvaluatorOptions) -> Self {
         Evaluator {
             context,
@@ -5133,7 +5265,7 @@ impl Evaluator {
             self.start_time = Some(Instant::now());
         }
         if self.recursion_depth == 0 {
-            self.options.steps.reset();
+            self.options.reset_counters();
         }
 
         self.tuple_stream_created = false;
@@ -10302,7 +10434,13 @@ impl Evaluator {
     ) -> Result<JValue, EvaluatorError> {
         match pattern {
             JValue::String(_) => match replacement {
-                JValue::String(text) => Ok(crate::functions::string::replace(s, pattern, text, limit)?),
+                JValue::String(text) => Ok(crate::functions::string::replace_bounded(
+                    s,
+                    pattern,
+                    text,
+                    limit,
+                    string_limit(&self.options).unwrap_or(usize::MAX),
+                )?),
                 // jsonata-js inserts the function's JavaScript source text
                 // here, which has no equivalent to reproduce.
                 _ => Err(EvaluatorError::TypeError(
@@ -10314,7 +10452,7 @@ impl Evaluator {
                 self.replace_with_custom_matcher(s, pattern, replacement, limit, data)
             }
             _ => {
-                use crate::functions::string::{replace_regex, RegexMatches};
+                use crate::functions::string::RegexMatches;
                 let (pat, flags) =
                     crate::functions::string::extract_regex(pattern).ok_or_else(|| {
                         EvaluatorError::TypeError(
@@ -10327,7 +10465,8 @@ impl Evaluator {
                 if !matches!(replacement, JValue::String(_)) {
                     matches = matches.counting_utf16();
                 }
-                let result = replace_regex(matches, limit, |found, out| {
+                let max_bytes = string_limit(&self.options).unwrap_or(usize::MAX);
+                let result = crate::functions::string::replace_regex_bounded(matches, limit, max_bytes, |found, out| {
                     self.replace_one(
                         out,
                         replacement,
@@ -10441,6 +10580,17 @@ impl Evaluator {
                 data,
             )?;
             result.extend(replaced.encode_utf16());
+            // The result so far against the value-size budget (Tributary
+            // patch, see PATCHED.md); UTF-16 units, at least one byte each.
+            charge_bytes(&self.options, replaced.len() as u64)?;
+            if let Some(max) = self.options.max_value_bytes {
+                if result.len() as u64 > max {
+                    return Err(crate::functions::string::string_limit_error(
+                        usize::try_from(max).unwrap_or(usize::MAX),
+                    )
+                    .into());
+                }
+            }
             // `matches.start + matches.match.length`, which concatenates
             // when `start` converts to a string first.
             let match_len = text.encode_utf16().count() as f64;
@@ -11353,7 +11503,10 @@ impl Evaluator {
     }
 
     /// Convert a value to a string for concatenation
-    fn value_to_concat_string(value: &JValue) -> Result<String, EvaluatorError> {
+    fn value_to_concat_string(
+        value: &JValue,
+        limit: Option<usize>,
+    ) -> Result<String, EvaluatorError> {
         // Normalize a lazy operand up front: `functions::string::string`'s lazy arm maps a
         // conversion failure to `JValue::Null` (silently stringifying to `""`), which would
         // swallow the TypeError this must raise instead. Guarded by `is_lazy` so the
@@ -11374,9 +11527,13 @@ impl Evaluator {
             | JValue::Number(_)
             | JValue::Bool(_)
             | JValue::Array(_)
-            | JValue::Object(_) => match crate::functions::string::string(value, None) {
+            | JValue::Object(_) => match crate::functions::string::string_bounded(value, None, limit) {
                 Ok(JValue::String(s)) => Ok(s.to_string()),
                 Ok(JValue::Null) => Ok(String::new()),
+                // The value-size budget (Tributary patch, see PATCHED.md).
+                Err(crate::functions::FunctionError::RuntimeError(m)) if m.starts_with("U1004") => {
+                    Err(EvaluatorError::EvaluationError(m))
+                }
                 _ => Err(EvaluatorError::TypeError(
                     "Cannot concatenate complex types".to_string(),
                 )),
@@ -11387,8 +11544,10 @@ impl Evaluator {
 
     /// String concatenation
     fn concatenate(&self, left: &JValue, right: &JValue) -> Result<JValue, EvaluatorError> {
-        let left_str = Self::value_to_concat_string(left)?;
-        let right_str = Self::value_to_concat_string(right)?;
+        let limit = string_limit(&self.options);
+        let left_str = Self::value_to_concat_string(left, limit)?;
+        let right_str = Self::value_to_concat_string(right, limit)?;
+        charge_bytes(&self.options, (left_str.len() as u64).saturating_add(right_str.len() as u64))?;
         Ok(JValue::string(format!("{}{}", left_str, right_str)))
     }
 

@@ -69,6 +69,30 @@ pub(crate) fn run_compiled(
     ev.evaluate(ast, data)
 }
 
+/// [`run_compiled`] that also reports the steps the evaluation took (see
+/// [`EvaluatorOptions::max_steps`]). (Tributary patch, see PATCHED.md.)
+fn run_compiled_counted(
+    ast: &AstNode,
+    bytecode: &OnceCell<Option<BytecodeProgram>>,
+    data: &JValue,
+    options: EvaluatorOptions,
+) -> (Result<JValue, EvaluatorError>, u64) {
+    if !force_tree_walker() {
+        let bytecode = bytecode.get_or_init(|| {
+            evaluator::try_compile_expr(ast)
+                .map(|ce| crate::compiler::BytecodeCompiler::compile(&ce))
+        });
+        if let Some(bc) = bytecode {
+            let mut vm = crate::vm::Vm::with_options(bc, options);
+            let result = vm.run(data, None);
+            return (result, vm.steps_taken());
+        }
+    }
+    let mut ev = evaluator::Evaluator::with_options(evaluator::Context::new(), options);
+    let result = ev.evaluate(ast, data);
+    (result, ev.steps_taken())
+}
+
 /// A parsed JSONata expression, reusable across payloads.
 ///
 /// Compilable expressions run on the bytecode VM (lowered lazily on first
@@ -128,6 +152,17 @@ impl Expression {
         options: EvaluatorOptions,
     ) -> Result<JValue, EvaluatorError> {
         run_compiled(&self.ast, &self.bytecode, data, options)
+    }
+
+    /// [`Expression::evaluate_with_options`] that also reports the steps the
+    /// evaluation took, so a caller can spend one budget over many
+    /// evaluations. (Tributary patch, see PATCHED.md.)
+    pub fn evaluate_counted(
+        &self,
+        data: &JValue,
+        options: EvaluatorOptions,
+    ) -> (Result<JValue, EvaluatorError>, u64) {
+        run_compiled_counted(&self.ast, &self.bytecode, data, options)
     }
 }
 

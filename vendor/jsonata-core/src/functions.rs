@@ -39,14 +39,14 @@ pub enum FunctionError {
 fn js_slice<T: Clone>(arr: &[T], start: i64, end: Option<i64>) -> Vec<T> {
     let len = arr.len() as i64;
     let s = if start < 0 {
-        (len + start).max(0) as usize
+        len.saturating_add(start).max(0) as usize
     } else {
         start.min(len) as usize
     };
     let e = match end {
         Some(end) => {
             if end < 0 {
-                (len + end).max(0) as usize
+                len.saturating_add(end).max(0) as usize
             } else {
                 (end.min(len)) as usize
             }
@@ -108,6 +108,29 @@ pub mod string {
     /// - other values use JSON.stringify with number precision
     /// - prettify=true uses 2-space indentation
     pub fn string(value: &JValue, prettify: Option<bool>) -> Result<JValue, FunctionError> {
+        string_bounded(value, prettify, None)
+    }
+
+    /// The message of the error `string_bounded` raises past its limit
+    /// (U1004, the evaluator's value-size code). (Tributary patch, see
+    /// PATCHED.md.)
+    pub fn string_limit_error(limit: usize) -> FunctionError {
+        FunctionError::RuntimeError(format!(
+            "U1004: Evaluation would build a string of more than {} bytes; the largest value an evaluation may build is {} bytes",
+            limit, limit
+        ))
+    }
+
+    /// `$string` that stops writing once the text is over `limit` bytes and
+    /// fails with U1004, so stringifying a large (or Rc-shared, hence cheap
+    /// to build) array never materialises more than about `limit` bytes.
+    /// (Tributary patch, see PATCHED.md.)
+    pub fn string_bounded(
+        value: &JValue,
+        prettify: Option<bool>,
+        limit: Option<usize>,
+    ) -> Result<JValue, FunctionError> {
+        let limit = limit.unwrap_or(usize::MAX);
         // Check if this is undefined or a function first
         if value.is_undefined() {
             return Ok(JValue::Undefined);
@@ -148,7 +171,7 @@ pub mod string {
                 } else {
                     None
                 };
-                stringify_value_custom(value, indent)?
+                stringify_value_custom(value, indent, limit)?
             }
             #[cfg(feature = "python")]
             JValue::LazyPyDict(_) => {
@@ -157,10 +180,13 @@ pub mod string {
                 } else {
                     None
                 };
-                stringify_value_custom(value, indent)?
+                stringify_value_custom(value, indent, limit)?
             }
             _ => String::new(),
         };
+        if result.len() > limit {
+            return Err(string_limit_error(limit));
+        }
         Ok(JValue::string(result))
     }
 
@@ -213,10 +239,14 @@ pub mod string {
     fn stringify_value_custom(
         value: &JValue,
         indent: Option<usize>,
+        limit: usize,
     ) -> Result<String, FunctionError> {
         reject_non_finite(value)?;
         let mut out = String::new();
-        write_stringified(value, indent, 0, &mut out);
+        let complete = write_stringified(value, indent, 0, &mut out, limit);
+        if !complete || out.len() > limit {
+            return Err(string_limit_error(limit));
+        }
         Ok(out)
     }
 
@@ -224,7 +254,26 @@ pub mod string {
     /// pretty-prints exactly like `JSON.stringify(v, replacer, width)` (and
     /// serde_json's pretty printer): items one per line, `": "` after keys,
     /// empty containers stay `{}`/`[]`.
-    fn write_stringified(value: &JValue, indent: Option<usize>, depth: usize, out: &mut String) {
+    ///
+    /// Stops (leaving `out` over `limit`) once `out` is over `limit` bytes:
+    /// checked before each item and before each indentation is made.
+    /// (Tributary patch, see PATCHED.md.)
+    fn write_stringified(
+        value: &JValue,
+        indent: Option<usize>,
+        depth: usize,
+        out: &mut String,
+        limit: usize,
+    ) -> bool {
+        if out.len() > limit {
+            return false;
+        }
+        if let Some(w) = indent {
+            // The indentation alone would pass the limit: stop before making it.
+            if w.saturating_mul(depth.saturating_add(1)) > limit.saturating_sub(out.len()) {
+                return false;
+            }
+        }
         let (open_sep, close_sep, item_sep, key_sep): (String, String, &str, &str) = match indent {
             Some(w) => (
                 format!("\n{}", " ".repeat(w * (depth + 1))),
@@ -250,7 +299,7 @@ pub mod string {
             JValue::Array(arr) => {
                 if arr.is_empty() {
                     out.push_str("[]");
-                    return;
+                    return true;
                 }
                 out.push('[');
                 for (i, v) in arr.iter().enumerate() {
@@ -258,7 +307,9 @@ pub mod string {
                         out.push_str(item_sep);
                     }
                     out.push_str(&open_sep);
-                    with_stack(|| write_stringified(v, indent, depth + 1, out));
+                    if !with_stack(|| write_stringified(v, indent, depth + 1, out, limit)) {
+                        return false;
+                    }
                 }
                 out.push_str(&close_sep);
                 out.push(']');
@@ -266,17 +317,22 @@ pub mod string {
             JValue::Object(obj) => {
                 if obj.is_empty() {
                     out.push_str("{}");
-                    return;
+                    return true;
                 }
                 out.push('{');
                 for (i, (k, v)) in obj.iter().enumerate() {
+                    if out.len() > limit {
+                        return false;
+                    }
                     if i > 0 {
                         out.push_str(item_sep);
                     }
                     out.push_str(&open_sep);
                     write_json_escaped(k, out);
                     out.push_str(key_sep);
-                    with_stack(|| write_stringified(v, indent, depth + 1, out));
+                    if !with_stack(|| write_stringified(v, indent, depth + 1, out, limit)) {
+                        return false;
+                    }
                 }
                 out.push_str(&close_sep);
                 out.push('}');
@@ -284,11 +340,12 @@ pub mod string {
             #[cfg(feature = "python")]
             JValue::LazyPyDict(lazy) => match lazy.to_object_ref() {
                 Some(obj) => {
-                    write_stringified(&JValue::object(obj.clone()), indent, depth, out);
+                    return write_stringified(&JValue::object(obj.clone()), indent, depth, out, limit);
                 }
                 None => out.push_str("null"),
             },
         }
+        out.len() <= limit
     }
 
     /// Append the JSON string literal (quotes and escapes included) for `s`.
@@ -324,7 +381,8 @@ pub mod string {
 
         // Clamp start if it goes past the beginning
         // Matches JS: if (strLength + start < 0) { start = 0; }
-        let start = if str_len + start < 0 { 0 } else { start };
+        // Saturating (Tributary patch, see PATCHED.md): `start` may be any i64.
+        let start = if str_len.saturating_add(start) < 0 { 0 } else { start };
 
         if let Some(len) = length {
             // Negative or zero length → empty string (matches JS reference)
@@ -334,9 +392,9 @@ pub mod string {
             // Compute end index: mirrors JS reference exactly
             // JS: var end = start >= 0 ? start + length : strLength + start + length;
             let end = if start >= 0 {
-                start + len
+                start.saturating_add(len)
             } else {
-                str_len + start + len
+                str_len.saturating_add(start).saturating_add(len)
             };
             // JS: strArray.slice(start, end).join('')
             // JS slice handles negative start natively (counts from end)
@@ -809,8 +867,21 @@ pub mod string {
     /// replacement, even when the limit has been reached, so a zero-length
     /// match found that way is still D1004.
     pub fn replace_regex<E: From<FunctionError>>(
+        matches: RegexMatches,
+        limit: Option<usize>,
+        replacer: impl FnMut(&RegexMatch, &mut String) -> Result<(), E>,
+    ) -> Result<String, E> {
+        replace_regex_bounded(matches, limit, usize::MAX, replacer)
+    }
+
+    /// `replace_regex` failing with U1004 once the result is over `max_bytes`,
+    /// checked after each replacement, before the next one is made (the
+    /// replacement text of one match is itself a bounded value). (Tributary
+    /// patch, see PATCHED.md.)
+    pub fn replace_regex_bounded<E: From<FunctionError>>(
         mut matches: RegexMatches,
         limit: Option<usize>,
+        max_bytes: usize,
         mut replacer: impl FnMut(&RegexMatch, &mut String) -> Result<(), E>,
     ) -> Result<String, E> {
         let s = matches.s;
@@ -827,6 +898,9 @@ pub mod string {
             }
             result.push_str(&s[position..found.byte_start]);
             replacer(&found, &mut result)?;
+            if result.len() > max_bytes {
+                return Err(string_limit_error(max_bytes).into());
+            }
             position = found.byte_end;
             count += 1;
             current = matches.next_match()?;
@@ -845,10 +919,22 @@ pub mod string {
         replacement: &str,
         limit: Option<usize>,
     ) -> Result<JValue, FunctionError> {
+        replace_bounded(s, pattern, replacement, limit, usize::MAX)
+    }
+
+    /// `replace` failing with U1004, before the result is built, when it
+    /// would be over `max_bytes`. (Tributary patch, see PATCHED.md.)
+    pub fn replace_bounded(
+        s: &str,
+        pattern: &JValue,
+        replacement: &str,
+        limit: Option<usize>,
+        max_bytes: usize,
+    ) -> Result<JValue, FunctionError> {
         // Check if pattern is a regex
         if let Some((pat, flags)) = extract_regex(pattern) {
             let re = build_regex(&pat, &flags)?;
-            let output = replace_regex(RegexMatches::new(&re, s), limit, |found, out| {
+            let output = replace_regex_bounded(RegexMatches::new(&re, s), limit, max_bytes, |found, out| {
                 substitute_capture_groups(out, replacement, found.text, found.groups.len(), |i| {
                     Ok::<_, FunctionError>(found.groups[i].map(Cow::Borrowed))
                 })
@@ -870,6 +956,18 @@ pub mod string {
             return Err(FunctionError::RuntimeError(
                 "D3010: Pattern cannot be empty".to_string(),
             ));
+        }
+
+        // The result's size, before building it: each replaced occurrence
+        // changes the length by `replacement.len() - pat.len()`.
+        if replacement.len() > pat.len() {
+            let occurrences = s.matches(pat).count().min(limit.unwrap_or(usize::MAX));
+            let grown = (occurrences as u64)
+                .saturating_mul((replacement.len() - pat.len()) as u64)
+                .saturating_add(s.len() as u64);
+            if grown > max_bytes as u64 {
+                return Err(string_limit_error(max_bytes));
+            }
         }
 
         let result = if let Some(lim) = limit {

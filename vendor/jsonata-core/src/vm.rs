@@ -192,6 +192,11 @@ impl<'prog> Vm<'prog> {
         }
     }
 
+    /// The steps the last run took (Tributary patch, see PATCHED.md).
+    pub(crate) fn steps_taken(&self) -> u64 {
+        self.options.steps.get()
+    }
+
     /// Run the program against `data` with optional variable bindings.
     #[inline]
     pub(crate) fn run(
@@ -200,7 +205,7 @@ impl<'prog> Vm<'prog> {
         vars: Option<&HashMap<&str, &JValue>>,
     ) -> Result<JValue, EvaluatorError> {
         crate::evaluator::check_cancelled(&self.options)?;
-        self.options.steps.reset();
+        self.options.reset_counters();
         let data = &data.clone().into_outer_wrapper();
         let start_time = if self.options.timeout_ms.is_some() {
             Some(std::time::Instant::now())
@@ -440,7 +445,7 @@ fn run_inner(
             Instr::Concat => {
                 let rhs = stack.pop().unwrap_or(JValue::Undefined);
                 let lhs = stack.pop().unwrap_or(JValue::Undefined);
-                stack.push(compiled_concat(lhs, rhs)?);
+                stack.push(compiled_concat(lhs, rhs, options)?);
                 ip += 1;
             }
 
