@@ -1,5 +1,7 @@
 //! Nesting depth of JSON (DESIGN.md §3 rule 2), measured without recursion so
-//! hostile input cannot exhaust the stack.
+//! hostile input cannot exhaust the stack; and a cheap screen that tells
+//! when raw JSON cannot contain a name, so the router parses a body only
+//! when it must.
 
 use serde_json::Value;
 
@@ -65,5 +67,35 @@ mod tests {
         assert_eq!(value_depth(&json!({"a": [1, {"b": []}]})), 4);
         let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
         assert_eq!(raw_depth(deep.as_bytes()), 10_000);
+    }
+}
+
+/// Whether raw JSON text may contain `needle` once parsed: false only when
+/// the text has no backslash (so no string in it is escaped) and `needle`
+/// does not appear literally. A field name or string value equal to
+/// `needle` must then be spelled out; with any escape, assume it may.
+pub fn may_contain(json: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    json.contains(&b'\\')
+        || json
+            .iter()
+            .enumerate()
+            .any(|(at, &byte)| byte == first && json.get(at + 1..at + 1 + rest.len()) == Some(rest))
+}
+
+#[cfg(test)]
+mod screen_tests {
+    use super::may_contain;
+
+    #[test]
+    fn a_name_is_ruled_out_only_when_it_cannot_be_spelled() {
+        assert!(may_contain(br#"{"idempotencyKey":"copy:1"}"#, b"idempotencyKey"));
+        assert!(!may_contain(br#"{"type":"a","payload":{"k":1}}"#, b"idempotencyKey"));
+        // An escape anywhere may spell it: `\u004b` is `K`.
+        assert!(may_contain(br#"{"idempotency\u004bey":"copy:1"}"#, b"idempotencyKey"));
+        assert!(may_contain(br#"{"idempotencyKe"#, b""));
+        assert!(!may_contain(br#"{"idempotencyKe"#, b"idempotencyKey"));
     }
 }

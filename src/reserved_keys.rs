@@ -91,6 +91,9 @@ fn check_event(event: &Value, index: Option<usize>) -> Result<(), ReservedKeyErr
 /// the stream accepts escapes; the JSON is parsed the way the stream parses
 /// it (a repeated field keeps its last value in both).
 pub fn check_public_append(body: &[u8]) -> Result<(), ReservedKeyError> {
+    if !crate::json_limits::may_contain(body, b"idempotencyKey") {
+        return Ok(());
+    }
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
         return Ok(());
     };

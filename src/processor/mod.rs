@@ -28,12 +28,15 @@ pub fn name_of(expression: &Value) -> Option<&str> {
 /// unknown processor is a 422). Bodies that do not parse name none: the
 /// append itself reports them.
 pub fn referenced_in_append(body: &[u8]) -> Vec<String> {
+    if !crate::json_limits::may_contain(body, b"subscription-configured") {
+        return Vec::new();
+    }
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
         return Vec::new();
     };
     let events = match value.get("events").and_then(Value::as_array) {
-        Some(events) => events.clone(),
-        None => vec![value],
+        Some(events) => events.as_slice(),
+        None => std::slice::from_ref(&value),
     };
     let configured = format!("{}subscription-configured", crate::event::CONTROL_PREFIX);
     let mut names: Vec<String> = events
