@@ -267,6 +267,14 @@ pub const MAX_SOURCE_EVENT_SIGNATURE_BYTES: usize = 1024;
 pub const MAX_SOURCE_FINALITY_DEPTH: u64 = 1024;
 pub const MIN_SOURCE_POLL_MS: u64 = 250;
 pub const MAX_SOURCE_POLL_MS: u64 = 3_600_000;
+/// Configuration defaults (§15 "Configuration"): `confirmations` (blocks
+/// behind the head read), `finalityDepth` (blocks below the head taken as
+/// final), `pollMs` (the wait between runs once caught up).
+pub const SOURCE_DEFAULT_CONFIRMATIONS: u64 = 0;
+pub const SOURCE_DEFAULT_FINALITY_DEPTH: u64 = 64;
+pub const SOURCE_DEFAULT_POLL_MS: u64 = 2000;
+const _: () = assert!(SOURCE_DEFAULT_FINALITY_DEPTH <= MAX_SOURCE_FINALITY_DEPTH);
+const _: () = assert!(MIN_SOURCE_POLL_MS <= SOURCE_DEFAULT_POLL_MS && SOURCE_DEFAULT_POLL_MS <= MAX_SOURCE_POLL_MS);
 /// Largest configuration body (`PUT /v1/sources/{name}`).
 pub const MAX_SOURCE_CONFIG_BYTES: usize = 64 * 1024;
 /// Sources one project may define (§12, §15): enforced by the project's
