@@ -226,7 +226,7 @@ pub const MAX_SOURCE_APPEND_BYTES: usize = 1024 * 1024;
 pub const SOURCE_BACKOFF_INITIAL_MS: u64 = 1_000;
 pub const SOURCE_BACKOFF_MAX_MS: u64 = 5 * 60 * 1000;
 /// RPC calls an ancestor search may need over the largest window (§15
-/// "Reorganisations": gallop, then bisect, then the floor): a search starts
+/// "Reorg → invalidation": gallop, then bisect, then the floor): a search starts
 /// only with this many calls of the run left, else the run re-arms first.
 pub const SOURCE_SEARCH_CALLS: u32 = 24;
 const _: () = assert!(SOURCE_SEARCH_CALLS <= MAX_SOURCE_RPC_CALLS_PER_RUN);
@@ -250,7 +250,7 @@ pub const SOURCE_EVENT_ENVELOPE_BYTES: usize = 1024;
 /// when batching under [`MAX_SOURCE_APPEND_BYTES`] (§15); each event also
 /// counts one byte for its comma.
 pub const SOURCE_APPEND_FRAMING_BYTES: usize = 16;
-/// ABI types a filter's event may declare (§15 configuration): the deepest
+/// ABI types a filter's event may declare (§15 `PUT /v1/sources/{name}`): the deepest
 /// nesting (arrays and tuples), and the most values one parameter's type
 /// may hold statically (fixed arrays multiply; decoding pre-allocates that
 /// many).
@@ -267,7 +267,7 @@ pub const MAX_SOURCE_EVENT_SIGNATURE_BYTES: usize = 1024;
 pub const MAX_SOURCE_FINALITY_DEPTH: u64 = 1024;
 pub const MIN_SOURCE_POLL_MS: u64 = 250;
 pub const MAX_SOURCE_POLL_MS: u64 = 3_600_000;
-/// Configuration defaults (§15 "Configuration"): `confirmations` (blocks
+/// Configuration defaults (§15 `PUT /v1/sources/{name}`): `confirmations` (blocks
 /// behind the head read), `finalityDepth` (blocks below the head taken as
 /// final), `pollMs` (the wait between runs once caught up).
 pub const SOURCE_DEFAULT_CONFIRMATIONS: u64 = 0;

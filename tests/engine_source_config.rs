@@ -1,7 +1,7 @@
-//! EVM source configuration natively (DESIGN.md §15 "Configuration",
-//! "API"): defaults and normalisation, bad configurations refused naming
-//! the field, the endpoint chain id check, what a PUT restarts, the start
-//! without `startBlock`, the status shape, and the directory listing.
+//! EVM source configuration natively (DESIGN.md §15, the `/v1/sources`
+//! routes): defaults and normalisation, bad configurations refused naming the
+//! field, the endpoint chain id check, what a PUT restarts, the start without
+//! `startBlock`, the status shape, and the directory listing.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod source_support;

@@ -1,8 +1,8 @@
-//! EVM source reorganisations natively (DESIGN.md §15 "Reorganisations"):
-//! a reorg invalidates exactly the dead fork's offsets, a fork deeper than
-//! the window invalidates the whole window, a block that comes back is
-//! appended again under a new key, a crash between append and checkpoint
-//! repeats the work once, and many dead offsets split into several
+//! EVM source reorganisations natively (DESIGN.md §15 "Reorg →
+//! invalidation"): a reorg invalidates exactly the dead fork's offsets, a
+//! fork deeper than the window invalidates the whole window, a block that
+//! comes back is appended again under a new key, a crash between append and
+//! checkpoint repeats the work once, and many dead offsets split into several
 //! invalidations.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 

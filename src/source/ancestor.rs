@@ -1,13 +1,13 @@
 //! Seeing a reorganisation and finding the common ancestor (DESIGN.md §15
-//! "Reorganisations"). A block above finality whose parentHash is not the
-//! stored hash below it, or a window top that changed hash at the same
+//! "Reorg → invalidation"). A block above finality whose parentHash is not
+//! the stored hash below it, or a window top that changed hash at the same
 //! height, starts a search: galloping down from the lowest block known dead,
 //! then bisecting between the highest common and the lowest dead, over the
 //! window by number (contiguous from the floor up). It ends at an ancestor,
-//! or, when even the floor (the finalized anchor) is not canonical, as a
-//! deep reorg that invalidates the whole window. Either way the dead fork's
-//! offsets are staged for invalidation (written ahead) and the source
-//! rewinds to just above the ancestor.
+//! or, when even the floor (the finalized anchor) is not canonical, as a deep
+//! reorg that invalidates the whole window. Either way the dead fork's
+//! offsets are staged for invalidation (written ahead) and the source rewinds
+//! to just above the ancestor.
 
 use super::abi;
 use super::answers;

@@ -1,11 +1,11 @@
-//! A source's pending work and its checkpoint (DESIGN.md §15 "Exactly
-//! once"). What a read produced is staged as a [`Pending`] transition with
+//! A source's pending work and its checkpoint (DESIGN.md §15 "Checkpoint and
+//! window"). What a read produced is staged as a [`Pending`] transition with
 //! its append batches (at most [`MAX_SOURCE_APPEND_EVENTS`] events and
 //! [`MAX_SOURCE_APPEND_BYTES`] each); an unfinalized block's batches and an
-//! invalidation's are written ahead (`source_pending`) so a restart
-//! finishes exactly that work. Once every batch landed, the transition is
-//! applied: the checkpoint moves in one write. A target found with a new
-//! lifetime (§3 rule 6) resets the offsets recorded for the old one.
+//! invalidation's are written ahead (`source_pending`) so a restart finishes
+//! exactly that work. Once every batch landed, the transition is applied: the
+//! checkpoint moves in one write. A target found with a new lifetime (§3 rule
+//! 6) resets the offsets recorded for the old one.
 
 use super::machine::{Effect, Source};
 use super::store::{self, Batch, SourceRow, Transition, WindowBlock};

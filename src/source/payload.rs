@@ -93,7 +93,7 @@ fn fit_event_limit(payload: &mut Value) {
     }
 }
 
-/// A concluded ancestor search (§15 "Reorganisations"): what died above
+/// A concluded ancestor search (§15 "Reorg → invalidation"): what died above
 /// `ancestor`, and the offsets of the events appended from it.
 #[derive(Debug, Clone)]
 pub(super) struct Reorg {

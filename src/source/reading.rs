@@ -1,10 +1,10 @@
-//! What a source reads next, and the logs it read (DESIGN.md §15
-//! "Reading"). Finalized blocks below an empty window are read by range
+//! What a source reads next, and the logs it read (DESIGN.md §15 "Checkpoint
+//! and window"). Finalized blocks below an empty window are read by range
 //! (`eth_getLogs` over `from..=to`, the range halving when refused and
 //! growing back while answers stay small), anchored by the range's last
-//! header; blocks above finality one at a time, header by number, then
-//! logs by the header's hash. Caught up, the window's top is re-read so a
-//! reorg at the same height is seen.
+//! header; blocks above finality one at a time, header by number, then logs
+//! by the header's hash. Caught up, the window's top is re-read so a reorg at
+//! the same height is seen.
 
 use super::abi::{self, Log};
 use super::answers;

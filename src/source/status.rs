@@ -1,8 +1,8 @@
-//! A source's row from the API's side (DESIGN.md §15 "API"): `PUT` creates
-//! or replaces the configuration, `DELETE` forgets the source, `GET` shows
-//! its status view, and the alarm asks when it is next due. Changing what
-//! is read restarts ingestion under a new generation; anything else applies
-//! to the running source.
+//! A source's row from the API's side (DESIGN.md §15, the `/v1/sources`
+//! routes): `PUT` creates or replaces the configuration, `DELETE` forgets the
+//! source, `GET` shows its status view, and the alarm asks when it is next
+//! due. Changing what is read restarts ingestion under a new generation;
+//! anything else applies to the running source.
 
 use super::config::SourceConfig;
 use super::machine::Source;
