@@ -221,9 +221,41 @@ pub const MAX_SOURCE_LOG_RANGE_BLOCKS: u64 = 2_000;
 /// block's batch is written ahead of its append).
 pub const MAX_SOURCE_APPEND_EVENTS: usize = 1000;
 pub const MAX_SOURCE_APPEND_BYTES: usize = 1024 * 1024;
-/// Backoff after failed runs: 1 s doubling to 5 min, ±20% jitter.
+/// Backoff after failed runs (§15 "Failures"): 1 s doubling to 5 min, ±20%
+/// jitter; an RPC node's `Retry-After` is honoured up to the same 5 min.
 pub const SOURCE_BACKOFF_INITIAL_MS: u64 = 1_000;
 pub const SOURCE_BACKOFF_MAX_MS: u64 = 5 * 60 * 1000;
+/// RPC calls an ancestor search may need over the largest window (§15
+/// "Reorg → invalidation": gallop, then bisect, then the floor): a search starts
+/// only with this many calls of the run left, else the run re-arms first.
+pub const SOURCE_SEARCH_CALLS: u32 = 24;
+const _: () = assert!(SOURCE_SEARCH_CALLS <= MAX_SOURCE_RPC_CALLS_PER_RUN);
+/// Steps one source engine call may take without producing an effect
+/// (applying finished transitions, §15): a bound on the machine's loop,
+/// never reached in practice; past it the run re-arms.
+pub const MAX_SOURCE_STEPS_PER_CALL: usize = 64;
+/// Effects one source alarm run may perform in the shell (§12, §15): the
+/// engine bounds its calls ([`MAX_SOURCE_RPC_CALLS_PER_RUN`]) and its
+/// appends; this only guards the shell's loop.
+pub const MAX_SOURCE_EFFECTS_PER_RUN: usize = 10_000;
+/// Characters of an upstream's error text (a JSON-RPC error message, a
+/// network error, a refused append's body) quoted in a source's
+/// `lastError` (§15 "Failures").
+pub const SOURCE_ERROR_EXCERPT_CHARS: usize = 200;
+/// Slack kept under [`MAX_EVENT_BYTES`] for an `evm.log` event's envelope
+/// (type, idempotency key) around its payload (§3, §15): past it the
+/// decoded args, then the raw data, are dropped.
+pub const SOURCE_EVENT_ENVELOPE_BYTES: usize = 1024;
+/// Bytes reserved for an append body's framing (`{"events":[` and `]}`)
+/// when batching under [`MAX_SOURCE_APPEND_BYTES`] (§15); each event also
+/// counts one byte for its comma.
+pub const SOURCE_APPEND_FRAMING_BYTES: usize = 16;
+/// ABI types a filter's event may declare (§15 `PUT /v1/sources/{name}`): the deepest
+/// nesting (arrays and tuples), and the most values one parameter's type
+/// may hold statically (fixed arrays multiply; decoding pre-allocates that
+/// many).
+pub const MAX_SOURCE_ABI_TYPE_DEPTH: usize = 8;
+pub const MAX_SOURCE_ABI_TYPE_SLOTS: u64 = 1024;
 /// Configuration bounds: name, RPC URLs, filters, addresses per filter,
 /// event signature, finality window, poll interval.
 pub const MAX_SOURCE_NAME_BYTES: usize = 64;
@@ -235,6 +267,14 @@ pub const MAX_SOURCE_EVENT_SIGNATURE_BYTES: usize = 1024;
 pub const MAX_SOURCE_FINALITY_DEPTH: u64 = 1024;
 pub const MIN_SOURCE_POLL_MS: u64 = 250;
 pub const MAX_SOURCE_POLL_MS: u64 = 3_600_000;
+/// Configuration defaults (§15 `PUT /v1/sources/{name}`): `confirmations` (blocks
+/// behind the head read), `finalityDepth` (blocks below the head taken as
+/// final), `pollMs` (the wait between runs once caught up).
+pub const SOURCE_DEFAULT_CONFIRMATIONS: u64 = 0;
+pub const SOURCE_DEFAULT_FINALITY_DEPTH: u64 = 64;
+pub const SOURCE_DEFAULT_POLL_MS: u64 = 2000;
+const _: () = assert!(SOURCE_DEFAULT_FINALITY_DEPTH <= MAX_SOURCE_FINALITY_DEPTH);
+const _: () = assert!(MIN_SOURCE_POLL_MS <= SOURCE_DEFAULT_POLL_MS && SOURCE_DEFAULT_POLL_MS <= MAX_SOURCE_POLL_MS);
 /// Largest configuration body (`PUT /v1/sources/{name}`).
 pub const MAX_SOURCE_CONFIG_BYTES: usize = 64 * 1024;
 /// Sources one project may define (§12, §15): enforced by the project's

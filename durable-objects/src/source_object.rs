@@ -17,7 +17,7 @@ use futures_util::StreamExt;
 use std::cell::RefCell;
 use tributary::api::ApiResponse;
 use tributary::error::ApiError;
-use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
+use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_EFFECTS_PER_RUN, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
 use tributary::source::{
     self, check_chain_ids, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall, Source,
 };
@@ -31,9 +31,6 @@ const SOURCE_ROUTE: &str = "/internal/source";
 /// Router and sources → the project's directory instance.
 const DIRECTORY_ROUTE: &str = "/internal/sources";
 const NAME_HEADER: &str = "x-tributary-source";
-/// Effects one alarm run may perform: the engine bounds its calls (§12) and
-/// its appends; this only guards the loop.
-const MAX_EFFECTS_PER_RUN: usize = 10_000;
 
 fn stub(env: &Env, project: &str, name: &str) -> Result<worker::Stub> {
     env.durable_object(SOURCE_BINDING)?
@@ -244,7 +241,8 @@ impl SourceObject {
         let (Some(run_id), Some(project)) = (run_id, project) else {
             return self.settle(effect.map_err(|error| error.to_string())?).await;
         };
-        for _effect in 0..MAX_EFFECTS_PER_RUN {
+        // §12: the engine bounds its calls and appends; this guards the loop.
+        for _effect in 0..MAX_SOURCE_EFFECTS_PER_RUN {
             self.print_logs();
             let next = match effect.map_err(|error| error.to_string())? {
                 Effect::Call(call) => {

@@ -9,17 +9,12 @@
 //! nothing a signature did not allow.
 
 use super::config::{invalid, ConfigError, FilterConfig};
+use crate::limits::{MAX_SOURCE_ABI_TYPE_DEPTH, MAX_SOURCE_ABI_TYPE_SLOTS};
 use alloy_dyn_abi::{DynSolType, DynSolValue, EventExt, Specifier};
 use alloy_json_abi::Event;
 use alloy_primitives::{hex, Address, B256};
 use serde_json::{json, Map, Value};
 use std::str::FromStr;
-
-/// Deepest type nesting an event parameter may have (arrays and tuples).
-const MAX_TYPE_DEPTH: usize = 8;
-/// Most values one parameter's type may hold statically (fixed arrays
-/// multiply): decoding pre-allocates that many.
-const MAX_TYPE_SLOTS: u64 = 1024;
 
 /// One filter, ready to match logs.
 #[derive(Debug, Clone)]
@@ -52,8 +47,8 @@ pub fn parse_address(raw: &str) -> Result<String, String> {
 }
 
 fn type_bounds(ty: &DynSolType, depth: usize) -> Result<u64, String> {
-    if depth > MAX_TYPE_DEPTH {
-        return Err(format!("nests types deeper than {MAX_TYPE_DEPTH}"));
+    if depth > MAX_SOURCE_ABI_TYPE_DEPTH {
+        return Err(format!("nests types deeper than {MAX_SOURCE_ABI_TYPE_DEPTH}"));
     }
     let slots = match ty {
         DynSolType::Array(inner) => type_bounds(inner, depth + 1)?,
@@ -70,8 +65,8 @@ fn type_bounds(ty: &DynSolType, depth: usize) -> Result<u64, String> {
         }
         _ => 1,
     };
-    if slots > MAX_TYPE_SLOTS {
-        return Err(format!("holds more than {MAX_TYPE_SLOTS} values"));
+    if slots > MAX_SOURCE_ABI_TYPE_SLOTS {
+        return Err(format!("holds more than {MAX_SOURCE_ABI_TYPE_SLOTS} values"));
     }
     Ok(slots)
 }

@@ -19,9 +19,10 @@ use crate::webhook::url_rules;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-pub const DEFAULT_CONFIRMATIONS: u64 = 0;
-pub const DEFAULT_FINALITY_DEPTH: u64 = 64;
-pub const DEFAULT_POLL_MS: u64 = 2000;
+pub use crate::limits::{
+    SOURCE_DEFAULT_CONFIRMATIONS as DEFAULT_CONFIRMATIONS, SOURCE_DEFAULT_FINALITY_DEPTH as DEFAULT_FINALITY_DEPTH,
+    SOURCE_DEFAULT_POLL_MS as DEFAULT_POLL_MS,
+};
 
 /// A validated configuration, as stored and returned (defaults filled in,
 /// filter addresses EIP-55 checksummed).
@@ -169,24 +170,48 @@ pub fn parse(name: &str, body: &[u8], allow_insecure: bool) -> Result<SourceConf
         _ => return Err(invalid("kind", "must be \"evm\"")),
     }
     let rpc_urls = rpc_urls(fields.get("rpcUrls"), allow_insecure)?;
-    let chain_id = match integer(fields, "chainId")? {
-        Some(id) if id >= 1 => id,
-        _ => return Err(invalid("chainId", "must be a positive integer below 2^53")),
-    };
-    let target_stream = match fields.get("targetStream") {
-        Some(Value::String(path)) => StreamPath::parse(path)
-            .map_err(|error| invalid("targetStream", format!("is not a stream path: {error}")))?
-            .as_str()
-            .to_owned(),
-        _ => {
-            return Err(invalid(
-                "targetStream",
-                "must be a stream path such as \"/chain/transfers\"",
-            ))
-        }
-    };
+    let chain_id = chain_id(fields)?;
+    let target_stream = target_stream(fields)?;
     let filters = filters(fields.get("filters"))?;
     let start_block = integer(fields, "startBlock")?;
+    let (confirmations, finality_depth, poll_ms) = pacing(fields)?;
+    let config = SourceConfig {
+        kind: "evm".to_owned(),
+        rpc_urls,
+        chain_id,
+        target_stream,
+        filters,
+        start_block,
+        confirmations,
+        finality_depth,
+        poll_ms,
+    };
+    config.compile()?;
+    Ok(config)
+}
+
+fn chain_id(fields: &Map<String, Value>) -> Result<u64, ConfigError> {
+    match integer(fields, "chainId")? {
+        Some(id) if id >= 1 => Ok(id),
+        _ => Err(invalid("chainId", "must be a positive integer below 2^53")),
+    }
+}
+
+fn target_stream(fields: &Map<String, Value>) -> Result<String, ConfigError> {
+    match fields.get("targetStream") {
+        Some(Value::String(path)) => Ok(StreamPath::parse(path)
+            .map_err(|error| invalid("targetStream", format!("is not a stream path: {error}")))?
+            .as_str()
+            .to_owned()),
+        _ => Err(invalid(
+            "targetStream",
+            "must be a stream path such as \"/chain/transfers\"",
+        )),
+    }
+}
+
+/// `confirmations`, `finalityDepth` and `pollMs`, defaults filled in and bounds checked.
+fn pacing(fields: &Map<String, Value>) -> Result<(u64, u64, u64), ConfigError> {
     let confirmations = integer(fields, "confirmations")?.unwrap_or(DEFAULT_CONFIRMATIONS);
     if confirmations > MAX_SOURCE_FINALITY_DEPTH {
         return Err(invalid(
@@ -208,19 +233,7 @@ pub fn parse(name: &str, body: &[u8], allow_insecure: bool) -> Result<SourceConf
             format!("must be {MIN_SOURCE_POLL_MS} to {MAX_SOURCE_POLL_MS} milliseconds"),
         ));
     }
-    let config = SourceConfig {
-        kind: "evm".to_owned(),
-        rpc_urls,
-        chain_id,
-        target_stream,
-        filters,
-        start_block,
-        confirmations,
-        finality_depth,
-        poll_ms,
-    };
-    config.compile()?;
-    Ok(config)
+    Ok((confirmations, finality_depth, poll_ms))
 }
 
 fn rpc_urls(value: Option<&Value>, allow_insecure: bool) -> Result<Vec<String>, ConfigError> {

@@ -93,7 +93,9 @@ impl<S: Storage> Directory<S> {
                 "limit" => match value.parse::<u64>() {
                     Ok(n) if (1..=MAX_READ_LIMIT).contains(&n) => limit = n,
                     _ => {
-                        return Ok(ApiError::new(400, "invalid_query", "limit must be 1 to 1000").into());
+                        return Ok(
+                            ApiError::new(400, "invalid_query", format!("limit must be 1 to {MAX_READ_LIMIT}")).into(),
+                        );
                     }
                 },
                 _ => {}

@@ -10,11 +10,17 @@
 //! back.
 
 pub mod abi;
+mod ancestor;
+mod answers;
+mod batching;
 pub mod config;
 pub mod directory;
 pub mod lifetime;
 pub mod machine;
+pub mod payload;
+mod reading;
 pub mod rpc;
+pub mod status;
 pub mod store;
 
 pub use config::{check_chain_ids, ConfigError, SourceConfig};
