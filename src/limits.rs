@@ -93,6 +93,10 @@ pub const MAX_AGGREGATE_WINDOW_MS: u64 = 86_400_000;
 pub const MAX_AGGREGATE_BATCH: u64 = 10_000;
 /// Longest `lastError` kept on a runtime row.
 pub const MAX_ERROR_CHARS: usize = 512;
+/// Longest excerpt of a receiver's answer (or of a value) quoted in an error
+/// message (§6, §9): a webhook's body, a receiving stream's or processor's
+/// answer, an RPC error. Cut with [`crate::text::excerpt`].
+pub const MAX_ERROR_EXCERPT_CHARS: usize = 200;
 
 // Live connections (§10, §12).
 

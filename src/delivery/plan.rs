@@ -235,11 +235,7 @@ impl<S: Storage> Stream<S> {
                     }
                 }
                 Ok(other) => {
-                    let got: String = other
-                        .map_or("undefined".to_owned(), |v| v.to_string())
-                        .chars()
-                        .take(200)
-                        .collect();
+                    let got = crate::text::excerpt(&other.map_or("undefined".to_owned(), |v| v.to_string()));
                     return Prepared::Fail {
                         message: format!("transform on offset {} must produce an object, got {got}", event.offset),
                         body: committed,

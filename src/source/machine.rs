@@ -1305,7 +1305,7 @@ fn append_offsets(stream: &str, answer: &AppendAnswer, keys: &[String]) -> Resul
                 let message = error.pointer("/error/message")?.as_str()?.to_owned();
                 Some(format!("{code}: {message}"))
             })
-            .unwrap_or_else(|| String::from_utf8_lossy(body).chars().take(200).collect());
+            .unwrap_or_else(|| crate::text::excerpt(&String::from_utf8_lossy(body)));
         let reason = error_text(&format!("append to {stream} answered {status}: {message}"));
         return Err(if status == 429 || status >= 500 {
             Finish::Transient {

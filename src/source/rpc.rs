@@ -139,7 +139,7 @@ fn retry_after_ms(header: Option<&str>) -> Option<u64> {
 }
 
 fn error_message(code: i64, message: &str) -> String {
-    let message: String = message.chars().take(200).collect();
+    let message = crate::text::excerpt(message);
     format!("JSON-RPC error {code}: {message}")
 }
 
@@ -157,7 +157,7 @@ pub fn result<'a>(call: &RpcCall, answer: &'a RpcAnswer, range: bool) -> Result<
         RpcAnswer::TooLarge => return Err(RpcFailure::transient(format!("{where_}: answer too large"))),
         RpcAnswer::Timeout => return Err(RpcFailure::transient(format!("{where_}: timed out"))),
         RpcAnswer::Network(error) => {
-            let error: String = error.chars().take(200).collect();
+            let error = crate::text::excerpt(error);
             return Err(RpcFailure::transient(format!("{where_}: network error: {error}")));
         }
         RpcAnswer::Refused(rule) => {

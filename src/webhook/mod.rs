@@ -125,7 +125,7 @@ pub fn itx_envelope(plan: &DeliveryPlan) -> Value {
 /// permanent; 408, 429, 5xx and 3xx (redirects are not followed) transient,
 /// honouring `Retry-After` as the minimum backoff.
 pub fn classify(status: u16, retry_after: Option<&str>, body_prefix: &str, now_ms: i64) -> Outcome {
-    let detail: String = body_prefix.chars().take(200).collect();
+    let detail = crate::text::excerpt(body_prefix);
     let message = if detail.is_empty() {
         format!("HTTP {status}")
     } else {
