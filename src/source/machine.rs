@@ -39,7 +39,7 @@ use std::collections::BTreeMap;
 
 /// The event type of a matching log (§15).
 pub const EVM_LOG_TYPE: &str = "evm.log";
-pub const INVALIDATED_TYPE: &str = "events.iterate.com/stream/events-invalidated";
+pub const INVALIDATED_TYPE: &str = crate::event::ControlType::EventsInvalidated.as_str();
 /// Calls an ancestor search may need over the largest window (gallop, then
 /// bisect, then the floor): a search starts only with this many left.
 const SEARCH_CALLS: u32 = 24;

@@ -6,7 +6,7 @@
 use super::Stream;
 use crate::delivery::{DeliveryPlan, Outcome, PlannedEvent};
 use crate::error::{details, ApiFailure};
-use crate::event::CONTROL_PREFIX;
+use crate::event::ControlType;
 use crate::invalidation::Invalidation;
 use crate::limits::{MAX_REPLAY_INVALIDATIONS_CHECKED, REPLAY_INVALIDATION_PAGE};
 use crate::schema::DeadLetterRow;
@@ -311,14 +311,13 @@ impl<S: Storage> Stream<S> {
     fn invalidated_at(&self, letter: &DeadLetterRow) -> Result<Option<u64>, DeadLetterError> {
         let sql = "SELECT event_offset, payload FROM events WHERE event_offset > ? AND type = ? \
                    AND source IS NULL ORDER BY event_offset LIMIT ?";
-        let kind = format!("{CONTROL_PREFIX}events-invalidated");
+        let kind = ControlType::EventsInvalidated.as_str();
         let mut after = letter.offset;
         let mut checked = 0;
         while checked < MAX_REPLAY_INVALIDATIONS_CHECKED {
-            let rows = self.storage.query(
-                sql,
-                &[after.into(), kind.as_str().into(), REPLAY_INVALIDATION_PAGE.into()],
-            )?;
+            let rows = self
+                .storage
+                .query(sql, &[after.into(), kind.into(), REPLAY_INVALIDATION_PAGE.into()])?;
             for row in &rows {
                 let columns = Columns { query: sql, row };
                 let at = columns.int(0)?.max(0) as u64;
