@@ -106,6 +106,12 @@ pub const MAX_ERROR_CHARS: usize = 512;
 /// message (§6, §9): a webhook's body, a receiving stream's or processor's
 /// answer, an RPC error. Cut with [`crate::text::excerpt`].
 pub const MAX_ERROR_EXCERPT_CHARS: usize = 200;
+/// Longest excerpt of an unknown field or parameter name quoted in a 400 or
+/// 422 (§2): cut with [`crate::text::name_excerpt`].
+pub const MAX_NAME_EXCERPT_CHARS: usize = 64;
+/// Longest excerpt of an SQL statement named in a storage decode error: cut
+/// with [`crate::text::query_excerpt`].
+pub const MAX_QUERY_EXCERPT_CHARS: usize = 80;
 /// The retry policy a subscription gets without `delivery.retry` (§6 rule 5):
 /// 15 attempts, the first wait 1 s, doubling to at most 30 min.
 pub const DEFAULT_RETRY_MAX_ATTEMPTS: u64 = 15;

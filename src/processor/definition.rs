@@ -117,7 +117,7 @@ impl DefinitionBody {
         {
             return Err(DefinitionError::Invalid {
                 field: "body",
-                problem: format!("has unknown field '{}'", unknown.chars().take(64).collect::<String>()),
+                problem: format!("has unknown field '{}'", crate::text::name_excerpt(unknown)),
             });
         }
         match fields.get("kind").and_then(Value::as_str) {
