@@ -7,7 +7,7 @@
 
 use crate::api::ApiResponse;
 use crate::error::{details, ApiError, ApiFailure};
-use crate::limits::MAX_PATH_BYTES;
+use crate::limits::{DEFAULT_CATALOG_PAGE, MAX_CATALOG_PAGE, MAX_PATH_BYTES};
 use crate::schema::{migrate_with, PROJECT_MIGRATIONS};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::stream::read::parse_offset;
@@ -155,7 +155,7 @@ impl CatalogQuery {
         let mut parsed = CatalogQuery {
             prefix: String::new(),
             after: String::new(),
-            limit: 100,
+            limit: DEFAULT_CATALOG_PAGE,
         };
         let invalid = |name: &'static str, problem: &str| CatalogError::InvalidParameter {
             name,
@@ -175,10 +175,10 @@ impl CatalogQuery {
                 }
                 "after" => parsed.after = decoded().ok_or_else(|| invalid("after", "must be a stream path"))?,
                 "limit" => {
-                    let limit =
-                        parse_offset("limit", value).map_err(|_| invalid("limit", "must be between 1 and 1000"))?;
-                    if !(1..=1000).contains(&limit) {
-                        return Err(invalid("limit", "must be between 1 and 1000"));
+                    let out_of_range = || invalid("limit", &format!("must be between 1 and {MAX_CATALOG_PAGE}"));
+                    let limit = parse_offset("limit", value).map_err(|_| out_of_range())?;
+                    if !(1..=MAX_CATALOG_PAGE).contains(&limit) {
+                        return Err(out_of_range());
                     }
                     parsed.limit = limit;
                 }

@@ -25,6 +25,36 @@ pub enum ControlType {
 }
 
 impl ControlType {
+    /// Every control type of the catalog (§4).
+    pub const ALL: [ControlType; 7] = [
+        ControlType::SubscriptionConfigured,
+        ControlType::SubscriptionRemoved,
+        ControlType::SubscriptionCursorSet,
+        ControlType::SubscriptionDeliveryResumed,
+        ControlType::SubscriptionDeliveryHalted,
+        ControlType::ErrorOccurred,
+        ControlType::EventsInvalidated,
+    ];
+
+    /// The wire `type` of this control event (§4): [`CONTROL_PREFIX`] and
+    /// its name. The one place each control type is spelled.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ControlType::SubscriptionConfigured => "events.iterate.com/stream/subscription-configured",
+            ControlType::SubscriptionRemoved => "events.iterate.com/stream/subscription-removed",
+            ControlType::SubscriptionCursorSet => "events.iterate.com/stream/subscription-cursor-set",
+            ControlType::SubscriptionDeliveryResumed => "events.iterate.com/stream/subscription-delivery-resumed",
+            ControlType::SubscriptionDeliveryHalted => "events.iterate.com/stream/subscription-delivery-halted",
+            ControlType::ErrorOccurred => "events.iterate.com/stream/error-occurred",
+            ControlType::EventsInvalidated => "events.iterate.com/stream/events-invalidated",
+        }
+    }
+
+    /// Whether `event_type` is this control type.
+    pub fn is(self, event_type: &str) -> bool {
+        event_type == self.as_str()
+    }
+
     /// Whether folding it changes the reduced state (audit facts and
     /// invalidations are in the log for readers; the state does not hold them).
     pub fn changes_state(self) -> bool {
@@ -33,19 +63,13 @@ impl ControlType {
 
     /// What kind of type `event_type` is.
     pub fn classify(event_type: &str) -> TypeKind {
-        let Some(name) = event_type.strip_prefix(CONTROL_PREFIX) else {
+        if !event_type.starts_with(CONTROL_PREFIX) {
             return TypeKind::Ordinary;
-        };
-        TypeKind::Control(match name {
-            "subscription-configured" => ControlType::SubscriptionConfigured,
-            "subscription-removed" => ControlType::SubscriptionRemoved,
-            "subscription-cursor-set" => ControlType::SubscriptionCursorSet,
-            "subscription-delivery-resumed" => ControlType::SubscriptionDeliveryResumed,
-            "subscription-delivery-halted" => ControlType::SubscriptionDeliveryHalted,
-            "error-occurred" => ControlType::ErrorOccurred,
-            "events-invalidated" => ControlType::EventsInvalidated,
-            _ => return TypeKind::UnknownControl,
-        })
+        }
+        ControlType::ALL
+            .into_iter()
+            .find(|control| control.is(event_type))
+            .map_or(TypeKind::UnknownControl, TypeKind::Control)
     }
 
     /// Only the engine itself may append these (§4 "trusted only").
@@ -331,4 +355,34 @@ impl From<StoredEvent> for CommittedEvent {
 /// Details naming which event of a batch failed.
 pub fn batch_index_details(index: usize) -> Map<String, Value> {
     details([("index", json!(index))])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section4_every_control_type_is_spelled_once_and_classifies_back() {
+        for control in ControlType::ALL {
+            assert!(control.as_str().starts_with(CONTROL_PREFIX), "{control:?}");
+            assert_eq!(ControlType::classify(control.as_str()), TypeKind::Control(control));
+        }
+        assert_eq!(
+            ControlType::EventsInvalidated.as_str(),
+            "events.iterate.com/stream/events-invalidated"
+        );
+        assert_eq!(
+            ControlType::classify("events.iterate.com/stream/subscription-configured"),
+            TypeKind::Control(ControlType::SubscriptionConfigured)
+        );
+        assert_eq!(
+            ControlType::classify("events.iterate.com/stream/no-such"),
+            TypeKind::UnknownControl
+        );
+        assert_eq!(
+            ControlType::classify("events.iterate.com/stream/"),
+            TypeKind::UnknownControl
+        );
+        assert_eq!(ControlType::classify("order-placed"), TypeKind::Ordinary);
+    }
 }

@@ -29,6 +29,7 @@ pub mod storage;
 pub mod stream;
 pub mod subscribe_from;
 pub mod subscription;
+pub mod text;
 pub mod time;
 pub mod webhook;
 

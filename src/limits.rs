@@ -53,6 +53,12 @@ pub const MAX_SCAN_ROWS: u64 = 10_000;
 /// Rows read from SQLite per page while scanning (bounded in bytes too, by
 /// [`MAX_READ_BYTES`]).
 pub const SCAN_PAGE_ROWS: u64 = 200;
+/// Longest webhook `receiver.url` (§9).
+pub const MAX_WEBHOOK_URL_BYTES: usize = 2048;
+/// An itx `expression` (§9): 1 to this many non-empty strings of at most
+/// [`MAX_ITX_EXPRESSION_ITEM_BYTES`] each.
+pub const MAX_ITX_EXPRESSION_ITEMS: usize = 8;
+pub const MAX_ITX_EXPRESSION_ITEM_BYTES: usize = 256;
 /// Default and largest webhook timeout, covering headers and body (§9, §12).
 pub const DEFAULT_WEBHOOK_TIMEOUT_MS: u64 = 15_000;
 pub const MAX_WEBHOOK_TIMEOUT_MS: u64 = 30_000;
@@ -88,11 +94,45 @@ pub const REPLAY_MAX_WAIT_MS: i64 = 1_000;
 /// pages; past it the replay is refused (409 `replay_check_too_long`).
 pub const MAX_REPLAY_INVALIDATIONS_CHECKED: u64 = 10_000;
 pub const REPLAY_INVALIDATION_PAGE: u64 = 200;
+/// `GET .../-/dead-letters` pages: default and largest `limit` (§8).
+pub const DEFAULT_DEAD_LETTER_PAGE: u64 = 100;
+pub const MAX_DEAD_LETTER_PAGE: u64 = 1000;
 /// Largest aggregate window and batch (§8).
 pub const MAX_AGGREGATE_WINDOW_MS: u64 = 86_400_000;
 pub const MAX_AGGREGATE_BATCH: u64 = 10_000;
 /// Longest `lastError` kept on a runtime row.
 pub const MAX_ERROR_CHARS: usize = 512;
+/// Longest excerpt of a receiver's answer (or of a value) quoted in an error
+/// message (§6, §9): a webhook's body, a receiving stream's or processor's
+/// answer, an RPC error. Cut with [`crate::text::excerpt`].
+pub const MAX_ERROR_EXCERPT_CHARS: usize = 200;
+/// Longest excerpt of an unknown field or parameter name quoted in a 400 or
+/// 422 (§2): cut with [`crate::text::name_excerpt`].
+pub const MAX_NAME_EXCERPT_CHARS: usize = 64;
+/// Longest excerpt of an SQL statement named in a storage decode error: cut
+/// with [`crate::text::query_excerpt`].
+pub const MAX_QUERY_EXCERPT_CHARS: usize = 80;
+/// The retry policy a subscription gets without `delivery.retry` (§6 rule 5):
+/// 15 attempts, the first wait 1 s, doubling to at most 30 min.
+pub const DEFAULT_RETRY_MAX_ATTEMPTS: u64 = 15;
+pub const DEFAULT_RETRY_INITIAL_BACKOFF_MS: u64 = 1_000;
+pub const DEFAULT_RETRY_MAX_BACKOFF_MS: u64 = 30 * 60 * 1_000;
+/// Largest `delivery.retry.maxAttempts` (§6 rule 5).
+pub const MAX_RETRY_ATTEMPTS: u64 = 1_000;
+/// Longest `Retry-After` a webhook's answer is honoured for (§9): a longer
+/// one (seconds or an HTTP date) counts as one day.
+pub const MAX_RETRY_AFTER_MS: i64 = 86_400_000;
+/// Subrequests one send costs against [`MAX_ALARM_SUBREQUESTS`]: a copy,
+/// webhook or itx send is one; a processor delivery is three (definition,
+/// wake, fold; §9).
+pub const SEND_SUBREQUESTS: u32 = 1;
+pub const PROCESSOR_DELIVERY_SUBREQUESTS: u32 = 3;
+/// Shortest deadline one dead-letter replay attempt gets (§8), even when
+/// less than this is left of [`REPLAY_BUDGET_MS`].
+pub const REPLAY_MIN_ATTEMPT_TIMEOUT_MS: u64 = 1_000;
+/// Samples of completion latency and delivery duration a stream keeps for
+/// its debug card's percentiles (§6, §11); older ones are dropped.
+pub const DELIVERY_STATS_SAMPLES: usize = 1024;
 
 // Live connections (§10, §12).
 
@@ -101,6 +141,9 @@ pub const MAX_LIVE_CONNECTIONS: usize = 1000;
 /// A connection's unsent (SSE) or unacknowledged (WebSocket) bytes; past it
 /// the connection is closed with `slow_consumer` and resumes from its offset.
 pub const MAX_LIVE_BACKLOG_BYTES: usize = 1024 * 1024;
+/// Unacknowledged frames a WebSocket's record keeps (§10): the backlog limit
+/// closes a connection long before; past it the oldest is dropped.
+pub const MAX_UNACKNOWLEDGED_FRAMES: usize = 4096;
 /// Longest `connectionKey` (§10).
 pub const MAX_CONNECTION_KEY_BYTES: usize = 256;
 /// Longest `types` filter of a connection, all names together (it lives in
@@ -113,6 +156,10 @@ pub const LIVE_PAGE_EVENTS: u64 = 1000;
 /// catch-up persists its scanned position after these and continues on the
 /// next turn (WebSocket) or the client's reconnect (SSE, `Last-Event-ID`).
 pub const LIVE_CATCH_UP_PAGES: usize = 16;
+/// Sends a WebSocket's saved record (its attachment) may lag behind (§10):
+/// fan-out is driven by commits, so a woken object never resends from a stale
+/// record; only the connection's counters may lag by that much.
+pub const LIVE_PERSIST_EVERY_SENDS: u32 = 32;
 /// WebSockets whose catch-up one alarm turn continues without an ack (§10);
 /// the rest wait for the next turn (the alarm re-arms at once).
 pub const LIVE_CATCH_UP_SOCKETS_PER_TURN: usize = 4;
@@ -128,6 +175,9 @@ pub const SSE_MAX_LIFETIME_MS: u64 = 5 * 60 * 1000;
 pub const SSE_RETRY_MS: u64 = 250;
 /// Long-poll: the longest `waitMs` (§10).
 pub const MAX_WAIT_MS: u64 = 30_000;
+/// Long-poll: the most times one request waits again after a commit that
+/// brought nothing it shows (ephemeral events), before it answers 500 (§10).
+pub const MAX_LONG_POLL_WAKES: usize = 1000;
 /// Long-polls waiting on one stream at once (§10, §12); one more is 429
 /// `too_many_waiters`. A waiter leaves at its answer or its timeout.
 pub const MAX_LONG_POLL_WAITERS: usize = 1000;
@@ -151,6 +201,12 @@ pub const OVERLAP_CHECK_PAGE: u64 = 100;
 /// Delivery journal depth: default and largest (`delivery.journalDepth`).
 pub const DEFAULT_JOURNAL_DEPTH: u64 = 1024;
 pub const MAX_JOURNAL_DEPTH: u64 = 100_000;
+/// Journal rows read per page when finding the deliveries an invalidation
+/// retracts (§13), and the most pages one search reads (more than
+/// [`MAX_JOURNAL_DEPTH`] rows, so a search ends by running out of rows).
+pub const JOURNAL_PAGE_ROWS: u64 = 1000;
+pub const MAX_JOURNAL_PAGES: usize = 1000;
+const _: () = assert!(JOURNAL_PAGE_ROWS * MAX_JOURNAL_PAGES as u64 >= MAX_JOURNAL_DEPTH);
 
 // Hosted processors (§9, §12).
 
@@ -159,12 +215,20 @@ pub const MAX_JOURNAL_DEPTH: u64 = 100_000;
 pub const MAX_PROCESSOR_STATE_BYTES: usize = 256 * 1024;
 /// Longest processor name.
 pub const MAX_PROCESSOR_NAME_BYTES: usize = 64;
+/// Longest processor `description` (§9).
+pub const MAX_PROCESSOR_DESCRIPTION_BYTES: usize = 1024;
 /// Processor definitions one project may hold (§9, §12): counted in SQL at
 /// each new PUT; one more is 422 `too_many_processors`.
 pub const MAX_PROCESSORS_PER_PROJECT: usize = 1000;
 /// `GET /v1/processors` pages: default and largest `limit` (§9).
 pub const DEFAULT_PROCESSOR_PAGE: u64 = 100;
 pub const MAX_PROCESSOR_PAGE: u64 = 1000;
+
+// Project catalog (§14).
+
+/// `GET /v1/streams` pages: default and largest `limit` (§14).
+pub const DEFAULT_CATALOG_PAGE: u64 = 100;
+pub const MAX_CATALOG_PAGE: u64 = 1000;
 
 /// Offsets and counters stay below 2^53 so they survive the JS boundary (§1).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
@@ -238,10 +302,6 @@ pub const MAX_SOURCE_STEPS_PER_CALL: usize = 64;
 /// engine bounds its calls ([`MAX_SOURCE_RPC_CALLS_PER_RUN`]) and its
 /// appends; this only guards the shell's loop.
 pub const MAX_SOURCE_EFFECTS_PER_RUN: usize = 10_000;
-/// Characters of an upstream's error text (a JSON-RPC error message, a
-/// network error, a refused append's body) quoted in a source's
-/// `lastError` (§15 "Failures").
-pub const SOURCE_ERROR_EXCERPT_CHARS: usize = 200;
 /// Slack kept under [`MAX_EVENT_BYTES`] for an `evm.log` event's envelope
 /// (type, idempotency key) around its payload (§3, §15): past it the
 /// decoded args, then the raw data, are dropped.

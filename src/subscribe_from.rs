@@ -5,7 +5,7 @@
 //! appends it to the source stream.
 
 use crate::error::{details, ApiFailure};
-use crate::event::{Authority, EventError, InputEvent, CONTROL_PREFIX};
+use crate::event::{Authority, ControlType, EventError, InputEvent};
 use crate::path::{PathError, StreamPath};
 use crate::subscription::{check_caller_key, ConfigError, Configuration, GENERATED_KEY_PREFIX};
 use serde_json::{json, Map, Value};
@@ -136,7 +136,7 @@ pub fn plan(receiving: &StreamPath, body: &[u8]) -> Result<SubscribeFrom, Subscr
     payload.insert("receiver".to_owned(), receiver);
     let payload = Value::Object(payload);
     Configuration::parse(&payload)?;
-    let mut event = json!({"type": format!("{CONTROL_PREFIX}subscription-configured"), "payload": payload});
+    let mut event = json!({"type": ControlType::SubscriptionConfigured.as_str(), "payload": payload});
     if let (Some(key), Some(event)) = (&idempotency_key, event.as_object_mut()) {
         let key = source_idempotency_key(receiving, key);
         event.insert("idempotencyKey".to_owned(), json!(key));

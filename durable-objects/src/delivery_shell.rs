@@ -19,8 +19,8 @@ use std::future::Future;
 use std::pin::Pin;
 use tributary::delivery::{Completion, DeliveryPlan, Outcome};
 use tributary::limits::{
-    ALARM_TURN_MS, ALARM_YIELD_EVERY_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, REPLAY_BUDGET_MS,
-    REPLAY_MAX_WAIT_MS,
+    ALARM_TURN_MS, ALARM_YIELD_EVERY_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, PROCESSOR_DELIVERY_SUBREQUESTS,
+    REPLAY_BUDGET_MS, REPLAY_MAX_WAIT_MS, REPLAY_MIN_ATTEMPT_TIMEOUT_MS, SEND_SUBREQUESTS,
 };
 use tributary::stream::Stream;
 use worker::Result;
@@ -111,8 +111,8 @@ pub async fn sync_catalog(object: &StreamObject) -> Result<()> {
 /// Subrequests one send to `receiver` makes.
 fn send_cost(receiver: &tributary::subscription::Receiver) -> u32 {
     match receiver {
-        tributary::subscription::Receiver::ProcessorWake { .. } => 3,
-        _ => 1,
+        tributary::subscription::Receiver::ProcessorWake { .. } => PROCESSOR_DELIVERY_SUBREQUESTS,
+        _ => SEND_SUBREQUESTS,
     }
 }
 
@@ -281,7 +281,9 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
         tries += 1;
         plan.attempt = attempts;
         // Each attempt's deadline fits in what is left of the replay's budget.
-        let remaining = u64::try_from(stop_at - platform::now_ms()).unwrap_or(0).max(1_000);
+        let remaining = u64::try_from(stop_at - platform::now_ms())
+            .unwrap_or(0)
+            .max(REPLAY_MIN_ATTEMPT_TIMEOUT_MS);
         let configured = match &plan.receiver {
             tributary::subscription::Receiver::WebhookPost { delivery, .. } => delivery
                 .timeout_ms

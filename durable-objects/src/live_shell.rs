@@ -29,7 +29,8 @@ use std::rc::Rc;
 use tributary::api::ApiResponse;
 use tributary::error::ApiError;
 use tributary::limits::{
-    LIVE_CATCH_UP_SOCKETS_PER_TURN, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
+    LIVE_CATCH_UP_SOCKETS_PER_TURN, LIVE_PERSIST_EVERY_SENDS, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS,
+    SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
 };
 use tributary::live::{self, CloseReason, Connection, Fanout, LiveQuery, Transport};
 use wasm_bindgen::{JsCast, JsValue};
@@ -81,11 +82,6 @@ pub struct LiveShell {
     /// an ack (§10: a filtered scan that found nothing sent nothing to ack).
     next_turn: RefCell<BTreeSet<String>>,
 }
-
-/// How many sends a WebSocket's saved record may lag behind (fan-out is
-/// driven by commits, so a woken object never resends from a stale record;
-/// only the card's counters may lag by that much).
-const PERSIST_EVERY_SENDS: u32 = 32;
 
 /// `socket.send(frame)` with a JS string built once per distinct frame.
 fn send_js(socket: &WebSocket, frame: &JsValue) -> bool {
@@ -409,7 +405,7 @@ impl LiveShell {
                         } else if let Some(socket) = sockets.get(&key) {
                             let count = unsaved.entry(key.clone()).or_insert(0);
                             *count += 1;
-                            if *count >= PERSIST_EVERY_SENDS {
+                            if *count >= LIVE_PERSIST_EVERY_SENDS {
                                 *count = 0;
                                 if let Some(record) = stream.live.get(&key) {
                                     let _ = socket.serialize_attachment(record);
@@ -514,7 +510,7 @@ impl LiveShell {
                         let mut unsaved = self.unsaved_sends.borrow_mut();
                         let count = unsaved.entry(key).or_insert(0);
                         *count += 1;
-                        if *count >= PERSIST_EVERY_SENDS {
+                        if *count >= LIVE_PERSIST_EVERY_SENDS {
                             *count = 0;
                             let _ = socket.serialize_attachment(&record);
                         }

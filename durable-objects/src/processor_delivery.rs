@@ -65,7 +65,7 @@ fn message_of(text: &str) -> String {
                 .and_then(Value::as_str)
                 .map(str::to_owned)
         })
-        .unwrap_or_else(|| text.chars().take(200).collect())
+        .unwrap_or_else(|| tributary::text::excerpt(text))
 }
 
 /// The definition of `name`, `Ok(None)` when the project has none (or the

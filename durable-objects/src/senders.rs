@@ -206,7 +206,7 @@ async fn read_capped(response: &mut worker::Response, cap: usize) -> String {
             Some(Err(_)) | None => break,
         }
     }
-    String::from_utf8_lossy(&body).chars().take(200).collect()
+    tributary::text::excerpt(&String::from_utf8_lossy(&body))
 }
 
 async fn send_copy(object: &StreamObject, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {

@@ -100,7 +100,7 @@ impl StreamObject {
         let deadline = crate::platform::now_ms() + i64::try_from(wait_ms).unwrap_or(0);
         // Each wait ends at a commit or the deadline; a commit that brings
         // nothing this read shows (an ephemeral event) waits again.
-        for _wake in 0..1000 {
+        for _wake in 0..tributary::limits::MAX_LONG_POLL_WAKES {
             let read = {
                 let slot = self.stream.borrow();
                 slot.as_ref().map(|stream| stream.read_range(&range))

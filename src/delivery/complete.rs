@@ -4,7 +4,7 @@
 
 use super::{backoff_ms, Completion, DeliveryPlan, FailureKind, Outcome};
 use crate::delivery::journal::Journaled;
-use crate::event::{Authority, InputEvent, CONTROL_PREFIX};
+use crate::event::{Authority, ControlType, InputEvent};
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
 use crate::stream::memory::ThrottleWindow;
@@ -255,7 +255,7 @@ impl<S: Storage> Stream<S> {
         }
         self.append_fact(
             json!({
-                "type": format!("{CONTROL_PREFIX}error-occurred"),
+                "type": ControlType::ErrorOccurred.as_str(),
                 "payload": {
                     "kind": "delivery-skipped", "subscriptionKey": plan.subscription_key, "deliveryId": plan.delivery_id,
                     "afterOffset": plan.after_offset, "throughOffset": plan.through_offset,
@@ -291,7 +291,7 @@ impl<S: Storage> Stream<S> {
         entropy: [u8; 16],
     ) -> Result<Completion, StorageError> {
         let halted = json!({
-            "type": format!("{CONTROL_PREFIX}subscription-delivery-halted"),
+            "type": ControlType::SubscriptionDeliveryHalted.as_str(),
             "payload": {"subscriptionKey": key, "reason": "delivery-failed", "afterOffset": after_offset, "attempts": attempts, "error": message},
         });
         // Reset first: a crash between the two repeats the retry budget

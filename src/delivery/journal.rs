@@ -4,6 +4,7 @@
 //! retracted), and the hits a threshold gate holds.
 
 use crate::invalidation::{Invalidated, Invalidation};
+use crate::limits::{JOURNAL_PAGE_ROWS, MAX_JOURNAL_PAGES};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::stream::Stream;
 use serde_json::Value;
@@ -72,11 +73,17 @@ impl<S: Storage> Stream<S> {
         let mut from = invalidation.lowest();
         // Each page moves `from` past what it read; the journal holds at most
         // its depth of rows, so the pages are bounded.
-        for _page in 0..1000 {
-            let rows = self
-                .storage
-                .query(sql, &[key.into(), from.into(), invalidation.at.into(), 1000u64.into()])?;
-            let full = rows.len() == 1000;
+        for _page in 0..MAX_JOURNAL_PAGES {
+            let rows = self.storage.query(
+                sql,
+                &[
+                    key.into(),
+                    from.into(),
+                    invalidation.at.into(),
+                    JOURNAL_PAGE_ROWS.into(),
+                ],
+            )?;
+            let full = rows.len() as u64 == JOURNAL_PAGE_ROWS;
             for row in &rows {
                 let columns = Columns { query: sql, row };
                 let offset = columns.int(0)?.max(0) as u64;

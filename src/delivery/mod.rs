@@ -79,7 +79,7 @@ pub enum Completion {
 /// 2xx delivered; 5xx (and 429) transient; any other 4xx — including a
 /// stamp-fence rejection, which a current run should never see — permanent.
 pub fn classify_copy_status(status: u16, body: &str) -> Outcome {
-    let detail: String = body.chars().take(200).collect();
+    let detail = crate::text::excerpt(body);
     match status {
         200..=299 => Outcome::Delivered,
         429 | 500..=599 => Outcome::transient(format!("receiving stream answered {status}: {detail}")),

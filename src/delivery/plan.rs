@@ -6,7 +6,7 @@ use super::Outcome;
 use crate::copy::{chain_of, copy_idempotency_key, delivery_id, Hop, Stamp};
 use crate::delivery::gate::{Held, ThresholdStep};
 use crate::delivery::journal::{GateHit, Journaled};
-use crate::event::{CommittedEvent, StoredEvent, CONTROL_PREFIX};
+use crate::event::{CommittedEvent, ControlType, StoredEvent};
 use crate::invalidation::Invalidation;
 use crate::jsonata::{JsonataError, StepBudget};
 use crate::limits::{
@@ -68,11 +68,9 @@ pub struct Retraction {
     pub reason: Option<String>,
 }
 
-const AUDIT_TYPE: &str = "error-occurred";
-
 /// This stream's own `events-invalidated` (a copied one is data here, §4).
 fn local_invalidation(event: &StoredEvent) -> Option<Invalidation> {
-    if event.source.is_some() || event.event_type.strip_prefix(CONTROL_PREFIX) != Some("events-invalidated") {
+    if event.source.is_some() || !ControlType::EventsInvalidated.is(&event.event_type) {
         return None;
     }
     let payload: Value = serde_json::from_str(event.payload.get()).ok()?;
@@ -81,7 +79,7 @@ fn local_invalidation(event: &StoredEvent) -> Option<Invalidation> {
 
 /// Audit facts this stream appended itself are never delivered onward (§7 rule 3).
 fn is_local_audit(event: &StoredEvent) -> bool {
-    event.source.is_none() && event.event_type.strip_prefix(CONTROL_PREFIX) == Some(AUDIT_TYPE)
+    event.source.is_none() && ControlType::ErrorOccurred.is(&event.event_type)
 }
 
 enum Prepared {
@@ -235,11 +233,7 @@ impl<S: Storage> Stream<S> {
                     }
                 }
                 Ok(other) => {
-                    let got: String = other
-                        .map_or("undefined".to_owned(), |v| v.to_string())
-                        .chars()
-                        .take(200)
-                        .collect();
+                    let got = crate::text::excerpt(&other.map_or("undefined".to_owned(), |v| v.to_string()));
                     return Prepared::Fail {
                         message: format!("transform on offset {} must produce an object, got {got}", event.offset),
                         body: committed,
@@ -749,7 +743,7 @@ impl<S: Storage> Stream<S> {
         entropy: [u8; 16],
     ) -> Result<(), StorageError> {
         let fact = json!({
-            "type": format!("{CONTROL_PREFIX}error-occurred"),
+            "type": ControlType::ErrorOccurred.as_str(),
             "payload": {
                 "kind": "journal-gap", "subscriptionKey": key, "invalidatedAtOffset": invalidation.at,
                 "journalPrunedThroughOffset": pruned_through,

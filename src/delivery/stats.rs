@@ -2,10 +2,9 @@
 //! latency (event commit → acknowledgement) and delivery duration (send →
 //! result). Kept since the object started, over the last samples.
 
+use crate::limits::DELIVERY_STATS_SAMPLES;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
-
-const KEPT_SAMPLES: usize = 1024;
 
 #[derive(Debug, Clone, Default)]
 pub struct Samples {
@@ -18,7 +17,7 @@ impl Samples {
     pub fn record(&mut self, value: i64) {
         self.count += 1;
         self.max = self.max.max(value);
-        if self.recent.len() == KEPT_SAMPLES {
+        if self.recent.len() == DELIVERY_STATS_SAMPLES {
             self.recent.pop_front();
         }
         self.recent.push_back(value);

@@ -47,7 +47,7 @@ impl LiveQuery {
                 _ => {
                     return Err(invalid(
                         "query",
-                        format!("has unknown parameter '{}'", name.chars().take(64).collect::<String>()),
+                        format!("has unknown parameter '{}'", crate::text::name_excerpt(name)),
                     ))
                 }
             }

@@ -5,7 +5,7 @@
 
 use super::{frames, Connection, LiveError, LiveQuery, Transport};
 use crate::event::CommittedEvent;
-use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS, MAX_LONG_POLL_WAITERS};
+use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS, MAX_LONG_POLL_WAITERS, MAX_UNACKNOWLEDGED_FRAMES};
 use crate::subscription::CONNECTION_KEY_PREFIX;
 use crate::time::rfc3339_millis;
 use std::collections::{BTreeMap, VecDeque};
@@ -285,7 +285,7 @@ impl Registry {
             // Keyed on the frame's last event: what a client acknowledges.
             pending.push_back((last_sent, connection.bytes_sent));
             // Bounded: the backlog limit closes a connection long before.
-            if pending.len() > 4096 {
+            if pending.len() > MAX_UNACKNOWLEDGED_FRAMES {
                 pending.pop_front();
             }
         }

@@ -4,7 +4,10 @@
 
 use crate::error::{details, ApiFailure};
 use crate::jsonata::{self, JsonataError};
-use crate::limits::{MAX_PROCESSOR_NAME_BYTES, MAX_PROCESSOR_STATE_BYTES};
+use crate::limits::{
+    MAX_PROCESSOR_DEFINITION_BODY_BYTES, MAX_PROCESSOR_DESCRIPTION_BYTES, MAX_PROCESSOR_NAME_BYTES,
+    MAX_PROCESSOR_STATE_BYTES,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -96,7 +99,7 @@ impl DefinitionBody {
     /// Parses and validates a PUT body: the reducer compiles, is
     /// deterministic, and the initial state fits the state budget.
     pub fn parse(body: &[u8]) -> Result<DefinitionBody, DefinitionError> {
-        if body.len() > MAX_PROCESSOR_STATE_BYTES + 16 * 1024 {
+        if body.len() > MAX_PROCESSOR_DEFINITION_BODY_BYTES {
             return Err(invalid(
                 "initialState",
                 format!("must be at most {MAX_PROCESSOR_STATE_BYTES} bytes"),
@@ -114,7 +117,7 @@ impl DefinitionBody {
         {
             return Err(DefinitionError::Invalid {
                 field: "body",
-                problem: format!("has unknown field '{}'", unknown.chars().take(64).collect::<String>()),
+                problem: format!("has unknown field '{}'", crate::text::name_excerpt(unknown)),
             });
         }
         match fields.get("kind").and_then(Value::as_str) {
@@ -146,8 +149,13 @@ impl DefinitionBody {
         }
         let description = match fields.get("description") {
             None | Some(Value::Null) => None,
-            Some(Value::String(text)) if text.len() <= 1024 => Some(text.clone()),
-            Some(_) => return Err(invalid("description", "must be a string of at most 1024 bytes")),
+            Some(Value::String(text)) if text.len() <= MAX_PROCESSOR_DESCRIPTION_BYTES => Some(text.clone()),
+            Some(_) => {
+                return Err(invalid(
+                    "description",
+                    format!("must be a string of at most {MAX_PROCESSOR_DESCRIPTION_BYTES} bytes"),
+                ))
+            }
         };
         Ok(DefinitionBody {
             kind: "jsonata-reducer".to_owned(),

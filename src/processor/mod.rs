@@ -38,10 +38,10 @@ pub fn referenced_in_append(body: &[u8]) -> Vec<String> {
         Some(events) => events.as_slice(),
         None => std::slice::from_ref(&value),
     };
-    let configured = format!("{}subscription-configured", crate::event::CONTROL_PREFIX);
+    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
     let mut names: Vec<String> = events
         .iter()
-        .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured.as_str()))
+        .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured))
         // A configuration that does not validate gets its own 422 from the
         // append: only otherwise valid ones are checked for their processor.
         .filter(|event| {

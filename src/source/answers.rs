@@ -7,7 +7,7 @@
 use super::abi::{self, Log};
 use super::machine::{AppendAnswer, Finish};
 use super::rpc::{Header, RpcFailure};
-use crate::limits::{MAX_ERROR_CHARS, SOURCE_ERROR_EXCERPT_CHARS};
+use crate::limits::MAX_ERROR_CHARS;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -65,12 +65,7 @@ fn append_refused(stream: &str, status: u16, body: &[u8]) -> Finish {
             let message = error.pointer("/error/message")?.as_str()?.to_owned();
             Some(format!("{code}: {message}"))
         })
-        .unwrap_or_else(|| {
-            String::from_utf8_lossy(body)
-                .chars()
-                .take(SOURCE_ERROR_EXCERPT_CHARS)
-                .collect()
-        });
+        .unwrap_or_else(|| crate::text::excerpt(&String::from_utf8_lossy(body)));
     let reason = error_text(&format!("append to {stream} answered {status}: {message}"));
     if status == 429 || status >= 500 {
         Finish::Transient {

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 /// The event type of a matching log (§15).
 pub const EVM_LOG_TYPE: &str = "evm.log";
-pub const INVALIDATED_TYPE: &str = "events.iterate.com/stream/events-invalidated";
+pub const INVALIDATED_TYPE: &str = crate::event::ControlType::EventsInvalidated.as_str();
 
 /// Who appends: the source's name and chain, which every key and payload carry.
 #[derive(Debug, Clone, Copy)]

@@ -10,7 +10,7 @@
 //! range (providers cap ranges and result counts).
 
 use super::abi::{self, Log};
-use crate::limits::{MAX_SAFE_INTEGER, SOURCE_ERROR_EXCERPT_CHARS, SOURCE_RPC_TIMEOUT_MS};
+use crate::limits::{MAX_SAFE_INTEGER, SOURCE_RPC_TIMEOUT_MS};
 use alloy_primitives::{Address, B256};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -139,7 +139,7 @@ fn retry_after_ms(header: Option<&str>) -> Option<u64> {
 }
 
 fn error_message(code: i64, message: &str) -> String {
-    let message: String = message.chars().take(SOURCE_ERROR_EXCERPT_CHARS).collect();
+    let message = crate::text::excerpt(message);
     format!("JSON-RPC error {code}: {message}")
 }
 
@@ -157,7 +157,7 @@ pub fn result<'a>(call: &RpcCall, answer: &'a RpcAnswer, range: bool) -> Result<
         RpcAnswer::TooLarge => return Err(RpcFailure::transient(format!("{where_}: answer too large"))),
         RpcAnswer::Timeout => return Err(RpcFailure::transient(format!("{where_}: timed out"))),
         RpcAnswer::Network(error) => {
-            let error: String = error.chars().take(SOURCE_ERROR_EXCERPT_CHARS).collect();
+            let error = crate::text::excerpt(&error);
             return Err(RpcFailure::transient(format!("{where_}: network error: {error}")));
         }
         RpcAnswer::Refused(rule) => {

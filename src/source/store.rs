@@ -134,7 +134,7 @@ pub struct Batch {
 
 fn decode_error(query: &str, column: usize) -> StorageError {
     StorageError::Decode {
-        query: query.chars().take(80).collect(),
+        query: crate::text::query_excerpt(query),
         column,
     }
 }

@@ -55,7 +55,7 @@ pub struct Columns<'a> {
 impl Columns<'_> {
     fn decode_error(&self, column: usize) -> StorageError {
         StorageError::Decode {
-            query: self.query.chars().take(80).collect(),
+            query: crate::text::query_excerpt(self.query),
             column,
         }
     }

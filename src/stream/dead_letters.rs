@@ -6,9 +6,11 @@
 use super::Stream;
 use crate::delivery::{DeliveryPlan, Outcome, PlannedEvent};
 use crate::error::{details, ApiFailure};
-use crate::event::CONTROL_PREFIX;
+use crate::event::ControlType;
 use crate::invalidation::Invalidation;
-use crate::limits::{MAX_REPLAY_INVALIDATIONS_CHECKED, REPLAY_INVALIDATION_PAGE};
+use crate::limits::{
+    DEFAULT_DEAD_LETTER_PAGE, MAX_DEAD_LETTER_PAGE, MAX_REPLAY_INVALIDATIONS_CHECKED, REPLAY_INVALIDATION_PAGE,
+};
 use crate::schema::DeadLetterRow;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::stream::read::parse_offset;
@@ -115,7 +117,7 @@ impl DeadLetterQuery {
         let mut parsed = DeadLetterQuery {
             subscription_key: None,
             after: 0,
-            limit: 100,
+            limit: DEFAULT_DEAD_LETTER_PAGE,
         };
         let invalid = |name: &'static str, problem: &str| DeadLetterError::InvalidParameter {
             name,
@@ -133,8 +135,11 @@ impl DeadLetterQuery {
                 "after" => parsed.after = parse_offset("after", value)?,
                 "limit" => {
                     parsed.limit = parse_offset("limit", value)?;
-                    if !(1..=1000).contains(&parsed.limit) {
-                        return Err(invalid("limit", "must be between 1 and 1000"));
+                    if !(1..=MAX_DEAD_LETTER_PAGE).contains(&parsed.limit) {
+                        return Err(invalid(
+                            "limit",
+                            &format!("must be between 1 and {MAX_DEAD_LETTER_PAGE}"),
+                        ));
                     }
                 }
                 _ => return Err(invalid("query", "has an unknown parameter")),
@@ -311,14 +316,13 @@ impl<S: Storage> Stream<S> {
     fn invalidated_at(&self, letter: &DeadLetterRow) -> Result<Option<u64>, DeadLetterError> {
         let sql = "SELECT event_offset, payload FROM events WHERE event_offset > ? AND type = ? \
                    AND source IS NULL ORDER BY event_offset LIMIT ?";
-        let kind = format!("{CONTROL_PREFIX}events-invalidated");
+        let kind = ControlType::EventsInvalidated.as_str();
         let mut after = letter.offset;
         let mut checked = 0;
         while checked < MAX_REPLAY_INVALIDATIONS_CHECKED {
-            let rows = self.storage.query(
-                sql,
-                &[after.into(), kind.as_str().into(), REPLAY_INVALIDATION_PAGE.into()],
-            )?;
+            let rows = self
+                .storage
+                .query(sql, &[after.into(), kind.into(), REPLAY_INVALIDATION_PAGE.into()])?;
             for row in &rows {
                 let columns = Columns { query: sql, row };
                 let at = columns.int(0)?.max(0) as u64;

@@ -108,7 +108,7 @@ impl RangeQuery {
                 _ => {
                     return Err(ReadError::InvalidParameter {
                         name: "query",
-                        problem: format!("has unknown parameter '{}'", name.chars().take(64).collect::<String>()),
+                        problem: format!("has unknown parameter '{}'", crate::text::name_excerpt(name)),
                     })
                 }
             }

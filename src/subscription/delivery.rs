@@ -7,7 +7,10 @@ use crate::limits::MAX_WEBHOOK_TIMEOUT_MS;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::limits::{MAX_AGGREGATE_BATCH, MAX_AGGREGATE_WINDOW_MS};
+use crate::limits::{
+    DEFAULT_RETRY_INITIAL_BACKOFF_MS, DEFAULT_RETRY_MAX_ATTEMPTS, DEFAULT_RETRY_MAX_BACKOFF_MS, MAX_AGGREGATE_BATCH,
+    MAX_AGGREGATE_WINDOW_MS, MAX_RETRY_ATTEMPTS,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -35,9 +38,9 @@ impl Default for Retry {
     /// §6 rule 5: 15 attempts, 1 s initial, 30 min max.
     fn default() -> Self {
         Retry {
-            max_attempts: 15,
-            initial_backoff_ms: 1_000,
-            max_backoff_ms: 30 * 60 * 1_000,
+            max_attempts: DEFAULT_RETRY_MAX_ATTEMPTS,
+            initial_backoff_ms: DEFAULT_RETRY_INITIAL_BACKOFF_MS,
+            max_backoff_ms: DEFAULT_RETRY_MAX_BACKOFF_MS,
         }
     }
 }
@@ -123,7 +126,7 @@ impl Retry {
         let path = "receiver.delivery.retry";
         let fields = object(value, path, &["maxAttempts", "initialBackoffMs", "maxBackoffMs"])?;
         let retry = Retry {
-            max_attempts: positive(fields, "maxAttempts", path, 1_000)?,
+            max_attempts: positive(fields, "maxAttempts", path, MAX_RETRY_ATTEMPTS)?,
             initial_backoff_ms: positive(fields, "initialBackoffMs", path, MAX_POLICY_VALUE)?,
             max_backoff_ms: positive(fields, "maxBackoffMs", path, MAX_POLICY_VALUE)?,
         };

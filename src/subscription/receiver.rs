@@ -5,6 +5,7 @@
 
 use super::delivery::{Delivery, PolicySet};
 use super::{invalid, object, optional_jsonata, ConfigError};
+use crate::limits::{MAX_ITX_EXPRESSION_ITEMS, MAX_ITX_EXPRESSION_ITEM_BYTES, MAX_WEBHOOK_URL_BYTES};
 use crate::path::StreamPath;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -41,12 +42,16 @@ fn parse_expression(value: Option<&Value>, field: &str) -> Result<Value, ConfigE
         .and_then(Value::as_array)
         .ok_or_else(|| invalid(field, "must be an array of strings"))?;
     let valid = !items.is_empty()
-        && items.len() <= 8
-        && items
-            .iter()
-            .all(|item| item.as_str().is_some_and(|text| !text.is_empty() && text.len() <= 256));
+        && items.len() <= MAX_ITX_EXPRESSION_ITEMS
+        && items.iter().all(|item| {
+            item.as_str()
+                .is_some_and(|text| !text.is_empty() && text.len() <= MAX_ITX_EXPRESSION_ITEM_BYTES)
+        });
     if !valid {
-        return Err(invalid(field, "must be an array of 1-8 non-empty strings"));
+        return Err(invalid(
+            field,
+            format!("must be an array of 1-{MAX_ITX_EXPRESSION_ITEMS} non-empty strings"),
+        ));
     }
     Ok(Value::Array(items.clone()))
 }
@@ -111,8 +116,11 @@ impl Receiver {
                     .get("url")
                     .and_then(Value::as_str)
                     .ok_or_else(|| invalid("receiver.url", "is required and must be a string"))?;
-                if url.is_empty() || url.len() > 2048 {
-                    return Err(invalid("receiver.url", "must be 1-2048 bytes"));
+                if url.is_empty() || url.len() > MAX_WEBHOOK_URL_BYTES {
+                    return Err(invalid(
+                        "receiver.url",
+                        format!("must be 1-{MAX_WEBHOOK_URL_BYTES} bytes"),
+                    ));
                 }
                 Ok(Receiver::WebhookPost {
                     url: url.to_owned(),

@@ -5,7 +5,7 @@ pub mod signing;
 pub mod url_rules;
 
 use crate::delivery::{DeliveryPlan, Outcome};
-use crate::limits::DEFAULT_WEBHOOK_TIMEOUT_MS;
+use crate::limits::{DEFAULT_WEBHOOK_TIMEOUT_MS, MAX_RETRY_AFTER_MS};
 use serde_json::{json, Value};
 
 /// One signed HTTP request, ready for the shell to send.
@@ -125,7 +125,7 @@ pub fn itx_envelope(plan: &DeliveryPlan) -> Value {
 /// permanent; 408, 429, 5xx and 3xx (redirects are not followed) transient,
 /// honouring `Retry-After` as the minimum backoff.
 pub fn classify(status: u16, retry_after: Option<&str>, body_prefix: &str, now_ms: i64) -> Outcome {
-    let detail: String = body_prefix.chars().take(200).collect();
+    let detail = crate::text::excerpt(body_prefix);
     let message = if detail.is_empty() {
         format!("HTTP {status}")
     } else {
@@ -150,9 +150,9 @@ pub fn classify(status: u16, retry_after: Option<&str>, body_prefix: &str, now_m
 pub fn retry_after_ms(value: &str, now_ms: i64) -> Option<i64> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<i64>() {
-        return Some(seconds.clamp(0, 86_400) * 1000);
+        return Some(seconds.clamp(0, MAX_RETRY_AFTER_MS / 1000) * 1000);
     }
-    http_date_ms(value).map(|at| (at - now_ms).clamp(0, 86_400_000))
+    http_date_ms(value).map(|at| (at - now_ms).clamp(0, MAX_RETRY_AFTER_MS))
 }
 
 /// Parses `Sun, 06 Nov 1994 08:49:37 GMT`.
