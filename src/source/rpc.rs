@@ -157,7 +157,7 @@ pub fn result<'a>(call: &RpcCall, answer: &'a RpcAnswer, range: bool) -> Result<
         RpcAnswer::TooLarge => return Err(RpcFailure::transient(format!("{where_}: answer too large"))),
         RpcAnswer::Timeout => return Err(RpcFailure::transient(format!("{where_}: timed out"))),
         RpcAnswer::Network(error) => {
-            let error = crate::text::excerpt(&error);
+            let error = crate::text::excerpt(error);
             return Err(RpcFailure::transient(format!("{where_}: network error: {error}")));
         }
         RpcAnswer::Refused(rule) => {
