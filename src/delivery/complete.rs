@@ -86,7 +86,7 @@ impl<S: Storage> Stream<S> {
         // generation, or a cursor that moved since, changes nothing.
         let current_lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
         if current_lifetime != Some(plan.stamp.stream_id.as_str())
-            || row.run_offset != plan.stamp.cursor_changed_at_source_offset
+            || row.cursor_changed_at_source_offset != plan.stamp.cursor_changed_at_source_offset
             || row.acknowledged_offset != plan.after_offset
         {
             return Ok(Completion::Stale);

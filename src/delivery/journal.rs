@@ -6,7 +6,6 @@
 use crate::invalidation::{Invalidated, Invalidation};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::stream::Stream;
-use serde_json::Value;
 
 /// One journaled delivery: `(offset, deliveryId)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,13 +14,8 @@ pub struct Journaled {
     pub delivery_id: String,
 }
 
-/// A hit a threshold gate holds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GateHit {
-    pub offset: u64,
-    pub created_at_ms: i64,
-    pub body: Value,
-}
+/// A hit a threshold gate holds: a typed record (`records/gate_hit.rs`).
+pub use crate::records::GateHit;
 
 impl<S: Storage> Stream<S> {
     /// Journals `entries` of `key` and prunes it to `depth` rows, recording
