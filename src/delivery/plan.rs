@@ -664,11 +664,11 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Forgets a retry whose work the scan no longer finds.
-    fn clear_retry(&self, key: &str, run_offset: u64) -> Result<(), StorageError> {
+    fn clear_retry(&self, key: &str, cursor_changed_at_source_offset: u64) -> Result<(), StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, isolating = 0, \
              retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
-            &[key.into(), run_offset.into()],
+            &[key.into(), cursor_changed_at_source_offset.into()],
         )
     }
 
