@@ -10,7 +10,10 @@
 //! - [`runtime_row`]: a row of `subscription_runtime` (§6), decoded by
 //!   column name.
 //! - [`gate_hit`]: a row of `gate_hits` (§13 Gates).
+//! - [`event_row`]: a row of `events` (§3), decoded by column name.
 
+mod columns;
+pub mod event_row;
 pub mod fence;
 pub mod gate_hit;
 pub mod run_stamp;

@@ -8,7 +8,8 @@
 //! the `run_offset` column; in Rust it is `cursor_changed_at_source_offset`
 //! (its §7 wire name, see `records::run_stamp`).
 
-use crate::storage::{Columns, SqlValue, StorageError};
+use super::columns::Named;
+use crate::storage::{SqlValue, StorageError};
 
 /// Columns of `subscription_runtime` the record holds, in [`SELECT`] order.
 /// Persisted, so must be kept stable.
@@ -55,53 +56,18 @@ pub struct RuntimeRow {
     pub gate_anchor_ms: Option<i64>,
 }
 
-/// A row of [`SELECT`], read by column name.
-struct Named<'a> {
-    columns: Columns<'a>,
-}
-
-impl Named<'_> {
-    fn index(&self, name: &str) -> Result<usize, StorageError> {
-        COLUMNS
-            .iter()
-            .position(|column| *column == name)
-            .ok_or_else(|| StorageError::Decode {
-                query: self.columns.query.chars().take(80).collect(),
-                column: COLUMNS.len(),
-            })
-    }
-
-    fn int(&self, name: &str) -> Result<i64, StorageError> {
-        self.columns.int(self.index(name)?)
-    }
-
-    fn count(&self, name: &str) -> Result<u64, StorageError> {
-        self.int(name).map(|n| n.max(0) as u64)
-    }
-
-    fn optional_int(&self, name: &str) -> Result<Option<i64>, StorageError> {
-        let index = self.index(name)?;
-        match self.columns.row.get(index) {
-            Some(SqlValue::Null) => Ok(None),
-            _ => self.columns.int(index).map(Some),
-        }
-    }
-}
-
 impl RuntimeRow {
     /// Decodes one row of [`SELECT`] (or any query selecting [`COLUMNS`] in order).
     pub fn decode(query: &str, row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
-        let named = Named {
-            columns: Columns { query, row },
-        };
+        let named = Named::new(query, row, &COLUMNS);
         Ok(RuntimeRow {
-            subscription_key: named.columns.text(named.index("subscription_key")?)?,
+            subscription_key: named.text("subscription_key")?,
             cursor_changed_at_source_offset: named.count("run_offset")?,
             acknowledged_offset: named.count("acknowledged_offset")?,
             attempt: named.count("attempt")?,
             next_attempt_at_ms: named.optional_int("next_attempt_at_ms")?,
             in_flight_deadline_at_ms: named.optional_int("in_flight_deadline_at_ms")?,
-            last_error: named.columns.opt_text(named.index("last_error")?)?,
+            last_error: named.optional_text("last_error")?,
             bytes_sent: named.count("bytes_sent")?,
             isolating: named.int("isolating")? != 0,
             retry_through_offset: named.optional_int("retry_through_offset")?.map(|n| n.max(0) as u64),
