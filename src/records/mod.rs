@@ -10,16 +10,19 @@
 //! - [`runtime_row`]: a row of `subscription_runtime` (§6), decoded by
 //!   column name.
 //! - [`gate_hit`]: a row of `gate_hits` (§13 Gates).
+//! - [`journal_row`]: a row of `delivery_journal` (§13).
 //! - [`event_row`]: a row of `events` (§3), decoded by column name.
 
 mod columns;
 pub mod event_row;
 pub mod fence;
 pub mod gate_hit;
+pub mod journal_row;
 pub mod run_stamp;
 pub mod runtime_row;
 
 pub use fence::InboundFence;
 pub use gate_hit::GateHit;
+pub use journal_row::Journaled;
 pub use run_stamp::RunStamp;
 pub use runtime_row::RuntimeRow;
