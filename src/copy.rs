@@ -4,11 +4,14 @@
 
 use crate::event::StoredEvent;
 use crate::invalidation::is_invalidation_type;
+use crate::records::RunStamp;
 use crate::subscription::Receiver;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The run that produced a batch: source lifetime plus config generation.
+/// The run that produced a batch: source lifetime plus config generation,
+/// and the source coordinates it belongs to. The run part is a
+/// [`RunStamp`] ([`Stamp::run_stamp`]), which orders numerically.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stamp {
@@ -16,9 +19,21 @@ pub struct Stamp {
     pub source_path: String,
     pub subscription_key: String,
     pub stream_id: String,
-    /// RFC 3339 with milliseconds: orders lexicographically.
+    /// RFC 3339 with milliseconds (§3); ordered as a time by [`RunStamp`].
     pub stream_created_at: String,
+    /// The config generation (§7).
     pub cursor_changed_at_source_offset: u64,
+}
+
+impl Stamp {
+    /// The run this stamp names (§7): what the fence compares.
+    pub fn run_stamp(&self) -> RunStamp {
+        RunStamp {
+            stream_id: self.stream_id.clone(),
+            stream_created_at: self.stream_created_at.clone(),
+            cursor_changed_at_source_offset: self.cursor_changed_at_source_offset,
+        }
+    }
 }
 
 /// One hop of `source.copiedFrom` (§7).
@@ -34,7 +49,20 @@ pub struct Hop {
     pub event_type: String,
     pub created_at: String,
     pub subscription_key: String,
+    /// The config generation (§7) of the run that copied it.
     pub cursor_changed_at_source_offset: u64,
+}
+
+impl Hop {
+    /// The stamp of the run that made this hop (§7): the last hop of a
+    /// committed copy carries the fence's record.
+    pub fn run_stamp(&self) -> RunStamp {
+        RunStamp {
+            stream_id: self.stream_id.clone(),
+            stream_created_at: self.stream_created_at.clone(),
+            cursor_changed_at_source_offset: self.cursor_changed_at_source_offset,
+        }
+    }
 }
 
 /// What the source sends to the receiving stream's internal copy route.

@@ -56,29 +56,9 @@ pub struct ReducedStateRow {
     pub state_json: String,
 }
 
-/// Row of `subscription_runtime`: delivery progress of one subscription (§6).
-/// Created, moved and dropped by the runtime repair; advanced by delivery.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RuntimeRow {
-    pub subscription_key: String,
-    /// The run (§6 rule 7): offset of the configure or cursor-set that started it.
-    pub run_offset: u64,
-    /// The cursor: exclusive, last completed offset.
-    pub acknowledged_offset: u64,
-    pub attempt: u64,
-    pub next_attempt_at_ms: Option<i64>,
-    pub in_flight_deadline_at_ms: Option<i64>,
-    pub last_error: Option<String>,
-    pub bytes_sent: u64,
-    /// After a failed batch the next read takes one event (§6 rule 4).
-    pub isolating: bool,
-    /// The last offset of a batch awaiting retry (a digest resends exactly it).
-    pub retry_through_offset: Option<u64>,
-    /// Highest offset pruned from the journal (§13): retracting below it is a gap.
-    pub journal_pruned_through: u64,
-    /// A maxOnce gate's window anchor (event time), §13.
-    pub gate_anchor_ms: Option<i64>,
-}
+/// Row of `subscription_runtime` (§6): now a typed record with its
+/// encode/decode in `records/runtime_row.rs`.
+pub use crate::records::RuntimeRow;
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.

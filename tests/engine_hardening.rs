@@ -189,7 +189,7 @@ fn defect_3_a_send_from_a_destroyed_lifetime_cannot_move_the_new_run() {
     world.append("/w", json!({"type": "data"}));
     let new_row = world.stream("/w").runtime_rows().unwrap()["k"].clone();
     assert_eq!(
-        (new_row.run_offset, new_row.acknowledged_offset),
+        (new_row.cursor_changed_at_source_offset, new_row.acknowledged_offset),
         (old_plan.stamp.cursor_changed_at_source_offset, 0),
         "same generation and cursor: only the lifetime tells the runs apart"
     );

@@ -87,7 +87,7 @@ proptest! {
         let keys: Vec<_> = incremental.subscriptions.outbound.by_key.keys().cloned().collect();
         prop_assert_eq!(rows.keys().cloned().collect::<Vec<_>>(), keys);
         for (key, subscription) in &incremental.subscriptions.outbound.by_key {
-            prop_assert_eq!(rows[key].run_offset, subscription.run_offset());
+            prop_assert_eq!(rows[key].cursor_changed_at_source_offset, subscription.cursor_changed_at_source_offset());
         }
     }
 }

@@ -43,18 +43,24 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Moves the cursor of `key` from `from` to `through`, only if the row is
-    /// still in run `run_offset` at `from` (compare-and-set).
+    /// still in generation `cursor_changed_at_source_offset` (column
+    /// `run_offset`) at `from` (compare-and-set).
     pub(crate) fn advance_cursor(
         &self,
         key: &str,
-        run_offset: u64,
+        cursor_changed_at_source_offset: u64,
         from: u64,
         through: u64,
     ) -> Result<(), StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ? \
              WHERE subscription_key = ? AND run_offset = ? AND acknowledged_offset = ?",
-            &[through.into(), key.into(), run_offset.into(), from.into()],
+            &[
+                through.into(),
+                key.into(),
+                cursor_changed_at_source_offset.into(),
+                from.into(),
+            ],
         )
     }
 
@@ -86,7 +92,7 @@ impl<S: Storage> Stream<S> {
         // generation, or a cursor that moved since, changes nothing.
         let current_lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
         if current_lifetime != Some(plan.stamp.stream_id.as_str())
-            || row.run_offset != plan.stamp.cursor_changed_at_source_offset
+            || row.cursor_changed_at_source_offset != plan.stamp.cursor_changed_at_source_offset
             || row.acknowledged_offset != plan.after_offset
         {
             return Ok(Completion::Stale);

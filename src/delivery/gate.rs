@@ -16,9 +16,9 @@ use super::PlannedEvent;
 use crate::delivery::journal::GateHit;
 use crate::invalidation::Invalidation;
 use crate::limits::{MAX_AGGREGATE_BATCH, MAX_DELIVERY_BATCH_BYTES};
-use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
+use crate::records::gate_hit;
+use crate::storage::{query_optional, Columns, Storage, StorageError};
 use crate::stream::Stream;
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a threshold gate holds, as one scan sees it: never more than the
@@ -128,20 +128,11 @@ impl<S: Storage> Stream<S> {
                 ThresholdStep::Held
             });
         }
-        let body = hit.body.to_string();
-        if held.len() > 0 && held.bytes.saturating_add(body.len()) > MAX_DELIVERY_BATCH_BYTES {
+        if held.len() > 0 && held.bytes.saturating_add(hit.body_bytes()) > MAX_DELIVERY_BATCH_BYTES {
             return Ok(ThresholdStep::MintBefore);
         }
-        self.storage.execute(
-            "INSERT OR IGNORE INTO gate_hits (subscription_key, event_offset, created_at_ms, body) VALUES (?, ?, ?, ?)",
-            &[
-                key.into(),
-                hit.offset.into(),
-                SqlValue::Integer(hit.created_at_ms),
-                body.as_str().into(),
-            ],
-        )?;
-        held.insert(hit.offset, hit.created_at_ms, body.len());
+        self.storage.execute(gate_hit::INSERT, &hit.encode(key))?;
+        held.insert(hit.offset, hit.created_at_ms, hit.body_bytes());
         Ok(if held.len() >= count {
             ThresholdStep::Mint
         } else {
@@ -179,18 +170,20 @@ impl<S: Storage> Stream<S> {
     /// The digest a threshold gate minted at `through`: its held hits up to
     /// there, oldest first (§13).
     pub(crate) fn gate_digest(&self, key: &str, through: u64) -> Result<Vec<PlannedEvent>, StorageError> {
-        let sql = "SELECT event_offset, created_at_ms, body FROM gate_hits WHERE subscription_key = ? \
-                   AND event_offset <= ? ORDER BY event_offset LIMIT ?";
+        let sql = format!(
+            "SELECT {} FROM gate_hits WHERE subscription_key = ? AND event_offset <= ? ORDER BY event_offset LIMIT ?",
+            gate_hit::COLUMNS
+        );
         let rows = self
             .storage
-            .query(sql, &[key.into(), through.into(), MAX_AGGREGATE_BATCH.into()])?;
+            .query(&sql, &[key.into(), through.into(), MAX_AGGREGATE_BATCH.into()])?;
         rows.iter()
             .map(|row| {
-                let columns = Columns { query: sql, row };
+                let hit = GateHit::decode(&sql, row)?;
                 Ok(PlannedEvent {
-                    offset: columns.int(0)?.max(0) as u64,
-                    created_at_ms: columns.int(1)?,
-                    body: serde_json::from_str(&columns.text(2)?).unwrap_or(Value::Null),
+                    offset: hit.offset,
+                    created_at_ms: hit.created_at_ms,
+                    body: hit.body_value(),
                 })
             })
             .collect()

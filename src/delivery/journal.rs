@@ -5,36 +5,22 @@
 
 use crate::invalidation::{Invalidated, Invalidation};
 use crate::limits::{JOURNAL_PAGE_ROWS, MAX_JOURNAL_PAGES};
+use crate::records::journal_row;
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::stream::Stream;
-use serde_json::Value;
 
-/// One journaled delivery: `(offset, deliveryId)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Journaled {
-    pub offset: u64,
-    pub delivery_id: String,
-}
+/// One journaled delivery: a typed record (`records/journal_row.rs`).
+pub use crate::records::Journaled;
 
-/// A hit a threshold gate holds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GateHit {
-    pub offset: u64,
-    pub created_at_ms: i64,
-    pub body: Value,
-}
+/// A hit a threshold gate holds: a typed record (`records/gate_hit.rs`).
+pub use crate::records::GateHit;
 
 impl<S: Storage> Stream<S> {
     /// Journals `entries` of `key` and prunes it to `depth` rows, recording
     /// how far pruning reached (§13). Call before the cursor passes them.
     pub(crate) fn journal_write(&self, key: &str, entries: &[Journaled], depth: u64) -> Result<(), StorageError> {
         for entry in entries {
-            self.storage.execute(
-                "INSERT INTO delivery_journal (subscription_key, event_offset, delivery_id) VALUES (?, ?, ?) \
-                 ON CONFLICT (subscription_key, event_offset) DO UPDATE SET delivery_id = excluded.delivery_id, \
-                 retraction_dead_lettered = 0",
-                &[key.into(), entry.offset.into(), entry.delivery_id.as_str().into()],
-            )?;
+            self.storage.execute(journal_row::UPSERT, &entry.encode(key))?;
         }
         let boundary = "SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
                         ORDER BY event_offset DESC LIMIT 1 OFFSET ?";
@@ -66,16 +52,19 @@ impl<S: Storage> Stream<S> {
         invalidation: &Invalidation,
         limit: usize,
     ) -> Result<Vec<Journaled>, StorageError> {
-        let sql = "SELECT event_offset, delivery_id FROM delivery_journal WHERE subscription_key = ? \
-                   AND event_offset >= ? AND event_offset < ? AND retraction_dead_lettered = 0 \
-                   ORDER BY event_offset LIMIT ?";
+        let sql = format!(
+            "SELECT {} FROM delivery_journal WHERE subscription_key = ? \
+             AND event_offset >= ? AND event_offset < ? AND retraction_dead_lettered = 0 \
+             ORDER BY event_offset LIMIT ?",
+            journal_row::LIST
+        );
         let mut found = Vec::new();
         let mut from = invalidation.lowest();
         // Each page moves `from` past what it read; the journal holds at most
         // its depth of rows, so the pages are bounded.
         for _page in 0..MAX_JOURNAL_PAGES {
             let rows = self.storage.query(
-                sql,
+                &sql,
                 &[
                     key.into(),
                     from.into(),
@@ -85,14 +74,10 @@ impl<S: Storage> Stream<S> {
             )?;
             let full = rows.len() as u64 == JOURNAL_PAGE_ROWS;
             for row in &rows {
-                let columns = Columns { query: sql, row };
-                let offset = columns.int(0)?.max(0) as u64;
-                from = offset + 1;
-                if invalidation.covers(offset) {
-                    found.push(Journaled {
-                        offset,
-                        delivery_id: columns.text(1)?,
-                    });
+                let entry = Journaled::decode(&sql, row)?;
+                from = entry.offset + 1;
+                if invalidation.covers(entry.offset) {
+                    found.push(entry);
                     if found.len() >= limit {
                         return Ok(found);
                     }

@@ -170,7 +170,7 @@ impl<S: Storage> Stream<S> {
             subscription_key: key.to_owned(),
             stream_id: meta.stream_id.clone(),
             stream_created_at: rfc3339_millis(meta.created_at_ms),
-            cursor_changed_at_source_offset: subscription.run_offset(),
+            cursor_changed_at_source_offset: subscription.cursor_changed_at_source_offset(),
         })
     }
 
@@ -314,7 +314,7 @@ impl<S: Storage> Stream<S> {
                 &[
                     "in-flight deadline passed (the object restarted mid-send); retrying".into(),
                     key.into(),
-                    row.run_offset.into(),
+                    row.cursor_changed_at_source_offset.into(),
                 ],
             )?;
             row.in_flight_deadline_at_ms = None;
@@ -465,11 +465,7 @@ impl<S: Storage> Stream<S> {
                                 gate_anchor = Some(event.created_at_ms);
                             }
                             Some(Gate::Threshold { count, window_ms }) => {
-                                let hit = GateHit {
-                                    offset: event.offset,
-                                    created_at_ms: event.created_at_ms,
-                                    body,
-                                };
+                                let hit = GateHit::new(event.offset, event.created_at_ms, &body);
                                 match self.threshold_admit(key, &mut held, hit, count, window_ms)? {
                                     // Held hits do not hold the cursor (§13).
                                     ThresholdStep::Held => scanned = event.offset,
@@ -550,13 +546,18 @@ impl<S: Storage> Stream<S> {
         if events.is_empty() {
             // Nothing matched: the cursor advances over the scanned range (§6 rule 2).
             if scanned > row.acknowledged_offset {
-                self.advance_cursor(key, row.run_offset, row.acknowledged_offset, scanned)?;
+                self.advance_cursor(
+                    key,
+                    row.cursor_changed_at_source_offset,
+                    row.acknowledged_offset,
+                    scanned,
+                )?;
             }
             self.count_discards(&mut discarded, scanned);
             if row.next_attempt_at_ms.is_some() || row.retry_through_offset.is_some() {
                 // The retried work is gone (a gate held it): nothing is due
                 // until the log moves, so the alarm does not spin.
-                self.clear_retry(key, row.run_offset)?;
+                self.clear_retry(key, row.cursor_changed_at_source_offset)?;
             }
             return Ok(None);
         }
@@ -575,7 +576,12 @@ impl<S: Storage> Stream<S> {
                 // passes the non-matching events in front of it.
                 let before_first = first_match_after.unwrap_or(row.acknowledged_offset);
                 if before_first > row.acknowledged_offset {
-                    self.advance_cursor(key, row.run_offset, row.acknowledged_offset, before_first)?;
+                    self.advance_cursor(
+                        key,
+                        row.cursor_changed_at_source_offset,
+                        row.acknowledged_offset,
+                        before_first,
+                    )?;
                 }
                 self.count_discards(&mut discarded, before_first);
                 self.memory.of(key).hold = Some(Hold {
@@ -592,7 +598,12 @@ impl<S: Storage> Stream<S> {
             // clean non-matches in front of it: a halt names the last offset
             // truly done, and its dead letter gets a single-event delivery id.
             if before > row.acknowledged_offset {
-                self.advance_cursor(key, row.run_offset, row.acknowledged_offset, before)?;
+                self.advance_cursor(
+                    key,
+                    row.cursor_changed_at_source_offset,
+                    row.acknowledged_offset,
+                    before,
+                )?;
                 row.acknowledged_offset = before;
             }
             self.count_discards(&mut discarded, before);
@@ -647,11 +658,11 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Forgets a retry whose work the scan no longer finds.
-    fn clear_retry(&self, key: &str, run_offset: u64) -> Result<(), StorageError> {
+    fn clear_retry(&self, key: &str, cursor_changed_at_source_offset: u64) -> Result<(), StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, isolating = 0, \
              retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
-            &[key.into(), run_offset.into()],
+            &[key.into(), cursor_changed_at_source_offset.into()],
         )
     }
 
@@ -699,7 +710,12 @@ impl<S: Storage> Stream<S> {
         timeout_ms: u64,
     ) -> Result<Option<DeliveryPlan>, StorageError> {
         if scanned > row.acknowledged_offset {
-            self.advance_cursor(key, row.run_offset, row.acknowledged_offset, scanned)?;
+            self.advance_cursor(
+                key,
+                row.cursor_changed_at_source_offset,
+                row.acknowledged_offset,
+                scanned,
+            )?;
             row.acknowledged_offset = scanned;
         }
         row.in_flight_deadline_at_ms = Some(deadline_ms);

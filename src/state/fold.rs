@@ -8,6 +8,7 @@ use crate::copy::chain_of;
 use crate::error::{details, ApiFailure};
 use crate::event::{ControlType, StoredEvent, TypeKind};
 use crate::limits::{MAX_STREAM_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_RECEIVER};
+use crate::records::InboundFence;
 use crate::subscription::{ConfigError, Configuration, Receiver, GENERATED_KEY_PREFIX};
 use crate::time::rfc3339_millis;
 use serde_json::{json, Map, Value};
@@ -209,7 +210,7 @@ impl ReducedState {
                 }
                 entry.cursor_set = Some(CursorSet {
                     after_offset,
-                    set_at_source_offset: event.offset,
+                    cursor_changed_at_source_offset: event.offset,
                 });
                 entry.delivery_halted = None;
                 Ok(())
@@ -259,22 +260,14 @@ impl ReducedState {
         let Some(hop) = chain_of(Some(&source)).pop() else {
             return;
         };
-        let record = self
-            .subscriptions
-            .inbound
-            .by_source_path
-            .entry(hop.path)
-            .or_default()
-            .entry(hop.subscription_key)
-            .or_insert_with(|| json!({"numEventsReceived": 0}));
-        let received = record.get("numEventsReceived").and_then(Value::as_u64).unwrap_or(0) + 1;
-        *record = json!({
-            "streamId": hop.stream_id,
-            "streamCreatedAt": hop.stream_created_at,
-            "cursorChangedAtSourceOffset": hop.cursor_changed_at_source_offset,
-            "numEventsReceived": received,
-            "lastEventReceivedAt": rfc3339_millis(event.created_at_ms),
-        });
+        let stamp = hop.run_stamp();
+        let by_key = self.subscriptions.inbound.by_source_path.entry(hop.path).or_default();
+        let record = InboundFence::received(
+            by_key.get(&hop.subscription_key),
+            stamp,
+            rfc3339_millis(event.created_at_ms),
+        );
+        by_key.insert(hop.subscription_key, record);
     }
 
     fn configure(&mut self, event: &StoredEvent, payload: &Value, mode: Mode) -> Result<(), ReduceError> {

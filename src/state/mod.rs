@@ -8,8 +8,8 @@ mod outbound;
 pub use fold::{ReduceError, PROCESSOR_ALREADY_SUBSCRIBED};
 pub use outbound::{CursorSet, DeliveryHalted, OutboundSubscription, StoredConfiguration};
 
+use crate::records::InboundFence;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Bumped whenever the fold changes meaning: a cached state of another
@@ -30,11 +30,12 @@ pub struct Subscriptions {
     pub outbound: Outbound,
 }
 
-/// Fence records of copies this stream received (§5 inbound, §7).
+/// Fence records of copies this stream received (§5 inbound, §7), by
+/// source path, then subscription key.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Inbound {
-    pub by_source_path: BTreeMap<String, BTreeMap<String, Value>>,
+    pub by_source_path: BTreeMap<String, BTreeMap<String, InboundFence>>,
 }
 
 /// Durable subscriptions configured on this stream (§5 outbound).

@@ -42,12 +42,15 @@ pub struct OutboundSubscription {
 }
 
 /// `subscription-cursor-set`: deliver everything after `after_offset`, in a
-/// new run started at `set_at_source_offset`.
+/// new run whose config generation is the cursor-set's own offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CursorSet {
     pub after_offset: u64,
-    pub set_at_source_offset: u64,
+    /// The generation the cursor-set starts (§7): `setAtSourceOffset` on
+    /// the wire and in the reduced state (§5), which keep that name.
+    #[serde(rename = "setAtSourceOffset")]
+    pub cursor_changed_at_source_offset: u64,
 }
 
 /// `subscription-delivery-halted`: the durable fact that delivery stopped.
@@ -64,8 +67,8 @@ pub struct DeliveryHalted {
 impl OutboundSubscription {
     /// The run's config generation (§7 `cursorChangedAtSourceOffset`): the
     /// offset of the configure or cursor-set event that started it.
-    pub fn run_offset(&self) -> u64 {
+    pub fn cursor_changed_at_source_offset(&self) -> u64 {
         self.cursor_set
-            .map_or(self.configured_at_offset, |set| set.set_at_source_offset)
+            .map_or(self.configured_at_offset, |set| set.cursor_changed_at_source_offset)
     }
 }

@@ -14,6 +14,7 @@ use crate::limits::{
     MAX_INVALIDATED_OFFSETS, MAX_OVERLAP_CHECKED_INVALIDATIONS, MAX_PROPAGATED_INVALIDATIONS, MAX_SAFE_INTEGER,
     OVERLAP_CHECK_PAGE,
 };
+use crate::records::RunStamp;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
 use serde_json::{json, Map, Value};
@@ -22,13 +23,14 @@ use serde_json::{json, Map, Value};
 pub enum CopyError {
     #[error("copy batch is malformed: {0}")]
     Malformed(String),
-    #[error("stamp of run {run} from lifetime {created_at} is older than the last accepted ({accepted_run} from {accepted_created_at})")]
-    StaleStamp {
-        created_at: String,
-        run: u64,
-        accepted_created_at: String,
-        accepted_run: u64,
-    },
+    #[error(
+        "stamp of run {} from lifetime {} is older than the last accepted ({} from {})",
+        .stamp.cursor_changed_at_source_offset,
+        .stamp.stream_created_at,
+        .accepted.cursor_changed_at_source_offset,
+        .accepted.stream_created_at
+    )]
+    StaleStamp { stamp: RunStamp, accepted: RunStamp },
     #[error(transparent)]
     Append(#[from] AppendError),
 }
@@ -83,24 +85,13 @@ impl<S: Storage> Stream<S> {
             .get(&stamp.source_path)
             .and_then(|by_key| by_key.get(&stamp.subscription_key));
         let Some(record) = record else { return Ok(()) };
-        let accepted_created_at = record
-            .get("streamCreatedAt")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let accepted_run = record
-            .get("cursorChangedAtSourceOffset")
-            .and_then(Value::as_u64)
-            .unwrap_or(0);
-        let older_lifetime = stamp.stream_created_at < accepted_created_at;
-        let older_run =
-            stamp.stream_created_at == accepted_created_at && stamp.cursor_changed_at_source_offset < accepted_run;
-        if older_lifetime || older_run {
+        // §7 rule 2: strictly older (lifetime as a time, then generation as
+        // an integer) is rejected; equal is redelivery, newer is accepted.
+        let run = stamp.run_stamp();
+        if run.is_older_than(&record.stamp) {
             return Err(CopyError::StaleStamp {
-                created_at: stamp.stream_created_at.clone(),
-                run: stamp.cursor_changed_at_source_offset,
-                accepted_created_at,
-                accepted_run,
+                stamp: run,
+                accepted: record.stamp.clone(),
             });
         }
         Ok(())

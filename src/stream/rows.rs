@@ -1,38 +1,18 @@
 //! SQL over the `events` table (schema: `migrations/0001_streams.sql`).
 
 use crate::event::{InputEvent, StoredEvent, CONTROL_PREFIX};
-use crate::storage::{Columns, Row, SqlValue, Storage, StorageError};
-use serde_json::value::RawValue;
+use crate::records::event_row;
+use crate::storage::{Columns, SqlValue, Storage, StorageError};
 
-const EVENT_COLUMNS: &str = "event_offset, type, payload, metadata, idempotency_key, ephemeral, created_at_ms, source";
-
-fn raw_json(columns: &Columns<'_>, index: usize) -> Result<Box<RawValue>, StorageError> {
-    RawValue::from_string(columns.text(index)?).map_err(|_| StorageError::Decode {
-        query: columns.query.to_owned(),
-        column: index,
-    })
-}
-
-fn decode(query: &str, row: &Row) -> Result<StoredEvent, StorageError> {
-    let columns = Columns { query, row };
-    let source = match columns.opt_text(7)? {
-        Some(_) => Some(raw_json(&columns, 7)?),
-        None => None,
-    };
-    Ok(StoredEvent {
-        offset: columns.int(0)?.max(0) as u64,
-        event_type: columns.text(1)?,
-        payload: raw_json(&columns, 2)?,
-        metadata: raw_json(&columns, 3)?,
-        idempotency_key: columns.opt_text(4)?,
-        ephemeral: columns.int(5)? != 0,
-        created_at_ms: columns.int(6)?,
-        source,
-    })
-}
+/// The columns of an event row, named once in `records/event_row.rs`.
+const EVENT_COLUMNS: &str = event_row::LIST;
 
 fn select<S: Storage + ?Sized>(storage: &S, sql: &str, params: &[SqlValue]) -> Result<Vec<StoredEvent>, StorageError> {
-    storage.query(sql, params)?.iter().map(|row| decode(sql, row)).collect()
+    storage
+        .query(sql, params)?
+        .iter()
+        .map(|row| event_row::decode(sql, row))
+        .collect()
 }
 
 pub fn by_offset<S: Storage + ?Sized>(storage: &S, offset: u64) -> Result<Option<StoredEvent>, StorageError> {
@@ -198,17 +178,5 @@ pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) ->
 
 pub fn insert<S: Storage + ?Sized>(storage: &S, event: &StoredEvent) -> Result<(), StorageError> {
     let sql = format!("INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    storage.execute(
-        &sql,
-        &[
-            event.offset.into(),
-            event.event_type.as_str().into(),
-            event.payload.get().into(),
-            event.metadata.get().into(),
-            event.idempotency_key.clone().into(),
-            event.ephemeral.into(),
-            SqlValue::Integer(event.created_at_ms),
-            event.source.as_ref().map(|source| source.get().to_owned()).into(),
-        ],
-    )
+    storage.execute(&sql, &event_row::encode(event))
 }

@@ -5,42 +5,13 @@
 //! debug card of §11.
 
 use super::Stream;
-use crate::schema::RuntimeRow;
+use crate::records::runtime_row::{RuntimeRow, SELECT as SELECT_RUNTIME};
 use crate::state::{OutboundSubscription, ReducedState};
-use crate::storage::{Columns, SqlValue, Storage, StorageError};
+use crate::storage::{Storage, StorageError};
 use crate::subscription::Start;
 use crate::time::rfc3339_millis;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-
-const SELECT_RUNTIME: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
-     in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
-     gate_anchor_ms FROM subscription_runtime ORDER BY subscription_key";
-
-fn decode(row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
-    let columns = Columns {
-        query: SELECT_RUNTIME,
-        row,
-    };
-    let optional_int = |index: usize| match row.get(index) {
-        Some(SqlValue::Null) => Ok(None),
-        _ => columns.int(index).map(Some),
-    };
-    Ok(RuntimeRow {
-        subscription_key: columns.text(0)?,
-        run_offset: columns.int(1)?.max(0) as u64,
-        acknowledged_offset: columns.int(2)?.max(0) as u64,
-        attempt: columns.int(3)?.max(0) as u64,
-        next_attempt_at_ms: optional_int(4)?,
-        in_flight_deadline_at_ms: optional_int(5)?,
-        last_error: columns.opt_text(6)?,
-        bytes_sent: columns.int(7)?.max(0) as u64,
-        isolating: columns.int(8)? != 0,
-        retry_through_offset: optional_int(9)?.map(|n| n.max(0) as u64),
-        journal_pruned_through: columns.int(10)?.max(0) as u64,
-        gate_anchor_ms: optional_int(11)?,
-    })
-}
 
 /// Where a new run's cursor starts (exclusive offset).
 fn start_cursor(subscription: &OutboundSubscription) -> u64 {
@@ -65,7 +36,7 @@ impl<S: Storage> Stream<S> {
         }
         let rows = self.storage.query(SELECT_RUNTIME, &[])?;
         rows.iter()
-            .map(|row| decode(row).map(|r| (r.subscription_key.clone(), r)))
+            .map(|row| RuntimeRow::decode(SELECT_RUNTIME, row).map(|r| (r.subscription_key.clone(), r)))
             .collect()
     }
 
@@ -82,8 +53,11 @@ impl<S: Storage> Stream<S> {
             }
         }
         for (key, subscription) in by_key {
-            let run_offset = subscription.run_offset();
-            if rows.get(key).is_some_and(|row| row.run_offset == run_offset) {
+            let generation = subscription.cursor_changed_at_source_offset();
+            if rows
+                .get(key)
+                .is_some_and(|row| row.cursor_changed_at_source_offset == generation)
+            {
                 continue;
             }
             let cursor = start_cursor(subscription).min(head);
@@ -93,7 +67,7 @@ impl<S: Storage> Stream<S> {
                  acknowledged_offset = excluded.acknowledged_offset, attempt = 0, next_attempt_at_ms = NULL, \
                  in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, \
                  gate_anchor_ms = NULL",
-                &[key.as_str().into(), run_offset.into(), cursor.into()],
+                &[key.as_str().into(), generation.into(), cursor.into()],
             )?;
             // A new run starts its gate afresh (§13); the journal stays: what
             // was delivered can still be retracted.
@@ -131,7 +105,7 @@ impl<S: Storage> Stream<S> {
                     json!({
                         "completionLatencyMs": stats.completion_latency_ms.summary(),
                         "deliveryDurationMs": stats.delivery_duration_ms.summary(),
-                        "runOffset": row.run_offset,
+                        "runOffset": row.cursor_changed_at_source_offset,
                         "acknowledgedOffset": row.acknowledged_offset,
                         "lag": head.saturating_sub(row.acknowledged_offset),
                         "attempt": row.attempt,

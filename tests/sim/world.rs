@@ -309,7 +309,7 @@ fn open_stream(uri: &str, path: &str) -> Result<Stream<Counting>, String> {
 }
 
 fn run_offset_of(subscription: &tributary::state::OutboundSubscription) -> u64 {
-    subscription.run_offset()
+    subscription.cursor_changed_at_source_offset()
 }
 
 fn outcome_label(outcome: &Outcome) -> String {
@@ -1477,7 +1477,7 @@ impl Sim {
                     format!("'{key}' has no runtime row (§6 repair)"),
                 ));
             };
-            if row.run_offset != run || row.acknowledged_offset > head {
+            if row.cursor_changed_at_source_offset != run || row.acknowledged_offset > head {
                 return Err(violation(
                     INV_REBUILD,
                     format!("runtime row of '{key}' {row:?} disagrees with run {run} / head {head}"),

@@ -1,0 +1,186 @@
+//! A row of `subscription_runtime` (DESIGN.md §6): delivery progress of one
+//! subscription. Created, moved and dropped by the runtime repair
+//! (`stream/runtime.rs`); advanced by delivery.
+//!
+//! Decoded by column name through [`COLUMNS`], the one place that names the
+//! columns this record reads. The column names are persisted (migrations
+//! 0002 and 0006), so must be kept stable. The config generation lives in
+//! the `run_offset` column; in Rust it is `cursor_changed_at_source_offset`
+//! (its §7 wire name, see `records::run_stamp`).
+
+use super::columns::Named;
+use crate::storage::{SqlValue, StorageError};
+
+/// Columns of `subscription_runtime` the record holds, in [`SELECT`] order.
+/// Persisted, so must be kept stable.
+pub const COLUMNS: [&str; 12] = [
+    "subscription_key",
+    "run_offset",
+    "acknowledged_offset",
+    "attempt",
+    "next_attempt_at_ms",
+    "in_flight_deadline_at_ms",
+    "last_error",
+    "bytes_sent",
+    "isolating",
+    "retry_through_offset",
+    "journal_pruned_through",
+    "gate_anchor_ms",
+];
+
+/// Every runtime row, by key (the columns are [`COLUMNS`], checked by a test).
+pub const SELECT: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
+     in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
+     gate_anchor_ms FROM subscription_runtime ORDER BY subscription_key";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeRow {
+    pub subscription_key: String,
+    /// The run's config generation (§6 rule 7, §7): offset of the configure
+    /// or cursor-set that started it. Column `run_offset`.
+    pub cursor_changed_at_source_offset: u64,
+    /// The cursor: exclusive, last completed offset.
+    pub acknowledged_offset: u64,
+    pub attempt: u64,
+    pub next_attempt_at_ms: Option<i64>,
+    pub in_flight_deadline_at_ms: Option<i64>,
+    pub last_error: Option<String>,
+    pub bytes_sent: u64,
+    /// After a failed batch the next read takes one event (§6 rule 4).
+    pub isolating: bool,
+    /// The last offset of a batch awaiting retry (a digest resends exactly it).
+    pub retry_through_offset: Option<u64>,
+    /// Highest offset pruned from the journal (§13): retracting below it is a gap.
+    pub journal_pruned_through: u64,
+    /// A maxOnce gate's window anchor (event time), §13.
+    pub gate_anchor_ms: Option<i64>,
+}
+
+impl RuntimeRow {
+    /// Decodes one row of [`SELECT`] (or any query selecting [`COLUMNS`] in order).
+    pub fn decode(query: &str, row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
+        let named = Named::new(query, row, &COLUMNS);
+        Ok(RuntimeRow {
+            subscription_key: named.text("subscription_key")?,
+            cursor_changed_at_source_offset: named.count("run_offset")?,
+            acknowledged_offset: named.count("acknowledged_offset")?,
+            attempt: named.count("attempt")?,
+            next_attempt_at_ms: named.optional_int("next_attempt_at_ms")?,
+            in_flight_deadline_at_ms: named.optional_int("in_flight_deadline_at_ms")?,
+            last_error: named.optional_text("last_error")?,
+            bytes_sent: named.count("bytes_sent")?,
+            isolating: named.int("isolating")? != 0,
+            retry_through_offset: named.optional_int("retry_through_offset")?.map(|n| n.max(0) as u64),
+            journal_pruned_through: named.count("journal_pruned_through")?,
+            gate_anchor_ms: named.optional_int("gate_anchor_ms")?,
+        })
+    }
+
+    /// The row's values in [`COLUMNS`] order (what `INSERT INTO
+    /// subscription_runtime (COLUMNS) VALUES (...)` binds).
+    pub fn encode(&self) -> Vec<SqlValue> {
+        vec![
+            self.subscription_key.as_str().into(),
+            self.cursor_changed_at_source_offset.into(),
+            self.acknowledged_offset.into(),
+            self.attempt.into(),
+            self.next_attempt_at_ms.into(),
+            self.in_flight_deadline_at_ms.into(),
+            self.last_error.clone().into(),
+            self.bytes_sent.into(),
+            self.isolating.into(),
+            self.retry_through_offset.into(),
+            self.journal_pruned_through.into(),
+            self.gate_anchor_ms.into(),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SAFE: u64 = 1 << 53;
+
+    fn any_row() -> impl Strategy<Value = RuntimeRow> {
+        (
+            (
+                "[a-z:0-9]{1,24}",
+                0..SAFE,
+                0..SAFE,
+                0..SAFE,
+                proptest::option::of(any::<i64>()),
+            ),
+            (
+                proptest::option::of(any::<i64>()),
+                proptest::option::of(".{0,40}"),
+                0..SAFE,
+                any::<bool>(),
+                proptest::option::of(0..SAFE),
+                0..SAFE,
+                proptest::option::of(any::<i64>()),
+            ),
+        )
+            .prop_map(
+                |(
+                    (subscription_key, generation, acknowledged_offset, attempt, next_attempt_at_ms),
+                    (in_flight, last_error, bytes_sent, isolating, retry_through, pruned, anchor),
+                )| RuntimeRow {
+                    subscription_key,
+                    cursor_changed_at_source_offset: generation,
+                    acknowledged_offset,
+                    attempt,
+                    next_attempt_at_ms,
+                    in_flight_deadline_at_ms: in_flight,
+                    last_error,
+                    bytes_sent,
+                    isolating,
+                    retry_through_offset: retry_through,
+                    journal_pruned_through: pruned,
+                    gate_anchor_ms: anchor,
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn s6_runtime_row_round_trips(row in any_row()) {
+            prop_assert_eq!(RuntimeRow::decode(SELECT, &row.encode()), Ok(row));
+        }
+    }
+
+    #[test]
+    fn s6_select_names_the_columns_in_order() {
+        let listed = SELECT
+            .strip_prefix("SELECT ")
+            .and_then(|rest| rest.split(" FROM ").next())
+            .unwrap_or_default();
+        let names: Vec<&str> = listed.split(',').map(str::trim).collect();
+        assert_eq!(names, COLUMNS.to_vec());
+    }
+
+    #[test]
+    fn s6_a_short_row_is_a_decode_error() {
+        let mut values = any_row_example().encode();
+        values.pop();
+        assert!(RuntimeRow::decode(SELECT, &values).is_err());
+    }
+
+    fn any_row_example() -> RuntimeRow {
+        RuntimeRow {
+            subscription_key: "k".to_owned(),
+            cursor_changed_at_source_offset: 3,
+            acknowledged_offset: 2,
+            attempt: 0,
+            next_attempt_at_ms: None,
+            in_flight_deadline_at_ms: None,
+            last_error: None,
+            bytes_sent: 0,
+            isolating: false,
+            retry_through_offset: None,
+            journal_pruned_through: 0,
+            gate_anchor_ms: None,
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! The stamp fence orders numerically (DESIGN.md §7 rule 2, issue 19 "Typed
+//! records"): a newer source lifetime wins as a time, not as text, and a
+//! newer config generation wins as an integer. The inbound record keeps its
+//! §5 shape in the reduced state.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+
+use serde_json::json;
+use tributary::copy::{copy_idempotency_key, CopyBatch, Stamp};
+use tributary::error::ApiFailure;
+use tributary::storage::rusqlite_driver::RusqliteStorage;
+use tributary::stream::Stream;
+use tributary::time::rfc3339_millis;
+
+/// 9999-12-31T23:59:59.000Z and 10000-01-01T00:00:00.000Z.
+const LAST_SECOND_OF_9999_MS: i64 = 253_402_300_799_000;
+const FIRST_MS_OF_10000: i64 = 253_402_300_800_000;
+
+/// A batch of one copy of source offset `offset`, from the lifetime started
+/// at `created_ms`, in generation `generation`.
+fn batch(created_ms: i64, generation: u64, offset: u64) -> CopyBatch {
+    let stamp = Stamp {
+        source_project_id: common::PROJECT.to_owned(),
+        source_path: "/source".to_owned(),
+        subscription_key: "copy".to_owned(),
+        stream_id: format!("stream-{created_ms}"),
+        stream_created_at: rfc3339_millis(created_ms),
+        cursor_changed_at_source_offset: generation,
+    };
+    let event = json!({"type": "x", "idempotencyKey": copy_idempotency_key(&stamp, offset),
+        "source": {"copiedFrom": [{"projectId": common::PROJECT, "path": stamp.source_path, "streamId": stamp.stream_id,
+            "streamCreatedAt": stamp.stream_created_at, "offset": offset, "type": "x",
+            "createdAt": "2026-01-01T00:00:00.000Z", "subscriptionKey": stamp.subscription_key,
+            "cursorChangedAtSourceOffset": generation}]}});
+    CopyBatch {
+        stamp,
+        events: vec![event],
+    }
+}
+
+/// New copies the batch appended, or the refusal's status and code.
+fn accept(receiver: &mut Stream<RusqliteStorage>, batch: CopyBatch, now_ms: i64) -> Result<usize, (u16, String)> {
+    receiver
+        .accept_copies(batch, &common::inputs(now_ms, 1))
+        .map(|accepted| accepted.appended.len() - accepted.deduplicated)
+        .map_err(|error| (error.status(), error.code().to_owned()))
+}
+
+#[test]
+fn s7_rule_2_a_later_lifetime_is_newer_as_a_time_past_year_9999() {
+    // As text "10000-01-01…" sorts before "9999-12-31…": the old string
+    // comparison refused the recreated source's copies as stale.
+    let mut receiver = common::memory_stream("/sink");
+    assert_eq!(accept(&mut receiver, batch(LAST_SECOND_OF_9999_MS, 5, 1), 1_000), Ok(1));
+    assert_eq!(accept(&mut receiver, batch(FIRST_MS_OF_10000, 1, 1), 2_000), Ok(1));
+    assert_eq!(
+        accept(&mut receiver, batch(LAST_SECOND_OF_9999_MS, 5, 2), 3_000),
+        Err((409, "stale_stamp".to_owned())),
+        "the older lifetime is now fenced off"
+    );
+}
+
+#[test]
+fn s7_rule_2_generations_order_as_integers() {
+    let mut receiver = common::memory_stream("/sink");
+    assert_eq!(accept(&mut receiver, batch(0, 10, 1), 1_000), Ok(1));
+    assert_eq!(
+        accept(&mut receiver, batch(0, 9, 2), 2_000),
+        Err((409, "stale_stamp".to_owned()))
+    );
+    assert_eq!(
+        accept(&mut receiver, batch(0, 10, 1), 3_000),
+        Ok(0),
+        "equal: redelivery"
+    );
+    assert_eq!(accept(&mut receiver, batch(0, 100, 2), 4_000), Ok(1));
+}
+
+#[test]
+fn s5_inbound_record_keeps_its_reduced_state_shape() {
+    let mut receiver = common::memory_stream("/sink");
+    assert_eq!(accept(&mut receiver, batch(0, 3, 1), 1_000), Ok(1));
+    assert_eq!(accept(&mut receiver, batch(0, 3, 2), 2_000), Ok(1));
+    let inbound = serde_json::to_string(&receiver.state().subscriptions.inbound).unwrap();
+    assert_eq!(
+        inbound,
+        r#"{"bySourcePath":{"/source":{"copy":{"streamId":"stream-0","streamCreatedAt":"1970-01-01T00:00:00.000Z","cursorChangedAtSourceOffset":3,"numEventsReceived":2,"lastEventReceivedAt":"1970-01-01T00:00:02.000Z"}}}}"#
+    );
+}
