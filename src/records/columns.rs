@@ -22,7 +22,7 @@ impl<'a> Named<'a> {
             .iter()
             .position(|column| *column == name)
             .ok_or_else(|| StorageError::Decode {
-                query: self.columns.query.chars().take(80).collect(),
+                query: crate::text::query_excerpt(self.columns.query),
                 column: self.names.len(),
             })
     }
