@@ -2,7 +2,7 @@
 //! `/v1/streams/{path}/-/{action}`. `/-/` separates a stream path (which may
 //! have many segments) from the action; a segment named `-` is never a path.
 
-use crate::error::{ApiError, ApiFailure};
+use crate::error::{ApiError, ApiFailure, ErrorCode};
 use crate::limits::{
     MAX_APPEND_BODY_BYTES, MAX_INTERNAL_BODY_BYTES, MAX_JSONATA_EVALUATE_BODY_BYTES,
     MAX_PROCESSOR_DEFINITION_BODY_BYTES, MAX_SOURCE_CONFIG_BYTES, MAX_SUBSCRIBE_FROM_BODY_BYTES, MAX_UNUSED_BODY_BYTES,
@@ -63,20 +63,12 @@ pub enum RouteError {
 }
 
 impl ApiFailure for RouteError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            RouteError::NotFound => 404,
-            RouteError::MethodNotAllowed(_) => 405,
-            RouteError::Path(error) => error.status(),
-            RouteError::Offset(error) => error.status(),
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            RouteError::NotFound => "route_not_found",
-            RouteError::MethodNotAllowed(_) => "method_not_allowed",
-            RouteError::Path(error) => error.code(),
-            RouteError::Offset(error) => error.code(),
+            RouteError::NotFound => ErrorCode::RouteNotFound,
+            RouteError::MethodNotAllowed(_) => ErrorCode::MethodNotAllowed,
+            RouteError::Path(error) => error.error_code(),
+            RouteError::Offset(error) => error.error_code(),
         }
     }
 }
@@ -87,44 +79,44 @@ impl ApiFailure for RouteError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BodyLimit {
     pub bytes: usize,
-    pub code: &'static str,
+    pub code: ErrorCode,
 }
 
 impl BodyLimit {
     /// `POST .../-/events` (§3 rule 2).
     pub const APPEND: BodyLimit = BodyLimit {
         bytes: MAX_APPEND_BODY_BYTES,
-        code: "batch_too_large",
+        code: ErrorCode::BatchTooLarge,
     };
     /// `POST .../-/subscribe-from` (§5).
     pub const SUBSCRIBE_FROM: BodyLimit = BodyLimit {
         bytes: MAX_SUBSCRIBE_FROM_BODY_BYTES,
-        code: "body_too_large",
+        code: ErrorCode::BodyTooLarge,
     };
     /// `POST /v1/jsonata/evaluate`.
     pub const JSONATA_EVALUATE: BodyLimit = BodyLimit {
         bytes: MAX_JSONATA_EVALUATE_BODY_BYTES,
-        code: "body_too_large",
+        code: ErrorCode::BodyTooLarge,
     };
     /// `PUT /v1/processors/{name}` (§9).
     pub const PROCESSOR_DEFINITION: BodyLimit = BodyLimit {
         bytes: MAX_PROCESSOR_DEFINITION_BODY_BYTES,
-        code: "body_too_large",
+        code: ErrorCode::BodyTooLarge,
     };
     /// `PUT /v1/sources/{name}` (§15).
     pub const SOURCE_CONFIG: BodyLimit = BodyLimit {
         bytes: MAX_SOURCE_CONFIG_BYTES,
-        code: "source_too_large",
+        code: ErrorCode::SourceTooLarge,
     };
     /// Every route that takes no body.
     pub const UNUSED: BodyLimit = BodyLimit {
         bytes: MAX_UNUSED_BODY_BYTES,
-        code: "body_too_large",
+        code: ErrorCode::BodyTooLarge,
     };
     /// Object-to-object routes.
     pub const INTERNAL: BodyLimit = BodyLimit {
         bytes: MAX_INTERNAL_BODY_BYTES,
-        code: "body_too_large",
+        code: ErrorCode::BodyTooLarge,
     };
 
     /// The limit of a public stream route.
@@ -151,7 +143,6 @@ impl BodyLimit {
     /// The 413 of a body past the limit (§2 error shape).
     pub fn too_large(&self) -> ApiError {
         let mut error = ApiError::new(
-            413,
             self.code,
             format!("request body is over this route's limit of {} bytes", self.bytes),
         );

@@ -4,8 +4,8 @@
 //! matching are the engine's (`tributary::auth_tokens`); this reads the
 //! secret and the headers.
 
-use tributary::auth_tokens::{self, Tokens, TokensError};
 use std::collections::BTreeMap;
+use tributary::auth_tokens::{self, Tokens, TokensError};
 use worker::{Env, Request};
 
 fn configured_tokens(env: &Env) -> Result<Tokens, TokensError> {
@@ -46,5 +46,7 @@ pub fn presented_token_hash(request: &Request) -> Option<String> {
 /// connections, which keep only the hash). A malformed `API_TOKENS` maps
 /// nothing, so every socket fails re-authentication (fails closed).
 pub fn projects_by_token_hash(env: &Env) -> BTreeMap<String, String> {
-    configured_tokens(env).map(|tokens| tokens.projects_by_hash()).unwrap_or_default()
+    configured_tokens(env)
+        .map(|tokens| tokens.projects_by_hash())
+        .unwrap_or_default()
 }

@@ -4,7 +4,7 @@
 
 use crate::project_object::{CATALOG_ROUTE, PROCESSORS_PREFIX};
 use crate::{auth, request_body, responses};
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
 use tributary::route::{self, BodyLimit};
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
@@ -31,7 +31,7 @@ fn start() {
 async fn fetch(request: Request, env: Env, _ctx: Context) -> Result<Response> {
     match serve(request, env).await {
         Ok(response) => Ok(response),
-        Err(error) => responses::error(500, "internal", &error.to_string()),
+        Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
     }
 }
 
@@ -57,7 +57,7 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     }
     let Some(project) = project else {
         request_body::drain(&mut request, BodyLimit::UNUSED).await;
-        let response = responses::error(401, "unauthorized", "missing or unknown bearer token")?;
+        let response = responses::error(ErrorCode::Unauthorized, "missing or unknown bearer token")?;
         let headers = response.headers().clone();
         headers.set("www-authenticate", "Bearer")?;
         return Ok(response.with_headers(headers));
@@ -73,7 +73,7 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     if url.path() == CATALOG_ROUTE || url.path() == "/v1/streams/" {
         if method != Method::Get {
             request_body::drain(&mut request, BodyLimit::UNUSED).await;
-            return responses::error(405, "method_not_allowed", "this route accepts GET");
+            return responses::error(ErrorCode::MethodNotAllowed, "this route accepts GET");
         }
         return processors(request, &env, &project, &url).await;
     }
@@ -218,8 +218,7 @@ async fn unknown_processors(env: &Env, project: &str, body: &[u8]) -> Result<Opt
             Ok(Some(_)) => {}
             Ok(None) => {
                 let mut error = ApiError::new(
-                    422,
-                    "unknown_processor",
+                    ErrorCode::UnknownProcessor,
                     format!("'receiver.expression' names processor '{name}', which this project does not define"),
                 );
                 error
@@ -234,7 +233,7 @@ async fn unknown_processors(env: &Env, project: &str, body: &[u8]) -> Result<Opt
                     .insert("processor".to_owned(), serde_json::json!(name));
                 return responses::from_api(error.into()).map(Some);
             }
-            Err(error) => return responses::error(502, "processor_unreachable", &error).map(Some),
+            Err(error) => return responses::error(ErrorCode::ProcessorUnreachable, &error).map(Some),
         }
     }
     Ok(None)

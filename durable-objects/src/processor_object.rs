@@ -6,7 +6,7 @@ use crate::entry::PROJECT_HEADER;
 use crate::responses;
 use crate::sql_driver::DoSql;
 use std::cell::RefCell;
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::processor::Instance;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
@@ -30,14 +30,13 @@ impl DurableObject for ProcessorObject {
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         if request.headers().get(PROJECT_HEADER)?.is_none() {
             return responses::error(
-                403,
-                "forbidden",
+                ErrorCode::Forbidden,
                 "processor instances are reached by their streams only",
             );
         }
         let url = request.url()?;
         let Some(action) = url.path().strip_prefix(INSTANCE_ROUTE).map(str::to_owned) else {
-            return responses::error(404, "route_not_found", "no route for this URL");
+            return responses::error(ErrorCode::RouteNotFound, "no route for this URL");
         };
         let body =
             match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
@@ -48,11 +47,11 @@ impl DurableObject for ProcessorObject {
         if slot.is_none() {
             match Instance::open(DoSql::new(&self.state)) {
                 Ok(instance) => *slot = Some(instance),
-                Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
+                Err(error) => return responses::from_api(ApiError::new(ErrorCode::Internal, error.to_string()).into()),
             }
         }
         let Some(instance) = slot.as_mut() else {
-            return responses::error(500, "internal", "instance not open");
+            return responses::error(ErrorCode::Internal, "instance not open");
         };
         responses::from_api(instance.handle(&action, &body))
     }

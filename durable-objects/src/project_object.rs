@@ -7,7 +7,7 @@ use crate::responses;
 use crate::sql_driver::DoSql;
 use std::cell::RefCell;
 use tributary::catalog::Catalog;
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::processor::ProcessorStore;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
@@ -36,7 +36,7 @@ impl DurableObject for ProjectObject {
 
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         if request.headers().get(PROJECT_HEADER)?.is_none() {
-            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         }
         let url = request.url()?;
         if url.path() == CATALOG_ROUTE || url.path() == CATALOG_CHANGE_ROUTE {
@@ -54,11 +54,13 @@ impl DurableObject for ProjectObject {
             if slot.is_none() {
                 match Catalog::open(DoSql::new(&self.state)) {
                     Ok(catalog) => *slot = Some(catalog),
-                    Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
+                    Err(error) => {
+                        return responses::from_api(ApiError::new(ErrorCode::Internal, error.to_string()).into())
+                    }
                 }
             }
             let Some(catalog) = slot.as_ref() else {
-                return responses::error(500, "internal", "catalog not open");
+                return responses::error(ErrorCode::Internal, "catalog not open");
             };
             return responses::from_api(catalog.handle(method.as_ref(), route, url.query().unwrap_or(""), &body));
         }
@@ -66,9 +68,9 @@ impl DurableObject for ProjectObject {
             Some("") => None,
             Some(rest) => match rest.strip_prefix('/') {
                 Some(name) => Some(tributary::route::decode_segment(name).unwrap_or_default()),
-                None => return responses::error(404, "route_not_found", "no route for this URL"),
+                None => return responses::error(ErrorCode::RouteNotFound, "no route for this URL"),
             },
-            None => return responses::error(404, "route_not_found", "no route for this URL"),
+            None => return responses::error(ErrorCode::RouteNotFound, "no route for this URL"),
         };
         let method = request.method();
         let body = if method == worker::Method::Put {
@@ -86,11 +88,11 @@ impl DurableObject for ProjectObject {
         if slot.is_none() {
             match ProcessorStore::open(DoSql::new(&self.state)) {
                 Ok(store) => *slot = Some(store),
-                Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
+                Err(error) => return responses::from_api(ApiError::new(ErrorCode::Internal, error.to_string()).into()),
             }
         }
         let Some(store) = slot.as_ref() else {
-            return responses::error(500, "internal", "project store not open");
+            return responses::error(ErrorCode::Internal, "project store not open");
         };
         responses::from_api(store.handle(method.as_ref(), name.as_deref(), url.query().unwrap_or(""), &body, now))
     }

@@ -16,7 +16,7 @@ use crate::{platform, responses};
 use futures_util::StreamExt;
 use std::cell::RefCell;
 use tributary::api::ApiResponse;
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
 use tributary::source::{
     self, check_chain_ids, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall, Source,
@@ -68,7 +68,10 @@ pub async fn route(mut request: Request, env: &Env, project: &str, url: &Url) ->
     let rest = url.path().strip_prefix(SOURCES_PREFIX).unwrap_or_default();
     if rest.is_empty() || rest == "/" {
         if method != Method::Get {
-            return responses::error(405, "method_not_allowed", "GET /v1/sources lists the project's sources");
+            return responses::error(
+                ErrorCode::MethodNotAllowed,
+                "GET /v1/sources lists the project's sources",
+            );
         }
         let query = url.query().map(|query| format!("?{query}")).unwrap_or_default();
         let directory = stub(env, project, "")?;
@@ -83,7 +86,7 @@ pub async fn route(mut request: Request, env: &Env, project: &str, url: &Url) ->
         .await;
     }
     let Some(name) = rest.strip_prefix('/').and_then(tributary::route::decode_segment) else {
-        return responses::error(404, "route_not_found", "no route for this URL");
+        return responses::error(ErrorCode::RouteNotFound, "no route for this URL");
     };
     if let Err(error) = source::config::check_name(&name) {
         return responses::from_api(ApiError::from(error).into());
@@ -97,7 +100,7 @@ pub async fn route(mut request: Request, env: &Env, project: &str, url: &Url) ->
             }
         }
         Method::Get | Method::Delete => None,
-        _ => return responses::error(405, "method_not_allowed", "a source accepts PUT, GET and DELETE"),
+        _ => return responses::error(ErrorCode::MethodNotAllowed, "a source accepts PUT, GET and DELETE"),
     };
     let source = stub(env, project, &name)?;
     internal(&source, project, method, SOURCE_ROUTE, Some(&name), body).await
@@ -112,7 +115,7 @@ pub struct SourceObject {
 }
 
 fn internal_error(error: impl std::fmt::Display) -> Result<Response> {
-    responses::error(500, "internal", &error.to_string())
+    responses::error(ErrorCode::Internal, &error.to_string())
 }
 
 impl SourceObject {
@@ -165,12 +168,11 @@ impl SourceObject {
             Some(Ok(response)) if response.status_code() == 204 => Ok(None),
             Some(Ok(response)) => Ok(Some(response)),
             Some(Err(error)) => responses::error(
-                503,
-                "directory_unavailable",
+                ErrorCode::DirectoryUnavailable,
                 &format!("the source directory failed: {error}"),
             )
             .map(Some),
-            None => responses::error(503, "directory_unavailable", "the source directory did not answer").map(Some),
+            None => responses::error(ErrorCode::DirectoryUnavailable, "the source directory did not answer").map(Some),
         }
     }
 
@@ -326,7 +328,7 @@ impl SourceObject {
 }
 
 fn not_found(name: &str) -> Result<Response> {
-    let mut error = ApiError::new(404, "source_not_found", format!("no source named '{name}'"));
+    let mut error = ApiError::new(ErrorCode::SourceNotFound, format!("no source named '{name}'"));
     error
         .body
         .error
@@ -407,7 +409,7 @@ impl DurableObject for SourceObject {
 
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
-            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         };
         let url = request.url()?;
         let method = request.method();
@@ -425,9 +427,9 @@ impl DurableObject for SourceObject {
                 Method::Get => directory.list(url.query().unwrap_or("")),
                 Method::Post => match serde_json::from_slice::<DirectoryChange>(&body) {
                     Ok(change) => directory.apply(&change, now),
-                    Err(error) => Ok(ApiError::new(400, "invalid_request", error.to_string()).into()),
+                    Err(error) => Ok(ApiError::new(ErrorCode::InvalidRequest, error.to_string()).into()),
                 },
-                _ => Ok(ApiError::new(405, "method_not_allowed", "GET or POST").into()),
+                _ => Ok(ApiError::new(ErrorCode::MethodNotAllowed, "GET or POST").into()),
             });
             return match answer {
                 Ok(Ok(api)) => responses::from_api(api),
@@ -436,7 +438,7 @@ impl DurableObject for SourceObject {
             };
         }
         if url.path() != SOURCE_ROUTE {
-            return responses::error(404, "route_not_found", "no route for this URL");
+            return responses::error(ErrorCode::RouteNotFound, "no route for this URL");
         }
         let name = request.headers().get(NAME_HEADER)?.unwrap_or_default();
         match method {

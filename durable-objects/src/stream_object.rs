@@ -8,7 +8,7 @@ use crate::responses;
 use crate::sql_driver::DoSql;
 use std::cell::{Cell, RefCell};
 use tributary::api::{ApiRequest, ApiResponse};
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
 use tributary::route::{self, Action};
 use tributary::stream::Stream;
@@ -95,7 +95,7 @@ impl StreamObject {
             Err(error) => return responses::from_api(ApiError::from(error).into()).map(Some),
         };
         if let Err(error) = self.open_stream(project, path) {
-            return responses::error(500, "internal", &error).map(Some);
+            return responses::error(ErrorCode::Internal, &error).map(Some);
         }
         let deadline = crate::platform::now_ms() + i64::try_from(wait_ms).unwrap_or(0);
         // Each wait ends at a commit or the deadline; a commit that brings
@@ -108,7 +108,7 @@ impl StreamObject {
             let page = match read {
                 Some(Ok(page)) => page,
                 Some(Err(error)) => return responses::from_api(ApiError::from(error).into()).map(Some),
-                None => return responses::error(500, "internal", "stream not open").map(Some),
+                None => return responses::error(ErrorCode::Internal, "stream not open").map(Some),
             };
             let remaining = deadline - crate::platform::now_ms();
             if !page.events.is_empty() || remaining <= 0 {
@@ -122,7 +122,7 @@ impl StreamObject {
                 return responses::from_api(ApiError::from(error).into()).map(Some);
             }
         }
-        responses::error(500, "internal", "long-poll woke too often").map(Some)
+        responses::error(ErrorCode::Internal, "long-poll woke too often").map(Some)
     }
 
     /// Sets the one alarm to the earliest due delivery (§6 rule 1). A
@@ -188,14 +188,14 @@ impl DurableObject for StreamObject {
 
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
-            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         };
         let url = request.url()?;
         let inputs = crate::platform::inputs()?;
         if url.path() == COPY_ROUTE {
             let raw_path = request.headers().get(PATH_HEADER)?.unwrap_or_default();
             let Ok(path) = StreamPath::parse(&raw_path) else {
-                return responses::error(400, "invalid_path", "copy route needs a valid stream path");
+                return responses::error(ErrorCode::InvalidPath, "copy route needs a valid stream path");
             };
             let body =
                 match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
@@ -225,7 +225,7 @@ impl DurableObject for StreamObject {
                     }
                 }
             });
-            let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
+            let api = answer.unwrap_or_else(|error| ApiError::new(ErrorCode::Internal, error).into());
             self.live.fan_out(self);
             self.schedule_alarm().await?;
             return Self::respond(api);
@@ -236,14 +236,14 @@ impl DurableObject for StreamObject {
         };
         if let Action::ReplayDeadLetter(id) = route.action {
             if let Err(error) = self.open_stream(&project, &route.path) {
-                return responses::error(500, "internal", &error);
+                return responses::error(ErrorCode::Internal, &error);
             }
             let api = crate::delivery_shell::replay(self, id).await?;
             return Self::respond(api);
         }
         if route.action == Action::Live {
             if let Err(error) = self.open_stream(&project, &route.path) {
-                return responses::error(500, "internal", &error);
+                return responses::error(ErrorCode::Internal, &error);
             }
             let response = self.live.open(self, &request, url.query().unwrap_or("")).await?;
             if self.live.wants_turn() {
@@ -253,7 +253,7 @@ impl DurableObject for StreamObject {
         }
         if let Action::ProcessorState(name) = &route.action {
             if let Err(error) = self.open_stream(&project, &route.path) {
-                return responses::error(500, "internal", &error);
+                return responses::error(ErrorCode::Internal, &error);
             }
             let api = crate::processor_delivery::state(self, &project, name).await?;
             return Self::respond(api);
@@ -298,7 +298,8 @@ impl DurableObject for StreamObject {
                 .flatten();
             (response, appended_to)
         });
-        let (api, appended_to) = answer.unwrap_or_else(|error| (ApiError::new(500, "internal", error).into(), None));
+        let (api, appended_to) =
+            answer.unwrap_or_else(|error| (ApiError::new(ErrorCode::Internal, error).into(), None));
         self.live.fan_out(self);
         match route.action {
             Action::Append if api.status < 300 => self.schedule_alarm().await?,

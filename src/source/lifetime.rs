@@ -14,7 +14,7 @@
 //! are appended again, now into the new lifetime, whose id the next answer
 //! carries.
 
-use crate::error::{details, ApiError};
+use crate::error::{details, ApiError, ErrorCode};
 use serde_json::{json, Value};
 
 /// Response header of an append: the `streamId` of the lifetime it committed to.
@@ -30,8 +30,7 @@ pub fn refusal(expected: Option<&str>, current: Option<&str>) -> Option<ApiError
     match expected {
         Some(expected) if current != Some(expected) => {
             let mut error = ApiError::new(
-                412,
-                LIFETIME_CHANGED,
+                ErrorCode::StreamLifetimeChanged,
                 format!(
                     "the append expected stream lifetime {expected}; {}; nothing was appended",
                     current.map_or_else(
