@@ -20,9 +20,7 @@ object-src 'none'";
 const PASSED_HEADERS: [&str; 3] = ["if-none-match", "if-modified-since", "accept-encoding"];
 
 /// Whether `path` is the console's (`/console` or `/console/...`).
-pub fn is_console_path(path: &str) -> bool {
-    path == PREFIX || path.starts_with("/console/")
-}
+pub use tributary::route::public::is_console_path;
 
 /// Serves `GET|HEAD /console[/...]`.
 pub async fn serve(request: &Request, env: &Env, url: &worker::Url) -> Result<Response> {

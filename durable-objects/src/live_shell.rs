@@ -39,7 +39,7 @@ use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
 pub const SUBPROTOCOL: &str = "tributary.v1";
 /// Set by the router on a live request: the §10 hash of the caller's token,
 /// which a WebSocket's record keeps for re-authentication.
-pub const TOKEN_HASH_HEADER: &str = "x-tributary-token-hash";
+pub use tributary::route::internal::TOKEN_HASH_HEADER;
 
 /// One open SSE response: its channel and what it holds unsent.
 struct SseSink {

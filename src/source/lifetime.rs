@@ -17,10 +17,8 @@
 use crate::error::{details, ApiError, ErrorCode};
 use serde_json::{json, Value};
 
-/// Response header of an append: the `streamId` of the lifetime it committed to.
-pub const STREAM_ID_HEADER: &str = "x-tributary-stream-id";
-/// Request header of an append: append only if this lifetime is current.
-pub const IF_STREAM_ID_HEADER: &str = "x-tributary-if-stream-id";
+/// The append's lifetime headers, kept with the other internal headers.
+pub use crate::route::internal::{IF_STREAM_ID_HEADER, STREAM_ID_HEADER};
 /// The code of an append refused because its expected lifetime is not current.
 pub const LIFETIME_CHANGED: &str = "stream_lifetime_changed";
 
