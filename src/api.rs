@@ -3,7 +3,7 @@
 //! [`ApiResponse`]. Keeping this in the engine makes the whole API natively
 //! testable (DESIGN.md §1 "the shell is thin").
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::event::Authority;
 use crate::event::CommittedEvent;
 use crate::route::Action;
@@ -36,7 +36,7 @@ impl ApiResponse {
                 content_type: "application/json",
                 body,
             },
-            Err(error) => ApiError::new(500, "internal", error.to_string()).into(),
+            Err(error) => ApiError::new(ErrorCode::Internal, error.to_string()).into(),
         }
     }
 
@@ -95,12 +95,16 @@ impl<S: Storage> Stream<S> {
             ),
             Action::DiscardDeadLetter(id) => respond(self.discard_dead_letter(*id), |_| ApiResponse::no_content()),
             Action::ReplayDeadLetter(_) => {
-                ApiError::new(500, "internal", "replay is served by the object's shell").into()
+                ApiError::new(ErrorCode::Internal, "replay is served by the object's shell").into()
             }
-            Action::SubscribeFrom => ApiError::new(500, "internal", "subscribe-from is served by the router").into(),
-            Action::Live => ApiError::new(500, "internal", "live connections are served by the object's shell").into(),
+            Action::SubscribeFrom => {
+                ApiError::new(ErrorCode::Internal, "subscribe-from is served by the router").into()
+            }
+            Action::Live => {
+                ApiError::new(ErrorCode::Internal, "live connections are served by the object's shell").into()
+            }
             Action::ProcessorState(_) => {
-                ApiError::new(500, "internal", "processor state is served by the object's shell").into()
+                ApiError::new(ErrorCode::Internal, "processor state is served by the object's shell").into()
             }
             Action::Metrics => ApiResponse {
                 status: 200,
@@ -140,6 +144,6 @@ fn appended(outcome: AppendOutcome) -> ApiResponse {
     }
     match (events.into_iter().next(), deduplicated.first()) {
         (Some(event), Some(&deduplicated)) => ApiResponse::json(status, &SingleAppended { event, deduplicated }),
-        _ => ApiError::new(500, "internal", "append returned no event").into(),
+        _ => ApiError::new(ErrorCode::Internal, "append returned no event").into(),
     }
 }

@@ -13,7 +13,7 @@
 //!   "prefix"?}`, §2 Scopes) are not understood yet and are refused as
 //!   malformed, so a token meant to be narrow is never granted every scope.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::limits::MAX_API_TOKENS;
 use serde_json::Value;
 
@@ -36,8 +36,7 @@ impl TokensError {
     /// names the problem, never a token.
     pub fn to_api_error(&self) -> ApiError {
         ApiError::new(
-            500,
-            "misconfigured",
+            ErrorCode::Misconfigured,
             format!("{self}; every request is refused until the deployment fixes it"),
         )
     }

@@ -6,7 +6,7 @@
 //! append and the registration cannot leave a stream unlisted.
 
 use crate::api::ApiResponse;
-use crate::error::{details, ApiError, ApiFailure};
+use crate::error::{details, ApiError, ApiFailure, ErrorCode};
 use crate::limits::{DEFAULT_CATALOG_PAGE, MAX_CATALOG_PAGE, MAX_PATH_BYTES};
 use crate::schema::{migrate_with, PROJECT_MIGRATIONS};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
@@ -122,16 +122,10 @@ pub enum CatalogError {
 }
 
 impl ApiFailure for CatalogError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            CatalogError::InvalidParameter { .. } => 400,
-            CatalogError::Storage(_) => 500,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            CatalogError::InvalidParameter { .. } => "invalid_parameter",
-            CatalogError::Storage(_) => "internal",
+            CatalogError::InvalidParameter { .. } => ErrorCode::InvalidParameter,
+            CatalogError::Storage(_) => ErrorCode::Internal,
         }
     }
     fn details(&self) -> Map<String, Value> {
@@ -265,11 +259,11 @@ impl<S: Storage> Catalog<S> {
             ("POST", "change") => match serde_json::from_slice::<CatalogChange>(body) {
                 Ok(change) => match self.apply(&change) {
                     Ok(()) => ApiResponse::no_content(),
-                    Err(error) => ApiError::new(500, "internal", error.to_string()).into(),
+                    Err(error) => ApiError::new(ErrorCode::Internal, error.to_string()).into(),
                 },
-                Err(error) => ApiError::new(400, "invalid_request", error.to_string()).into(),
+                Err(error) => ApiError::new(ErrorCode::InvalidRequest, error.to_string()).into(),
             },
-            _ => ApiError::new(405, "method_not_allowed", "GET /v1/streams lists the catalog").into(),
+            _ => ApiError::new(ErrorCode::MethodNotAllowed, "GET /v1/streams lists the catalog").into(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Events (DESIGN.md §3): the input a caller sends, its validation, and the
 //! committed event every read returns.
 
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::json_limits::value_depth;
 use crate::limits::{MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_IDEMPOTENCY_KEY_BYTES, MAX_TYPE_BYTES};
 use serde::Serialize;
@@ -145,22 +145,14 @@ pub enum EventError {
 }
 
 impl ApiFailure for EventError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            EventError::TooLarge(_) | EventError::TooDeep(_) => 413,
-            EventError::SourceForbidden | EventError::TrustedOnlyType(_) => 403,
-            EventError::UnknownControlType(_) => 422,
-            _ => 400,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            EventError::TooLarge(_) => "event_too_large",
-            EventError::TooDeep(_) => "event_too_deep",
-            EventError::SourceForbidden => "source_forbidden",
-            EventError::TrustedOnlyType(_) => "trusted_only_type",
-            EventError::UnknownControlType(_) => "unknown_control_type",
-            _ => "invalid_event",
+            EventError::TooLarge(_) => ErrorCode::EventTooLarge,
+            EventError::TooDeep(_) => ErrorCode::EventTooDeep,
+            EventError::SourceForbidden => ErrorCode::SourceForbidden,
+            EventError::TrustedOnlyType(_) => ErrorCode::TrustedOnlyType,
+            EventError::UnknownControlType(_) => ErrorCode::UnknownControlType,
+            _ => ErrorCode::InvalidEvent,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Stream paths (DESIGN.md §2): `/` then 1–16 segments of `[A-Za-z0-9._~-]+`,
 //! never `.`, `..` or `-`, at most 512 bytes.
 
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::limits::{MAX_PATH_BYTES, MAX_PATH_SEGMENTS};
 use serde_json::json;
 use std::fmt;
@@ -27,11 +27,8 @@ pub enum PathError {
 }
 
 impl ApiFailure for PathError {
-    fn status(&self) -> u16 {
-        400
-    }
-    fn code(&self) -> &'static str {
-        "invalid_path"
+    fn error_code(&self) -> ErrorCode {
+        ErrorCode::InvalidPath
     }
     fn details(&self) -> serde_json::Map<String, serde_json::Value> {
         details([("rule", json!(format!("{self:?}")))])

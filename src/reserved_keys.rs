@@ -10,7 +10,7 @@
 //! sources, and the `subscribe-from` route, which derives its source event's
 //! key itself — never pass through it.
 
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use serde_json::{json, Map, Value};
 
 /// Every prefix the engine builds keys with, and where.
@@ -51,11 +51,8 @@ pub struct ReservedKeyError {
 }
 
 impl ApiFailure for ReservedKeyError {
-    fn status(&self) -> u16 {
-        403
-    }
-    fn code(&self) -> &'static str {
-        "reserved_idempotency_key"
+    fn error_code(&self) -> ErrorCode {
+        ErrorCode::ReservedIdempotencyKey
     }
     fn details(&self) -> Map<String, Value> {
         let mut fields = details([

@@ -4,7 +4,7 @@
 //! the caller. This module turns the request into that event; the router
 //! appends it to the source stream.
 
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::{Authority, ControlType, EventError, InputEvent};
 use crate::path::{PathError, StreamPath};
 use crate::subscription::{check_caller_key, ConfigError, Configuration, GENERATED_KEY_PREFIX};
@@ -33,23 +33,15 @@ pub enum SubscribeFromError {
 }
 
 impl ApiFailure for SubscribeFromError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            SubscribeFromError::Config(error) => error.status(),
-            SubscribeFromError::Event(error) => error.status(),
-            SubscribeFromError::SelfSubscription => 422,
-            _ => 400,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            SubscribeFromError::Malformed(_) => "malformed_json",
-            SubscribeFromError::SourcePath(_) => "invalid_path",
-            SubscribeFromError::SelfSubscription => "invalid_subscription",
-            SubscribeFromError::IdempotencyKeyRequired => "idempotency_key_required",
-            SubscribeFromError::Config(error) => error.code(),
-            SubscribeFromError::Event(error) => error.code(),
-            _ => "invalid_request",
+            SubscribeFromError::Malformed(_) => ErrorCode::MalformedJson,
+            SubscribeFromError::SourcePath(_) => ErrorCode::InvalidPath,
+            SubscribeFromError::SelfSubscription => ErrorCode::InvalidSubscription,
+            SubscribeFromError::IdempotencyKeyRequired => ErrorCode::IdempotencyKeyRequired,
+            SubscribeFromError::Config(error) => error.error_code(),
+            SubscribeFromError::Event(error) => error.error_code(),
+            _ => ErrorCode::InvalidRequest,
         }
     }
     fn details(&self) -> Map<String, Value> {

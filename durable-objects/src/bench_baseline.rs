@@ -5,6 +5,7 @@
 
 use crate::responses;
 use std::cell::Cell;
+use tributary::error::ErrorCode;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, SqlStorageValue, State};
 
 #[durable_object]
@@ -37,14 +38,12 @@ impl DurableObject for BenchBaseline {
 }
 
 /// `POST /bench/baseline/{name}` → the baseline object named `name`.
-pub async fn route(mut request: Request, env: &Env) -> Result<Response> {
+pub async fn route(mut request: Request, env: &Env, name: &str) -> Result<Response> {
     let Ok(namespace) = env.durable_object("BENCH_BASELINE") else {
-        return responses::error(404, "route_not_found", "no route for this URL");
+        return responses::error(ErrorCode::RouteNotFound, "no route for this URL");
     };
-    let url = request.url()?;
-    let name = url.path().trim_start_matches("/bench/baseline/").to_owned();
     let body = request.text().await?;
-    let stub = namespace.get_by_name(&name)?;
+    let stub = namespace.get_by_name(name)?;
     let mut init = worker::RequestInit::new();
     init.with_method(worker::Method::Post).with_body(Some(body.into()));
     stub.fetch_with_request(Request::new_with_init("https://baseline.internal/", &init)?)

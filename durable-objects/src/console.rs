@@ -6,6 +6,7 @@
 //! only, no inline script, no third-party origin, no framing.
 
 use crate::responses;
+use tributary::error::ErrorCode;
 use worker::{Env, Headers, Method, Request, RequestInit, Response, Result};
 
 pub const ASSETS_BINDING: &str = "ASSETS";
@@ -19,15 +20,13 @@ object-src 'none'";
 const PASSED_HEADERS: [&str; 3] = ["if-none-match", "if-modified-since", "accept-encoding"];
 
 /// Whether `path` is the console's (`/console` or `/console/...`).
-pub fn is_console_path(path: &str) -> bool {
-    path == PREFIX || path.starts_with("/console/")
-}
+pub use tributary::route::public::is_console_path;
 
 /// Serves `GET|HEAD /console[/...]`.
 pub async fn serve(request: &Request, env: &Env, url: &worker::Url) -> Result<Response> {
     let method = request.method();
     if method != Method::Get && method != Method::Head {
-        let response = responses::error(405, "method_not_allowed", "the console accepts GET and HEAD")?;
+        let response = responses::error(ErrorCode::MethodNotAllowed, "the console accepts GET and HEAD")?;
         return secured(response, "GET, HEAD");
     }
     let path = url.path();
@@ -48,7 +47,7 @@ pub async fn serve(request: &Request, env: &Env, url: &worker::Url) -> Result<Re
     let asset_request = Request::new_with_init(&format!("https://assets.internal{asset_path}"), &init)?;
     let response = env.assets(ASSETS_BINDING)?.fetch_request(asset_request).await?;
     if response.status_code() == 404 {
-        return secured(responses::error(404, "not_found", "no such console page")?, "");
+        return secured(responses::error(ErrorCode::NotFound, "no such console page")?, "");
     }
     secured(response, "")
 }

@@ -253,12 +253,12 @@ fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
 /// Success deletes the letter (204); exhaustion updates attempts and reason.
 pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::ApiResponse> {
     use tributary::api::ApiResponse;
-    use tributary::error::ApiError;
+    use tributary::error::{ApiError, ErrorCode};
     let now = platform::now_ms();
     let planned = {
         let slot = object.stream_slot().borrow();
         let Some(stream) = slot.as_ref() else {
-            return Ok(ApiError::new(404, "stream_not_found", "stream does not exist").into());
+            return Ok(ApiError::new(ErrorCode::StreamNotFound, "stream does not exist").into());
         };
         stream
             .plan_replay(id, now)
@@ -312,7 +312,7 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
     let delivered = {
         let mut slot = object.stream_slot().borrow_mut();
         let Some(stream) = slot.as_mut() else {
-            return Ok(ApiError::new(404, "stream_not_found", "stream does not exist").into());
+            return Ok(ApiError::new(ErrorCode::StreamNotFound, "stream does not exist").into());
         };
         // Fenced by the lifetime the replay was planned in (§8): a stream
         // deleted and created again meanwhile keeps its own letter `id`.
@@ -321,7 +321,7 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
     Ok(match (delivered, outcome) {
         (Ok(true), _) => ApiResponse::no_content(),
         (Ok(false), Outcome::Failed { message, .. }) => {
-            let mut error = ApiError::new(502, "replay_failed", format!("replay did not deliver: {message}"));
+            let mut error = ApiError::new(ErrorCode::ReplayFailed, format!("replay did not deliver: {message}"));
             error
                 .body
                 .error
@@ -330,7 +330,7 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
             error.into()
         }
         (Ok(false), Outcome::Delivered | Outcome::Checkpointed { .. }) => {
-            ApiError::new(500, "internal", "replay outcome inconsistent").into()
+            ApiError::new(ErrorCode::Internal, "replay outcome inconsistent").into()
         }
         (Err(error), _) => ApiError::from(error).into(),
     })

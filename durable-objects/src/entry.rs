@@ -1,19 +1,19 @@
 //! The Worker entry (DESIGN.md §2, §3): authenticate, route, and forward to
 //! the stream's Durable Object. The DO name is derived from the project and
-//! the path together, so two projects never share a stream.
+//! the path together, so two projects never share a stream. Every URL is
+//! parsed once by the engine's route table (`tributary::route::public`);
+//! this matches on the typed route.
 
-use crate::project_object::{CATALOG_ROUTE, PROCESSORS_PREFIX};
 use crate::{auth, request_body, responses};
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
-use tributary::route::{self, BodyLimit};
-use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result};
+use tributary::route::internal::{Host, CATALOG_ROUTE};
+use tributary::route::public::{self, ApiRoute, PublicRoute};
+use tributary::route::{Action, BodyLimit, Route, RouteError};
+use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result, Url};
 
-/// Set by the router on every request it forwards; the DO trusts it because
-/// only this Worker can reach the DO.
-pub const PROJECT_HEADER: &str = "x-tributary-project";
-/// Names the receiving stream on the internal copy route.
-pub const PATH_HEADER: &str = "x-tributary-path";
+/// The internal headers, defined with the route table.
+pub use tributary::route::internal::{PATH_HEADER, PROJECT_HEADER};
 pub const STREAM_BINDING: &str = "STREAM";
 
 pub fn object_name(project: &str, path: &str) -> String {
@@ -31,120 +31,155 @@ fn start() {
 async fn fetch(request: Request, env: Env, _ctx: Context) -> Result<Response> {
     match serve(request, env).await {
         Ok(response) => Ok(response),
-        Err(error) => responses::error(500, "internal", &error.to_string()),
+        Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
     }
 }
 
+/// Routes, then authenticates all but the bench baseline (§2; the console
+/// page needs no token, but a misconfigured deployment refuses it too).
 async fn serve(mut request: Request, env: Env) -> Result<Response> {
     let url = request.url()?;
-    if url.path().starts_with("/bench/") {
-        return crate::bench_baseline::route(request, &env).await;
+    match public::parse(request.method().as_ref(), url.path()) {
+        PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name).await,
+        PublicRoute::Console => match authenticate(&mut request, &env).await? {
+            Ok(_) => crate::console::serve(&request, &env, &url).await,
+            Err(refused) => Ok(refused),
+        },
+        PublicRoute::Api(route) => {
+            let project = match authenticate(&mut request, &env).await? {
+                Ok(Some(project)) => project,
+                Ok(None) => return unauthorized(&mut request).await,
+                Err(refused) => return Ok(refused),
+            };
+            match route {
+                Ok(route) => api(request, &env, &project, &url, route).await,
+                Err(error) => refuse_route(&mut request, error).await,
+            }
+        }
     }
-    // §2: a missing or malformed API_TOKENS is loud, on every request.
-    let project = match auth::authenticate(&request, &env) {
-        Ok(project) => project,
+}
+
+/// An authenticated API route.
+async fn api(mut request: Request, env: &Env, project: &str, url: &Url, route: ApiRoute) -> Result<Response> {
+    match route {
+        ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
+        ApiRoute::Catalog => processors(request, env, project, CATALOG_ROUTE, url.query()).await,
+        ApiRoute::Processors { .. } => processors(request, env, project, url.path(), url.query()).await,
+        ApiRoute::SourceDirectory => crate::source_object::route_directory(env, project, url.query()).await,
+        ApiRoute::Source { name, method } => {
+            crate::source_object::route_source(request, env, project, &name, method).await
+        }
+        ApiRoute::Stream(route) => stream(request, env, project, url, route).await,
+    }
+}
+
+/// The request's project (`Ok(None)` without a known token); `Err` is the
+/// answer of a missing or malformed `API_TOKENS`, loud on every request (§2).
+async fn authenticate(request: &mut Request, env: &Env) -> Result<std::result::Result<Option<String>, Response>> {
+    match auth::authenticate(request, env) {
+        Ok(project) => Ok(Ok(project)),
         Err(misconfigured) => {
             worker::console_error!(
                 "{}",
                 serde_json::json!({"event": "api_tokens_misconfigured", "error": misconfigured.to_string()})
             );
-            request_body::drain(&mut request, BodyLimit::UNUSED).await;
-            return responses::from_api(misconfigured.to_api_error().into());
+            request_body::drain(request, BodyLimit::UNUSED).await;
+            responses::from_api(misconfigured.to_api_error().into()).map(Err)
         }
+    }
+}
+
+/// 401 with `WWW-Authenticate: Bearer` (§2).
+async fn unauthorized(request: &mut Request) -> Result<Response> {
+    request_body::drain(request, BodyLimit::UNUSED).await;
+    let response = responses::error(ErrorCode::Unauthorized, "missing or unknown bearer token")?;
+    let headers = response.headers().clone();
+    headers.set("www-authenticate", "Bearer")?;
+    Ok(response.with_headers(headers))
+}
+
+/// A URL with no route: read a (bounded) body before answering, so a
+/// keep-alive client can send its next request on the same connection.
+async fn refuse_route(request: &mut Request, error: RouteError) -> Result<Response> {
+    let drained = match error {
+        RouteError::MethodRefused(_) => BodyLimit::UNUSED,
+        _ => BodyLimit::APPEND,
     };
-    if crate::console::is_console_path(url.path()) {
-        return crate::console::serve(&request, &env, &url).await;
+    request_body::drain(request, drained).await;
+    responses::api_error(error)
+}
+
+/// `POST /v1/jsonata/evaluate`.
+async fn jsonata_evaluate(request: &mut Request) -> Result<Response> {
+    match request_body::read_or_refuse(request, BodyLimit::JSONATA_EVALUATE).await? {
+        Ok(body) => responses::from_api(tributary::jsonata::playground::handle(&body)),
+        Err(refused) => Ok(refused),
     }
-    let Some(project) = project else {
-        request_body::drain(&mut request, BodyLimit::UNUSED).await;
-        let response = responses::error(401, "unauthorized", "missing or unknown bearer token")?;
-        let headers = response.headers().clone();
-        headers.set("www-authenticate", "Bearer")?;
-        return Ok(response.with_headers(headers));
-    };
-    let method = request.method();
-    if url.path() == "/v1/jsonata/evaluate" && method == worker::Method::Post {
-        let body = match request_body::read_or_refuse(&mut request, BodyLimit::JSONATA_EVALUATE).await? {
-            Ok(body) => body,
-            Err(refused) => return Ok(refused),
-        };
-        return responses::from_api(tributary::jsonata::playground::handle(&body));
-    }
-    if url.path() == CATALOG_ROUTE || url.path() == "/v1/streams/" {
-        if method != Method::Get {
-            request_body::drain(&mut request, BodyLimit::UNUSED).await;
-            return responses::error(405, "method_not_allowed", "this route accepts GET");
-        }
-        return processors(request, &env, &project, &url).await;
-    }
-    if url.path() == PROCESSORS_PREFIX || url.path().starts_with(&format!("{PROCESSORS_PREFIX}/")) {
-        return processors(request, &env, &project, &url).await;
-    }
-    if url.path() == crate::source_object::SOURCES_PREFIX || url.path().starts_with("/v1/sources/") {
-        return crate::source_object::route(request, &env, &project, &url).await;
-    }
-    let route = match route::parse(method.as_ref(), url.path()) {
-        Ok(route) => route,
-        Err(error) => {
-            // Read a (bounded) body before answering, so a keep-alive client
-            // can send its next request on the same connection.
-            request_body::drain(&mut request, BodyLimit::APPEND).await;
-            return responses::from_api(ApiError::from(error).into());
-        }
-    };
+}
+
+/// A stream route (§3): read its body under its cap (§12), then serve
+/// subscribe-from here or forward to the stream object.
+async fn stream(mut request: Request, env: &Env, project: &str, url: &Url, route: Route) -> Result<Response> {
     // §12: the route's cap, Content-Length first, chunked bodies counted.
     let mut body = match request_body::read_or_refuse(&mut request, BodyLimit::of(&route.action)).await? {
         Ok(body) => body,
         Err(refused) => return Ok(refused),
     };
-    if !matches!(route.action, route::Action::Append | route::Action::SubscribeFrom) {
+    let passed = match route.action {
+        Action::SubscribeFrom => return subscribe_from(env, project, &route.path, &body).await,
+        Action::Append => {
+            if let Some(refused) = check_append(env, project, &body).await? {
+                return Ok(refused);
+            }
+            Vec::new()
+        }
+        Action::Live => live_headers(&request)?,
         // Read (so the connection stays usable) and dropped: the route takes
         // none, and a GET forwarded with a body would be a TypeError.
-        body.clear();
-    }
-    if route.action == route::Action::SubscribeFrom {
-        return subscribe_from(&env, &project, &route.path, &body).await;
-    }
-    if route.action == route::Action::Append {
-        // §3 rule 4: the engine's own key namespace is not the public's.
-        if let Err(reserved) = tributary::reserved_keys::check_public_append(&body) {
-            return responses::from_api(ApiError::from(reserved).into());
+        _ => {
+            body.clear();
+            Vec::new()
         }
-        if let Some(refused) = unknown_processors(&env, &project, &body).await? {
-            return Ok(refused);
-        }
-    }
+    };
     let path_and_query = format!(
         "{}{}",
         url.path(),
         url.query().map(|q| format!("?{q}")).unwrap_or_default()
     );
-    let passed = if route.action == route::Action::Live {
-        // What a live connection needs from the client's request (§10).
-        let headers = request.headers();
-        let mut passed = Vec::new();
-        for name in ["upgrade", "sec-websocket-protocol", "accept", "last-event-id"] {
-            if let Some(value) = headers.get(name)? {
-                passed.push((name, value));
-            }
-        }
-        if let Some(hash) = auth::presented_token_hash(&request) {
-            passed.push((crate::live_shell::TOKEN_HASH_HEADER, hash));
-        }
-        passed
-    } else {
-        Vec::new()
-    };
     forward(
-        &env,
-        &project,
+        env,
+        project,
         route.path.as_str(),
-        method,
+        request.method(),
         &path_and_query,
         body,
         &passed,
     )
     .await
+}
+
+/// An append is refused before it reaches the stream when it uses the
+/// engine's key namespace (§3 rule 4) or names an unknown processor (§9).
+async fn check_append(env: &Env, project: &str, body: &[u8]) -> Result<Option<Response>> {
+    if let Err(reserved) = tributary::reserved_keys::check_public_append(body) {
+        return responses::api_error(reserved).map(Some);
+    }
+    unknown_processors(env, project, body).await
+}
+
+/// What a live connection needs from the client's request (§10).
+fn live_headers(request: &Request) -> Result<Vec<(&'static str, String)>> {
+    let headers = request.headers();
+    let mut passed = Vec::new();
+    for name in ["upgrade", "sec-websocket-protocol", "accept", "last-event-id"] {
+        if let Some(value) = headers.get(name)? {
+            passed.push((name, value));
+        }
+    }
+    if let Some(hash) = auth::presented_token_hash(request) {
+        passed.push((crate::live_shell::TOKEN_HASH_HEADER, hash));
+    }
+    Ok(passed)
 }
 
 /// Sends a request to the stream object of `(project, path)`.
@@ -167,7 +202,7 @@ async fn forward(
     if !body.is_empty() {
         init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
     }
-    let forwarded = Request::new_with_init(&format!("https://stream.internal{path_and_query}"), &init)?;
+    let forwarded = Request::new_with_init(&Host::Stream.url(path_and_query), &init)?;
     let stub = env
         .durable_object(STREAM_BINDING)?
         .get_by_name(&object_name(project, path))?;
@@ -176,7 +211,13 @@ async fn forward(
 
 /// `/v1/processors[/{name}]` (§9) and `GET /v1/streams` (§14): served by
 /// the project object.
-async fn processors(mut request: Request, env: &Env, project: &str, url: &worker::Url) -> Result<Response> {
+async fn processors(
+    mut request: Request,
+    env: &Env,
+    project: &str,
+    path: &str,
+    query: Option<&str>,
+) -> Result<Response> {
     let method = request.method();
     // §12: a definition's cap on PUT; every other method takes no body.
     let limit = if method == Method::Put {
@@ -198,13 +239,8 @@ async fn processors(mut request: Request, env: &Env, project: &str, url: &worker
     if !body.is_empty() {
         init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
     }
-    let route = if url.path().starts_with(CATALOG_ROUTE) {
-        CATALOG_ROUTE
-    } else {
-        url.path()
-    };
-    let query = url.query().map(|query| format!("?{query}")).unwrap_or_default();
-    let forwarded = Request::new_with_init(&format!("https://project.internal{route}{query}"), &init)?;
+    let query = query.map(|query| format!("?{query}")).unwrap_or_default();
+    let forwarded = Request::new_with_init(&Host::Project.url(&format!("{path}{query}")), &init)?;
     crate::processor_delivery::project_stub(env, project)?
         .fetch_with_request(forwarded)
         .await
@@ -217,24 +253,15 @@ async fn unknown_processors(env: &Env, project: &str, body: &[u8]) -> Result<Opt
         match crate::processor_delivery::definition(env, project, &name).await {
             Ok(Some(_)) => {}
             Ok(None) => {
-                let mut error = ApiError::new(
-                    422,
-                    "unknown_processor",
+                let error = ApiError::new(
+                    ErrorCode::UnknownProcessor,
                     format!("'receiver.expression' names processor '{name}', which this project does not define"),
-                );
-                error
-                    .body
-                    .error
-                    .details
-                    .insert("field".to_owned(), serde_json::json!("receiver.expression"));
-                error
-                    .body
-                    .error
-                    .details
-                    .insert("processor".to_owned(), serde_json::json!(name));
-                return responses::from_api(error.into()).map(Some);
+                )
+                .with_detail("field", serde_json::json!("receiver.expression"))
+                .with_detail("processor", serde_json::json!(name));
+                return responses::api_error(error).map(Some);
             }
-            Err(error) => return responses::error(502, "processor_unreachable", &error).map(Some),
+            Err(error) => return responses::error(ErrorCode::ProcessorUnreachable, &error).map(Some),
         }
     }
     Ok(None)
@@ -244,10 +271,10 @@ async fn unknown_processors(env: &Env, project: &str, body: &[u8]) -> Result<Opt
 async fn subscribe_from(env: &Env, project: &str, receiving: &StreamPath, body: &[u8]) -> Result<Response> {
     let plan = match tributary::subscribe_from::plan(receiving, body) {
         Ok(plan) => plan,
-        Err(error) => return responses::from_api(ApiError::from(error).into()),
+        Err(error) => return responses::api_error(error),
     };
     let event_body = plan.event.to_json().to_string().into_bytes();
-    let append_url = format!("/v1/streams{}/-/events", plan.source_path);
+    let append_url = tributary::route::internal::append_url(plan.source_path.as_str());
     let mut appended = forward(
         env,
         project,

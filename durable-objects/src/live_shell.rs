@@ -27,7 +27,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use tributary::api::ApiResponse;
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{
     LIVE_CATCH_UP_SOCKETS_PER_TURN, LIVE_PERSIST_EVERY_SENDS, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS,
     SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
@@ -40,7 +40,7 @@ use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
 pub const SUBPROTOCOL: &str = "tributary.v1";
 /// Set by the router on a live request: the §10 hash of the caller's token,
 /// which a WebSocket's record keeps for re-authentication.
-pub const TOKEN_HASH_HEADER: &str = "x-tributary-token-hash";
+pub use tributary::route::internal::TOKEN_HASH_HEADER;
 
 /// One open SSE response: its channel and what it holds unsent.
 struct SseSink {
@@ -211,7 +211,7 @@ impl LiveShell {
         let opened = {
             let mut slot = object.stream_slot().borrow_mut();
             let Some(stream) = slot.as_mut() else {
-                return error_response(ApiError::new(500, "internal", "stream not open"));
+                return error_response(ApiError::new(ErrorCode::Internal, "stream not open"));
             };
             stream
                 .open_live_for(&live_query, transport, inputs.now_ms, inputs.entropy, token_hash)
@@ -305,7 +305,7 @@ impl LiveShell {
         let key = connection.connection_key.clone();
         if pair.server.serialize_attachment(connection).is_err() {
             self.forget(object, &key);
-            return error_response(ApiError::new(500, "internal", "could not record the connection"));
+            return error_response(ApiError::new(ErrorCode::Internal, "could not record the connection"));
         }
         self.sockets.borrow_mut().insert(key.clone(), pair.server);
         self.catch_up_socket(object, &key);

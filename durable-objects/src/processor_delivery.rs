@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tributary::api::ApiResponse;
 use tributary::delivery::{DeliveryPlan, Outcome};
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::processor::{Definition, FoldAnswer, FoldRequest, InstanceRow, WakeAnswer, WakeRequest};
 use worker::{Env, Headers, Method, Request, RequestInit, Stub};
 
@@ -171,12 +171,11 @@ pub async fn state(object: &StreamObject, project: &str, name: &str) -> worker::
     let (head, stream_id, path) = {
         let slot = object.stream_slot().borrow();
         let Some(stream) = slot.as_ref() else {
-            return Ok(ApiError::new(500, "internal", "stream not open").into());
+            return Ok(ApiError::new(ErrorCode::Internal, "stream not open").into());
         };
         let Some(meta) = stream.lifetime() else {
             return Ok(ApiError::new(
-                404,
-                "stream_not_found",
+                ErrorCode::StreamNotFound,
                 format!("stream '{}' does not exist", stream.path()),
             )
             .into());
@@ -186,14 +185,14 @@ pub async fn state(object: &StreamObject, project: &str, name: &str) -> worker::
     let definition = match definition(object.env(), project, name).await {
         Ok(Some(definition)) => definition,
         Ok(None) => {
-            return Ok(ApiError::new(404, "processor_not_found", format!("no processor named '{name}'")).into())
+            return Ok(ApiError::new(ErrorCode::ProcessorNotFound, format!("no processor named '{name}'")).into())
         }
-        Err(error) => return Ok(ApiError::new(502, "processor_unreachable", error).into()),
+        Err(error) => return Ok(ApiError::new(ErrorCode::ProcessorUnreachable, error).into()),
     };
     let stub = instance_stub(object.env(), project, name, &path)?;
     let (status, text) = call(&stub, project, Method::Get, &format!("{INSTANCE_ROUTE}state"), None).await?;
     if status != 200 {
-        return Ok(ApiError::new(502, "processor_unreachable", message_of(&text)).into());
+        return Ok(ApiError::new(ErrorCode::ProcessorUnreachable, message_of(&text)).into());
     }
     let row: Option<InstanceRow> = parse(&text).flatten();
     let current = row

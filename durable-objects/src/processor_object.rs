@@ -2,16 +2,18 @@
 //! processor name, stream path)`, holding its fold and checkpoint in its own
 //! SQLite. Reached only from stream objects (internal routes).
 
-use crate::entry::PROJECT_HEADER;
 use crate::responses;
 use crate::sql_driver::DoSql;
 use std::cell::RefCell;
-use tributary::error::ApiError;
+use tributary::error::ErrorCode;
 use tributary::processor::Instance;
+use tributary::route::internal::{self, PROJECT_HEADER};
+use tributary::route::BodyLimit;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-/// `POST /internal/processor/{wake|fold}`, `GET /internal/processor/state`.
-pub const INSTANCE_ROUTE: &str = "/internal/processor/";
+/// `POST /internal/processor/{wake|fold}`, `GET /internal/processor/state`,
+/// defined with the route table.
+pub use tributary::route::internal::INSTANCE_ROUTE;
 
 #[durable_object]
 pub struct ProcessorObject {
@@ -30,30 +32,29 @@ impl DurableObject for ProcessorObject {
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         if request.headers().get(PROJECT_HEADER)?.is_none() {
             return responses::error(
-                403,
-                "forbidden",
+                ErrorCode::Forbidden,
                 "processor instances are reached by their streams only",
             );
         }
         let url = request.url()?;
-        let Some(action) = url.path().strip_prefix(INSTANCE_ROUTE).map(str::to_owned) else {
-            return responses::error(404, "route_not_found", "no route for this URL");
+        let action = match internal::processor_object(url.path()) {
+            Ok(action) => action,
+            Err(error) => return responses::api_error(error),
         };
-        let body =
-            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
-                Ok(body) => body,
-                Err(refused) => return Ok(refused),
-            };
+        let body = match crate::request_body::read_or_refuse(&mut request, BodyLimit::INTERNAL).await? {
+            Ok(body) => body,
+            Err(refused) => return Ok(refused),
+        };
         let mut slot = self.instance.borrow_mut();
         if slot.is_none() {
             match Instance::open(DoSql::new(&self.state)) {
                 Ok(instance) => *slot = Some(instance),
-                Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
+                Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
             }
         }
         let Some(instance) = slot.as_mut() else {
-            return responses::error(500, "internal", "instance not open");
+            return responses::error(ErrorCode::Internal, "instance not open");
         };
-        responses::from_api(instance.handle(&action, &body))
+        responses::from_api(instance.handle(action, &body))
     }
 }

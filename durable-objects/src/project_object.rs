@@ -2,21 +2,19 @@
 //! its processor definitions (and, later, its stream catalog). Reached only
 //! through the router, which sets the project header.
 
-use crate::entry::PROJECT_HEADER;
 use crate::responses;
 use crate::sql_driver::DoSql;
 use std::cell::RefCell;
 use tributary::catalog::Catalog;
-use tributary::error::ApiError;
+use tributary::error::ErrorCode;
 use tributary::processor::ProcessorStore;
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+use tributary::route::internal::{self, ProjectObjectRoute, PROJECT_HEADER};
+use tributary::route::BodyLimit;
+use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
 
-/// Where processor routes start (`/v1/processors` and `/v1/processors/{name}`).
-pub const PROCESSORS_PREFIX: &str = "/v1/processors";
-/// The catalog's public list (§14).
-pub const CATALOG_ROUTE: &str = "/v1/streams";
-/// Where streams send their registrations.
-pub const CATALOG_CHANGE_ROUTE: &str = "/internal/catalog";
+/// The project object's routes, defined with the route table.
+pub use tributary::route::internal::CATALOG_CHANGE_ROUTE;
+pub use tributary::route::PROCESSORS_PREFIX;
 
 #[durable_object]
 pub struct ProjectObject {
@@ -36,45 +34,48 @@ impl DurableObject for ProjectObject {
 
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         if request.headers().get(PROJECT_HEADER)?.is_none() {
-            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         }
         let url = request.url()?;
-        if url.path() == CATALOG_ROUTE || url.path() == CATALOG_CHANGE_ROUTE {
-            let route = if url.path() == CATALOG_ROUTE { "list" } else { "change" };
-            let method = request.method();
-            let body = if method == worker::Method::Post {
-                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
-                    Ok(body) => body,
-                    Err(refused) => return Ok(refused),
-                }
-            } else {
-                Vec::new()
-            };
-            let mut slot = self.catalog.borrow_mut();
-            if slot.is_none() {
-                match Catalog::open(DoSql::new(&self.state)) {
-                    Ok(catalog) => *slot = Some(catalog),
-                    Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
-                }
-            }
-            let Some(catalog) = slot.as_ref() else {
-                return responses::error(500, "internal", "catalog not open");
-            };
-            return responses::from_api(catalog.handle(method.as_ref(), route, url.query().unwrap_or(""), &body));
+        let query = url.query().unwrap_or("");
+        match internal::project_object(url.path()) {
+            Ok(ProjectObjectRoute::Processors { name }) => self.processors(&mut request, name.as_deref(), query).await,
+            Ok(route) => self.catalog(&mut request, &route, query).await,
+            Err(error) => responses::api_error(error),
         }
-        let name = match url.path().strip_prefix(PROCESSORS_PREFIX) {
-            Some("") => None,
-            Some(rest) => match rest.strip_prefix('/') {
-                Some(name) => Some(tributary::route::decode_segment(name).unwrap_or_default()),
-                None => return responses::error(404, "route_not_found", "no route for this URL"),
-            },
-            None => return responses::error(404, "route_not_found", "no route for this URL"),
-        };
+    }
+}
+
+impl ProjectObject {
+    /// `GET /v1/streams` and `POST /internal/catalog` (§14).
+    async fn catalog(&self, request: &mut Request, route: &ProjectObjectRoute, query: &str) -> Result<Response> {
         let method = request.method();
-        let body = if method == worker::Method::Put {
-            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::PROCESSOR_DEFINITION)
-                .await?
-            {
+        let body = if method == Method::Post {
+            match crate::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
+                Ok(body) => body,
+                Err(refused) => return Ok(refused),
+            }
+        } else {
+            Vec::new()
+        };
+        let mut slot = self.catalog.borrow_mut();
+        if slot.is_none() {
+            match Catalog::open(DoSql::new(&self.state)) {
+                Ok(catalog) => *slot = Some(catalog),
+                Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
+            }
+        }
+        let (Some(catalog), Some(route)) = (slot.as_ref(), route.catalog_route()) else {
+            return responses::error(ErrorCode::Internal, "catalog not open");
+        };
+        responses::from_api(catalog.handle(method.as_ref(), route, query, &body))
+    }
+
+    /// `/v1/processors[/{name}]` (§9): the store answers each method.
+    async fn processors(&self, request: &mut Request, name: Option<&str>, query: &str) -> Result<Response> {
+        let method = request.method();
+        let body = if method == Method::Put {
+            match crate::request_body::read_or_refuse(request, BodyLimit::PROCESSOR_DEFINITION).await? {
                 Ok(body) => body,
                 Err(refused) => return Ok(refused),
             }
@@ -86,12 +87,12 @@ impl DurableObject for ProjectObject {
         if slot.is_none() {
             match ProcessorStore::open(DoSql::new(&self.state)) {
                 Ok(store) => *slot = Some(store),
-                Err(error) => return responses::from_api(ApiError::new(500, "internal", error.to_string()).into()),
+                Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
             }
         }
         let Some(store) = slot.as_ref() else {
-            return responses::error(500, "internal", "project store not open");
+            return responses::error(ErrorCode::Internal, "project store not open");
         };
-        responses::from_api(store.handle(method.as_ref(), name.as_deref(), url.query().unwrap_or(""), &body, now))
+        responses::from_api(store.handle(method.as_ref(), name, query, &body, now))
     }
 }

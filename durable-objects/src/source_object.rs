@@ -7,7 +7,8 @@
 //! alone (no source name is empty).
 //!
 //! Routes (from the router, which sets the project header):
-//! `PUT|GET|DELETE /v1/sources/{name}`, `GET /v1/sources`.
+//! `PUT|GET|DELETE /v1/sources/{name}`, `GET /v1/sources`, forwarded to
+//! the internal routes of `tributary::route::internal`.
 
 use crate::entry::{object_name, PROJECT_HEADER, STREAM_BINDING};
 use crate::senders::within;
@@ -16,21 +17,19 @@ use crate::{platform, responses};
 use futures_util::StreamExt;
 use std::cell::RefCell;
 use tributary::api::ApiResponse;
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_EFFECTS_PER_RUN, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
+use tributary::route::internal::{
+    self, append_url, Host, SourceObjectRoute, DIRECTORY_ROUTE, SOURCE_NAME_HEADER, SOURCE_ROUTE,
+};
+use tributary::route::public::SourceMethod;
+use tributary::route::BodyLimit;
 use tributary::source::{
     self, check_chain_ids, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall, Source,
 };
-use worker::{durable_object, DurableObject, Env, Headers, Method, Request, RequestInit, Response, Result, State, Url};
+use worker::{durable_object, DurableObject, Env, Headers, Method, Request, RequestInit, Response, Result, State};
 
-/// Where source routes start.
-pub const SOURCES_PREFIX: &str = "/v1/sources";
 pub const SOURCE_BINDING: &str = "SOURCE";
-/// Router → source object: one source (`x-tributary-source` names it).
-const SOURCE_ROUTE: &str = "/internal/source";
-/// Router and sources → the project's directory instance.
-const DIRECTORY_ROUTE: &str = "/internal/sources";
-const NAME_HEADER: &str = "x-tributary-source";
 
 fn stub(env: &Env, project: &str, name: &str) -> Result<worker::Stub> {
     env.durable_object(SOURCE_BINDING)?
@@ -48,56 +47,52 @@ async fn internal(
     let headers = Headers::new();
     headers.set(PROJECT_HEADER, project)?;
     if let Some(name) = name {
-        headers.set(NAME_HEADER, name)?;
+        headers.set(SOURCE_NAME_HEADER, name)?;
     }
     let mut init = RequestInit::new();
     init.with_method(method).with_headers(headers);
     if let Some(body) = body.filter(|body| !body.is_empty()) {
         init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
     }
-    let request = Request::new_with_init(&format!("https://source.internal{path_and_query}"), &init)?;
+    let request = Request::new_with_init(&Host::Source.url(path_and_query), &init)?;
     stub.fetch_with_request(request).await
 }
 
-/// The router's one branch for `/v1/sources[/{name}]`.
-pub async fn route(mut request: Request, env: &Env, project: &str, url: &Url) -> Result<Response> {
-    let method = request.method();
-    let rest = url.path().strip_prefix(SOURCES_PREFIX).unwrap_or_default();
-    if rest.is_empty() || rest == "/" {
-        if method != Method::Get {
-            return responses::error(405, "method_not_allowed", "GET /v1/sources lists the project's sources");
-        }
-        let query = url.query().map(|query| format!("?{query}")).unwrap_or_default();
-        let directory = stub(env, project, "")?;
-        return internal(
-            &directory,
-            project,
-            Method::Get,
-            &format!("{DIRECTORY_ROUTE}{query}"),
-            None,
-            None,
-        )
-        .await;
-    }
-    let Some(name) = rest.strip_prefix('/').and_then(tributary::route::decode_segment) else {
-        return responses::error(404, "route_not_found", "no route for this URL");
-    };
-    if let Err(error) = source::config::check_name(&name) {
-        return responses::from_api(ApiError::from(error).into());
-    }
-    let body = match method {
+/// `GET /v1/sources` (§15), from the router: the project's directory instance.
+pub async fn route_directory(env: &Env, project: &str, query: Option<&str>) -> Result<Response> {
+    let query = query.map(|query| format!("?{query}")).unwrap_or_default();
+    let directory = stub(env, project, "")?;
+    internal(
+        &directory,
+        project,
+        Method::Get,
+        &format!("{DIRECTORY_ROUTE}{query}"),
+        None,
+        None,
+    )
+    .await
+}
+
+/// `PUT|GET|DELETE /v1/sources/{name}` (§15), from the router (the route
+/// table checked the name and the method).
+pub async fn route_source(
+    mut request: Request,
+    env: &Env,
+    project: &str,
+    name: &str,
+    method: SourceMethod,
+) -> Result<Response> {
+    let (method, body) = match method {
         // §12: a streaming cap, chunked or not.
-        Method::Put => {
-            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::SOURCE_CONFIG).await? {
-                Ok(body) => Some(body),
-                Err(refused) => return Ok(refused),
-            }
-        }
-        Method::Get | Method::Delete => None,
-        _ => return responses::error(405, "method_not_allowed", "a source accepts PUT, GET and DELETE"),
+        SourceMethod::Put => match crate::request_body::read_or_refuse(&mut request, BodyLimit::SOURCE_CONFIG).await? {
+            Ok(body) => (Method::Put, Some(body)),
+            Err(refused) => return Ok(refused),
+        },
+        SourceMethod::Get => (Method::Get, None),
+        SourceMethod::Delete => (Method::Delete, None),
     };
-    let source = stub(env, project, &name)?;
-    internal(&source, project, method, SOURCE_ROUTE, Some(&name), body).await
+    let source = stub(env, project, name)?;
+    internal(&source, project, method, SOURCE_ROUTE, Some(name), body).await
 }
 
 #[durable_object]
@@ -109,7 +104,7 @@ pub struct SourceObject {
 }
 
 fn internal_error(error: impl std::fmt::Display) -> Result<Response> {
-    responses::error(500, "internal", &error.to_string())
+    responses::error(ErrorCode::Internal, &error.to_string())
 }
 
 impl SourceObject {
@@ -162,12 +157,11 @@ impl SourceObject {
             Some(Ok(response)) if response.status_code() == 204 => Ok(None),
             Some(Ok(response)) => Ok(Some(response)),
             Some(Err(error)) => responses::error(
-                503,
-                "directory_unavailable",
+                ErrorCode::DirectoryUnavailable,
                 &format!("the source directory failed: {error}"),
             )
             .map(Some),
-            None => responses::error(503, "directory_unavailable", "the source directory did not answer").map(Some),
+            None => responses::error(ErrorCode::DirectoryUnavailable, "the source directory did not answer").map(Some),
         }
     }
 
@@ -226,6 +220,50 @@ impl SourceObject {
             responses::from_api(ApiResponse::no_content())
         } else {
             not_found(name)
+        }
+    }
+
+    /// `GET|POST /internal/sources`: the project's directory (§15).
+    async fn serve_directory(&self, request: &mut Request, query: &str) -> Result<Response> {
+        let method = request.method();
+        let body = if method == Method::Post {
+            match crate::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
+                Ok(body) => body,
+                Err(refused) => return Ok(refused),
+            }
+        } else {
+            Vec::new()
+        };
+        let now = platform::now_ms();
+        let answer = self.with_directory(|directory| match method {
+            Method::Get => directory.list(query),
+            Method::Post => match serde_json::from_slice::<DirectoryChange>(&body) {
+                Ok(change) => directory.apply(&change, now),
+                Err(error) => Ok(ApiError::new(ErrorCode::InvalidRequest, error.to_string()).into()),
+            },
+            _ => Ok(ApiError::new(ErrorCode::MethodNotAllowed, "GET or POST").into()),
+        });
+        match answer {
+            Ok(Ok(api)) => responses::from_api(api),
+            Ok(Err(error)) => internal_error(error),
+            Err(error) => internal_error(error),
+        }
+    }
+
+    /// `PUT|GET|DELETE /internal/source`: this source (§15).
+    async fn serve_source(&self, request: &mut Request, project: &str) -> Result<Response> {
+        let name = request.headers().get(SOURCE_NAME_HEADER)?.unwrap_or_default();
+        match request.method() {
+            Method::Put => match crate::request_body::read_or_refuse(request, BodyLimit::SOURCE_CONFIG).await? {
+                Ok(body) => self.put(project, &name, &body).await,
+                Err(refused) => Ok(refused),
+            },
+            Method::Delete => self.delete(project, &name).await,
+            _ => match self.with_source(|source| source.status()) {
+                Ok(Some(status)) => responses::from_api(ApiResponse::json(200, &status)),
+                Ok(None) => not_found(&name),
+                Err(error) => internal_error(error),
+            },
         }
     }
 
@@ -297,10 +335,7 @@ impl SourceObject {
             init.with_method(Method::Post)
                 .with_headers(headers)
                 .with_body(Some(append.body.clone().into()));
-            let request = Request::new_with_init(
-                &format!("https://stream.internal/v1/streams{}/-/events", append.stream),
-                &init,
-            )?;
+            let request = Request::new_with_init(&Host::Stream.url(&append_url(&append.stream)), &init)?;
             let stream = self
                 .env
                 .durable_object(STREAM_BINDING)?
@@ -324,7 +359,7 @@ impl SourceObject {
 }
 
 fn not_found(name: &str) -> Result<Response> {
-    let mut error = ApiError::new(404, "source_not_found", format!("no source named '{name}'"));
+    let mut error = ApiError::new(ErrorCode::SourceNotFound, format!("no source named '{name}'"));
     error
         .body
         .error
@@ -405,53 +440,13 @@ impl DurableObject for SourceObject {
 
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
-            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         };
         let url = request.url()?;
-        let method = request.method();
-        if url.path() == DIRECTORY_ROUTE {
-            let body = if method == Method::Post {
-                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
-                    Ok(body) => body,
-                    Err(refused) => return Ok(refused),
-                }
-            } else {
-                Vec::new()
-            };
-            let now = platform::now_ms();
-            let answer = self.with_directory(|directory| match method {
-                Method::Get => directory.list(url.query().unwrap_or("")),
-                Method::Post => match serde_json::from_slice::<DirectoryChange>(&body) {
-                    Ok(change) => directory.apply(&change, now),
-                    Err(error) => Ok(ApiError::new(400, "invalid_request", error.to_string()).into()),
-                },
-                _ => Ok(ApiError::new(405, "method_not_allowed", "GET or POST").into()),
-            });
-            return match answer {
-                Ok(Ok(api)) => responses::from_api(api),
-                Ok(Err(error)) => internal_error(error),
-                Err(error) => internal_error(error),
-            };
-        }
-        if url.path() != SOURCE_ROUTE {
-            return responses::error(404, "route_not_found", "no route for this URL");
-        }
-        let name = request.headers().get(NAME_HEADER)?.unwrap_or_default();
-        match method {
-            Method::Put => {
-                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::SOURCE_CONFIG)
-                    .await?
-                {
-                    Ok(body) => self.put(&project, &name, &body).await,
-                    Err(refused) => Ok(refused),
-                }
-            }
-            Method::Delete => self.delete(&project, &name).await,
-            _ => match self.with_source(|source| source.status()) {
-                Ok(Some(status)) => responses::from_api(ApiResponse::json(200, &status)),
-                Ok(None) => not_found(&name),
-                Err(error) => internal_error(error),
-            },
+        match internal::source_object(url.path()) {
+            Ok(SourceObjectRoute::Directory) => self.serve_directory(&mut request, url.query().unwrap_or("")).await,
+            Ok(SourceObjectRoute::Source) => self.serve_source(&mut request, &project).await,
+            Err(error) => responses::api_error(error),
         }
     }
 

@@ -3,19 +3,20 @@
 //! alarm drives delivery; its internal copy route receives copies.
 
 use crate::delivery_shell;
-use crate::entry::{PATH_HEADER, PROJECT_HEADER};
 use crate::responses;
 use crate::sql_driver::DoSql;
 use std::cell::{Cell, RefCell};
 use tributary::api::{ApiRequest, ApiResponse};
-use tributary::error::ApiError;
+use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
-use tributary::route::{self, Action};
+use tributary::route::internal::{self, StreamObjectRoute, PATH_HEADER, PROJECT_HEADER};
+use tributary::route::{Action, BodyLimit, Route};
 use tributary::stream::Stream;
-use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
+use worker::{durable_object, DurableObject, Env, Request, Response, Result, State, Url};
 
-/// The internal copy route (§7 rule 1): the public router never forwards here.
-pub const COPY_ROUTE: &str = "/internal/copy";
+/// The internal copy route (§7 rule 1), defined with the route table: the
+/// public router never forwards here.
+pub use tributary::route::internal::COPY_ROUTE;
 
 #[durable_object]
 pub struct StreamObject {
@@ -32,18 +33,6 @@ pub struct StreamObject {
     /// When a failed catalog registration is retried (§14); `None` when due
     /// now (or nothing is due).
     catalog_retry_at: Cell<Option<i64>>,
-}
-
-fn method_name(method: &Method) -> &'static str {
-    match method {
-        Method::Get => "GET",
-        Method::Post => "POST",
-        Method::Delete => "DELETE",
-        Method::Put => "PUT",
-        Method::Patch => "PATCH",
-        Method::Head => "HEAD",
-        _ => "OTHER",
-    }
 }
 
 impl StreamObject {
@@ -95,7 +84,7 @@ impl StreamObject {
             Err(error) => return responses::from_api(ApiError::from(error).into()).map(Some),
         };
         if let Err(error) = self.open_stream(project, path) {
-            return responses::error(500, "internal", &error).map(Some);
+            return responses::error(ErrorCode::Internal, &error).map(Some);
         }
         let deadline = crate::platform::now_ms() + i64::try_from(wait_ms).unwrap_or(0);
         // Each wait ends at a commit or the deadline; a commit that brings
@@ -108,7 +97,7 @@ impl StreamObject {
             let page = match read {
                 Some(Ok(page)) => page,
                 Some(Err(error)) => return responses::from_api(ApiError::from(error).into()).map(Some),
-                None => return responses::error(500, "internal", "stream not open").map(Some),
+                None => return responses::error(ErrorCode::Internal, "stream not open").map(Some),
             };
             let remaining = deadline - crate::platform::now_ms();
             if !page.events.is_empty() || remaining <= 0 {
@@ -122,7 +111,7 @@ impl StreamObject {
                 return responses::from_api(ApiError::from(error).into()).map(Some);
             }
         }
-        responses::error(500, "internal", "long-poll woke too often").map(Some)
+        responses::error(ErrorCode::Internal, "long-poll woke too often").map(Some)
     }
 
     /// Sets the one alarm to the earliest due delivery (§6 rule 1). A
@@ -167,10 +156,6 @@ impl StreamObject {
         }
         Ok(())
     }
-
-    fn respond(api: ApiResponse) -> Result<Response> {
-        responses::from_api(api)
-    }
 }
 
 impl DurableObject for StreamObject {
@@ -188,136 +173,14 @@ impl DurableObject for StreamObject {
 
     async fn fetch(&self, mut request: Request) -> Result<Response> {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
-            return responses::error(403, "forbidden", "requests must come through the Tributary router");
+            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         };
         let url = request.url()?;
-        let inputs = crate::platform::inputs()?;
-        if url.path() == COPY_ROUTE {
-            let raw_path = request.headers().get(PATH_HEADER)?.unwrap_or_default();
-            let Ok(path) = StreamPath::parse(&raw_path) else {
-                return responses::error(400, "invalid_path", "copy route needs a valid stream path");
-            };
-            let body =
-                match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::INTERNAL).await? {
-                    Ok(body) => body,
-                    Err(refused) => return Ok(refused),
-                };
-            let answer = self.with_stream(&project, &path, |stream| {
-                match stream.accept_copy_body(&body, &inputs) {
-                    Ok(accepted) => {
-                        if accepted.dropped > 0 {
-                            worker::console_log!(
-                                "{}",
-                                serde_json::json!({"event": "copies_dropped", "path": path.as_str(), "count": accepted.dropped})
-                            );
-                        }
-                        ApiResponse::json(200, &accepted)
-                    }
-                    Err(error) => {
-                        let error = ApiError::from(error);
-                        if error.code() == "stale_stamp" {
-                            worker::console_log!(
-                                "{}",
-                                serde_json::json!({"event": "fence_rejected", "path": path.as_str(), "error": error.body.error.message})
-                            );
-                        }
-                        error.into()
-                    }
-                }
-            });
-            let api = answer.unwrap_or_else(|error| ApiError::new(500, "internal", error).into());
-            self.live.fan_out(self);
-            self.schedule_alarm().await?;
-            return Self::respond(api);
+        match internal::stream_object(request.method().as_ref(), url.path()) {
+            Ok(StreamObjectRoute::Copy) => self.receive_copy(&mut request, &project).await,
+            Ok(StreamObjectRoute::Public(route)) => self.serve(&mut request, &project, &url, route).await,
+            Err(error) => responses::api_error(error),
         }
-        let route = match route::parse(method_name(&request.method()), url.path()) {
-            Ok(route) => route,
-            Err(error) => return Self::respond(ApiError::from(error).into()),
-        };
-        if let Action::ReplayDeadLetter(id) = route.action {
-            if let Err(error) = self.open_stream(&project, &route.path) {
-                return responses::error(500, "internal", &error);
-            }
-            let api = crate::delivery_shell::replay(self, id).await?;
-            return Self::respond(api);
-        }
-        if route.action == Action::Live {
-            if let Err(error) = self.open_stream(&project, &route.path) {
-                return responses::error(500, "internal", &error);
-            }
-            let response = self.live.open(self, &request, url.query().unwrap_or("")).await?;
-            if self.live.wants_turn() {
-                self.schedule_alarm().await?;
-            }
-            return Ok(response);
-        }
-        if let Action::ProcessorState(name) = &route.action {
-            if let Err(error) = self.open_stream(&project, &route.path) {
-                return responses::error(500, "internal", &error);
-            }
-            let api = crate::processor_delivery::state(self, &project, name).await?;
-            return Self::respond(api);
-        }
-        if route.action == Action::ReadRange {
-            if let Some(response) = self.long_poll(&project, &route.path, url.query().unwrap_or("")).await? {
-                return Ok(response);
-            }
-        }
-        let body = if route.action == Action::Append {
-            match crate::request_body::read_or_refuse(&mut request, tributary::route::BodyLimit::APPEND).await? {
-                Ok(body) => body,
-                Err(refused) => return Ok(refused),
-            }
-        } else {
-            Vec::new()
-        };
-        if route.action == Action::Subscriptions || route.action == Action::Metrics {
-            self.live.prune(self);
-        }
-        // A source's append names the target lifetime it expects, and hears
-        // which one it committed to (§15): checked in the same turn as the append.
-        let expected = match route.action {
-            Action::Append => request
-                .headers()
-                .get(tributary::source::lifetime::IF_STREAM_ID_HEADER)?,
-            _ => None,
-        };
-        let answer = self.with_stream(&project, &route.path, |stream| {
-            let current = || stream.lifetime().map(|meta| meta.stream_id.clone());
-            if let Some(refusal) = tributary::source::lifetime::refusal(expected.as_deref(), current().as_deref()) {
-                return (ApiResponse::from(refusal), None);
-            }
-            let request = ApiRequest {
-                action: &route.action,
-                query: url.query().unwrap_or(""),
-                body: &body,
-            };
-            let response = stream.handle(&request, &inputs);
-            let appended_to = (route.action == Action::Append && response.status < 300)
-                .then(|| stream.lifetime().map(|meta| meta.stream_id.clone()))
-                .flatten();
-            (response, appended_to)
-        });
-        let (api, appended_to) = answer.unwrap_or_else(|error| (ApiError::new(500, "internal", error).into(), None));
-        self.live.fan_out(self);
-        match route.action {
-            Action::Append if api.status < 300 => self.schedule_alarm().await?,
-            Action::Destroy if api.status < 300 => {
-                self.live.close_all(self);
-                // Nothing is left to deliver; the catalog still hears of it.
-                self.scheduled_alarm.set(None);
-                self.schedule_alarm().await?;
-            }
-            _ if !self.alarm_checked.get() => self.schedule_alarm().await?,
-            _ => {}
-        }
-        let mut response = Self::respond(api)?;
-        if let Some(stream_id) = appended_to {
-            response
-                .headers_mut()
-                .set(tributary::source::lifetime::STREAM_ID_HEADER, &stream_id)?;
-        }
-        Ok(response)
     }
 
     async fn websocket_message(&self, ws: worker::WebSocket, message: worker::WebSocketIncomingMessage) -> Result<()> {
@@ -388,6 +251,161 @@ impl DurableObject for StreamObject {
             );
         }
         Response::ok("")
+    }
+}
+
+/// The request handlers `fetch` dispatches to (one per typed route).
+impl StreamObject {
+    /// A forwarded stream route (§3): the shell's own routes here, the rest
+    /// through the engine.
+    async fn serve(&self, request: &mut Request, project: &str, url: &Url, route: Route) -> Result<Response> {
+        let query = url.query().unwrap_or("");
+        match &route.action {
+            Action::ReplayDeadLetter(id) => self.replay(project, &route.path, *id).await,
+            Action::Live => self.open_live(request, project, &route.path, query).await,
+            Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
+            Action::ReadRange => match self.long_poll(project, &route.path, query).await? {
+                Some(response) => Ok(response),
+                None => self.serve_engine(request, project, query, route).await,
+            },
+            _ => self.serve_engine(request, project, query, route).await,
+        }
+    }
+
+    /// `POST /internal/copy` (§7): the receiving side of a copy.
+    async fn receive_copy(&self, request: &mut Request, project: &str) -> Result<Response> {
+        let inputs = crate::platform::inputs()?;
+        let raw_path = request.headers().get(PATH_HEADER)?.unwrap_or_default();
+        let Ok(path) = StreamPath::parse(&raw_path) else {
+            return responses::error(ErrorCode::InvalidPath, "copy route needs a valid stream path");
+        };
+        let body = match crate::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
+            Ok(body) => body,
+            Err(refused) => return Ok(refused),
+        };
+        let answer = self.with_stream(project, &path, |stream| match stream.accept_copy_body(&body, &inputs) {
+            Ok(accepted) => {
+                if accepted.dropped > 0 {
+                    worker::console_log!(
+                        "{}",
+                        serde_json::json!({"event": "copies_dropped", "path": path.as_str(), "count": accepted.dropped})
+                    );
+                }
+                ApiResponse::json(200, &accepted)
+            }
+            Err(error) => {
+                let error = ApiError::from(error);
+                if error.code() == ErrorCode::StaleStamp.as_str() {
+                    worker::console_log!(
+                        "{}",
+                        serde_json::json!({"event": "fence_rejected", "path": path.as_str(), "error": error.body.error.message})
+                    );
+                }
+                error.into()
+            }
+        });
+        let api = answer.unwrap_or_else(|error| ApiError::new(ErrorCode::Internal, error).into());
+        self.live.fan_out(self);
+        self.schedule_alarm().await?;
+        responses::from_api(api)
+    }
+
+    /// `POST .../-/dead-letters/{id}/replay` (§8).
+    async fn replay(&self, project: &str, path: &StreamPath, id: u64) -> Result<Response> {
+        if let Err(error) = self.open_stream(project, path) {
+            return responses::error(ErrorCode::Internal, &error);
+        }
+        let api = crate::delivery_shell::replay(self, id).await?;
+        responses::from_api(api)
+    }
+
+    /// `GET .../-/live` (§10): SSE or a WebSocket.
+    async fn open_live(&self, request: &Request, project: &str, path: &StreamPath, query: &str) -> Result<Response> {
+        if let Err(error) = self.open_stream(project, path) {
+            return responses::error(ErrorCode::Internal, &error);
+        }
+        let response = self.live.open(self, request, query).await?;
+        if self.live.wants_turn() {
+            self.schedule_alarm().await?;
+        }
+        Ok(response)
+    }
+
+    /// `GET .../-/processors/{name}` (§9).
+    async fn processor_state(&self, project: &str, path: &StreamPath, name: &str) -> Result<Response> {
+        if let Err(error) = self.open_stream(project, path) {
+            return responses::error(ErrorCode::Internal, &error);
+        }
+        let api = crate::processor_delivery::state(self, project, name).await?;
+        responses::from_api(api)
+    }
+
+    /// The routes the engine answers (`Stream::handle`), then what follows
+    /// them here: live fan-out, the alarm, a source's lifetime header (§15).
+    async fn serve_engine(&self, request: &mut Request, project: &str, query: &str, route: Route) -> Result<Response> {
+        let inputs = crate::platform::inputs()?;
+        let body = if route.action == Action::Append {
+            match crate::request_body::read_or_refuse(request, BodyLimit::APPEND).await? {
+                Ok(body) => body,
+                Err(refused) => return Ok(refused),
+            }
+        } else {
+            Vec::new()
+        };
+        if route.action == Action::Subscriptions || route.action == Action::Metrics {
+            self.live.prune(self);
+        }
+        // A source's append names the target lifetime it expects, and hears
+        // which one it committed to (§15): checked in the same turn as the append.
+        let expected = match route.action {
+            Action::Append => request
+                .headers()
+                .get(tributary::source::lifetime::IF_STREAM_ID_HEADER)?,
+            _ => None,
+        };
+        let answer = self.with_stream(project, &route.path, |stream| {
+            let current = || stream.lifetime().map(|meta| meta.stream_id.clone());
+            if let Some(refusal) = tributary::source::lifetime::refusal(expected.as_deref(), current().as_deref()) {
+                return (ApiResponse::from(refusal), None);
+            }
+            let request = ApiRequest {
+                action: &route.action,
+                query,
+                body: &body,
+            };
+            let response = stream.handle(&request, &inputs);
+            let appended_to = (route.action == Action::Append && response.status < 300)
+                .then(|| stream.lifetime().map(|meta| meta.stream_id.clone()))
+                .flatten();
+            (response, appended_to)
+        });
+        let (api, appended_to) =
+            answer.unwrap_or_else(|error| (ApiError::new(ErrorCode::Internal, error).into(), None));
+        self.live.fan_out(self);
+        self.after_engine(&route.action, api.status).await?;
+        let mut response = responses::from_api(api)?;
+        if let Some(stream_id) = appended_to {
+            response
+                .headers_mut()
+                .set(tributary::source::lifetime::STREAM_ID_HEADER, &stream_id)?;
+        }
+        Ok(response)
+    }
+
+    /// The alarm after an engine route: an append has work to deliver; a
+    /// destroy closes live connections and leaves only the catalog's notice.
+    async fn after_engine(&self, action: &Action, status: u16) -> Result<()> {
+        match action {
+            Action::Append if status < 300 => self.schedule_alarm().await,
+            Action::Destroy if status < 300 => {
+                self.live.close_all(self);
+                // Nothing is left to deliver; the catalog still hears of it.
+                self.scheduled_alarm.set(None);
+                self.schedule_alarm().await
+            }
+            _ if !self.alarm_checked.get() => self.schedule_alarm().await,
+            _ => Ok(()),
+        }
     }
 }
 

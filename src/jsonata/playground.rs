@@ -9,7 +9,7 @@
 
 use super::{compile, JsonataError};
 use crate::api::ApiResponse;
-use crate::error::{details, ApiError, ApiFailure};
+use crate::error::{details, ApiError, ApiFailure, ErrorCode};
 use serde_json::{json, Map, Value};
 
 #[derive(Debug, thiserror::Error)]
@@ -21,19 +21,13 @@ pub enum PlaygroundError {
 }
 
 impl ApiFailure for PlaygroundError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            PlaygroundError::BadRequest(_) => 400,
-            PlaygroundError::Jsonata(_) => 422,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            PlaygroundError::BadRequest(_) => "invalid_request",
-            PlaygroundError::Jsonata(JsonataError::TooLong(_)) => "jsonata_too_long",
-            PlaygroundError::Jsonata(JsonataError::Syntax { .. }) => "jsonata_syntax_error",
+            PlaygroundError::BadRequest(_) => ErrorCode::InvalidRequest,
+            PlaygroundError::Jsonata(JsonataError::TooLong(_)) => ErrorCode::JsonataTooLong,
+            PlaygroundError::Jsonata(JsonataError::Syntax { .. }) => ErrorCode::JsonataSyntaxError,
             PlaygroundError::Jsonata(JsonataError::Evaluation { .. } | JsonataError::CallBudgetSpent) => {
-                "jsonata_evaluation_error"
+                ErrorCode::JsonataEvaluationError
             }
         }
     }

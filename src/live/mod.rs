@@ -21,7 +21,7 @@ pub use frames::{
 pub use query::{split_wait, LiveQuery};
 pub use registry::{CloseReason, Fanout, LiveCounters, Opening, Registry};
 
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::CommittedEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -133,21 +133,13 @@ pub enum LiveError {
 }
 
 impl ApiFailure for LiveError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            LiveError::InvalidParameter { .. } => 400,
-            LiveError::KeyIsSubscription(_) => 409,
-            LiveError::TooManyConnections | LiveError::TooManyWaiters => 429,
-            LiveError::Storage(_) => 500,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            LiveError::InvalidParameter { .. } => "invalid_parameter",
-            LiveError::KeyIsSubscription(_) => "connection_key_conflict",
-            LiveError::TooManyConnections => "too_many_connections",
-            LiveError::TooManyWaiters => "too_many_waiters",
-            LiveError::Storage(_) => "internal",
+            LiveError::InvalidParameter { .. } => ErrorCode::InvalidParameter,
+            LiveError::KeyIsSubscription(_) => ErrorCode::ConnectionKeyConflict,
+            LiveError::TooManyConnections => ErrorCode::TooManyConnections,
+            LiveError::TooManyWaiters => ErrorCode::TooManyWaiters,
+            LiveError::Storage(_) => ErrorCode::Internal,
         }
     }
     fn details(&self) -> Map<String, Value> {

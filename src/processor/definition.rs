@@ -2,7 +2,7 @@
 //! `{kind: "jsonata-reducer", initialState, reducer, description?}`,
 //! validated and compiled when written (422 naming the field).
 
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::jsonata::{self, JsonataError};
 use crate::limits::{
     MAX_PROCESSOR_DEFINITION_BODY_BYTES, MAX_PROCESSOR_DESCRIPTION_BYTES, MAX_PROCESSOR_NAME_BYTES,
@@ -24,18 +24,12 @@ pub enum DefinitionError {
 }
 
 impl ApiFailure for DefinitionError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            DefinitionError::Name | DefinitionError::Malformed(_) => 400,
-            DefinitionError::Invalid { .. } | DefinitionError::Jsonata(_) => 422,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            DefinitionError::Name => "invalid_processor_name",
-            DefinitionError::Malformed(_) => "malformed_json",
-            DefinitionError::Invalid { .. } => "invalid_processor",
-            DefinitionError::Jsonata(_) => "invalid_jsonata",
+            DefinitionError::Name => ErrorCode::InvalidProcessorName,
+            DefinitionError::Malformed(_) => ErrorCode::MalformedJson,
+            DefinitionError::Invalid { .. } => ErrorCode::InvalidProcessor,
+            DefinitionError::Jsonata(_) => ErrorCode::InvalidJsonata,
         }
     }
     fn details(&self) -> Map<String, Value> {

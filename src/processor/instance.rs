@@ -8,7 +8,7 @@
 
 use super::definition::Definition;
 use crate::api::ApiResponse;
-use crate::error::{details, ApiError, ApiFailure};
+use crate::error::{details, ApiError, ApiFailure, ErrorCode};
 use crate::jsonata::{self, Compiled, JsonataError, StepBudget};
 use crate::limits::MAX_PROCESSOR_STATE_BYTES;
 use crate::schema::{migrate_with, PROCESSOR_MIGRATIONS};
@@ -77,21 +77,13 @@ pub enum FoldError {
 }
 
 impl ApiFailure for FoldError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            FoldError::NotWoken => 409,
-            FoldError::Reducer { .. } | FoldError::StateTooLarge { .. } => 422,
-            FoldError::Malformed(_) => 400,
-            FoldError::Storage(_) => 500,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            FoldError::NotWoken => "processor_not_woken",
-            FoldError::Reducer { .. } => "reducer_failed",
-            FoldError::StateTooLarge { .. } => "processor_state_too_large",
-            FoldError::Malformed(_) => "invalid_request",
-            FoldError::Storage(_) => "internal",
+            FoldError::NotWoken => ErrorCode::ProcessorNotWoken,
+            FoldError::Reducer { .. } => ErrorCode::ReducerFailed,
+            FoldError::StateTooLarge { .. } => ErrorCode::ProcessorStateTooLarge,
+            FoldError::Malformed(_) => ErrorCode::InvalidRequest,
+            FoldError::Storage(_) => ErrorCode::Internal,
         }
     }
     fn details(&self) -> Map<String, Value> {
@@ -293,7 +285,7 @@ impl<S: Storage> Instance<S> {
                 Err(error) => ApiError::from(FoldError::Malformed(error.to_string())).into(),
             },
             "state" => ApiResponse::json(200, &self.row),
-            _ => ApiError::new(404, "route_not_found", "no such processor route").into(),
+            _ => ApiError::new(ErrorCode::RouteNotFound, "no such processor route").into(),
         }
     }
 }

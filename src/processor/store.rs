@@ -6,7 +6,7 @@
 
 use super::definition::{check_name, Definition, DefinitionBody, DefinitionError};
 use crate::api::ApiResponse;
-use crate::error::{details, ApiError, ApiFailure};
+use crate::error::{details, ApiError, ApiFailure, ErrorCode};
 use crate::limits::{DEFAULT_PROCESSOR_PAGE, MAX_PROCESSORS_PER_PROJECT, MAX_PROCESSOR_NAME_BYTES, MAX_PROCESSOR_PAGE};
 use crate::schema::{migrate_with, PROJECT_MIGRATIONS};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
@@ -28,22 +28,13 @@ pub enum ProcessorError {
 }
 
 impl ApiFailure for ProcessorError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            ProcessorError::Definition(error) => error.status(),
-            ProcessorError::NotFound(_) => 404,
-            ProcessorError::TooMany => 422,
-            ProcessorError::InvalidParameter { .. } => 400,
-            ProcessorError::Storage(_) => 500,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            ProcessorError::Definition(error) => error.code(),
-            ProcessorError::NotFound(_) => "processor_not_found",
-            ProcessorError::TooMany => "too_many_processors",
-            ProcessorError::InvalidParameter { .. } => "invalid_parameter",
-            ProcessorError::Storage(_) => "internal",
+            ProcessorError::Definition(error) => error.error_code(),
+            ProcessorError::NotFound(_) => ErrorCode::ProcessorNotFound,
+            ProcessorError::TooMany => ErrorCode::TooManyProcessors,
+            ProcessorError::InvalidParameter { .. } => ErrorCode::InvalidParameter,
+            ProcessorError::Storage(_) => ErrorCode::Internal,
         }
     }
     fn details(&self) -> Map<String, Value> {
@@ -236,9 +227,9 @@ impl<S: Storage> ProcessorStore<S> {
                 .put(name, body, now_ms)
                 .map(|(definition, _)| ApiResponse::json(200, &definition)),
             ("DELETE", Some(name)) => self.delete(name).map(|()| ApiResponse::no_content()),
-            (_, None) => return ApiError::new(405, "method_not_allowed", "this route accepts GET").into(),
+            (_, None) => return ApiError::new(ErrorCode::MethodNotAllowed, "this route accepts GET").into(),
             (_, Some(_)) => {
-                return ApiError::new(405, "method_not_allowed", "this route accepts GET, PUT, DELETE").into()
+                return ApiError::new(ErrorCode::MethodNotAllowed, "this route accepts GET, PUT, DELETE").into()
             }
         };
         result.unwrap_or_else(|error| ApiError::from(error).into())

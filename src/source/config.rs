@@ -8,7 +8,7 @@
 
 use super::abi::{self, CompiledFilter};
 use super::rpc::RpcFailure;
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::limits::{
     MAX_SAFE_INTEGER, MAX_SOURCE_CONFIG_BYTES, MAX_SOURCE_EVENT_SIGNATURE_BYTES, MAX_SOURCE_FILTERS,
     MAX_SOURCE_FILTER_ADDRESSES, MAX_SOURCE_FINALITY_DEPTH, MAX_SOURCE_NAME_BYTES, MAX_SOURCE_POLL_MS,
@@ -84,19 +84,12 @@ pub enum ConfigError {
 }
 
 impl ApiFailure for ConfigError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            ConfigError::Name | ConfigError::Malformed(_) => 400,
-            ConfigError::TooLarge(_) => 413,
-            ConfigError::Invalid { .. } => 422,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            ConfigError::Name => "invalid_source_name",
-            ConfigError::Malformed(_) => "malformed_json",
-            ConfigError::TooLarge(_) => "source_too_large",
-            ConfigError::Invalid { .. } => "invalid_source",
+            ConfigError::Name => ErrorCode::InvalidSourceName,
+            ConfigError::Malformed(_) => ErrorCode::MalformedJson,
+            ConfigError::TooLarge(_) => ErrorCode::SourceTooLarge,
+            ConfigError::Invalid { .. } => ErrorCode::InvalidSource,
         }
     }
     fn details(&self) -> Map<String, Value> {

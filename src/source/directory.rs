@@ -6,7 +6,7 @@
 //! forgets. A retried PUT or DELETE repairs an entry a crash left behind.
 
 use crate::api::ApiResponse;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::limits::{DEFAULT_READ_LIMIT, MAX_READ_LIMIT, MAX_SOURCES_PER_PROJECT};
 use crate::schema::{migrate_with, SOURCE_MIGRATIONS};
 use crate::storage::{query_optional, Columns, Storage, StorageError};
@@ -53,8 +53,7 @@ impl<S: Storage> Directory<S> {
                 .is_some();
                 if !known && self.count()? >= MAX_SOURCES_PER_PROJECT {
                     let mut error = ApiError::new(
-                        422,
-                        "too_many_sources",
+                        ErrorCode::TooManySources,
                         format!(
                             "a project may define at most {MAX_SOURCES_PER_PROJECT} sources; \
                              delete one (DELETE /v1/sources/{{name}}) first"
@@ -93,9 +92,11 @@ impl<S: Storage> Directory<S> {
                 "limit" => match value.parse::<u64>() {
                     Ok(n) if (1..=MAX_READ_LIMIT).contains(&n) => limit = n,
                     _ => {
-                        return Ok(
-                            ApiError::new(400, "invalid_query", format!("limit must be 1 to {MAX_READ_LIMIT}")).into(),
-                        );
+                        return Ok(ApiError::new(
+                            ErrorCode::InvalidQuery,
+                            format!("limit must be 1 to {MAX_READ_LIMIT}"),
+                        )
+                        .into());
                     }
                 },
                 _ => {}

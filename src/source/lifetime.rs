@@ -14,13 +14,11 @@
 //! are appended again, now into the new lifetime, whose id the next answer
 //! carries.
 
-use crate::error::{details, ApiError};
+use crate::error::{details, ApiError, ErrorCode};
 use serde_json::{json, Value};
 
-/// Response header of an append: the `streamId` of the lifetime it committed to.
-pub const STREAM_ID_HEADER: &str = "x-tributary-stream-id";
-/// Request header of an append: append only if this lifetime is current.
-pub const IF_STREAM_ID_HEADER: &str = "x-tributary-if-stream-id";
+/// The append's lifetime headers, kept with the other internal headers.
+pub use crate::route::internal::{IF_STREAM_ID_HEADER, STREAM_ID_HEADER};
 /// The code of an append refused because its expected lifetime is not current.
 pub const LIFETIME_CHANGED: &str = "stream_lifetime_changed";
 
@@ -30,8 +28,7 @@ pub fn refusal(expected: Option<&str>, current: Option<&str>) -> Option<ApiError
     match expected {
         Some(expected) if current != Some(expected) => {
             let mut error = ApiError::new(
-                412,
-                LIFETIME_CHANGED,
+                ErrorCode::StreamLifetimeChanged,
                 format!(
                     "the append expected stream lifetime {expected}; {}; nothing was appended",
                     current.map_or_else(

@@ -5,7 +5,7 @@
 use super::outbound::{CursorSet, DeliveryHalted, OutboundSubscription, StoredConfiguration};
 use super::ReducedState;
 use crate::copy::chain_of;
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::{ControlType, StoredEvent, TypeKind};
 use crate::limits::{MAX_STREAM_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_RECEIVER};
 use crate::records::InboundFence;
@@ -38,24 +38,18 @@ pub enum ReduceError {
 }
 
 impl ApiFailure for ReduceError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            ReduceError::NotHalted(_) | ReduceError::ProcessorAlreadySubscribed { .. } => 409,
-            _ => 422,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            ReduceError::Config(error) => error.code(),
-            ReduceError::Payload { .. } => "invalid_control_event",
-            ReduceError::UnknownSubscription(_) => "unknown_subscription",
-            ReduceError::CursorBeyondHead { .. } => "cursor_beyond_head",
-            ReduceError::NotHalted(_) => "subscription_not_halted",
-            ReduceError::TooManySubscriptions => "too_many_subscriptions",
-            ReduceError::TooManyStreamSubscriptions => "too_many_stream_subscriptions",
-            ReduceError::ProcessorAlreadySubscribed { .. } => PROCESSOR_ALREADY_SUBSCRIBED,
-            ReduceError::StateTooLarge(_) => "reduced_state_too_large",
-            ReduceError::InboundFenceFull(_) => "inbound_fence_full",
+            ReduceError::Config(error) => error.error_code(),
+            ReduceError::Payload { .. } => ErrorCode::InvalidControlEvent,
+            ReduceError::UnknownSubscription(_) => ErrorCode::UnknownSubscription,
+            ReduceError::CursorBeyondHead { .. } => ErrorCode::CursorBeyondHead,
+            ReduceError::NotHalted(_) => ErrorCode::SubscriptionNotHalted,
+            ReduceError::TooManySubscriptions => ErrorCode::TooManySubscriptions,
+            ReduceError::TooManyStreamSubscriptions => ErrorCode::TooManyStreamSubscriptions,
+            ReduceError::ProcessorAlreadySubscribed { .. } => ErrorCode::ProcessorAlreadySubscribed,
+            ReduceError::StateTooLarge(_) => ErrorCode::ReducedStateTooLarge,
+            ReduceError::InboundFenceFull(_) => ErrorCode::InboundFenceFull,
         }
     }
     fn details(&self) -> Map<String, Value> {

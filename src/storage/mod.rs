@@ -132,10 +132,7 @@ impl<T: Into<SqlValue>> From<Option<T>> for SqlValue {
 }
 
 impl crate::error::ApiFailure for StorageError {
-    fn status(&self) -> u16 {
-        500
-    }
-    fn code(&self) -> &'static str {
-        "internal"
+    fn error_code(&self) -> crate::error::ErrorCode {
+        crate::error::ErrorCode::Internal
     }
 }

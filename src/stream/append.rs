@@ -2,7 +2,7 @@
 //! assign offsets → reduce → persist events, reduced state and meta together.
 
 use super::{rows, Stream};
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::{Authority, CommittedEvent, ControlType, EventError, InputEvent, StoredEvent};
 use crate::json_limits::raw_depth;
 use crate::limits::{
@@ -42,27 +42,17 @@ pub enum AppendError {
 }
 
 impl ApiFailure for AppendError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            AppendError::BodyTooLarge(_) | AppendError::BodyTooDeep(_) | AppendError::TooManyEvents(_) => 413,
-            AppendError::MalformedJson(_) | AppendError::BatchShape | AppendError::EmptyBatch => 400,
-            AppendError::Event { error, .. } => error.status(),
-            AppendError::IdempotencyKeyReused { .. } | AppendError::KeyIsConnection { .. } => 409,
-            AppendError::Reduce { error, .. } => error.status(),
-            AppendError::Storage(_) => 500,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            AppendError::BodyTooLarge(_) | AppendError::TooManyEvents(_) => "batch_too_large",
-            AppendError::BodyTooDeep(_) => "event_too_deep",
-            AppendError::MalformedJson(_) => "malformed_json",
-            AppendError::BatchShape | AppendError::EmptyBatch => "invalid_batch",
-            AppendError::Event { error, .. } => error.code(),
-            AppendError::IdempotencyKeyReused { .. } => "idempotency_key_reused",
-            AppendError::KeyIsConnection { .. } => "subscription_key_conflict",
-            AppendError::Reduce { error, .. } => error.code(),
-            AppendError::Storage(_) => "internal",
+            AppendError::BodyTooLarge(_) | AppendError::TooManyEvents(_) => ErrorCode::BatchTooLarge,
+            AppendError::BodyTooDeep(_) => ErrorCode::EventTooDeep,
+            AppendError::MalformedJson(_) => ErrorCode::MalformedJson,
+            AppendError::BatchShape | AppendError::EmptyBatch => ErrorCode::InvalidBatch,
+            AppendError::Event { error, .. } => error.error_code(),
+            AppendError::IdempotencyKeyReused { .. } => ErrorCode::IdempotencyKeyReused,
+            AppendError::KeyIsConnection { .. } => ErrorCode::SubscriptionKeyConflict,
+            AppendError::Reduce { error, .. } => error.error_code(),
+            AppendError::Storage(_) => ErrorCode::Internal,
         }
     }
     fn details(&self) -> Map<String, Value> {

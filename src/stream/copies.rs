@@ -5,7 +5,7 @@
 use super::append::FollowUp;
 use super::{AppendError, Stream};
 use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop};
-use crate::error::ApiFailure;
+use crate::error::{ApiFailure, ErrorCode};
 use crate::event::StoredEvent;
 use crate::event::{Authority, CommittedEvent, InputEvent, CONTROL_PREFIX};
 use crate::invalidation::{is_invalidation_type, Invalidated, Invalidation};
@@ -36,18 +36,11 @@ pub enum CopyError {
 }
 
 impl ApiFailure for CopyError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            CopyError::Malformed(_) => 400,
-            CopyError::StaleStamp { .. } => 409,
-            CopyError::Append(error) => error.status(),
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            CopyError::Malformed(_) => "invalid_copy_batch",
-            CopyError::StaleStamp { .. } => "stale_stamp",
-            CopyError::Append(error) => error.code(),
+            CopyError::Malformed(_) => ErrorCode::InvalidCopyBatch,
+            CopyError::StaleStamp { .. } => ErrorCode::StaleStamp,
+            CopyError::Append(error) => error.error_code(),
         }
     }
     fn details(&self) -> Map<String, Value> {

@@ -5,7 +5,7 @@
 
 use super::Stream;
 use crate::delivery::{DeliveryPlan, Outcome, PlannedEvent};
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::ControlType;
 use crate::invalidation::Invalidation;
 use crate::limits::{
@@ -41,30 +41,17 @@ pub enum DeadLetterError {
 }
 
 impl ApiFailure for DeadLetterError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            DeadLetterError::NotFound(_) => 404,
-            DeadLetterError::NoReceiver(_)
-            | DeadLetterError::RetractionNotReplayable(_)
-            | DeadLetterError::EventInvalidated { .. }
-            | DeadLetterError::InvalidationCheckTooLong { .. }
-            | DeadLetterError::LifetimeEnded { .. } => 409,
-            DeadLetterError::InvalidParameter { .. } => 400,
-            DeadLetterError::Read(error) => error.status(),
-            DeadLetterError::Storage(_) => 500,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            DeadLetterError::NotFound(_) => "dead_letter_not_found",
-            DeadLetterError::NoReceiver(_) => "subscription_not_found",
-            DeadLetterError::RetractionNotReplayable(_) => "no_replay_retracted",
-            DeadLetterError::EventInvalidated { .. } => "no_replay_invalidated",
-            DeadLetterError::InvalidationCheckTooLong { .. } => "replay_check_too_long",
-            DeadLetterError::LifetimeEnded { .. } => "stream_lifetime_ended",
-            DeadLetterError::InvalidParameter { .. } => "invalid_parameter",
-            DeadLetterError::Read(error) => error.code(),
-            DeadLetterError::Storage(_) => "internal",
+            DeadLetterError::NotFound(_) => ErrorCode::DeadLetterNotFound,
+            DeadLetterError::NoReceiver(_) => ErrorCode::ReplayReceiverGone,
+            DeadLetterError::RetractionNotReplayable(_) => ErrorCode::NoReplayRetracted,
+            DeadLetterError::EventInvalidated { .. } => ErrorCode::NoReplayInvalidated,
+            DeadLetterError::InvalidationCheckTooLong { .. } => ErrorCode::ReplayCheckTooLong,
+            DeadLetterError::LifetimeEnded { .. } => ErrorCode::StreamLifetimeEnded,
+            DeadLetterError::InvalidParameter { .. } => ErrorCode::InvalidParameter,
+            DeadLetterError::Read(error) => error.error_code(),
+            DeadLetterError::Storage(_) => ErrorCode::Internal,
         }
     }
     fn details(&self) -> Map<String, Value> {

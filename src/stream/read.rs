@@ -1,7 +1,7 @@
 //! Reads (DESIGN.md §3): range reads, point reads and stream info.
 
 use super::{rows, Stream};
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::CommittedEvent;
 use crate::limits::{DEFAULT_READ_LIMIT, MAX_READ_LIMIT, MAX_SAFE_INTEGER};
 use crate::state::ReducedState;
@@ -27,22 +27,14 @@ pub enum ReadError {
 }
 
 impl ApiFailure for ReadError {
-    fn status(&self) -> u16 {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            ReadError::StreamNotFound(_) | ReadError::EventNotFound(_) | ReadError::NoSuchWebhook(_) => 404,
-            ReadError::SigningNotConfigured => 503,
-            ReadError::InvalidParameter { .. } => 400,
-            ReadError::Storage(_) => 500,
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            ReadError::StreamNotFound(_) => "stream_not_found",
-            ReadError::EventNotFound(_) => "event_not_found",
-            ReadError::NoSuchWebhook(_) => "subscription_not_found",
-            ReadError::SigningNotConfigured => "signing_not_configured",
-            ReadError::InvalidParameter { .. } => "invalid_parameter",
-            ReadError::Storage(_) => "internal",
+            ReadError::StreamNotFound(_) => ErrorCode::StreamNotFound,
+            ReadError::EventNotFound(_) => ErrorCode::EventNotFound,
+            ReadError::NoSuchWebhook(_) => ErrorCode::SubscriptionNotFound,
+            ReadError::SigningNotConfigured => ErrorCode::SigningNotConfigured,
+            ReadError::InvalidParameter { .. } => ErrorCode::InvalidParameter,
+            ReadError::Storage(_) => ErrorCode::Internal,
         }
     }
     fn details(&self) -> Map<String, Value> {

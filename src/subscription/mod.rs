@@ -8,7 +8,7 @@ mod receiver;
 pub use delivery::{Aggregate, Delivery, Gate, OnFailingEvent, Retry, Start, Throttle};
 pub use receiver::Receiver;
 
-use crate::error::{details, ApiFailure};
+use crate::error::{details, ApiFailure, ErrorCode};
 use crate::jsonata::{self, JsonataError};
 use crate::limits::MAX_SUBSCRIPTION_KEY_BYTES;
 use serde::{Deserialize, Serialize};
@@ -28,13 +28,10 @@ pub enum ConfigError {
 }
 
 impl ApiFailure for ConfigError {
-    fn status(&self) -> u16 {
-        422
-    }
-    fn code(&self) -> &'static str {
+    fn error_code(&self) -> ErrorCode {
         match self {
-            ConfigError::Invalid { .. } => "invalid_subscription",
-            ConfigError::Jsonata { .. } => "invalid_jsonata",
+            ConfigError::Invalid { .. } => ErrorCode::InvalidSubscription,
+            ConfigError::Jsonata { .. } => ErrorCode::InvalidJsonata,
         }
     }
     fn details(&self) -> Map<String, Value> {

@@ -1,14 +1,9 @@
-//! The public URL space (DESIGN.md §3): `/v1/streams/{path}` and
+//! The stream URL space (DESIGN.md §3): `/v1/streams/{path}` and
 //! `/v1/streams/{path}/-/{action}`. `/-/` separates a stream path (which may
 //! have many segments) from the action; a segment named `-` is never a path.
 
-use crate::error::{ApiError, ApiFailure};
-use crate::limits::{
-    MAX_APPEND_BODY_BYTES, MAX_INTERNAL_BODY_BYTES, MAX_JSONATA_EVALUATE_BODY_BYTES,
-    MAX_PROCESSOR_DEFINITION_BODY_BYTES, MAX_SOURCE_CONFIG_BYTES, MAX_SUBSCRIBE_FROM_BODY_BYTES, MAX_UNUSED_BODY_BYTES,
-};
-use crate::path::{PathError, StreamPath};
-use crate::stream::ReadError;
+use super::{percent_decode, RouteError, STREAMS_PREFIX};
+use crate::path::StreamPath;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -49,122 +44,6 @@ pub struct Route {
     pub path: StreamPath,
     pub action: Action,
 }
-
-#[derive(Debug, thiserror::Error)]
-pub enum RouteError {
-    #[error("no route for this URL")]
-    NotFound,
-    #[error("method not allowed; this route accepts {0}")]
-    MethodNotAllowed(&'static str),
-    #[error(transparent)]
-    Path(#[from] PathError),
-    #[error(transparent)]
-    Offset(ReadError),
-}
-
-impl ApiFailure for RouteError {
-    fn status(&self) -> u16 {
-        match self {
-            RouteError::NotFound => 404,
-            RouteError::MethodNotAllowed(_) => 405,
-            RouteError::Path(error) => error.status(),
-            RouteError::Offset(error) => error.status(),
-        }
-    }
-    fn code(&self) -> &'static str {
-        match self {
-            RouteError::NotFound => "route_not_found",
-            RouteError::MethodNotAllowed(_) => "method_not_allowed",
-            RouteError::Path(error) => error.code(),
-            RouteError::Offset(error) => error.code(),
-        }
-    }
-}
-
-/// The most a route's request body may weigh, and the §2 code of the 413
-/// past it (§12 "request body": read with a streaming cap at the route's
-/// limit, chunked or not; 413 past it without buffering the rest).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BodyLimit {
-    pub bytes: usize,
-    pub code: &'static str,
-}
-
-impl BodyLimit {
-    /// `POST .../-/events` (§3 rule 2).
-    pub const APPEND: BodyLimit = BodyLimit {
-        bytes: MAX_APPEND_BODY_BYTES,
-        code: "batch_too_large",
-    };
-    /// `POST .../-/subscribe-from` (§5).
-    pub const SUBSCRIBE_FROM: BodyLimit = BodyLimit {
-        bytes: MAX_SUBSCRIBE_FROM_BODY_BYTES,
-        code: "body_too_large",
-    };
-    /// `POST /v1/jsonata/evaluate`.
-    pub const JSONATA_EVALUATE: BodyLimit = BodyLimit {
-        bytes: MAX_JSONATA_EVALUATE_BODY_BYTES,
-        code: "body_too_large",
-    };
-    /// `PUT /v1/processors/{name}` (§9).
-    pub const PROCESSOR_DEFINITION: BodyLimit = BodyLimit {
-        bytes: MAX_PROCESSOR_DEFINITION_BODY_BYTES,
-        code: "body_too_large",
-    };
-    /// `PUT /v1/sources/{name}` (§15).
-    pub const SOURCE_CONFIG: BodyLimit = BodyLimit {
-        bytes: MAX_SOURCE_CONFIG_BYTES,
-        code: "source_too_large",
-    };
-    /// Every route that takes no body.
-    pub const UNUSED: BodyLimit = BodyLimit {
-        bytes: MAX_UNUSED_BODY_BYTES,
-        code: "body_too_large",
-    };
-    /// Object-to-object routes.
-    pub const INTERNAL: BodyLimit = BodyLimit {
-        bytes: MAX_INTERNAL_BODY_BYTES,
-        code: "body_too_large",
-    };
-
-    /// The limit of a public stream route.
-    pub fn of(action: &Action) -> BodyLimit {
-        match action {
-            Action::Append => BodyLimit::APPEND,
-            Action::SubscribeFrom => BodyLimit::SUBSCRIBE_FROM,
-            _ => BodyLimit::UNUSED,
-        }
-    }
-
-    /// Whether a declared `Content-Length` is already past the limit (a
-    /// length too long for a `u64` is past every limit).
-    pub fn refuses_declared(&self, content_length: Option<&str>) -> bool {
-        let Some(length) = content_length.map(str::trim) else {
-            return false;
-        };
-        if length.is_empty() || !length.bytes().all(|byte| byte.is_ascii_digit()) {
-            return false;
-        }
-        length.parse::<u64>().map_or(true, |length| length > self.bytes as u64)
-    }
-
-    /// The 413 of a body past the limit (§2 error shape).
-    pub fn too_large(&self) -> ApiError {
-        let mut error = ApiError::new(
-            413,
-            self.code,
-            format!("request body is over this route's limit of {} bytes", self.bytes),
-        );
-        error
-            .body
-            .error
-            .details
-            .insert("limitBytes".to_owned(), serde_json::json!(self.bytes));
-        error
-    }
-}
-
-const STREAMS_PREFIX: &str = "/v1/streams";
 
 fn pick(method: &str, choices: &[(&str, Action)], allowed: &'static str) -> Result<Action, RouteError> {
     choices
@@ -240,33 +119,10 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
     Ok(Route { path, action })
 }
 
-/// Decodes one URL path segment for the shell (same rules as the router).
-pub fn decode_segment(segment: &str) -> Option<String> {
-    percent_decode(segment)
-}
-
-/// Decodes `%XX` escapes of one URL segment or query value; `None` for bad
-/// escapes, bad UTF-8 or an empty result.
-pub(crate) fn percent_decode(segment: &str) -> Option<String> {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while let Some(&byte) = bytes.get(index) {
-        if byte == b'%' {
-            let hex = std::str::from_utf8(bytes.get(index + 1..index + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            index += 3;
-        } else {
-            out.push(byte);
-            index += 1;
-        }
-    }
-    String::from_utf8(out).ok().filter(|key| !key.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::route::BodyLimit;
 
     fn route(method: &str, url: &str) -> Result<Route, RouteError> {
         parse(method, url)
@@ -289,6 +145,50 @@ mod tests {
             route("GET", "/v1/streams/a/-/events/7").ok().map(|r| r.action),
             Some(Action::ReadOne(7))
         );
+    }
+
+    #[test]
+    fn every_stream_route_section_3() {
+        let action = |method: &str, url: &str| route(method, url).ok().map(|r| r.action);
+        for (method, url, expected) in [
+            ("GET", "/v1/streams/a", Action::Info),
+            ("DELETE", "/v1/streams/a", Action::Destroy),
+            ("POST", "/v1/streams/a/-/events", Action::Append),
+            ("GET", "/v1/streams/a/-/events", Action::ReadRange),
+            ("GET", "/v1/streams/a/-/events/0", Action::ReadOne(0)),
+            ("GET", "/v1/streams/a/-/metrics", Action::Metrics),
+            ("GET", "/v1/streams/a/-/subscriptions", Action::Subscriptions),
+            ("POST", "/v1/streams/a/-/subscribe-from", Action::SubscribeFrom),
+            (
+                "GET",
+                "/v1/streams/a/-/subscriptions/hook%201/signing-secret",
+                Action::SigningSecret("hook 1".to_owned()),
+            ),
+            ("GET", "/v1/streams/a/-/live", Action::Live),
+            (
+                "GET",
+                "/v1/streams/a/-/processors/totals",
+                Action::ProcessorState("totals".to_owned()),
+            ),
+        ] {
+            assert_eq!(action(method, url), Some(expected), "{method} {url}");
+        }
+        for (method, url) in [
+            ("POST", "/v1/streams/a/-/metrics"),
+            ("POST", "/v1/streams/a/-/live"),
+            ("GET", "/v1/streams/a/-/subscribe-from"),
+            ("DELETE", "/v1/streams/a/-/processors/totals"),
+            ("POST", "/v1/streams/a"),
+        ] {
+            assert!(
+                matches!(route(method, url), Err(RouteError::MethodNotAllowed(_))),
+                "{method} {url}"
+            );
+        }
+        assert!(matches!(
+            route("GET", "/v1/streams/a/-/processors/%zz"),
+            Err(RouteError::NotFound)
+        ));
     }
 
     #[test]
