@@ -67,7 +67,7 @@ pub async fn sync_catalog(object: &StreamObject) -> Result<()> {
         }
     };
     let headers = worker::Headers::new();
-    headers.set(crate::entry::PROJECT_HEADER, &project)?;
+    headers.set(tributary::route::internal::PROJECT_HEADER, &project)?;
     let mut init = worker::RequestInit::new();
     init.with_method(worker::Method::Post)
         .with_headers(headers)

@@ -12,13 +12,8 @@ use tributary::route::public::{self, ApiRoute, PublicRoute};
 use tributary::route::{Action, BodyLimit, Route, RouteError};
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result, Url};
 
-/// The internal headers, defined with the route table.
-pub use tributary::route::internal::{PATH_HEADER, PROJECT_HEADER};
-pub const STREAM_BINDING: &str = "STREAM";
-
-pub fn object_name(project: &str, path: &str) -> String {
-    serde_json::to_string(&[project, path]).unwrap_or_default()
-}
+use crate::bindings::{object_name, STREAM_BINDING};
+use tributary::route::internal::PROJECT_HEADER;
 
 /// At worker start: a panic that slips through (DESIGN.md §1 forbids them)
 /// at least logs where it happened before the instance aborts.

@@ -6,6 +6,7 @@
 
 mod auth;
 mod bench_baseline;
+mod bindings;
 mod console;
 mod delivery_shell;
 mod deployment_env;

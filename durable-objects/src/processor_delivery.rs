@@ -5,7 +5,7 @@
 //! (a reducer error, an undefined processor: the subscription halts), or a
 //! transient one (retried with backoff).
 
-use crate::entry::PROJECT_HEADER;
+use crate::bindings::{PROCESSOR_BINDING, PROJECT_BINDING};
 use crate::processor_object::INSTANCE_ROUTE;
 use crate::project_object::PROCESSORS_PREFIX;
 use crate::stream_object::StreamObject;
@@ -15,10 +15,8 @@ use tributary::api::ApiResponse;
 use tributary::delivery::{DeliveryPlan, Outcome};
 use tributary::error::{ApiError, ErrorCode};
 use tributary::processor::{Definition, FoldAnswer, FoldRequest, InstanceRow, WakeAnswer, WakeRequest};
+use tributary::route::internal::PROJECT_HEADER;
 use worker::{Env, Headers, Method, Request, RequestInit, Stub};
-
-pub const PROJECT_BINDING: &str = "PROJECT";
-pub const PROCESSOR_BINDING: &str = "PROCESSOR";
 
 /// The project object of `project` (§14).
 pub fn project_stub(env: &Env, project: &str) -> worker::Result<Stub> {

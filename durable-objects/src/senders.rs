@@ -4,7 +4,7 @@
 //! headers *and* a body read capped at 64 KiB (§6 rule 10, §12) — so a hung
 //! or trickling receiver ends as a transient failure, never as a stuck alarm.
 
-use crate::entry::{object_name, PATH_HEADER, PROJECT_HEADER, STREAM_BINDING};
+use crate::bindings::{object_name, STREAM_BINDING};
 use crate::platform;
 use crate::stream_object::{StreamObject, COPY_ROUTE};
 use futures_util::StreamExt;
@@ -14,6 +14,7 @@ use std::rc::Rc;
 use tributary::copy::CopyBatch;
 use tributary::delivery::{classify_copy_status, DeliveryPlan, Outcome};
 use tributary::limits::MAX_WEBHOOK_RESPONSE_BYTES;
+use tributary::route::internal::{PATH_HEADER, PROJECT_HEADER};
 use tributary::subscription::Receiver;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};

@@ -10,7 +10,7 @@
 //! `PUT|GET|DELETE /v1/sources/{name}`, `GET /v1/sources`, forwarded to
 //! the internal routes of `tributary::route::internal`.
 
-use crate::entry::{object_name, PROJECT_HEADER, STREAM_BINDING};
+use crate::bindings::{object_name, SOURCE_BINDING, STREAM_BINDING};
 use crate::senders::within;
 use crate::sql_driver::DoSql;
 use crate::{platform, responses};
@@ -19,6 +19,7 @@ use std::cell::RefCell;
 use tributary::api::ApiResponse;
 use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_EFFECTS_PER_RUN, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
+use tributary::route::internal::PROJECT_HEADER;
 use tributary::route::internal::{
     self, append_url, Host, SourceObjectRoute, DIRECTORY_ROUTE, SOURCE_NAME_HEADER, SOURCE_ROUTE,
 };
@@ -28,8 +29,6 @@ use tributary::source::{
     self, check_chain_ids, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall, Source,
 };
 use worker::{durable_object, DurableObject, Env, Headers, Method, Request, RequestInit, Response, Result, State};
-
-pub const SOURCE_BINDING: &str = "SOURCE";
 
 fn stub(env: &Env, project: &str, name: &str) -> Result<worker::Stub> {
     env.durable_object(SOURCE_BINDING)?
