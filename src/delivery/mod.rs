@@ -9,11 +9,15 @@ mod complete;
 mod gate;
 pub(crate) mod journal;
 mod plan;
+mod replay;
 pub mod stats;
+mod turn;
 
 pub use backoff::backoff_ms;
 pub use plan::{retraction_delivery_id, DeliveryPlan, PlannedEvent, Retraction};
+pub use replay::{replay_answer, Replay, ReplayNext};
 pub use stats::DeliveryStats;
+pub use turn::{send_cost, Planned, Turn};
 
 use serde::{Deserialize, Serialize};
 

@@ -13,6 +13,7 @@ mod catch_up;
 mod frames;
 mod query;
 mod registry;
+mod socket;
 
 pub use catch_up::{sse_catch_up_budget, CatchUp};
 pub use frames::{
@@ -20,6 +21,7 @@ pub use frames::{
 };
 pub use query::{split_wait, LiveQuery};
 pub use registry::{CloseReason, Fanout, LiveCounters, Opening, Registry};
+pub use socket::{AfterAck, ClientMessage};
 
 use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::CommittedEvent;

@@ -92,6 +92,9 @@ pub struct Registry {
     /// WebSocket frames not yet acknowledged: (through offset, bytes sent
     /// up to and including the frame).
     unacknowledged: BTreeMap<String, VecDeque<(u64, u64)>>,
+    /// WebSocket sends since each connection's attachment was last saved
+    /// ([`Registry::attachment_due`]).
+    pub(super) unsaved_sends: BTreeMap<String, u32>,
     pub counters: LiveCounters,
 }
 
@@ -177,12 +180,14 @@ impl Registry {
 
     pub fn remove(&mut self, key: &str) -> Option<Connection> {
         self.unacknowledged.remove(key);
+        self.unsaved_sends.remove(key);
         self.connections.remove(key)
     }
 
     /// Closes every connection's record (the stream was deleted).
     pub fn drain(&mut self) -> Vec<Connection> {
         self.unacknowledged.clear();
+        self.unsaved_sends.clear();
         std::mem::take(&mut self.connections).into_values().collect()
     }
 

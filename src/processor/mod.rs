@@ -8,6 +8,7 @@
 pub mod definition;
 pub mod instance;
 pub mod store;
+pub mod wake;
 
 pub use definition::{check_name, Definition, DefinitionBody, DefinitionError};
 pub use instance::{FoldAnswer, FoldError, FoldRequest, Instance, InstanceRow, WakeAnswer, WakeRequest};

@@ -1,6 +1,6 @@
 //! A deterministic little world for delivery tests (DESIGN.md §6, §7): stream
-//! objects over SQLite files, a simulated clock, seeded entropy, and the same
-//! plan → send → complete loop the Durable Object alarm runs. "Crashing"
+//! objects over SQLite files, a simulated clock, seeded entropy, and the
+//! production delivery turn ([`Turn`]) the Durable Object alarm runs. "Crashing"
 //! drops every in-memory `Stream` and reopens the files.
 #![allow(
     dead_code,
@@ -14,7 +14,7 @@ use super::{path, tempdir_lite::TempDir, PROJECT};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use tributary::copy::CopyBatch;
-use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome};
+use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome, Planned, Turn};
 use tributary::error::ApiFailure;
 use tributary::event::{Authority, InputEvent};
 use tributary::storage::rusqlite_driver::RusqliteStorage;
@@ -143,27 +143,44 @@ impl World {
         }
     }
 
-    /// Sends one planned batch through the scripted network, then completes it.
-    pub fn perform(&mut self, source: &str, plan: DeliveryPlan, network: Network) -> Option<Completion> {
-        let outcome = match (&plan.prepared_failure, network) {
-            (Some(failure), _) => failure.clone(),
+    /// What the scripted network makes of one send; `None` when the source
+    /// object died with it.
+    fn outcome_of(&mut self, plan: &DeliveryPlan, network: Network) -> Option<Outcome> {
+        match (&plan.prepared_failure, network) {
+            (Some(failure), _) => Some(failure.clone()),
             (None, Network::CrashBeforeSend) => {
                 self.crash();
-                return None;
+                None
             }
             (None, Network::CrashAfterSend) => {
-                let _ = self.send(&plan);
+                let _ = self.send(plan);
                 self.crash();
-                return None;
+                None
             }
-            (None, Network::Fail(outcome)) => outcome,
-            (None, Network::Deliver) => self.send(&plan),
-        };
+            (None, Network::Fail(outcome)) => Some(outcome),
+            (None, Network::Deliver) => Some(self.send(plan)),
+        }
+    }
+
+    /// Sends one planned batch through the scripted network, then completes it.
+    pub fn perform(&mut self, source: &str, plan: DeliveryPlan, network: Network) -> Option<Completion> {
+        let mut turn = Turn::begin(self.now);
+        self.perform_in(&mut turn, source, plan, network)
+    }
+
+    /// [`World::perform`] inside an alarm's turn.
+    fn perform_in(
+        &mut self,
+        turn: &mut Turn,
+        source: &str,
+        plan: DeliveryPlan,
+        network: Network,
+    ) -> Option<Completion> {
+        let outcome = self.outcome_of(&plan, network)?;
         let entropy = self.entropy();
         let now = self.now;
-        let completion = self
-            .stream(source)
-            .complete_delivery(&plan, outcome.clone(), now, entropy)
+        let completion = turn
+            .complete(self.stream(source), &plan, outcome.clone(), now, entropy)
             .unwrap();
         self.trace.push(format!(
             "{now} {source} {} ({}..{}] #{} {outcome:?} -> {completion:?}",
@@ -174,18 +191,22 @@ impl World {
 
     /// One alarm of `source` at the current time: every due subscription gets
     /// one plan, sent through `network`. Returns how many sends happened.
+    /// Driven by the production turn ([`Turn`]), one send at a time.
     pub fn alarm(&mut self, source: &str, network: &mut dyn FnMut(&DeliveryPlan) -> Network) -> usize {
         let now = self.now;
-        let keys = self.stream(source).due_subscriptions(now).unwrap();
+        let mut turn = Turn::begin(now);
+        let keys = turn.due(self.stream(source), now).unwrap();
         let mut sends = 0;
         for key in keys {
             let entropy = self.entropy();
-            let Some(plan) = self.stream(source).plan_delivery(&key, now, entropy).unwrap() else {
-                continue;
+            let plan = match turn.plan(self.stream(source), &key, now, entropy).unwrap() {
+                Planned::Send(plan) => *plan,
+                Planned::Nothing | Planned::Busy => continue,
+                Planned::OverBudget => break,
             };
             let choice = network(&plan);
             sends += 1;
-            if self.perform(source, plan, choice).is_none() {
+            if self.perform_in(&mut turn, source, plan, choice).is_none() {
                 return sends;
             }
         }

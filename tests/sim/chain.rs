@@ -31,12 +31,13 @@
 
 use super::rng::SplitMix;
 use super::storage::{Counting, ROWS_PER_CALL};
+use super::world::alarm_turn;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tributary::copy::CopyBatch;
-use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome};
+use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome, Planned, Turn};
 use tributary::deployment::Deployment;
 use tributary::error::ApiFailure;
 use tributary::event::Authority;
@@ -228,6 +229,8 @@ pub struct ChainSim {
     pub(super) uris: Vec<String>,
     pub(super) _keepers: Vec<rusqlite::Connection>,
     pub(super) streams: Vec<Stream<Counting>>,
+    /// Each stream object's current alarm turn (the production one).
+    pub(super) turns: [Option<Turn>; 3],
     pub(super) outstanding: Vec<Send>,
     pub(super) next_id: u64,
     pub(super) receipts: [Vec<Receipt>; 3],
@@ -264,6 +267,7 @@ impl ChainSim {
             uris,
             _keepers: keepers,
             streams,
+            turns: Default::default(),
             outstanding: Vec::new(),
             next_id: 1,
             receipts: Default::default(),
@@ -427,22 +431,24 @@ impl ChainSim {
 
     pub(super) fn plan(&mut self, node: usize) -> Result<(), ChainViolation> {
         let now = self.now;
-        let due = self
-            .metered(node, "due_subscriptions", |stream| stream.due_subscriptions(now))?
-            .map_err(|error| violation(R0, format!("due_subscriptions: {error}")))?;
+        let turn = alarm_turn(&mut self.turns[node], now);
+        if !turn.may_plan(now) {
+            self.turns[node] = Some(turn);
+            return Ok(());
+        }
+        let due = self.metered(node, "due_subscriptions", |stream| turn.due(stream, now));
+        self.turns[node] = Some(turn);
+        let due = due?.map_err(|error| violation(R0, format!("due_subscriptions: {error}")))?;
         for key in due {
-            if self
-                .outstanding
-                .iter()
-                .any(|send| send.node == node && send.plan.subscription_key == key)
-            {
-                continue;
-            }
             let entropy = self.rng.entropy();
-            let plan = self
-                .metered(node, "plan_delivery", |stream| stream.plan_delivery(&key, now, entropy))?
-                .map_err(|error| violation(R0, format!("plan_delivery: {error}")))?;
-            let Some(plan) = plan else { continue };
+            let mut turn = alarm_turn(&mut self.turns[node], now);
+            let planned = self.metered(node, "plan_delivery", |stream| turn.plan(stream, &key, now, entropy));
+            self.turns[node] = Some(turn);
+            let plan = match planned?.map_err(|error| violation(R0, format!("plan_delivery: {error}")))? {
+                Planned::Send(plan) => *plan,
+                Planned::Nothing | Planned::Busy => continue,
+                Planned::OverBudget => break,
+            };
             self.check_copy_batch(node, &plan)?;
             let id = self.next_id;
             self.next_id += 1;
@@ -530,11 +536,12 @@ impl ChainSim {
     pub(super) fn finish(&mut self, send: Send, outcome: Outcome) -> Result<(), ChainViolation> {
         let entropy = self.rng.entropy();
         let now = self.now;
-        let completion = self
-            .metered(send.node, "complete_delivery", |stream| {
-                stream.complete_delivery(&send.plan, outcome.clone(), now, entropy)
-            })?
-            .map_err(|error| violation(R0, format!("complete_delivery: {error}")))?;
+        let mut turn = alarm_turn(&mut self.turns[send.node], now);
+        let completion = self.metered(send.node, "complete_delivery", |stream| {
+            turn.complete(stream, &send.plan, outcome.clone(), now, entropy)
+        });
+        self.turns[send.node] = Some(turn);
+        let completion = completion?.map_err(|error| violation(R0, format!("complete_delivery: {error}")))?;
         if send.plan.retraction.is_some() && matches!(completion, Completion::Skipped { .. }) {
             self.stats.dead_lettered_retractions += send.plan.events.len() as u64;
             self.dead_retractions[send.node].extend(send.plan.events.iter().map(|event| event.offset));
@@ -618,6 +625,7 @@ impl ChainSim {
         }
         self.streams[node] =
             open(&self.uris[node], PATHS[node]).map_err(|error| violation(R0, format!("reopen: {error}")))?;
+        self.turns[node] = None;
         self.stats.crashes += 1;
         self.log(format!("CRASH {}", PATHS[node]));
         Ok(())
@@ -668,6 +676,8 @@ impl ChainSim {
             };
             self.now = self.now.max(at);
             for node in 0..3 {
+                // Each round is one alarm per stream: nothing is in flight between rounds.
+                self.turns[node] = Some(Turn::begin(self.now));
                 self.plan(node)?;
                 while let Some(position) = self.outstanding.iter().position(|send| send.node == node) {
                     let send = self.outstanding.remove(position);

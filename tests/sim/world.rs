@@ -1,23 +1,25 @@
-//! The simulated shell around one source stream (DESIGN.md §6): it plans any
-//! subset of the due subscriptions, keeps the sends outstanding, completes
-//! them in any order with any outcome, and lets client requests, clock jumps,
-//! restarts and destroy-and-recreate happen in between. After every step the
-//! invariants are checked through the engine's public API.
+//! The world around one source stream (DESIGN.md §6), driving the
+//! production delivery turn ([`tributary::delivery::Turn`], the code the
+//! Durable Object's alarm runs): each plan step lets the current turn plan
+//! any subset of what it would plan, sends stay outstanding, complete in any
+//! order with any outcome, and client requests, clock jumps, restarts and
+//! destroy-and-recreate happen in between. After every step the invariants
+//! are checked through the engine's public API.
 //!
-//! What the model assumes of the world, and why:
-//! - Like `durable-objects/src/delivery_shell.rs`, the shell has at most one
-//!   send per subscription key outstanding in one object instance; in 40% of
-//!   the seeds it is more adversarial and tracks sends per run, so a
-//!   reconfigured key is planned while its old run's send is still out.
-//! - A receiver takes a batch when its send is completed as delivered (or as
-//!   "answer lost"): within one instance, sends of one key never overlap.
-//! - Every send is bounded by its own timeout, which fires before the
-//!   engine's in-flight deadline (§6 rule 10): before the clock jumps past a
-//!   deadline, the send completes — or its completion is lost, and the
-//!   engine's deadline path has to retry it.
-//! - A restart kills the instance's sends: whether the receiver got each one
-//!   is decided at the crash, and its result may still be completed later
-//!   into the new instance (a zombie), or never.
+//! What the world keeps, and why:
+//! - Fake receivers: a receiver takes a batch when its send is completed as
+//!   delivered (or as "answer lost"); the turn keeps one send per key in
+//!   flight, so within one instance sends of one key never overlap.
+//! - The clock: every send is bounded by its own timeout, which fires before
+//!   the engine's in-flight deadline (§6 rule 10): before the clock jumps
+//!   past a deadline, the shell's timeout completes the send.
+//! - Crash points: a restart kills the instance and its turn: whether the
+//!   receiver got each send is decided at the crash, and its result may
+//!   still be completed later into the new instance (a zombie), or never —
+//!   then the engine's deadline path has to retry it.
+//! - Alarm invocations: a turn ends as the shell's does (its time is over
+//!   and nothing it started is in flight, or its completion budget is
+//!   spent); the next plan step begins a new one.
 
 use super::model::{self, Oracle, Verdict, CONTROL, KEYS};
 use super::rng::SplitMix;
@@ -27,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use tributary::copy::CopyBatch;
-use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome};
+use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome, Planned, Turn};
 use tributary::deployment::Deployment;
 use tributary::error::ApiFailure;
 use tributary::event::{Authority, CommittedEvent};
@@ -225,6 +227,24 @@ enum Fate {
     Zombie(Outcome),
 }
 
+/// Takes the alarm turn out of `slot`: the current one while it may plan or
+/// still has sends in flight, else a new alarm's (the shell's loop returns
+/// only when nothing of its turn is in flight).
+pub(super) fn alarm_turn(slot: &mut Option<Turn>, now_ms: i64) -> Turn {
+    match slot.take() {
+        Some(turn) if turn.may_plan(now_ms) || turn.in_flight() > 0 => turn,
+        _ => Turn::begin(now_ms),
+    }
+}
+
+/// What one plan call did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PlanResult {
+    Planned,
+    NotPlanned,
+    OverBudget,
+}
+
 #[derive(Debug, Clone)]
 struct Outstanding {
     id: u64,
@@ -357,8 +377,8 @@ pub struct Sim {
     event_counter: u64,
     step_index: usize,
     observed: Observed,
-    /// The shell variant of this seed: one send per key, or one per run.
-    per_run_shell: bool,
+    /// The current alarm invocation's turn in the current instance.
+    turn: Option<Turn>,
     /// Per stream (source, receiving): the lifetime and head at which the
     /// state last equalled a rebuild, and that state.
     verified: [Option<Verified>; 2],
@@ -396,7 +416,7 @@ impl Sim {
             event_counter: 0,
             step_index: 0,
             observed: Observed::default(),
-            per_run_shell: SplitMix::new(seed ^ 0x00C0_FFEE).percent(40),
+            turn: None,
             verified: [None, None],
             gates: super::gates::Ledger::default(),
         })
@@ -657,43 +677,33 @@ impl Sim {
 
     // ---- the shell -------------------------------------------------------
 
-    /// Keys the shell will not plan now: one send outstanding per key in this
-    /// instance and lifetime. In the per-run variant the shell tracks sends
-    /// by run, so a reconfigured key (a new run) is planned while its old
-    /// run's send is still out.
-    fn busy_keys(&self) -> BTreeSet<String> {
-        let stream_id = self.stream_id();
-        let state = self.source.state();
-        self.outstanding
-            .iter()
-            .filter(|o| {
-                o.instance == self.instance
-                    && !matches!(o.fate, Fate::Zombie(_))
-                    && Some(&o.plan.stamp.stream_id) == stream_id.as_ref()
-            })
-            .filter(|o| {
-                !self.per_run_shell
-                    || state
-                        .subscriptions
-                        .outbound
-                        .by_key
-                        .get(&o.plan.subscription_key)
-                        .is_some_and(|subscription| {
-                            run_offset_of(subscription) == o.plan.stamp.cursor_changed_at_source_offset
-                        })
-            })
-            .map(|o| o.plan.subscription_key.clone())
-            .collect()
+    /// The current alarm's turn; a new alarm begins when the last one is
+    /// over (the shell's loop returned: nothing of it is in flight).
+    fn take_turn(&mut self) -> Turn {
+        alarm_turn(&mut self.turn, self.now)
     }
 
     fn plan(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
         let now = self.now;
+        let turn = self.take_turn();
+        let may_plan = turn.may_plan(now);
+        self.turn = Some(turn);
+        if !may_plan {
+            self.log("plan: the turn is over, its sends are still in flight");
+            return Ok(());
+        }
         let due = self
             .metered("due_subscriptions", Target::Source, |stream| {
                 stream.due_subscriptions(now)
             })?
             .map_err(|error| engine_error("due_subscriptions", error))?;
-        let busy = self.busy_keys();
+        let busy: Vec<String> = due
+            .iter()
+            .filter(|key| self.turn.as_ref().is_some_and(|turn| turn.is_busy(key)))
+            .cloned()
+            .collect();
+        // Planning some of what is due now and the rest in a later round is
+        // a choice the real turn makes too (a completion frees a key).
         let chosen: Vec<String> = due
             .iter()
             .filter(|key| !busy.contains(*key))
@@ -703,23 +713,39 @@ impl Sim {
         self.log(format!("plan: due {due:?}, busy {busy:?}, planning {chosen:?}"));
         for key in chosen {
             let entropy = rng.entropy();
-            self.plan_key(&key, entropy)?;
+            if self.plan_key(&key, entropy)? == PlanResult::OverBudget {
+                break;
+            }
         }
         Ok(())
     }
 
-    fn plan_key(&mut self, key: &str, entropy: [u8; 16]) -> Result<Option<u64>, Violation> {
+    fn plan_key(&mut self, key: &str, entropy: [u8; 16]) -> Result<PlanResult, Violation> {
         let now = self.now;
         let head = self.head();
-        let plan = self
-            .metered("plan_delivery", Target::Source, |stream| {
-                stream.plan_delivery(key, now, entropy)
-            })
+        let mut turn = self.take_turn();
+        let planned = self.metered("plan_delivery", Target::Source, |stream| {
+            turn.plan(stream, key, now, entropy)
+        });
+        self.turn = Some(turn);
+        let planned = planned
             .map_err(|mut error| {
                 error.detail = format!("{} (plan_delivery of '{key}' at head {head})", error.detail);
                 error
             })?
             .map_err(|error| engine_error("plan_delivery", error))?;
+        let plan = match planned {
+            Planned::Send(plan) => Some(*plan),
+            Planned::Nothing => None,
+            Planned::Busy => {
+                self.log(format!("  plan {key}: busy in this turn"));
+                return Ok(PlanResult::NotPlanned);
+            }
+            Planned::OverBudget => {
+                self.log(format!("  plan {key}: the turn's subrequest budget is spent"));
+                return Ok(PlanResult::OverBudget);
+            }
+        };
         let Some(plan) = plan else {
             // Nothing to send; it may have expired a send whose deadline
             // passed, which can schedule a retry, halt or dead-letter.
@@ -744,7 +770,7 @@ impl Sim {
                 },
                 if halted { ", halted" } else { "" }
             ));
-            return Ok(None);
+            return Ok(PlanResult::NotPlanned);
         };
         self.stats.plans += 1;
         self.check_plan(&plan)?;
@@ -781,7 +807,7 @@ impl Sim {
             deadline,
             fate: Fate::Live,
         });
-        Ok(Some(id))
+        Ok(PlanResult::Planned)
     }
 
     /// A fresh plan covers its range correctly: its events are in offset
@@ -1039,11 +1065,12 @@ impl Sim {
         let (now, entropy) = (self.now, rng.entropy());
         let plan = item.plan.clone();
         let given = outcome.clone();
-        let completion = self
-            .metered("complete_delivery", Target::Source, |stream| {
-                stream.complete_delivery(&plan, given, now, entropy)
-            })?
-            .map_err(|error| engine_error("complete_delivery", error))?;
+        let mut turn = self.take_turn();
+        let completion = self.metered("complete_delivery", Target::Source, |stream| {
+            turn.complete(stream, &plan, given, now, entropy)
+        });
+        self.turn = Some(turn);
+        let completion = completion?.map_err(|error| engine_error("complete_delivery", error))?;
         if matches!(item.fate, Fate::Zombie(_)) || item.instance != self.instance {
             self.stats.zombie_completions += 1;
         }
@@ -1193,14 +1220,6 @@ impl Sim {
                 continue;
             }
             let item = self.outstanding.remove(index);
-            if rng.percent(25) {
-                let line = format!(
-                    "lost #{} {}: its completion never arrives",
-                    item.id, item.plan.subscription_key
-                );
-                self.log(line);
-                continue;
-            }
             let outcome = match item.fate {
                 Fate::Hung => Outcome::transient("timed out"),
                 _ => match rng.weighted(&[60, 25, 15]) {
@@ -1244,6 +1263,7 @@ impl Sim {
             }
         }
         self.outstanding = survivors;
+        self.turn = None;
         self.stats.crashes += 1;
         self.instance += 1;
         let zombies: Vec<u64> = self.outstanding.iter().map(|item| item.id).collect();
@@ -1292,6 +1312,8 @@ impl Sim {
         self.check_invariants()?;
         let mut settled = false;
         for round in 0..DRAIN_ROUNDS {
+            // Each round is one alarm: nothing is in flight between rounds.
+            self.turn = Some(Turn::begin(self.now));
             let now = self.now;
             let due = self
                 .metered("due_subscriptions", Target::Source, |stream| {
@@ -1301,7 +1323,7 @@ impl Sim {
             let mut planned = Vec::new();
             for key in &due {
                 let entropy = rng.entropy();
-                if self.plan_key(key, entropy)?.is_some() {
+                if self.plan_key(key, entropy)? == PlanResult::Planned {
                     if let Some(item) = self.outstanding.pop() {
                         planned.push(item);
                     }
@@ -1594,12 +1616,7 @@ pub fn run(seed: u64, steps: &[Step], verbose: bool) -> Report {
     };
     sim.verbose = verbose;
     sim.stats.seeds = 1;
-    let variant = if sim.per_run_shell {
-        "shell variant: one send outstanding per run (a reconfigured key is planned while its old send is out)"
-    } else {
-        "shell variant: one send outstanding per subscription key"
-    };
-    sim.log(variant);
+    sim.log("shell: the production delivery turn, one send outstanding per subscription key");
     let mut failure = None;
     for (index, step) in steps.iter().enumerate() {
         if let Err(error) = sim.run_step(index, *step) {
