@@ -3,7 +3,7 @@
 //! `BENCH_BASELINE` binding exists (the bench's wrangler environment); the
 //! deployed worker has no such binding and answers 404.
 
-use crate::responses;
+use crate::internal::responses;
 use std::cell::Cell;
 use tributary::error::ErrorCode;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, SqlStorageValue, State};

@@ -5,7 +5,7 @@
 //! a strict Content-Security-Policy: the console's own scripts and styles
 //! only, no inline script, no third-party origin, no framing.
 
-use crate::responses;
+use crate::internal::responses;
 use tributary::error::ErrorCode;
 use worker::{Env, Headers, Method, Request, RequestInit, Response, Result};
 

@@ -4,7 +4,7 @@
 //! parsed once by the engine's route table (`tributary::route::public`);
 //! this matches on the typed route.
 
-use crate::{auth, request_body, responses};
+use crate::internal::{auth, request_body, responses};
 use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
 use tributary::route::internal::{Host, CATALOG_ROUTE};
@@ -12,7 +12,7 @@ use tributary::route::public::{self, ApiRoute, PublicRoute};
 use tributary::route::{Action, BodyLimit, Route, RouteError};
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result, Url};
 
-use crate::bindings::{object_name, STREAM_BINDING};
+use crate::internal::bindings::{object_name, STREAM_BINDING};
 use tributary::route::internal::PROJECT_HEADER;
 
 /// At worker start: a panic that slips through (DESIGN.md §1 forbids them)
@@ -172,7 +172,7 @@ fn live_headers(request: &Request) -> Result<Vec<(&'static str, String)>> {
         }
     }
     if let Some(hash) = auth::presented_token_hash(request) {
-        passed.push((crate::live_shell::TOKEN_HASH_HEADER, hash));
+        passed.push((tributary::route::internal::TOKEN_HASH_HEADER, hash));
     }
     Ok(passed)
 }
@@ -236,7 +236,7 @@ async fn processors(
     }
     let query = query.map(|query| format!("?{query}")).unwrap_or_default();
     let forwarded = Request::new_with_init(&Host::Project.url(&format!("{path}{query}")), &init)?;
-    crate::processor_delivery::project_stub(env, project)?
+    crate::internal::bindings::project_stub(env, project)?
         .fetch_with_request(forwarded)
         .await
 }
@@ -245,7 +245,7 @@ async fn processors(
 /// define is refused before the append (§9: 422), so nothing is committed.
 async fn unknown_processors(env: &Env, project: &str, body: &[u8]) -> Result<Option<Response>> {
     for name in tributary::processor::referenced_in_append(body) {
-        match crate::processor_delivery::definition(env, project, &name).await {
+        match crate::senders::processor::definition(env, project, &name).await {
             Ok(Some(_)) => {}
             Ok(None) => {
                 let error = ApiError::new(

@@ -1,27 +1,21 @@
-//! Tributary's Cloudflare shell (DESIGN.md §1): the Worker entry, the stream
-//! Durable Object and the `SqlStorage` driver of the engine's storage trait.
+//! Tributary's Cloudflare shell (DESIGN.md §1), in layers that only import
+//! downwards (ARCHITECTURE.md):
+//! platform (clock, entropy, timers, the SQL driver) ← internal (bindings,
+//! object names, responses, request bodies, tokens) ← senders (one planned
+//! send each) ← one module per Durable Object ← entry (the Worker's router).
 //!
 //! Never panic here (§1): a panic aborts the whole wasm instance. The lints
 //! below are denied for this crate by the workspace.
 
-mod auth;
 mod bench_baseline;
-mod bindings;
 mod console;
-mod delivery_shell;
-mod deployment_env;
 mod entry;
-mod itx;
-mod live_shell;
+mod internal;
 mod platform;
-mod processor_delivery;
 mod processor_object;
 mod project_object;
-mod request_body;
-mod responses;
 mod senders;
 mod source_object;
-mod sql_driver;
 mod stream_object;
 
 pub use bench_baseline::BenchBaseline;

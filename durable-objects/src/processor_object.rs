@@ -2,18 +2,14 @@
 //! processor name, stream path)`, holding its fold and checkpoint in its own
 //! SQLite. Reached only from stream objects (internal routes).
 
-use crate::responses;
-use crate::sql_driver::DoSql;
+use crate::internal::responses;
+use crate::platform::sql_driver::DoSql;
 use std::cell::RefCell;
 use tributary::error::ErrorCode;
 use tributary::processor::Instance;
 use tributary::route::internal::{self, PROJECT_HEADER};
 use tributary::route::BodyLimit;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
-
-/// `POST /internal/processor/{wake|fold}`, `GET /internal/processor/state`,
-/// defined with the route table.
-pub use tributary::route::internal::INSTANCE_ROUTE;
 
 #[durable_object]
 pub struct ProcessorObject {
@@ -41,7 +37,7 @@ impl DurableObject for ProcessorObject {
             Ok(action) => action,
             Err(error) => return responses::api_error(error),
         };
-        let body = match crate::request_body::read_or_refuse(&mut request, BodyLimit::INTERNAL).await? {
+        let body = match crate::internal::request_body::read_or_refuse(&mut request, BodyLimit::INTERNAL).await? {
             Ok(body) => body,
             Err(refused) => return Ok(refused),
         };

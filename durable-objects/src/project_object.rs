@@ -2,8 +2,8 @@
 //! its processor definitions (and, later, its stream catalog). Reached only
 //! through the router, which sets the project header.
 
-use crate::responses;
-use crate::sql_driver::DoSql;
+use crate::internal::responses;
+use crate::platform::sql_driver::DoSql;
 use std::cell::RefCell;
 use tributary::catalog::Catalog;
 use tributary::error::ErrorCode;
@@ -11,10 +11,6 @@ use tributary::processor::ProcessorStore;
 use tributary::route::internal::{self, ProjectObjectRoute, PROJECT_HEADER};
 use tributary::route::BodyLimit;
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
-
-/// The project object's routes, defined with the route table.
-pub use tributary::route::internal::CATALOG_CHANGE_ROUTE;
-pub use tributary::route::PROCESSORS_PREFIX;
 
 #[durable_object]
 pub struct ProjectObject {
@@ -51,7 +47,7 @@ impl ProjectObject {
     async fn catalog(&self, request: &mut Request, route: &ProjectObjectRoute, query: &str) -> Result<Response> {
         let method = request.method();
         let body = if method == Method::Post {
-            match crate::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
+            match crate::internal::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
                 Ok(body) => body,
                 Err(refused) => return Ok(refused),
             }
@@ -75,7 +71,7 @@ impl ProjectObject {
     async fn processors(&self, request: &mut Request, name: Option<&str>, query: &str) -> Result<Response> {
         let method = request.method();
         let body = if method == Method::Put {
-            match crate::request_body::read_or_refuse(request, BodyLimit::PROCESSOR_DEFINITION).await? {
+            match crate::internal::request_body::read_or_refuse(request, BodyLimit::PROCESSOR_DEFINITION).await? {
                 Ok(body) => body,
                 Err(refused) => return Ok(refused),
             }

@@ -10,10 +10,11 @@
 //! `PUT|GET|DELETE /v1/sources/{name}`, `GET /v1/sources`, forwarded to
 //! the internal routes of `tributary::route::internal`.
 
-use crate::bindings::{object_name, SOURCE_BINDING, STREAM_BINDING};
-use crate::senders::within;
-use crate::sql_driver::DoSql;
-use crate::{platform, responses};
+use crate::internal::bindings::{object_name, SOURCE_BINDING, STREAM_BINDING};
+use crate::internal::responses;
+use crate::platform;
+use crate::platform::sql_driver::DoSql;
+use crate::platform::timers::within;
 use futures_util::StreamExt;
 use std::cell::RefCell;
 use tributary::api::ApiResponse;
@@ -83,10 +84,12 @@ pub async fn route_source(
 ) -> Result<Response> {
     let (method, body) = match method {
         // §12: a streaming cap, chunked or not.
-        SourceMethod::Put => match crate::request_body::read_or_refuse(&mut request, BodyLimit::SOURCE_CONFIG).await? {
-            Ok(body) => (Method::Put, Some(body)),
-            Err(refused) => return Ok(refused),
-        },
+        SourceMethod::Put => {
+            match crate::internal::request_body::read_or_refuse(&mut request, BodyLimit::SOURCE_CONFIG).await? {
+                Ok(body) => (Method::Put, Some(body)),
+                Err(refused) => return Ok(refused),
+            }
+        }
         SourceMethod::Get => (Method::Get, None),
         SourceMethod::Delete => (Method::Delete, None),
     };
@@ -167,7 +170,7 @@ impl SourceObject {
     /// `PUT /v1/sources/{name}`: validate, check every endpoint's chain id,
     /// register with the directory, then commit and run now.
     async fn put(&self, project: &str, name: &str, body: &[u8]) -> Result<Response> {
-        let allow_insecure = crate::deployment_env::from_env(&self.env).allow_insecure_webhooks;
+        let allow_insecure = crate::internal::deployment_env::from_env(&self.env).allow_insecure_webhooks;
         let config = match source::config::parse(name, body, allow_insecure) {
             Ok(config) => config,
             Err(error) => return responses::from_api(ApiError::from(error).into()),
@@ -226,7 +229,7 @@ impl SourceObject {
     async fn serve_directory(&self, request: &mut Request, query: &str) -> Result<Response> {
         let method = request.method();
         let body = if method == Method::Post {
-            match crate::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
+            match crate::internal::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
                 Ok(body) => body,
                 Err(refused) => return Ok(refused),
             }
@@ -253,10 +256,12 @@ impl SourceObject {
     async fn serve_source(&self, request: &mut Request, project: &str) -> Result<Response> {
         let name = request.headers().get(SOURCE_NAME_HEADER)?.unwrap_or_default();
         match request.method() {
-            Method::Put => match crate::request_body::read_or_refuse(request, BodyLimit::SOURCE_CONFIG).await? {
-                Ok(body) => self.put(project, &name, &body).await,
-                Err(refused) => Ok(refused),
-            },
+            Method::Put => {
+                match crate::internal::request_body::read_or_refuse(request, BodyLimit::SOURCE_CONFIG).await? {
+                    Ok(body) => self.put(project, &name, &body).await,
+                    Err(refused) => Ok(refused),
+                }
+            }
             Method::Delete => self.delete(project, &name).await,
             _ => match self.with_source(|source| source.status()) {
                 Ok(Some(status)) => responses::from_api(ApiResponse::json(200, &status)),
@@ -284,7 +289,7 @@ impl SourceObject {
             let next = match effect.map_err(|error| error.to_string())? {
                 Effect::Call(call) => {
                     // §15: the URL rules are re-checked before every call.
-                    let allow_insecure = crate::deployment_env::from_env(&self.env).allow_insecure_webhooks;
+                    let allow_insecure = crate::internal::deployment_env::from_env(&self.env).allow_insecure_webhooks;
                     let answer = match source::rpc::screen(&call, allow_insecure) {
                         Some(refused) => refused,
                         None => perform_rpc(&call).await,

@@ -3,6 +3,8 @@
 //! derived. Everything above the platform layer that reaches another object
 //! names it through here; nothing imports the Worker entry.
 
+use worker::{Env, Result, Stub};
+
 pub const STREAM_BINDING: &str = "STREAM";
 pub const PROJECT_BINDING: &str = "PROJECT";
 pub const PROCESSOR_BINDING: &str = "PROCESSOR";
@@ -13,4 +15,15 @@ pub const SOURCE_BINDING: &str = "SOURCE";
 /// object (§2).
 pub fn object_name(project: &str, path: &str) -> String {
     serde_json::to_string(&[project, path]).unwrap_or_default()
+}
+
+/// The project object of `project` (§14).
+pub fn project_stub(env: &Env, project: &str) -> Result<Stub> {
+    env.durable_object(PROJECT_BINDING)?.get_by_name(project)
+}
+
+/// The instance of processor `name` for the stream at `path` (§9).
+pub fn instance_stub(env: &Env, project: &str, name: &str, path: &str) -> Result<Stub> {
+    let id = serde_json::to_string(&[project, name, path]).unwrap_or_default();
+    env.durable_object(PROCESSOR_BINDING)?.get_by_name(&id)
 }

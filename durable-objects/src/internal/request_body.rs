@@ -5,7 +5,7 @@
 //! is read chunk by chunk and dropped (cancelled) as soon as the count passes
 //! the cap, so a 64 MiB chunked body costs at most the cap and one chunk.
 
-use crate::responses;
+use crate::internal::responses;
 use futures_util::StreamExt;
 use tributary::route::BodyLimit;
 use worker::{Request, Response, Result};

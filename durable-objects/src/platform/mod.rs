@@ -1,4 +1,8 @@
-//! Time and entropy, read from the platform and handed to the engine (§1).
+//! The platform layer (§1): time and entropy read from the runtime and
+//! handed to the engine, timers, and the engine's storage over `SqlStorage`.
+
+pub mod sql_driver;
+pub mod timers;
 
 use js_sys::{Reflect, Uint8Array};
 use tributary::Inputs;

@@ -1,153 +1,63 @@
 //! Performing one planned send (DESIGN.md §7, §9): a copy to another
-//! stream, a signed webhook POST, or an itx call. Every send runs under the
+//! stream, a signed webhook POST, an itx call or a processor wake. Every send runs under the
 //! plan's deadline, which covers the whole exchange — for a webhook, the
 //! headers *and* a body read capped at 64 KiB (§6 rule 10, §12) — so a hung
 //! or trickling receiver ends as a transient failure, never as a stuck alarm.
 
-use crate::bindings::{object_name, STREAM_BINDING};
-use crate::platform;
-use crate::stream_object::{StreamObject, COPY_ROUTE};
+pub mod itx;
+pub mod processor;
+
+use crate::internal::bindings::{object_name, STREAM_BINDING};
+use crate::platform::{self, timers::within};
 use futures_util::StreamExt;
-use std::cell::Cell;
-use std::future::Future;
-use std::rc::Rc;
 use tributary::copy::CopyBatch;
 use tributary::delivery::{classify_copy_status, DeliveryPlan, Outcome};
 use tributary::limits::MAX_WEBHOOK_RESPONSE_BYTES;
-use tributary::route::internal::{PATH_HEADER, PROJECT_HEADER};
+use tributary::route::internal::{Host, COPY_ROUTE, PATH_HEADER, PROJECT_HEADER};
 use tributary::subscription::Receiver;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
-use worker::{Headers, Method, Request, RequestInit, Result};
+use worker::{Env, Headers, Method, Request, RequestInit, Result};
 
-/// Runs `work` for at most `timeout_ms`; `None` when the time ran out. The
-/// timer is a cancellable `setTimeout` (dropped with the race), not
-/// `AbortSignal.timeout`, whose timers outlive the fetch and exhausted the
-/// isolate's timer quota under load.
-pub async fn within<T>(timeout_ms: u64, work: impl Future<Output = T>) -> Option<T> {
-    let timer = Timer::new(timeout_ms);
-    futures_util::pin_mut!(work);
-    futures_util::pin_mut!(timer);
-    match futures_util::future::select(work, timer).await {
-        futures_util::future::Either::Left((done, _timer)) => Some(done),
-        futures_util::future::Either::Right(((), _work)) => None,
-    }
-}
-
-/// Resolves after `ms` (the same catching timer as [`within`]).
-pub fn sleep(ms: u64) -> impl Future<Output = ()> {
-    Timer::new(ms)
-}
-
-/// A `setTimeout` future whose every JS call catches. `worker::Delay` calls
-/// `clearTimeout` without catching: a timer dropped while another request's
-/// I/O context runs (a long-poll or an SSE stream woken by an append) makes
-/// workerd throw there, and the glue turns that into a critical error that
-/// resets the whole wasm instance. Here a failed clear is ignored, and the
-/// callback is then kept alive so a late firing stays harmless.
-struct Timer {
-    ms: u64,
-    fired: Rc<Cell<bool>>,
-    armed: Option<(Closure<dyn FnMut()>, JsValue)>,
-}
-
-impl Timer {
-    fn new(ms: u64) -> Self {
-        Timer {
-            ms,
-            fired: Rc::new(Cell::new(false)),
-            armed: None,
-        }
-    }
-}
-
-fn global_call(name: &str, args: &[&JsValue]) -> std::result::Result<JsValue, JsValue> {
-    let global = js_sys::global();
-    let function: js_sys::Function = js_sys::Reflect::get(&global, &JsValue::from_str(name))?.dyn_into()?;
-    let arguments = js_sys::Array::new();
-    for argument in args {
-        arguments.push(argument);
-    }
-    js_sys::Reflect::apply(&function, &global, &arguments)
-}
-
-impl Future for Timer {
-    type Output = ();
-
-    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
-        if self.fired.get() {
-            return std::task::Poll::Ready(());
-        }
-        if self.armed.is_none() {
-            let fired = Rc::clone(&self.fired);
-            let waker = cx.waker().clone();
-            let callback = Closure::wrap(Box::new(move || {
-                fired.set(true);
-                waker.wake_by_ref();
-            }) as Box<dyn FnMut()>);
-            let delay = JsValue::from_f64(self.ms as f64);
-            match global_call("setTimeout", &[callback.as_ref(), &delay]) {
-                Ok(id) => self.armed = Some((callback, id)),
-                // No timer can be set here: end the wait rather than hang.
-                Err(_) => return std::task::Poll::Ready(()),
-            }
-        }
-        std::task::Poll::Pending
-    }
-}
-
-impl Drop for Timer {
-    fn drop(&mut self) {
-        let Some((callback, id)) = self.armed.take() else {
-            return;
-        };
-        if self.fired.get() {
-            return;
-        }
-        if global_call("clearTimeout", &[&id]).is_err() {
-            // The timer may still fire: its callback must outlive us.
-            callback.forget();
-        }
-    }
+/// What a send needs from the sending stream object.
+pub struct Sender<'a> {
+    pub env: &'a Env,
+    pub project: &'a str,
+    /// The subscription's webhook signing secret (§9), read by the stream
+    /// before the send; `None` when the deployment has no signing key.
+    pub signing_secret: Option<String>,
 }
 
 /// Sends `plan` to its receiver, within the plan's deadline.
-pub async fn send(object: &StreamObject, project: &str, plan: &DeliveryPlan) -> Outcome {
+pub async fn send(sender: &Sender<'_>, plan: &DeliveryPlan) -> Outcome {
+    let (env, project) = (sender.env, sender.project);
     let timeout_ms = plan.timeout_ms;
     let timed_out = || Outcome::transient(format!("timed out after {timeout_ms} ms"));
     match &plan.receiver {
         Receiver::CopyToStream {
             receiving_stream_path, ..
-        } => match within(timeout_ms, send_copy(object, project, receiving_stream_path, plan)).await {
+        } => match within(timeout_ms, send_copy(env, project, receiving_stream_path, plan)).await {
             Some(Ok(outcome)) => outcome,
             Some(Err(error)) => Outcome::transient(format!("copy request failed: {error}")),
             None => timed_out(),
         },
-        Receiver::WebhookPost { url, .. } => send_webhook(object, plan, url).await,
-        Receiver::ItxCall { expression, .. } => within(timeout_ms, crate::itx::call(object.env(), expression, plan))
+        Receiver::WebhookPost { url, .. } => send_webhook(sender.signing_secret.as_deref(), plan, url).await,
+        Receiver::ItxCall { expression, .. } => within(timeout_ms, itx::call(env, expression, plan))
             .await
             .unwrap_or_else(timed_out),
-        Receiver::ProcessorWake { expression } => within(
-            timeout_ms,
-            crate::processor_delivery::deliver(object, project, expression, plan),
-        )
-        .await
-        .unwrap_or_else(timed_out),
+        Receiver::ProcessorWake { expression } => {
+            within(timeout_ms, processor::deliver(env, project, expression, plan))
+                .await
+                .unwrap_or_else(timed_out)
+        }
     }
 }
 
 /// One signed POST (§9): no redirects followed; headers and body within the
 /// plan's deadline.
-async fn send_webhook(object: &StreamObject, plan: &DeliveryPlan, url: &str) -> Outcome {
-    let secret = {
-        let slot = object.stream_slot().borrow();
-        slot.as_ref()
-            .and_then(|stream| stream.signing_secret(&plan.subscription_key).ok())
-    };
+async fn send_webhook(secret: Option<&str>, plan: &DeliveryPlan, url: &str) -> Outcome {
     let Some(secret) = secret else {
         return Outcome::transient("webhook signing is not configured (WEBHOOK_SIGNING_KEY)");
     };
-    let request = tributary::webhook::request(plan, url, &secret, Some(plan.timeout_ms), platform::now_ms());
+    let request = tributary::webhook::request(plan, url, secret, Some(plan.timeout_ms), platform::now_ms());
     match post(&request).await {
         Ok((status, retry_after, body)) => {
             tributary::webhook::classify(status, retry_after.as_deref(), &body, platform::now_ms())
@@ -210,7 +120,7 @@ async fn read_capped(response: &mut worker::Response, cap: usize) -> String {
     tributary::text::excerpt(&String::from_utf8_lossy(&body))
 }
 
-async fn send_copy(object: &StreamObject, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {
+async fn send_copy(env: &Env, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {
     let batch = CopyBatch {
         stamp: plan.stamp.clone(),
         events: plan.events.iter().map(|event| event.body.clone()).collect(),
@@ -223,9 +133,8 @@ async fn send_copy(object: &StreamObject, project: &str, receiving: &str, plan: 
     init.with_method(Method::Post)
         .with_headers(headers)
         .with_body(Some(body.into()));
-    let request = Request::new_with_init(&format!("https://stream.internal{COPY_ROUTE}"), &init)?;
-    let stub = object
-        .env()
+    let request = Request::new_with_init(&Host::Stream.url(COPY_ROUTE), &init)?;
+    let stub = env
         .durable_object(STREAM_BINDING)?
         .get_by_name(&object_name(project, receiving))?;
     let mut response = stub.fetch_with_request(request).await?;

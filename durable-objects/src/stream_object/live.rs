@@ -17,9 +17,9 @@
 //!   with nothing to acknowledge continues on the next alarm turn.
 //! - Long-polls: keyed waiters, each gone at its answer or its timeout.
 
+use super::StreamObject;
 use crate::platform;
-use crate::senders::within;
-use crate::stream_object::StreamObject;
+use crate::platform::timers::within;
 use futures_channel::mpsc::{unbounded, UnboundedSender};
 use futures_channel::oneshot;
 use futures_util::StreamExt;
@@ -29,18 +29,15 @@ use std::rc::Rc;
 use tributary::api::ApiResponse;
 use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{
-    LIVE_CATCH_UP_SOCKETS_PER_TURN, LIVE_PERSIST_EVERY_SENDS, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS,
-    SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
+    LIVE_CATCH_UP_SOCKETS_PER_TURN, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
 };
-use tributary::live::{self, CloseReason, Connection, Fanout, LiveQuery, Transport};
+use tributary::live::{self, AfterAck, ClientMessage, CloseReason, Connection, Fanout, LiveQuery, Transport};
+use tributary::route::internal::TOKEN_HASH_HEADER;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
 
 /// The subprotocol the server answers when a client offers it (§10).
 pub const SUBPROTOCOL: &str = "tributary.v1";
-/// Set by the router on a live request: the §10 hash of the caller's token,
-/// which a WebSocket's record keeps for re-authentication.
-pub use tributary::route::internal::TOKEN_HASH_HEADER;
 
 /// One open SSE response: its channel and what it holds unsent.
 struct SseSink {
@@ -76,8 +73,6 @@ pub struct LiveShell {
     notified_head: Cell<u64>,
     /// Sockets found open by a woken object have been taken back.
     restored: Cell<bool>,
-    /// Sends since each WebSocket's attachment was last saved.
-    unsaved_sends: RefCell<BTreeMap<String, u32>>,
     /// WebSockets whose catch-up continues on the next alarm turn without
     /// an ack (§10: a filtered scan that found nothing sent nothing to ack).
     next_turn: RefCell<BTreeSet<String>>,
@@ -97,7 +92,7 @@ fn send_js(socket: &WebSocket, frame: &JsValue) -> bool {
 }
 
 fn error_response(error: impl Into<ApiError>) -> Result<Response> {
-    crate::responses::from_api(ApiResponse::from(error.into()))
+    crate::internal::responses::from_api(ApiResponse::from(error.into()))
 }
 
 fn live_error(error: live::LiveError) -> Result<Response> {
@@ -119,7 +114,7 @@ impl LiveShell {
         let mut sockets = self.sockets.borrow_mut();
         // Re-authentication (§10): a woken object closes the sockets whose
         // token no longer names their project.
-        let projects = crate::auth::projects_by_token_hash(object.env());
+        let projects = crate::internal::auth::projects_by_token_hash(object.env());
         let project_of = |hash: &str| projects.get(hash).cloned();
         for socket in object.state().get_websockets() {
             if let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() {
@@ -292,7 +287,7 @@ impl LiveShell {
                 }
             }
         })
-        .take_until(crate::senders::sleep(SSE_MAX_LIFETIME_MS));
+        .take_until(crate::platform::timers::sleep(SSE_MAX_LIFETIME_MS));
         let headers = Headers::new();
         headers.set("content-type", "text/event-stream; charset=utf-8")?;
         headers.set("cache-control", "no-cache")?;
@@ -388,7 +383,6 @@ impl LiveShell {
             let mut js_frames: Vec<(*const u8, JsValue)> = Vec::new();
             let sse = self.sse.borrow();
             let sockets = self.sockets.borrow();
-            let mut unsaved = self.unsaved_sends.borrow_mut();
             for (key, fanout) in decisions {
                 match fanout {
                     Fanout::Nothing => {}
@@ -403,10 +397,7 @@ impl LiveShell {
                         let sent = if let Some(sink) = sse.get(&key) {
                             sink.push(text.to_string())
                         } else if let Some(socket) = sockets.get(&key) {
-                            let count = unsaved.entry(key.clone()).or_insert(0);
-                            *count += 1;
-                            if *count >= LIVE_PERSIST_EVERY_SENDS {
-                                *count = 0;
+                            if stream.live.attachment_due(&key) {
                                 if let Some(record) = stream.live.get(&key) {
                                     let _ = socket.serialize_attachment(record);
                                 }
@@ -458,7 +449,6 @@ impl LiveShell {
     fn forget(&self, object: &StreamObject, key: &str) {
         self.sse.borrow_mut().remove(key);
         self.sockets.borrow_mut().remove(key);
-        self.unsaved_sends.borrow_mut().remove(key);
         self.next_turn.borrow_mut().remove(key);
         if let Some(stream) = object.stream_slot().borrow_mut().as_mut() {
             stream.live.remove(key);
@@ -487,40 +477,28 @@ impl LiveShell {
         let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() else {
             return;
         };
-        let message: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-        match message.get("type").and_then(serde_json::Value::as_str) {
-            Some("ack") => {
-                let Some(offset) = message.get("offset").and_then(serde_json::Value::as_u64) else {
-                    return;
-                };
-                let key = connection.connection_key;
-                let record = {
+        let key = connection.connection_key;
+        match ClientMessage::parse(text) {
+            ClientMessage::Ack { offset } => {
+                let after = {
                     let mut slot = object.stream_slot().borrow_mut();
                     let Some(stream) = slot.as_mut() else {
                         return;
                     };
-                    stream.live.acknowledge(&key, offset);
-                    stream.live.get(&key).cloned()
+                    stream.live.on_ack(&key, offset)
                 };
-                if let Some(record) = record {
-                    if !record.caught_up {
-                        // Catch-up progress saves the record itself.
-                        self.catch_up_socket(object, &key);
-                    } else {
-                        let mut unsaved = self.unsaved_sends.borrow_mut();
-                        let count = unsaved.entry(key).or_insert(0);
-                        *count += 1;
-                        if *count >= LIVE_PERSIST_EVERY_SENDS {
-                            *count = 0;
-                            let _ = socket.serialize_attachment(&record);
-                        }
+                match after {
+                    AfterAck::ContinueCatchUp => self.catch_up_socket(object, &key),
+                    AfterAck::SaveAttachment(record) => {
+                        let _ = socket.serialize_attachment(&record);
                     }
+                    AfterAck::Nothing => {}
                 }
             }
-            Some("ping") => {
+            ClientMessage::Ping => {
                 let _ = socket.send_with_str(live::WEBSOCKET_PING);
             }
-            _ => {}
+            ClientMessage::Ignored => {}
         }
     }
 

@@ -1,10 +1,17 @@
 //! The stream Durable Object (DESIGN.md §3, §6, §7): one per `(projectId,
 //! path)`, holding the engine's `Stream` over its own SQLite storage. Its one
 //! alarm drives delivery; its internal copy route receives copies.
+//!
+//! Its parts: [`delivery`] (the alarm performing the engine's delivery
+//! turn, dead-letter replays), [`live`] (SSE, WebSocket and long-poll
+//! transports), [`processors`] (the processor state view).
 
-use crate::delivery_shell;
-use crate::responses;
-use crate::sql_driver::DoSql;
+pub mod delivery;
+pub mod live;
+pub mod processors;
+
+use crate::internal::responses;
+use crate::platform::sql_driver::DoSql;
 use std::cell::{Cell, RefCell};
 use tributary::api::{ApiRequest, ApiResponse};
 use tributary::error::{ApiError, ErrorCode};
@@ -13,10 +20,6 @@ use tributary::route::internal::{self, StreamObjectRoute, PATH_HEADER, PROJECT_H
 use tributary::route::{Action, BodyLimit, Route};
 use tributary::stream::Stream;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State, Url};
-
-/// The internal copy route (§7 rule 1), defined with the route table: the
-/// public router never forwards here.
-pub use tributary::route::internal::COPY_ROUTE;
 
 #[durable_object]
 pub struct StreamObject {
@@ -29,7 +32,7 @@ pub struct StreamObject {
     /// object restarted after a crash re-arms its alarm on its first request.
     alarm_checked: Cell<bool>,
     /// Live connections' transports (§10).
-    live: crate::live_shell::LiveShell,
+    live: live::LiveShell,
     /// When a failed catalog registration is retried (§14); `None` when due
     /// now (or nothing is due).
     catalog_retry_at: Cell<Option<i64>>,
@@ -64,7 +67,7 @@ impl StreamObject {
         if slot.is_none() {
             let mut stream =
                 Stream::open(DoSql::new(&self.state), project, path.clone()).map_err(|error| error.to_string())?;
-            stream.set_deployment(crate::deployment_env::from_env(&self.env));
+            stream.set_deployment(crate::internal::deployment_env::from_env(&self.env));
             *slot = Some(stream);
         }
         Ok(())
@@ -166,7 +169,7 @@ impl DurableObject for StreamObject {
             stream: RefCell::new(None),
             scheduled_alarm: Cell::new(None),
             alarm_checked: Cell::new(false),
-            live: crate::live_shell::LiveShell::default(),
+            live: live::LiveShell::default(),
             catalog_retry_at: Cell::new(None),
         }
     }
@@ -217,7 +220,7 @@ impl DurableObject for StreamObject {
     async fn alarm(&self) -> Result<Response> {
         self.scheduled_alarm.set(None);
         self.live.on_alarm(self);
-        let ran = delivery_shell::run(self).await;
+        let ran = delivery::run(self).await;
         // What the turn committed without a completion (planning) reaches
         // live readers too (§10).
         self.live.fan_out(self);
@@ -279,7 +282,7 @@ impl StreamObject {
         let Ok(path) = StreamPath::parse(&raw_path) else {
             return responses::error(ErrorCode::InvalidPath, "copy route needs a valid stream path");
         };
-        let body = match crate::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
+        let body = match crate::internal::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
             Ok(body) => body,
             Err(refused) => return Ok(refused),
         };
@@ -315,7 +318,7 @@ impl StreamObject {
         if let Err(error) = self.open_stream(project, path) {
             return responses::error(ErrorCode::Internal, &error);
         }
-        let api = crate::delivery_shell::replay(self, id).await?;
+        let api = delivery::replay(self, id).await?;
         responses::from_api(api)
     }
 
@@ -336,7 +339,7 @@ impl StreamObject {
         if let Err(error) = self.open_stream(project, path) {
             return responses::error(ErrorCode::Internal, &error);
         }
-        let api = crate::processor_delivery::state(self, project, name).await?;
+        let api = processors::state(self, project, name).await?;
         responses::from_api(api)
     }
 
@@ -345,7 +348,7 @@ impl StreamObject {
     async fn serve_engine(&self, request: &mut Request, project: &str, query: &str, route: Route) -> Result<Response> {
         let inputs = crate::platform::inputs()?;
         let body = if route.action == Action::Append {
-            match crate::request_body::read_or_refuse(request, BodyLimit::APPEND).await? {
+            match crate::internal::request_body::read_or_refuse(request, BodyLimit::APPEND).await? {
                 Ok(body) => body,
                 Err(refused) => return Ok(refused),
             }
@@ -419,7 +422,7 @@ impl StreamObject {
     pub(crate) fn stream_slot(&self) -> &RefCell<Option<Stream<DoSql>>> {
         &self.stream
     }
-    pub(crate) fn live(&self) -> &crate::live_shell::LiveShell {
+    pub(crate) fn live(&self) -> &live::LiveShell {
         &self.live
     }
     pub(crate) fn catalog_retry_at(&self) -> &Cell<Option<i64>> {

@@ -1,0 +1,9 @@
+//! The internal layer (above the platform, below the senders and the
+//! objects): object bindings and names, JSON responses, request bodies
+//! under their caps, token checks and the deployment's settings.
+
+pub mod auth;
+pub mod bindings;
+pub mod deployment_env;
+pub mod request_body;
+pub mod responses;
