@@ -8,18 +8,20 @@
 //! operator then redefines and resumes, or resumes as is). The invariant,
 //! for 64 seeds: each instance's state equals the plain fold of the
 //! stream's committed events that match ITS filter, with its current
-//! definition, from `initialState`; nothing stays halted or due.
+//! definition, from `initialState`; nothing stays halted or due. The
+//! stream side runs the production code: the delivery `Turn` and the wake
+//! protocol (`tributary::processor::wake`) over the instance's routes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
 use common::{inputs, FileStream, Rng};
 use serde_json::{json, Value};
-use tributary::delivery::{DeliveryPlan, Outcome};
-use tributary::error::ApiFailure;
+use tributary::delivery::{DeliveryPlan, Outcome, Planned, Turn};
 use tributary::event::Authority;
 use tributary::jsonata;
-use tributary::processor::{Definition, FoldRequest, Instance, ProcessorStore, WakeRequest};
+use tributary::processor::wake::{self, WakeStep};
+use tributary::processor::{Definition, FoldRequest, Instance, ProcessorStore};
 use tributary::storage::rusqlite_driver::RusqliteStorage;
 use tributary::stream::Stream;
 
@@ -52,44 +54,38 @@ fn define(store: &Store, name: &str, initial: Value, reducer: &str) -> Definitio
     store.put(name, body.to_string().as_bytes(), 1_000).unwrap().0
 }
 
-fn wake(processor: &mut Processor, plan: &DeliveryPlan) -> u64 {
-    processor
-        .instance
-        .wake(&WakeRequest {
-            definition: processor.definition.clone(),
-            stream_id: plan.stamp.stream_id.clone(),
-        })
-        .unwrap()
-        .checkpoint_offset
+/// One internal call to the instance, as the processor object serves it.
+fn call(processor: &mut Processor, action: &str, body: &impl serde::Serialize) -> wake::Answer {
+    let answer = processor.instance.handle(action, &serde_json::to_vec(body).unwrap());
+    Ok((answer.status, answer.body))
 }
 
-fn fold_request(processor: &Processor, plan: &DeliveryPlan) -> FoldRequest {
-    FoldRequest {
-        version: processor.definition.version,
-        stream_id: plan.stamp.stream_id.clone(),
-        events: plan.events.iter().map(|event| event.body.clone()).collect(),
-        scanned_through_offset: plan.through_offset,
+/// The production wake protocol up to the fold: the fold to post, or the
+/// outcome when the instance's checkpoint decides (§9).
+fn wake(processor: &mut Processor, plan: &DeliveryPlan) -> Result<FoldRequest, Outcome> {
+    let definition = Ok(Some(processor.definition.clone()));
+    let request = match wake::start(processor.name, plan, definition) {
+        WakeStep::Post(request) => request,
+        WakeStep::Done(outcome) => return Err(outcome),
+    };
+    let answer = call(processor, "wake", &request);
+    match wake::after_wake(plan, processor.definition.version, answer) {
+        WakeStep::Post(fold) => Ok(fold),
+        WakeStep::Done(outcome) => Err(outcome),
     }
 }
 
 fn fold(processor: &mut Processor, request: &FoldRequest) -> Outcome {
-    match processor.instance.fold(request) {
-        Ok(answer) => Outcome::Checkpointed {
-            through: answer.checkpoint_offset,
-        },
-        Err(error) if error.status() == 422 => Outcome::permanent(error.to_string()),
-        Err(error) => Outcome::transient(error.to_string()),
-    }
+    let answer = call(processor, "fold", request);
+    wake::after_fold(processor.name, answer)
 }
 
 /// What the shell does for one plan when nothing goes wrong (§9).
 fn deliver(processor: &mut Processor, plan: &DeliveryPlan) -> Outcome {
-    let checkpoint = wake(processor, plan);
-    if checkpoint != plan.after_offset {
-        return Outcome::Checkpointed { through: checkpoint };
+    match wake(processor, plan) {
+        Ok(request) => fold(processor, &request),
+        Err(outcome) => outcome,
     }
-    let request = fold_request(processor, plan);
-    fold(processor, &request)
 }
 
 /// What one send does, `fault` chosen by the seed: `None` when the stream
@@ -106,7 +102,7 @@ fn send(
         0 => Some(Outcome::transient("processor wake answered 503")),
         // Woken (perhaps reset), then the fold answers 5xx before folding.
         1 => {
-            wake(processor, plan);
+            let _ = wake(processor, plan);
             Some(Outcome::transient("processor fold answered 503"))
         }
         // The fold commits, then its answer is lost.
@@ -117,8 +113,8 @@ fn send(
         // The send hangs past its deadline: the shell times out, and the
         // fold reaches the instance later, after whatever ran meanwhile.
         3 => {
-            if wake(processor, plan) == plan.after_offset {
-                late.push((index, fold_request(processor, plan)));
+            if let Ok(request) = wake(processor, plan) {
+                late.push((index, request));
             }
             Some(Outcome::transient("processor fold timed out"))
         }
@@ -234,14 +230,18 @@ fn run(seed: u64) -> (u64, u64, u64) {
             }
             7 => halts += operate(&mut stream, &store, &mut processors, &mut rng, now),
             _ => {
-                for key in stream.due_subscriptions(now).unwrap() {
+                // One alarm: the production turn plans, sends complete one by one.
+                let mut turn = Turn::begin(now);
+                for key in turn.due(&stream, now).unwrap() {
                     let index = usize::from(key != "pa");
                     let entropy = [rng.below(256) as u8; 16];
-                    let Some(plan) = stream.plan_delivery(&key, now, entropy).unwrap() else {
-                        continue;
+                    let plan = match turn.plan(&mut stream, &key, now, entropy).unwrap() {
+                        Planned::Send(plan) => *plan,
+                        Planned::Nothing | Planned::Busy => continue,
+                        Planned::OverBudget => break,
                     };
                     if let Some(failure) = plan.prepared_failure.clone() {
-                        stream.complete_delivery(&plan, failure, now, entropy).unwrap();
+                        turn.complete(&mut stream, &plan, failure, now, entropy).unwrap();
                         continue;
                     }
                     let fault = rng.below(12);
@@ -255,7 +255,7 @@ fn run(seed: u64) -> (u64, u64, u64) {
                         break;
                     }
                     if let Some(outcome) = send(&mut processors[index], &plan, fault, &mut late, index) {
-                        stream.complete_delivery(&plan, outcome, now, entropy).unwrap();
+                        turn.complete(&mut stream, &plan, outcome, now, entropy).unwrap();
                     }
                 }
             }
@@ -274,9 +274,10 @@ fn run(seed: u64) -> (u64, u64, u64) {
         if due.is_empty() && halted(&stream).is_empty() {
             break;
         }
+        let mut turn = Turn::begin(now);
         for key in due {
             let index = usize::from(key != "pa");
-            if let Some(plan) = stream.plan_delivery(&key, now, [7; 16]).unwrap() {
+            if let Planned::Send(plan) = turn.plan(&mut stream, &key, now, [7; 16]).unwrap() {
                 let outcome = plan
                     .prepared_failure
                     .clone()
@@ -284,7 +285,7 @@ fn run(seed: u64) -> (u64, u64, u64) {
                 if matches!(outcome, Outcome::Checkpointed { through } if through < plan.after_offset) {
                     resets += 1;
                 }
-                stream.complete_delivery(&plan, outcome, now, [7; 16]).unwrap();
+                turn.complete(&mut stream, &plan, outcome, now, [7; 16]).unwrap();
             }
         }
     }

@@ -1,0 +1,298 @@
+//! The end (drain until nothing is due) and the observation behind the
+//! invariants, checked after every step.
+
+#[allow(unused_imports)]
+use super::*;
+
+impl Sim {
+    // ---- the end: drain ---------------------------------------------------
+
+    /// Lets every outstanding send finish, then delivers until nothing is
+    /// due: every subscription that is not halted must catch up with the head.
+    pub fn drain(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
+        self.step_index += 1;
+        self.log("DRAIN: every outstanding send completes, then every send succeeds");
+        while !self.outstanding.is_empty() {
+            let item = self.outstanding.remove(0);
+            let outcome = match (&item.plan.prepared_failure, &item.fate) {
+                (Some(failure), _) => failure.clone(),
+                (None, Fate::Zombie(outcome)) => outcome.clone(),
+                (None, Fate::Hung) => Outcome::transient("timed out"),
+                (None, Fate::Live) => self.send(&item.plan, rng)?,
+            };
+            self.complete(item, outcome, rng)?;
+        }
+        self.check_invariants()?;
+        let mut settled = false;
+        for round in 0..DRAIN_ROUNDS {
+            // Each round is one alarm: nothing is in flight between rounds.
+            self.turn = Some(Turn::begin(self.now));
+            let now = self.now;
+            let due = self
+                .metered("due_subscriptions", Target::Source, |stream| {
+                    stream.due_subscriptions(now)
+                })?
+                .map_err(|error| engine_error("due_subscriptions", error))?;
+            let mut planned = Vec::new();
+            for key in &due {
+                let entropy = rng.entropy();
+                if self.plan_key(key, entropy)? == PlanResult::Planned {
+                    if let Some(item) = self.outstanding.pop() {
+                        planned.push(item);
+                    }
+                }
+            }
+            for item in planned {
+                let outcome = match &item.plan.prepared_failure {
+                    Some(failure) => failure.clone(),
+                    None => self.send(&item.plan, rng)?,
+                };
+                self.complete(item, outcome, rng)?;
+            }
+            if round % 16 == 15 {
+                self.check_invariants()?;
+            }
+            if due.is_empty() {
+                let next = self
+                    .metered("next_due_at", Target::Source, |stream| stream.next_due_at())?
+                    .map_err(|error| engine_error("next_due_at", error))?;
+                match next {
+                    Some(at) if at > self.now => self.now = at,
+                    Some(_) => self.now += 1,
+                    None => {
+                        settled = true;
+                        break;
+                    }
+                }
+            }
+        }
+        self.check_invariants()?;
+        if !settled {
+            return Err(violation(
+                INV_PROGRESS,
+                format!("delivery was still due after {DRAIN_ROUNDS} drain rounds"),
+            ));
+        }
+        let head = self.head();
+        let rows = self.runtime_rows()?;
+        for (key, subscription) in &self.source.state().subscriptions.outbound.by_key {
+            if subscription.delivery_halted.is_some() {
+                continue;
+            }
+            let cursor = rows.get(key).map(|row| row.acknowledged_offset);
+            if cursor != Some(head) {
+                return Err(violation(
+                    INV_PROGRESS,
+                    format!("'{key}' is not halted, nothing is due, yet its cursor is {cursor:?} at head {head}"),
+                ));
+            }
+        }
+        self.tally()?;
+        self.log(format!("drained: every running subscription is at head {head}"));
+        Ok(())
+    }
+
+    // ---- observation -------------------------------------------------------
+
+    pub(super) fn runtime_rows(&mut self) -> Result<BTreeMap<String, RuntimeRow>, Violation> {
+        self.metered("runtime_rows", Target::Source, |stream| stream.runtime_rows())?
+            .map_err(|error| engine_error("runtime_rows", error))
+    }
+
+    /// Brings the cached copy of this lifetime's log and dead letters up to
+    /// date. Both only grow within a lifetime (the simulation never discards
+    /// or replays a dead letter), so reading what is new is enough.
+    pub(super) fn refresh(&mut self) -> Result<(), Violation> {
+        let stream_id = self.stream_id();
+        if self.observed.stream_id != stream_id {
+            self.observed = Observed {
+                stream_id: stream_id.clone(),
+                ..Observed::default()
+            };
+            self.letters_dirty = true;
+        }
+        if stream_id.is_none() {
+            return Ok(());
+        }
+        let head = self.head();
+        let mut after = self.observed.events.keys().next_back().copied().unwrap_or(0);
+        while after < head {
+            let query = RangeQuery {
+                after,
+                limit: 1000,
+                include_ephemeral: true,
+            };
+            let page = self
+                .metered("read_range", Target::Source, |stream| stream.read_range(&query))?
+                .map_err(|error| engine_error("read_range", error))?;
+            if page.events.is_empty() {
+                break;
+            }
+            after = page.next_after.max(after + 1);
+            for event in page.events {
+                self.observed.events.insert(event.offset, logged(event));
+            }
+        }
+        while self.letters_dirty {
+            let query = DeadLetterQuery {
+                subscription_key: None,
+                after: self.observed.last_letter_id,
+                limit: 1000,
+            };
+            let page = self
+                .metered("dead_letters", Target::Source, |stream| stream.dead_letters(&query))?
+                .map_err(|error| engine_error("dead_letters", error))?;
+            let batch = page["deadLetters"].as_array().cloned().unwrap_or_default();
+            let complete = batch.len() < 1000;
+            self.observed.last_letter_id = page["nextAfter"].as_u64().unwrap_or(u64::MAX);
+            for letter in batch {
+                self.observed.letters.insert((
+                    letter["subscriptionKey"].as_str().unwrap_or_default().to_owned(),
+                    letter["offset"].as_u64().unwrap_or(0),
+                ));
+                self.observed.letter_count += 1;
+            }
+            if complete {
+                self.letters_dirty = false;
+            }
+        }
+        Ok(())
+    }
+
+    /// Invariants 1, 2 (cursor side) and 5, through the public API.
+    pub fn check_invariants(&mut self) -> Result<(), Violation> {
+        for (index, target) in [Target::Source, Target::Receiving].into_iter().enumerate() {
+            let stream = match target {
+                Target::Source => &self.source,
+                Target::Receiving => &self.receiving,
+            };
+            // The log only grows within a lifetime: with the same lifetime and
+            // head, a rebuild gives what it gave last time.
+            let coordinates = stream.lifetime().map(|meta| (meta.stream_id.clone(), meta.head));
+            if let Some((verified_at, verified)) = &self.verified[index] {
+                if *verified_at == coordinates && stream.state() == verified {
+                    continue;
+                }
+            }
+            let rebuilt = self
+                .metered("rebuild_state", target, |stream| stream.rebuild_state())?
+                .map_err(|error| engine_error("rebuild_state", error))?;
+            let stream = match target {
+                Target::Source => &self.source,
+                Target::Receiving => &self.receiving,
+            };
+            if stream.state() == &rebuilt {
+                self.verified[index] = Some((coordinates, rebuilt));
+            } else {
+                return Err(violation(
+                    INV_REBUILD,
+                    format!(
+                        "{}: state {} but the log rebuilds {}",
+                        stream.path(),
+                        serde_json::to_string(stream.state()).unwrap_or_default(),
+                        serde_json::to_string(&rebuilt).unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+        let Some(stream_id) = self.stream_id() else {
+            return Ok(());
+        };
+        let head = self.head();
+        let rows = self.runtime_rows()?;
+        self.refresh()?;
+        let log = &self.observed.events;
+        let letters = &self.observed.letters;
+        let subscriptions = self.source.state().subscriptions.outbound.by_key.clone();
+        for (key, subscription) in &subscriptions {
+            let run = run_offset_of(subscription);
+            let Some(row) = rows.get(key) else {
+                return Err(violation(
+                    INV_REBUILD,
+                    format!("'{key}' has no runtime row (§6 repair)"),
+                ));
+            };
+            if row.cursor_changed_at_source_offset != run || row.acknowledged_offset > head {
+                return Err(violation(
+                    INV_REBUILD,
+                    format!("runtime row of '{key}' {row:?} disagrees with run {run} / head {head}"),
+                ));
+            }
+            let run_id = (stream_id.clone(), key.clone(), run);
+            let previous = self.cursors.get(&run_id).copied().unwrap_or(0);
+            if row.acknowledged_offset < previous {
+                return Err(violation(
+                    INV_ORDER,
+                    format!(
+                        "cursor of '{key}' (run {run}) moved back from {previous} to {}",
+                        row.acknowledged_offset
+                    ),
+                ));
+            }
+            self.cursors.insert(run_id.clone(), row.acknowledged_offset);
+            // Receipts and dead letters only grow: what was verified at this
+            // cursor and halt stays verified.
+            let halted_after = subscription.delivery_halted.as_ref().map(|halt| halt.after_offset);
+            if self.verified_runs.get(&run_id) == Some(&(row.acknowledged_offset, halted_after)) {
+                continue;
+            }
+            let configuration = serde_json::to_value(&subscription.configuration).unwrap_or(Value::Null);
+            if !configuration["receiver"].is_object() {
+                continue;
+            }
+            let start = match subscription.cursor_set {
+                Some(set) => set.after_offset,
+                None if configuration["receiver"]["delivery"]["start"] == json!("now") => {
+                    subscription.configured_at_offset
+                }
+                None => 0,
+            };
+            let oracle = Oracle::new(&configuration);
+            let seen = self.receipts.get(&run_id);
+            for offset in start + 1..=row.acknowledged_offset {
+                let Some(event) = log.get(&offset) else {
+                    return Err(violation(INV_SILENT, format!("no event at offset {offset}")));
+                };
+                if event.ephemeral || event.local_audit {
+                    continue;
+                }
+                if seen.is_some_and(|seen| seen.seen.contains(&offset)) {
+                    continue;
+                }
+                let verdict = oracle.verdict(&event.event_type, &event.payload);
+                if verdict == Verdict::FilteredOut
+                    || letters.contains(&(key.clone(), offset))
+                    || halted_after.is_some_and(|after| after < offset)
+                {
+                    continue;
+                }
+                if let Some(gate) = super::super::gates::configured_gate(&configuration) {
+                    match self.gates.passed_quietly(self.source.storage(), &run_id, gate, offset) {
+                        Ok(_) => continue,
+                        Err(detail) => {
+                            return Err(violation(
+                                INV_SILENT,
+                                format!("'{key}' (run {run}): {detail} [{}]", model::describe(&configuration)),
+                            ))
+                        }
+                    }
+                }
+                return Err(violation(
+                    INV_SILENT,
+                    format!(
+                        "cursor of '{key}' (run {run}, start after {start}) is {} but offset {offset} ({} {}) \
+                         was not delivered in this run, the oracle says {verdict:?}, no dead letter, no halt \
+                         covers it [{}]",
+                        row.acknowledged_offset,
+                        event.event_type,
+                        event.payload,
+                        model::describe(&configuration)
+                    ),
+                ));
+            }
+            self.verified_runs
+                .insert(run_id, (row.acknowledged_offset, halted_after));
+        }
+        Ok(())
+    }
+}

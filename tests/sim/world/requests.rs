@@ -1,0 +1,194 @@
+//! The clients' side of the world: appends, configurations, cursor moves,
+//! removals, resumes and destroy-and-recreate, as a user sends them.
+
+#[allow(unused_imports)]
+use super::*;
+
+impl Sim {
+    // ---- client requests -------------------------------------------------
+
+    /// Appends a public request body; `Err` inside is the API's refusal.
+    pub(super) fn append_public(
+        &mut self,
+        body: &Value,
+        rng: &mut SplitMix,
+    ) -> Result<Result<Vec<u64>, String>, Violation> {
+        let inputs = Inputs {
+            now_ms: self.now,
+            entropy: rng.entropy(),
+        };
+        let bytes = body.to_string();
+        self.metered("append_body", Target::Source, |stream| {
+            stream
+                .append_body(bytes.as_bytes(), Authority::Public, &inputs)
+                .map(|outcome| outcome.events.iter().map(|event| event.offset).collect())
+                .map_err(|error| format!("{} {}", error.status(), error))
+        })
+    }
+
+    pub(super) fn configure(&mut self, key: usize, rng: &mut SplitMix) -> Result<(), Violation> {
+        let payload = model::configuration(key, rng);
+        let body = json!({"type": format!("{CONTROL}subscription-configured"), "payload": payload});
+        let result = self.append_public(&body, rng)?;
+        self.log(format!(
+            "configure {}: {} -> {result:?}",
+            KEYS[key % KEYS.len()],
+            model::describe(&payload)
+        ));
+        Ok(())
+    }
+
+    pub(super) fn append_events(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
+        let body = model::events(rng, &mut self.event_counter);
+        let result = self.append_public(&body, rng)?;
+        let described: Vec<String> = body["events"]
+            .as_array()
+            .map(|events| {
+                events
+                    .iter()
+                    .map(|event| {
+                        let mut text = format!("{} n={}", event["type"].as_str().unwrap_or("?"), event["payload"]["n"]);
+                        if event["payload"]["bad"] == json!(true) {
+                            text.push_str(" bad");
+                        }
+                        if event["payload"]["badT"] == json!(true) {
+                            text.push_str(" badT");
+                        }
+                        if event["ephemeral"] == json!(true) {
+                            text.push_str(" ephemeral");
+                        }
+                        text
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.log(format!("append [{}] -> {result:?}", described.join(", ")));
+        Ok(())
+    }
+
+    pub(super) fn existing_keys(&self) -> Vec<String> {
+        self.source
+            .state()
+            .subscriptions
+            .outbound
+            .by_key
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    pub(super) fn cursor_set(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
+        let keys = self.existing_keys();
+        if keys.is_empty() {
+            self.log("cursor-set: no subscription");
+            return Ok(());
+        }
+        let key = keys[rng.below(keys.len() as u64) as usize].clone();
+        let after = rng.below(self.head() + 1);
+        let body = json!({"type": format!("{CONTROL}subscription-cursor-set"),
+            "payload": {"subscriptionKey": key, "afterOffset": after}});
+        let result = self.append_public(&body, rng)?;
+        self.log(format!("cursor-set {key} after {after} -> {result:?}"));
+        Ok(())
+    }
+
+    pub(super) fn remove(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
+        let keys = self.existing_keys();
+        if keys.is_empty() {
+            self.log("remove: no subscription");
+            return Ok(());
+        }
+        let key = keys[rng.below(keys.len() as u64) as usize].clone();
+        let body = json!({"type": format!("{CONTROL}subscription-removed"),
+            "payload": {"subscriptionKey": key, "reason": "requested"}});
+        let result = self.append_public(&body, rng)?;
+        self.log(format!("remove {key} -> {result:?}"));
+        Ok(())
+    }
+
+    pub(super) fn resume(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
+        let halted: Vec<String> = self
+            .source
+            .state()
+            .subscriptions
+            .outbound
+            .by_key
+            .iter()
+            .filter(|(_, subscription)| subscription.delivery_halted.is_some())
+            .map(|(key, _)| key.clone())
+            .collect();
+        if halted.is_empty() {
+            self.log("resume: nothing halted");
+            return Ok(());
+        }
+        let key = halted[rng.below(halted.len() as u64) as usize].clone();
+        let body =
+            json!({"type": format!("{CONTROL}subscription-delivery-resumed"), "payload": {"subscriptionKey": key}});
+        let result = self.append_public(&body, rng)?;
+        self.log(format!("resume {key} -> {result:?}"));
+        Ok(())
+    }
+
+    /// Adds this lifetime's dead letters and halt facts to the figures
+    /// (before they are destroyed, and at the end).
+    pub(super) fn tally(&mut self) -> Result<(), Violation> {
+        self.refresh()?;
+        self.stats.dead_letters += self.observed.letter_count;
+        let halted = format!("{CONTROL}subscription-delivery-halted");
+        self.stats.halts += self
+            .observed
+            .events
+            .values()
+            .filter(|event| event.event_type == halted)
+            .count() as u64;
+        Ok(())
+    }
+
+    pub(super) fn destroy(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
+        self.tally()?;
+        // The configurations in the order they were made: recreating a stream
+        // by running the same setup again gives the new lifetime's runs the
+        // config offsets the old lifetime's runs had.
+        let mut setup: Vec<(u64, Value)> = self
+            .source
+            .state()
+            .subscriptions
+            .outbound
+            .by_key
+            .values()
+            .map(|subscription| {
+                (
+                    subscription.configured_at_offset,
+                    serde_json::to_value(&subscription.configuration).unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        setup.sort_by_key(|(offset, _)| *offset);
+        let existed = self
+            .metered("destroy", Target::Source, |stream| stream.destroy())?
+            .map_err(|error| engine_error("destroy", error))?;
+        self.stats.destroys += 1;
+        self.log(format!("DESTROY the stream (existed: {existed})"));
+        match rng.below(20) {
+            0..=7 if !setup.is_empty() => {
+                for (_, payload) in setup {
+                    let body = json!({"type": format!("{CONTROL}subscription-configured"), "payload": payload});
+                    let result = self.append_public(&body, rng)?;
+                    self.log(format!(
+                        "configure {} again: {} -> {result:?}",
+                        payload["subscriptionKey"].as_str().unwrap_or("?"),
+                        model::describe(&payload)
+                    ));
+                }
+            }
+            0..=14 => {
+                for _ in 0..rng.between(1, 3) {
+                    let key = rng.below(KEYS.len() as u64) as usize;
+                    self.configure(key, rng)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
