@@ -53,6 +53,10 @@ pub const MAX_SCAN_ROWS: u64 = 10_000;
 /// Rows read from SQLite per page while scanning (bounded in bytes too, by
 /// [`MAX_READ_BYTES`]).
 pub const SCAN_PAGE_ROWS: u64 = 200;
+/// Rows per page while rebuilding the reduced state from the log (§5):
+/// control events and copies are small (≤ 256 KiB each); 64 of them bound
+/// a rebuild page to 16 MiB at worst.
+pub const FOLD_PAGE_ROWS: u64 = 64;
 /// Longest webhook `receiver.url` (§9).
 pub const MAX_WEBHOOK_URL_BYTES: usize = 2048;
 /// An itx `expression` (§9): 1 to this many non-empty strings of at most

@@ -1,6 +1,7 @@
 //! SQL over the `events` table (schema: `migrations/0001_streams.sql`).
 
 use crate::event::{InputEvent, StoredEvent, CONTROL_PREFIX};
+use crate::limits::FOLD_PAGE_ROWS;
 use crate::records::event_row;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 
@@ -154,10 +155,6 @@ pub fn for_each_fold_input<S: Storage + ?Sized>(
     }
     Ok(())
 }
-
-/// Control events and copies are small (≤ 256 KiB each); 64 of them bound
-/// a rebuild page to 16 MiB at worst.
-const FOLD_PAGE_ROWS: u64 = 64;
 
 /// The row an input event becomes at `offset`.
 pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) -> Result<StoredEvent, StorageError> {
