@@ -6,10 +6,14 @@
 
 mod backoff;
 mod complete;
+mod decide;
 mod gate;
 pub(crate) mod journal;
 mod plan;
+mod prepare;
 mod replay;
+mod scan;
+mod shape;
 pub mod stats;
 mod turn;
 
