@@ -13,6 +13,7 @@ mod plan;
 mod prepare;
 mod replay;
 mod scan;
+mod settle;
 mod shape;
 pub mod stats;
 mod turn;
