@@ -2,19 +2,18 @@
 //! move the cursor, schedule a jittered retry, or halt with a durable fact.
 //! A result from an older run, or for a cursor that moved, changes nothing.
 
-use super::{backoff_ms, Completion, DeliveryPlan, FailureKind, Outcome};
+use super::settle::{settle, Settle};
+use super::{Completion, DeliveryPlan, FailureKind, Outcome};
 use crate::delivery::journal::Journaled;
 use crate::event::{Authority, ControlType, InputEvent};
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
 use crate::stream::memory::ThrottleWindow;
 use crate::stream::{AppendError, Stream};
-use crate::subscription::{Gate, OnFailingEvent, Retry};
+use crate::subscription::{Configuration, Gate, Throttle};
 use crate::Inputs;
 use serde_json::json;
 use std::rc::Rc;
-
-use crate::limits::MAX_ERROR_CHARS;
 
 impl<S: Storage> Stream<S> {
     /// A compiled JSONata expression, compiled once per source text.
@@ -87,149 +86,152 @@ impl<S: Storage> Stream<S> {
         else {
             return Ok(Completion::Stale);
         };
-        // The run is the whole stamp (§6 rule 7): the source lifetime and the
-        // config generation. A send from a destroyed lifetime, an older
-        // generation, or a cursor that moved since, changes nothing.
-        let current_lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
-        if current_lifetime != Some(plan.stamp.stream_id.as_str())
-            || row.cursor_changed_at_source_offset != plan.stamp.cursor_changed_at_source_offset
-            || row.acknowledged_offset != plan.after_offset
-        {
-            return Ok(Completion::Stale);
-        }
-        if plan.retraction.is_some() && outcome == Outcome::Delivered {
-            // A delivered retraction forgets its journal row (§13); the
-            // cursor stays before the invalidation until all are done.
-            let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
-            self.journal_forget(key, &offsets)?;
-            self.storage.execute(
-                "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
-                 last_error = NULL, isolating = 0 WHERE subscription_key = ?",
-                &[key.into()],
-            )?;
-            self.counters.retractions += offsets.len() as u64;
-            return Ok(Completion::Acknowledged {
-                through: plan.after_offset,
-            });
-        }
-        match outcome {
-            Outcome::Checkpointed { through } => {
-                // The instance's checkpoint is the truth (§9); the runtime row
-                // is a watermark and follows it either way.
-                self.storage.execute(
-                    "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-                     in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL \
-                     WHERE subscription_key = ?",
-                    &[through.into(), key.into()],
-                )?;
-                if through >= plan.through_offset {
-                    let stats = &mut self.memory.of(key).stats;
-                    stats.delivery_duration_ms.record(now_ms - plan.started_at_ms);
-                    if let Some(last) = plan.events.last() {
-                        stats.completion_latency_ms.record(now_ms - last.created_at_ms);
-                    }
-                }
-                Ok(Completion::Acknowledged { through })
-            }
-            Outcome::Delivered => {
-                if let Some(throttle) = configuration.receiver.delivery().and_then(|delivery| delivery.throttle) {
-                    // Only successful deliveries spend budget; the window is
-                    // anchored at the first admitted delivery (§8).
-                    let window = self.memory.of(key).throttle.get_or_insert(ThrottleWindow {
-                        started_at_ms: plan.started_at_ms,
-                        delivered: 0,
-                    });
-                    if plan.started_at_ms >= window.started_at_ms + throttle.window_ms as i64 {
-                        *window = ThrottleWindow {
-                            started_at_ms: plan.started_at_ms,
-                            delivered: 0,
-                        };
-                    }
-                    window.delivered += 1;
-                }
-                let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
-                self.journal_plan(plan, &configuration)?;
-                if let (Some(Gate::MaxOnce { .. }), Some(last)) = (
-                    configuration.receiver.delivery().and_then(|delivery| delivery.gate),
-                    plan.events.last(),
-                ) {
-                    // The anchor moves only when a delivery succeeds (§13).
-                    self.gate_anchor(key, last.created_at_ms)?;
-                }
-                self.count_pending_discards(plan);
-                self.storage.execute(
-                    "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-                     in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, bytes_sent = bytes_sent + ? \
-                     WHERE subscription_key = ?",
-                    &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
-                )?;
-                let stats = &mut self.memory.of(key).stats;
-                stats.delivery_duration_ms.record(now_ms - plan.started_at_ms);
-                if let Some(last) = plan.events.last() {
-                    stats.completion_latency_ms.record(now_ms - last.created_at_ms);
-                }
-                Ok(Completion::Acknowledged {
-                    through: plan.through_offset,
-                })
-            }
-            Outcome::Failed {
+        let lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
+        let delivery = configuration.receiver.delivery();
+        match settle(plan, outcome, &row, delivery, lifetime, entropy) {
+            Settle::Stale => Ok(Completion::Stale),
+            Settle::Retracted => self.retracted(plan),
+            Settle::Checkpointed { through } => self.checkpointed(plan, through, now_ms),
+            Settle::Delivered => self.delivered(plan, &configuration, now_ms),
+            Settle::Isolate { message } => self.isolate(key, row.attempt, message, now_ms),
+            Settle::Skip {
                 kind,
+                attempts,
                 message,
-                retry_after_ms,
-            } => {
-                let message: String = message.chars().take(MAX_ERROR_CHARS).collect();
-                let retry = configuration
-                    .receiver
-                    .delivery()
-                    .and_then(|delivery| delivery.retry)
-                    .unwrap_or_default();
-                let attempts = row.attempt + 1;
-                if plan.throttled {
-                    return self.skip(plan, &configuration, kind, row.attempt, &message, now_ms, entropy);
-                }
-                let giving_up = kind == FailureKind::Permanent || attempts >= retry.max_attempts;
-                // A digest (aggregate or threshold gate) is retried whole and
-                // dead-letters event by event: it never isolates (§8, §13).
-                let aggregating = configuration
-                    .receiver
-                    .delivery()
-                    .is_some_and(|d| d.aggregate.is_some() || matches!(d.gate, Some(Gate::Threshold { .. })));
-                if giving_up && plan.events.len() > 1 && !aggregating {
-                    // Isolate before giving up (§6 rule 4): retry now one event at a
-                    // time, so only the failing event is halted on or skipped.
-                    self.storage.execute(
-                        "UPDATE subscription_runtime SET next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
-                         last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
-                        &[SqlValue::Integer(now_ms), message.into(), key.into()],
-                    )?;
-                    return Ok(Completion::RetryScheduled {
-                        attempt: row.attempt,
-                        at_ms: now_ms,
-                    });
-                }
-                if kind == FailureKind::Permanent || attempts >= retry.max_attempts {
-                    let skip = configuration
-                        .receiver
-                        .delivery()
-                        .is_some_and(|d| d.on_failing_event == OnFailingEvent::Skip);
-                    if skip {
-                        return self.skip(plan, &configuration, kind, attempts, &message, now_ms, entropy);
-                    }
-                    return self.halt(key, row.acknowledged_offset, attempts, &message, now_ms, entropy);
-                }
-                let delay = backoff_ms(&Retry { ..retry }, attempts, entropy).max(retry_after_ms.unwrap_or(0));
-                let at_ms = now_ms + delay;
-                self.storage.execute(
-                    "UPDATE subscription_runtime SET attempt = ?, next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
-                     last_error = ?, isolating = 1, retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
-                    &[attempts.into(), SqlValue::Integer(at_ms), message.into(), (plan.through_offset > plan.after_offset).then_some(plan.through_offset).into(), key.into()],
-                )?;
-                Ok(Completion::RetryScheduled {
-                    attempt: attempts,
-                    at_ms,
-                })
+            } => self.skip(plan, &configuration, kind, attempts, &message, now_ms, entropy),
+            Settle::Halt { attempts, message } => {
+                self.halt(key, row.acknowledged_offset, attempts, &message, now_ms, entropy)
             }
+            Settle::Retry {
+                attempts,
+                delay_ms,
+                message,
+            } => self.schedule_retry(plan, attempts, now_ms + delay_ms, message),
         }
+    }
+
+    /// A delivered retraction forgets its journal row (§13); the cursor
+    /// stays before the invalidation until all are done.
+    fn retracted(&mut self, plan: &DeliveryPlan) -> Result<Completion, StorageError> {
+        let key = plan.subscription_key.as_str();
+        let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+        self.journal_forget(key, &offsets)?;
+        self.storage.execute(
+            "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
+             last_error = NULL, isolating = 0 WHERE subscription_key = ?",
+            &[key.into()],
+        )?;
+        self.counters.retractions += offsets.len() as u64;
+        Ok(Completion::Acknowledged {
+            through: plan.after_offset,
+        })
+    }
+
+    /// The instance's checkpoint is the truth (§9); the runtime row is a
+    /// watermark and follows it either way.
+    fn checkpointed(&mut self, plan: &DeliveryPlan, through: u64, now_ms: i64) -> Result<Completion, StorageError> {
+        let key = plan.subscription_key.as_str();
+        self.storage.execute(
+            "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
+             in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL \
+             WHERE subscription_key = ?",
+            &[through.into(), key.into()],
+        )?;
+        if through >= plan.through_offset {
+            self.record_timings(plan, now_ms);
+        }
+        Ok(Completion::Acknowledged { through })
+    }
+
+    /// The receiver took the whole batch: journal it (§13), move the maxOnce
+    /// anchor, count the throttle, and move the cursor past it.
+    fn delivered(
+        &mut self,
+        plan: &DeliveryPlan,
+        configuration: &Configuration,
+        now_ms: i64,
+    ) -> Result<Completion, StorageError> {
+        let key = plan.subscription_key.as_str();
+        let delivery = configuration.receiver.delivery();
+        if let Some(throttle) = delivery.and_then(|delivery| delivery.throttle) {
+            self.spend_throttle(key, throttle, plan.started_at_ms);
+        }
+        let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
+        self.journal_plan(plan, configuration)?;
+        if let (Some(Gate::MaxOnce { .. }), Some(last)) =
+            (delivery.and_then(|delivery| delivery.gate), plan.events.last())
+        {
+            // The anchor moves only when a delivery succeeds (§13).
+            self.gate_anchor(key, last.created_at_ms)?;
+        }
+        self.count_pending_discards(plan);
+        self.storage.execute(
+            "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
+             in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, bytes_sent = bytes_sent + ? \
+             WHERE subscription_key = ?",
+            &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
+        )?;
+        self.record_timings(plan, now_ms);
+        Ok(Completion::Acknowledged {
+            through: plan.through_offset,
+        })
+    }
+
+    /// Only successful deliveries spend budget; the window is anchored at
+    /// the first admitted delivery (§8).
+    fn spend_throttle(&mut self, key: &str, throttle: Throttle, started_at_ms: i64) {
+        let window = self.memory.of(key).throttle.get_or_insert(ThrottleWindow {
+            started_at_ms,
+            delivered: 0,
+        });
+        if started_at_ms >= window.started_at_ms + throttle.window_ms as i64 {
+            *window = ThrottleWindow {
+                started_at_ms,
+                delivered: 0,
+            };
+        }
+        window.delivered += 1;
+    }
+
+    /// How long the exchange took and how late its last event arrived (§11).
+    fn record_timings(&mut self, plan: &DeliveryPlan, now_ms: i64) {
+        let stats = &mut self.memory.of(&plan.subscription_key).stats;
+        stats.delivery_duration_ms.record(now_ms - plan.started_at_ms);
+        if let Some(last) = plan.events.last() {
+            stats.completion_latency_ms.record(now_ms - last.created_at_ms);
+        }
+    }
+
+    /// Isolate before giving up (§6 rule 4): retry now one event at a time,
+    /// so only the failing event is halted on or skipped.
+    fn isolate(&self, key: &str, attempt: u64, message: String, now_ms: i64) -> Result<Completion, StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
+             last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
+            &[SqlValue::Integer(now_ms), message.into(), key.into()],
+        )?;
+        Ok(Completion::RetryScheduled { attempt, at_ms: now_ms })
+    }
+
+    /// A jittered retry at `at_ms` (§6 rule 5); a digest keeps its range (§8).
+    fn schedule_retry(
+        &self,
+        plan: &DeliveryPlan,
+        attempts: u64,
+        at_ms: i64,
+        message: String,
+    ) -> Result<Completion, StorageError> {
+        let key = plan.subscription_key.as_str();
+        let pinned = (plan.through_offset > plan.after_offset).then_some(plan.through_offset);
+        self.storage.execute(
+            "UPDATE subscription_runtime SET attempt = ?, next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
+             last_error = ?, isolating = 1, retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
+            &[attempts.into(), SqlValue::Integer(at_ms), message.into(), pinned.into(), key.into()],
+        )?;
+        Ok(Completion::RetryScheduled {
+            attempt: attempts,
+            at_ms,
+        })
     }
 
     /// `skip` mode (§6 rule 5, §8): each event of the failed batch becomes a
@@ -240,7 +242,7 @@ impl<S: Storage> Stream<S> {
     fn skip(
         &mut self,
         plan: &DeliveryPlan,
-        configuration: &crate::subscription::Configuration,
+        configuration: &Configuration,
         kind: FailureKind,
         attempts: u64,
         message: &str,
@@ -333,11 +335,7 @@ impl<S: Storage> Stream<S> {
 
     /// Journals what `plan` delivered or dead-lettered (§13), before the
     /// cursor passes it; releases a threshold gate's delivered hits.
-    fn journal_plan(
-        &self,
-        plan: &DeliveryPlan,
-        configuration: &crate::subscription::Configuration,
-    ) -> Result<(), StorageError> {
+    fn journal_plan(&self, plan: &DeliveryPlan, configuration: &Configuration) -> Result<(), StorageError> {
         let Some(delivery) = configuration.receiver.delivery().filter(|_| {
             matches!(
                 configuration.receiver,

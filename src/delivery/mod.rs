@@ -6,10 +6,15 @@
 
 mod backoff;
 mod complete;
+mod decide;
 mod gate;
 pub(crate) mod journal;
 mod plan;
+mod prepare;
 mod replay;
+mod scan;
+mod settle;
+mod shape;
 pub mod stats;
 mod turn;
 

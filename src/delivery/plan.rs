@@ -2,25 +2,22 @@
 //! read durable events after the cursor, skip what the filter rejects, shape
 //! what it accepts, and mark the batch in flight.
 
+use super::decide::{next, Next};
+use super::scan::{Retract, Scan, Scope};
+use super::shape::{phase, throttled, Phase, Shape};
 use super::Outcome;
-use crate::copy::{chain_of, copy_idempotency_key, delivery_id, Hop, Stamp};
-use crate::delivery::gate::{Held, ThresholdStep};
-use crate::delivery::journal::{GateHit, Journaled};
-use crate::event::{CommittedEvent, ControlType, StoredEvent};
+use crate::copy::{delivery_id, Stamp};
+use crate::event::ControlType;
 use crate::invalidation::Invalidation;
-use crate::jsonata::{JsonataError, StepBudget};
-use crate::limits::{
-    DEFAULT_WEBHOOK_TIMEOUT_MS, IN_FLIGHT_GRACE_MS, MAX_DELIVERY_BATCH_BYTES, MAX_DELIVERY_BATCH_EVENTS,
-    MAX_READ_BYTES, MAX_SCAN_ROWS, SCAN_PAGE_ROWS, SEND_TIMEOUT_MS,
-};
+use crate::limits::SEND_TIMEOUT_MS;
 use crate::schema::RuntimeRow;
 use crate::state::OutboundSubscription;
 use crate::storage::{Storage, StorageError};
 use crate::stream::memory::{Hold, PendingDiscards};
 use crate::stream::Stream;
-use crate::subscription::{Configuration, Gate, Receiver};
+use crate::subscription::{Configuration, Receiver};
 use crate::time::rfc3339_millis;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// One event of a batch, as it will be sent.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,36 +63,6 @@ pub struct DeliveryPlan {
 pub struct Retraction {
     pub invalidated_at: u64,
     pub reason: Option<String>,
-}
-
-/// This stream's own `events-invalidated` (a copied one is data here, §4).
-fn local_invalidation(event: &StoredEvent) -> Option<Invalidation> {
-    if event.source.is_some() || !ControlType::EventsInvalidated.is(&event.event_type) {
-        return None;
-    }
-    let payload: Value = serde_json::from_str(event.payload.get()).ok()?;
-    Invalidation::parse(&payload, event.offset).ok()
-}
-
-/// Audit facts this stream appended itself are never delivered onward (§7 rule 3).
-fn is_local_audit(event: &StoredEvent) -> bool {
-    event.source.is_none() && ControlType::ErrorOccurred.is(&event.event_type)
-}
-
-enum Prepared {
-    Send(Value),
-    Skip,
-    /// The filter or transform failed on this event: it is a permanent
-    /// failure of the event (§5), carried in the plan so that `skip` mode
-    /// dead-letters it (§6 rule 11) and `halt` mode halts on it.
-    Fail {
-        message: String,
-        body: Value,
-    },
-    /// The scan's JSONata step budget ran out on this event (§12 "JSONata
-    /// per engine call"): not a failure; the scan stops before it and the
-    /// next call evaluates it again with a fresh budget.
-    OutOfSteps,
 }
 
 impl<S: Storage> Stream<S> {
@@ -174,116 +141,12 @@ impl<S: Storage> Stream<S> {
         })
     }
 
-    fn prepare(
-        &mut self,
-        configuration: &Configuration,
-        stamp: &Stamp,
-        event: &StoredEvent,
-        steps: &mut StepBudget,
-    ) -> Prepared {
-        if is_local_audit(event) {
-            return Prepared::Skip;
-        }
-        if let Some(types) = configuration
-            .filter
-            .as_ref()
-            .and_then(|filter| filter.event_types.as_ref())
-        {
-            if !types.contains(&event.event_type) {
-                return Prepared::Skip;
-            }
-        }
-        let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
-        if let Some(condition) = configuration
-            .filter
-            .as_ref()
-            .and_then(|filter| filter.jsonata_condition.as_deref())
-        {
-            match self
-                .compiled(condition)
-                .and_then(|compiled| compiled.matches_metered(&committed, steps))
-            {
-                Ok(true) => {}
-                Ok(false) => return Prepared::Skip,
-                Err(JsonataError::CallBudgetSpent) => return Prepared::OutOfSteps,
-                Err(error) => {
-                    return Prepared::Fail {
-                        message: format!("filter failed on offset {}: {error}", event.offset),
-                        body: committed,
-                    }
-                }
-            }
-        }
-        let mut shaped = Map::new();
-        shaped.insert("type".to_owned(), json!(event.event_type));
-        for name in ["payload", "metadata"] {
-            shaped.insert(name.to_owned(), committed.get(name).cloned().unwrap_or(Value::Null));
-        }
-        if let Some(transform) = configuration.receiver.jsonata_transform() {
-            match self
-                .compiled(transform)
-                .and_then(|compiled| compiled.evaluate_metered(Some(&committed), steps))
-            {
-                Err(JsonataError::CallBudgetSpent) => return Prepared::OutOfSteps,
-                Ok(Some(Value::Object(fields))) => {
-                    for name in ["type", "payload", "metadata"] {
-                        if let Some(value) = fields.get(name) {
-                            shaped.insert(name.to_owned(), value.clone());
-                        }
-                    }
-                }
-                Ok(other) => {
-                    let got = crate::text::excerpt(&other.map_or("undefined".to_owned(), |v| v.to_string()));
-                    return Prepared::Fail {
-                        message: format!("transform on offset {} must produce an object, got {got}", event.offset),
-                        body: committed,
-                    };
-                }
-                Err(error) => {
-                    return Prepared::Fail {
-                        message: format!("transform failed on offset {}: {error}", event.offset),
-                        body: committed,
-                    }
-                }
-            }
-        }
-        if !matches!(configuration.receiver, Receiver::CopyToStream { .. }) {
-            let mut delivered = committed.as_object().cloned().unwrap_or_default();
-            delivered.extend(shaped);
-            return Prepared::Send(Value::Object(delivered));
-        }
-        let mut chain = chain_of(
-            event
-                .source
-                .as_ref()
-                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-                .as_ref(),
-        );
-        chain.push(Hop {
-            project_id: stamp.source_project_id.clone(),
-            path: stamp.source_path.clone(),
-            stream_id: stamp.stream_id.clone(),
-            stream_created_at: stamp.stream_created_at.clone(),
-            offset: event.offset,
-            event_type: event.event_type.clone(),
-            created_at: rfc3339_millis(event.created_at_ms),
-            subscription_key: stamp.subscription_key.clone(),
-            cursor_changed_at_source_offset: stamp.cursor_changed_at_source_offset,
-        });
-        shaped.insert("source".to_owned(), json!({ "copiedFrom": chain }));
-        shaped.insert(
-            "idempotencyKey".to_owned(),
-            json!(copy_idempotency_key(stamp, event.offset)),
-        );
-        Prepared::Send(Value::Object(shaped))
-    }
-
     /// Plans the next batch of `key` at `now_ms`, marking it in flight; or
     /// returns `None` when nothing is due. A batch whose in-flight deadline
     /// passed (the object was evicted mid-send) is failed first, so a crash
     /// repeats work and never skips it (§6 rule 6). Bounded (§6 rule 10): at
-    /// most [`MAX_SCAN_ROWS`] offsets are scanned and at most
-    /// [`MAX_READ_BYTES`] read per page; a scan that finds nothing persists
+    /// most [`MAX_SCAN_ROWS`](crate::limits::MAX_SCAN_ROWS) offsets are scanned and at most
+    /// [`MAX_READ_BYTES`](crate::limits::MAX_READ_BYTES) read per page; a scan that finds nothing persists
     /// how far it got.
     pub fn plan_delivery(
         &mut self,
@@ -303,297 +166,131 @@ impl<S: Storage> Stream<S> {
         let Some(stamp) = self.stamp_for(key, &subscription) else {
             return Ok(None);
         };
-        if row.in_flight_deadline_at_ms.is_some_and(|deadline| deadline <= now_ms) {
-            // The object died mid-send (§6 rule 6): nothing is known to have
-            // failed, so no attempt is spent and nothing halts or skips; the
-            // batch is retried now, one event at first (a digest keeps its
-            // pinned range and delivery id).
-            self.storage.execute(
-                "UPDATE subscription_runtime SET in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL, \
-                 isolating = 1, last_error = ? WHERE subscription_key = ? AND run_offset = ?",
-                &[
-                    "in-flight deadline passed (the object restarted mid-send); retrying".into(),
-                    key.into(),
-                    row.cursor_changed_at_source_offset.into(),
-                ],
-            )?;
-            row.in_flight_deadline_at_ms = None;
-            row.next_attempt_at_ms = None;
-            row.isolating = true;
-        }
-        if row.in_flight_deadline_at_ms.is_some() || row.next_attempt_at_ms.is_some_and(|at| at > now_ms) {
-            return Ok(None);
+        match phase(&row, now_ms) {
+            Phase::InFlight { .. } | Phase::WaitingToRetry { .. } => return Ok(None),
+            Phase::DeadlinePassed => self.recover_expired_send(key, &mut row)?,
+            Phase::Ready => {}
         }
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let (batch_limit, timeout_ms) = match &configuration.receiver {
-            Receiver::WebhookPost { delivery, .. } => (1, delivery.timeout_ms.unwrap_or(DEFAULT_WEBHOOK_TIMEOUT_MS)),
-            _ => (MAX_DELIVERY_BATCH_EVENTS, SEND_TIMEOUT_MS),
+        let shape = Shape::of(&configuration.receiver, &row, head);
+        let scope = Scope {
+            key,
+            configuration: &configuration,
+            stamp: &stamp,
+            shape: &shape,
+            now_ms,
+            entropy,
+            journal_pruned_through: row.journal_pruned_through,
         };
-        let deadline_ms = now_ms
-            .saturating_add(i64::try_from(timeout_ms).unwrap_or(i64::MAX))
-            .saturating_add(IN_FLIGHT_GRACE_MS);
-        let delivery = configuration.receiver.delivery().cloned();
-        let aggregate = delivery.as_ref().and_then(|delivery| delivery.aggregate);
-        let threshold_gate = delivery
-            .as_ref()
-            .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::Threshold { .. })));
-        // A maxOnce gate plans one admitted hit at a time (§13): the hits
-        // behind it are judged against the anchor its success sets, so an
-        // isolated retry can never discard a hit this batch already tried.
-        let max_once = delivery
-            .as_ref()
-            .is_some_and(|delivery| matches!(delivery.gate, Some(Gate::MaxOnce { .. })));
-        // A digest is retried whole and dead-letters event by event (§8), so
-        // aggregation never isolates.
-        let wanted = match aggregate {
-            Some(aggregate) => usize::try_from(aggregate.max_batch).unwrap_or(MAX_DELIVERY_BATCH_EVENTS),
-            None if row.isolating || max_once => 1,
-            None => batch_limit,
-        };
-        // A digest awaiting retry resends exactly the same range (§8), a
-        // threshold gate's too (§13: the gate decided once, when it minted).
-        let retry_through = row
-            .retry_through_offset
-            .filter(|through| (aggregate.is_some() || threshold_gate) && *through > row.acknowledged_offset);
-        let scan_limit = retry_through.map_or(head, |through| through.min(head));
-        // The scan budget (§12): this call looks at no offset past `window_end`.
-        let window_end = scan_limit.min(row.acknowledged_offset.saturating_add(MAX_SCAN_ROWS));
-        let mut first_match_after: Option<u64> = None;
-        let mut events = Vec::new();
-        let mut bytes = 0usize;
-        let mut scanned = row.acknowledged_offset;
-        let mut failure = None;
-        let mut batch_full = false;
-        // Retraction and gates (§13) apply to itx-call and webhook-post.
-        let journaled = matches!(
-            configuration.receiver,
-            Receiver::WebhookPost { .. } | Receiver::ItxCall { .. }
-        );
-        let gate = delivery.as_ref().and_then(|delivery| delivery.gate);
-        // A maxOnce gate judges against the anchor of the last delivery that
-        // succeeded (§13); what it discards is counted once the cursor passes it.
-        let mut gate_anchor = row.gate_anchor_ms;
-        let mut discarded: Vec<u64> = Vec::new();
-        let mut held: Option<Held> = None;
-        let mut gate_minted = false;
-        if let (true, Some(through)) = (threshold_gate, retry_through) {
-            // The minted digest, re-read as it was: the scan window is empty.
-            events = self.gate_digest(key, through)?;
-            scanned = through;
-            gate_minted = true;
-        }
-        // The scan stopped at an invalidation: what is collected goes now.
-        let mut at_barrier = false;
-        let mut retract: Option<(Invalidation, Vec<Journaled>, i64)> = None;
-        // The JSONata steps this scan may spend (§12 "JSONata per engine
-        // call"); past them it stops like at the row budget.
-        let mut steps = StepBudget::per_call();
-        let mut out_of_steps = false;
-        // Each page moves `scanned` forward or ends the scan, and the window
-        // holds at most MAX_SCAN_ROWS offsets: at most that many pages.
-        'scan: for _page in 0..MAX_SCAN_ROWS {
-            if scanned >= window_end {
-                break;
+        let mut scan = Scan::new(&row);
+        let end = scan.run(self, &scope)?;
+        match next(&shape, &row, &scan, end, now_ms) {
+            Next::Retract(retract) => {
+                self.count_discards(&mut scan.discarded, scan.scanned);
+                self.plan_retraction(&scope, row, scan.scanned, retract)
             }
-            let page = crate::stream::rows::read_window(
-                &self.storage,
-                crate::stream::rows::Window {
-                    after: scanned,
-                    through: window_end,
-                    ephemeral_after: crate::stream::rows::NO_EPHEMERAL,
-                    max_rows: SCAN_PAGE_ROWS,
-                    max_bytes: MAX_READ_BYTES,
-                },
-            )?;
-            for event in page.events {
-                if let Some(invalidation) = local_invalidation(&event).filter(|_| journaled) {
-                    if !events.is_empty() {
-                        at_barrier = true;
-                        break 'scan;
-                    }
-                    if threshold_gate {
-                        self.gate_drop_invalidated(key, &mut held, &invalidation)?;
-                    }
-                    let retracting = if row.isolating { 1 } else { batch_limit };
-                    let pending = self.journal_to_retract(key, &invalidation, retracting)?;
-                    if !pending.is_empty() {
-                        // Nothing after the invalidation goes before its retractions.
-                        scanned = scanned.max(event.offset.saturating_sub(1));
-                        retract = Some((invalidation, pending, event.created_at_ms));
-                        break 'scan;
-                    }
-                    if row.journal_pruned_through >= invalidation.lowest() {
-                        self.record_journal_gap(
-                            key,
-                            &stamp,
-                            &invalidation,
-                            row.journal_pruned_through,
-                            now_ms,
-                            entropy,
-                        )?;
-                    }
-                }
-                match self.prepare(&configuration, &stamp, &event, &mut steps) {
-                    Prepared::Skip => scanned = event.offset,
-                    Prepared::OutOfSteps => {
-                        out_of_steps = true;
-                        break 'scan;
-                    }
-                    Prepared::Fail { message, body } if events.is_empty() => {
-                        first_match_after = Some(scanned);
-                        scanned = event.offset;
-                        events.push(PlannedEvent {
-                            offset: event.offset,
-                            created_at_ms: event.created_at_ms,
-                            body,
-                        });
-                        failure = Some(Outcome::permanent(message));
-                        break 'scan;
-                    }
-                    Prepared::Fail { .. } => break 'scan,
-                    Prepared::Send(body) => {
-                        match gate {
-                            Some(Gate::MaxOnce { window_ms }) => {
-                                let window = i64::try_from(window_ms).unwrap_or(i64::MAX);
-                                if gate_anchor.is_some_and(|anchor| event.created_at_ms < anchor.saturating_add(window))
-                                {
-                                    // Quietly discarded (§13): never tried, no dead letter.
-                                    discarded.push(event.offset);
-                                    scanned = event.offset;
-                                    continue;
-                                }
-                                gate_anchor = Some(event.created_at_ms);
-                            }
-                            Some(Gate::Threshold { count, window_ms }) => {
-                                let hit = GateHit::new(event.offset, event.created_at_ms, &body);
-                                match self.threshold_admit(key, &mut held, hit, count, window_ms)? {
-                                    // Held hits do not hold the cursor (§13).
-                                    ThresholdStep::Held => scanned = event.offset,
-                                    ThresholdStep::Mint => {
-                                        scanned = event.offset;
-                                        gate_minted = true;
-                                        break 'scan;
-                                    }
-                                    ThresholdStep::MintBefore => {
-                                        gate_minted = true;
-                                        break 'scan;
-                                    }
-                                }
-                                continue;
-                            }
-                            None => {}
-                        }
-                        let size = body.to_string().len();
-                        if !events.is_empty() && bytes + size > MAX_DELIVERY_BATCH_BYTES {
-                            batch_full = true;
-                            break 'scan;
-                        }
-                        bytes += size;
-                        if events.is_empty() {
-                            first_match_after = Some(scanned);
-                        }
-                        scanned = event.offset;
-                        events.push(PlannedEvent {
-                            offset: event.offset,
-                            created_at_ms: event.created_at_ms,
-                            body,
-                        });
-                        // A copy batch ends at an invalidation (§13).
-                        if events.len() >= wanted || crate::copy::ends_batch(&configuration.receiver, &event) {
-                            break 'scan;
-                        }
-                    }
-                }
-            }
-            if page.exhausted {
-                // Everything up to the window's end was seen (ephemeral rows
-                // included: durable cursors pass over them, §3 rule 5).
-                scanned = window_end;
-                break;
-            }
+            Next::Checkpoint => self.plan_checkpoint(&scope, row, scan.scanned),
+            Next::Advance => self.advance_over_nothing(key, &row, &mut scan),
+            Next::Hold(hold) => self.hold_aggregate(key, &row, &mut scan, hold),
+            Next::Send { failure, pin_range } => self.plan_send(&scope, row, scan, failure, pin_range),
         }
-        if gate_minted && events.is_empty() {
-            events = self.gate_digest(key, scanned)?;
-        }
-        if let Some((invalidation, pending, created_at_ms)) = retract {
-            self.count_discards(&mut discarded, scanned);
-            return self.plan_retraction(
+    }
+
+    /// The object died mid-send (§6 rule 6): nothing is known to have
+    /// failed, so no attempt is spent and nothing halts or skips; the batch
+    /// is retried now, one event at first (a digest keeps its pinned range
+    /// and delivery id).
+    fn recover_expired_send(&self, key: &str, row: &mut RuntimeRow) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL, \
+             isolating = 1, last_error = ? WHERE subscription_key = ? AND run_offset = ?",
+            &[
+                "in-flight deadline passed (the object restarted mid-send); retrying".into(),
+                key.into(),
+                row.cursor_changed_at_source_offset.into(),
+            ],
+        )?;
+        row.in_flight_deadline_at_ms = None;
+        row.next_attempt_at_ms = None;
+        row.isolating = true;
+        Ok(())
+    }
+
+    /// A hosted processor's checkpoint passes filtered-out events too (§9):
+    /// the instance hears of the scanned range, with no events.
+    fn plan_checkpoint(
+        &mut self,
+        scope: &Scope<'_>,
+        mut row: RuntimeRow,
+        scanned: u64,
+    ) -> Result<Option<DeliveryPlan>, StorageError> {
+        let deadline_ms = scope.shape.deadline_ms(scope.now_ms);
+        row.in_flight_deadline_at_ms = Some(deadline_ms);
+        let mut plan = self.plan_shell(scope.key, scope.configuration, scope.stamp, &row, scanned, scope.now_ms);
+        plan.timeout_ms = scope.shape.timeout_ms;
+        self.mark_in_flight(scope.key, deadline_ms, None)?;
+        Ok(Some(plan))
+    }
+
+    /// Nothing matched: the cursor advances over the scanned range (§6 rule 2).
+    fn advance_over_nothing(
+        &mut self,
+        key: &str,
+        row: &RuntimeRow,
+        scan: &mut Scan,
+    ) -> Result<Option<DeliveryPlan>, StorageError> {
+        if scan.scanned > row.acknowledged_offset {
+            self.advance_cursor(
                 key,
-                &configuration,
-                &stamp,
-                row,
-                scanned,
-                invalidation,
-                pending,
-                created_at_ms,
-                now_ms,
-                deadline_ms,
-                timeout_ms,
-            );
+                row.cursor_changed_at_source_offset,
+                row.acknowledged_offset,
+                scan.scanned,
+            )?;
         }
-        if events.is_empty()
-            && matches!(configuration.receiver, Receiver::ProcessorWake { .. })
-            && scanned > row.acknowledged_offset
-        {
-            // A hosted processor's checkpoint passes filtered-out events too
-            // (§9): the instance hears of the scanned range, with no events.
-            row.in_flight_deadline_at_ms = Some(deadline_ms);
-            let mut plan = self.plan_shell(key, &configuration, &stamp, &row, scanned, now_ms);
-            plan.timeout_ms = timeout_ms;
-            self.mark_in_flight(key, deadline_ms, None)?;
-            return Ok(Some(plan));
+        self.count_discards(&mut scan.discarded, scan.scanned);
+        if row.next_attempt_at_ms.is_some() || row.retry_through_offset.is_some() {
+            // The retried work is gone (a gate held it): nothing is due
+            // until the log moves, so the alarm does not spin.
+            self.clear_retry(key, row.cursor_changed_at_source_offset)?;
         }
-        if events.is_empty() {
-            // Nothing matched: the cursor advances over the scanned range (§6 rule 2).
-            if scanned > row.acknowledged_offset {
-                self.advance_cursor(
-                    key,
-                    row.cursor_changed_at_source_offset,
-                    row.acknowledged_offset,
-                    scanned,
-                )?;
-            }
-            self.count_discards(&mut discarded, scanned);
-            if row.next_attempt_at_ms.is_some() || row.retry_through_offset.is_some() {
-                // The retried work is gone (a gate held it): nothing is due
-                // until the log moves, so the alarm does not spin.
-                self.clear_retry(key, row.cursor_changed_at_source_offset)?;
-            }
-            return Ok(None);
+        Ok(None)
+    }
+
+    /// Hold (§8): the cursor stays before the first held event; it only
+    /// passes the non-matching events in front of it.
+    fn hold_aggregate(
+        &mut self,
+        key: &str,
+        row: &RuntimeRow,
+        scan: &mut Scan,
+        hold: Hold,
+    ) -> Result<Option<DeliveryPlan>, StorageError> {
+        if hold.after > row.acknowledged_offset {
+            self.advance_cursor(
+                key,
+                row.cursor_changed_at_source_offset,
+                row.acknowledged_offset,
+                hold.after,
+            )?;
         }
-        if let (Some(aggregate), None, Some(first)) = (aggregate, &failure, events.first()) {
-            let flush_at_ms = first.created_at_ms.saturating_add(aggregate.window_ms as i64);
-            // A scan that stopped at its budget with the log going on flushes
-            // now: held events hold the cursor, so waiting could never see
-            // past the budget.
-            let saw_head = window_end >= head && !batch_full && !at_barrier && !gate_minted && !out_of_steps;
-            if retry_through.is_none()
-                && (events.len() as u64) < aggregate.max_batch
-                && now_ms < flush_at_ms
-                && saw_head
-            {
-                // Hold (§8): the cursor stays before the first held event; it only
-                // passes the non-matching events in front of it.
-                let before_first = first_match_after.unwrap_or(row.acknowledged_offset);
-                if before_first > row.acknowledged_offset {
-                    self.advance_cursor(
-                        key,
-                        row.cursor_changed_at_source_offset,
-                        row.acknowledged_offset,
-                        before_first,
-                    )?;
-                }
-                self.count_discards(&mut discarded, before_first);
-                self.memory.of(key).hold = Some(Hold {
-                    after: before_first,
-                    head,
-                    flush_at_ms,
-                });
-                return Ok(None);
-            }
-        }
+        self.count_discards(&mut scan.discarded, hold.after);
+        self.memory.of(key).hold = Some(hold);
+        Ok(None)
+    }
+
+    /// The batch the scan collected, marked in flight; or, when preparing it
+    /// failed or the receiver is refused, a plan completed unsent.
+    fn plan_send(
+        &mut self,
+        scope: &Scope<'_>,
+        mut row: RuntimeRow,
+        mut scan: Scan,
+        failure: Option<Outcome>,
+        pin_range: bool,
+    ) -> Result<Option<DeliveryPlan>, StorageError> {
+        let key = scope.key;
         self.memory.of(key).hold = None;
-        if let (Some(_), Some(before)) = (&failure, first_match_after) {
+        if let (Some(_), Some(before)) = (&failure, scan.first_match_after) {
             // A failing event is planned alone, after the cursor passed the
             // clean non-matches in front of it: a halt names the last offset
             // truly done, and its dead letter gets a single-event delivery id.
@@ -606,48 +303,52 @@ impl<S: Storage> Stream<S> {
                 )?;
                 row.acknowledged_offset = before;
             }
-            self.count_discards(&mut discarded, before);
+            self.count_discards(&mut scan.discarded, before);
         }
-        if failure.is_none() {
-            // Deployment rules are re-checked when sending (§9): a receiver
-            // the deployment no longer allows fails permanently, visibly.
-            if let Err(error) = self.deployment.check(&configuration) {
-                failure = Some(Outcome::permanent(format!(
-                    "this deployment no longer allows the receiver: {error}"
-                )));
-            }
-        }
-        let mut throttled = false;
-        if let (Some(throttle), None) = (delivery.as_ref().and_then(|delivery| delivery.throttle), &failure) {
-            let window = self.memory.of(key).throttle;
-            if window.is_some_and(|window| {
-                now_ms < window.started_at_ms + throttle.window_ms as i64 && window.delivered >= throttle.max_deliveries
-            }) {
-                throttled = true;
-                failure = Some(Outcome::permanent(format!(
-                    "throttled: policy allows {} deliveries per {}ms; replay this dead letter to deliver it",
-                    throttle.max_deliveries, throttle.window_ms
-                )));
-            }
-        }
+        let (failure, throttled) = match failure {
+            Some(failure) => (Some(failure), false),
+            None => self.refusal(scope),
+        };
+        let deadline_ms = scope.shape.deadline_ms(scope.now_ms);
         row.in_flight_deadline_at_ms = Some(deadline_ms);
-        let mut plan = self.plan_shell(key, &configuration, &stamp, &row, scanned, now_ms);
-        plan.events = events;
+        let mut plan = self.plan_shell(key, scope.configuration, scope.stamp, &row, scan.scanned, scope.now_ms);
+        plan.events = scan.events;
         plan.prepared_failure = failure;
         plan.throttled = throttled;
-        plan.timeout_ms = timeout_ms;
-        self.memory.of(key).gate_discards = (!discarded.is_empty()).then(|| PendingDiscards {
+        plan.timeout_ms = scope.shape.timeout_ms;
+        self.memory.of(key).gate_discards = (!scan.discarded.is_empty()).then(|| PendingDiscards {
             delivery_id: plan.delivery_id.clone(),
-            count: discarded.len() as u64,
+            count: scan.discarded.len() as u64,
         });
         if plan.prepared_failure.is_none() {
-            self.mark_in_flight(
-                key,
-                deadline_ms,
-                (aggregate.is_some() || gate_minted).then_some(scanned),
-            )?;
+            self.mark_in_flight(key, deadline_ms, pin_range.then_some(scan.scanned))?;
         }
         Ok(Some(plan))
+    }
+
+    /// Why a batch that prepared cleanly is not sent, and whether the
+    /// throttle refused it.
+    fn refusal(&mut self, scope: &Scope<'_>) -> (Option<Outcome>, bool) {
+        // Deployment rules are re-checked when sending (§9): a receiver
+        // the deployment no longer allows fails permanently, visibly.
+        if let Err(error) = self.deployment.check(scope.configuration) {
+            return (
+                Some(Outcome::permanent(format!(
+                    "this deployment no longer allows the receiver: {error}"
+                ))),
+                false,
+            );
+        }
+        match scope.shape.throttle {
+            Some(throttle) if throttled(throttle, self.memory.of(scope.key).throttle, scope.now_ms) => (
+                Some(Outcome::permanent(format!(
+                    "throttled: policy allows {} deliveries per {}ms; replay this dead letter to deliver it",
+                    throttle.max_deliveries, throttle.window_ms
+                ))),
+                true,
+            ),
+            _ => (None, false),
+        }
     }
 
     /// Counts the maxOnce discards the cursor has now passed (§13).
@@ -694,21 +395,19 @@ impl<S: Storage> Stream<S> {
 
     /// A batch of retractions (§13), sent before anything after the
     /// invalidation: the cursor first passes what came before it.
-    #[allow(clippy::too_many_arguments)]
     fn plan_retraction(
         &mut self,
-        key: &str,
-        configuration: &Configuration,
-        stamp: &Stamp,
+        scope: &Scope<'_>,
         mut row: RuntimeRow,
         scanned: u64,
-        invalidation: Invalidation,
-        pending: Vec<Journaled>,
-        created_at_ms: i64,
-        now_ms: i64,
-        deadline_ms: i64,
-        timeout_ms: u64,
+        retract: Retract,
     ) -> Result<Option<DeliveryPlan>, StorageError> {
+        let (key, stamp) = (scope.key, scope.stamp);
+        let Retract {
+            invalidation,
+            pending,
+            created_at_ms,
+        } = retract;
         if scanned > row.acknowledged_offset {
             self.advance_cursor(
                 key,
@@ -718,8 +417,16 @@ impl<S: Storage> Stream<S> {
             )?;
             row.acknowledged_offset = scanned;
         }
+        let deadline_ms = scope.shape.deadline_ms(scope.now_ms);
         row.in_flight_deadline_at_ms = Some(deadline_ms);
-        let mut plan = self.plan_shell(key, configuration, stamp, &row, row.acknowledged_offset, now_ms);
+        let mut plan = self.plan_shell(
+            key,
+            scope.configuration,
+            stamp,
+            &row,
+            row.acknowledged_offset,
+            scope.now_ms,
+        );
         let first = pending.first().map_or(0, |journaled| journaled.offset);
         let last = pending.last().map_or(0, |journaled| journaled.offset);
         plan.delivery_id = retraction_delivery_id(&stamp.stream_id, key, first, last, invalidation.at);
@@ -735,8 +442,8 @@ impl<S: Storage> Stream<S> {
             invalidated_at: invalidation.at,
             reason: invalidation.reason,
         });
-        plan.timeout_ms = timeout_ms;
-        if let Err(error) = self.deployment.check(configuration) {
+        plan.timeout_ms = scope.shape.timeout_ms;
+        if let Err(error) = self.deployment.check(scope.configuration) {
             plan.prepared_failure = Some(Outcome::permanent(format!(
                 "this deployment no longer allows the receiver: {error}"
             )));
@@ -749,7 +456,7 @@ impl<S: Storage> Stream<S> {
     /// An invalidation reaching back past what the journal retains (§13): the
     /// retained part was retracted; the gap is counted and recorded as a
     /// durable fact, never silent.
-    fn record_journal_gap(
+    pub(super) fn record_journal_gap(
         &mut self,
         key: &str,
         stamp: &Stamp,

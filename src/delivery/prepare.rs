@@ -1,0 +1,180 @@
+//! Shaping one scanned event for its receiver (DESIGN.md §5, §7 rule 3, §12):
+//! the filter decides whether it is sent, the transform what is sent, and a
+//! copy adds its provenance chain and idempotency key.
+
+use crate::copy::{chain_of, copy_idempotency_key, Hop, Stamp};
+use crate::event::{CommittedEvent, ControlType, StoredEvent};
+use crate::invalidation::Invalidation;
+use crate::jsonata::{JsonataError, StepBudget};
+use crate::storage::Storage;
+use crate::stream::Stream;
+use crate::subscription::{Configuration, Receiver};
+use crate::time::rfc3339_millis;
+use serde_json::{json, Map, Value};
+
+/// This stream's own `events-invalidated` (a copied one is data here, §4).
+pub(super) fn local_invalidation(event: &StoredEvent) -> Option<Invalidation> {
+    if event.source.is_some() || !ControlType::EventsInvalidated.is(&event.event_type) {
+        return None;
+    }
+    let payload: Value = serde_json::from_str(event.payload.get()).ok()?;
+    Invalidation::parse(&payload, event.offset).ok()
+}
+
+/// Audit facts this stream appended itself are never delivered onward (§7 rule 3).
+fn is_local_audit(event: &StoredEvent) -> bool {
+    event.source.is_none() && ControlType::ErrorOccurred.is(&event.event_type)
+}
+
+pub(super) enum Prepared {
+    Send(Value),
+    Skip,
+    /// The filter or transform failed on this event: it is a permanent
+    /// failure of the event (§5), carried in the plan so that `skip` mode
+    /// dead-letters it (§6 rule 11) and `halt` mode halts on it.
+    Fail {
+        message: String,
+        body: Value,
+    },
+    /// The scan's JSONata step budget ran out on this event (§12 "JSONata
+    /// per engine call"): not a failure; the scan stops before it and the
+    /// next call evaluates it again with a fresh budget.
+    OutOfSteps,
+}
+
+impl<S: Storage> Stream<S> {
+    pub(super) fn prepare(
+        &mut self,
+        configuration: &Configuration,
+        stamp: &Stamp,
+        event: &StoredEvent,
+        steps: &mut StepBudget,
+    ) -> Prepared {
+        if is_local_audit(event) {
+            return Prepared::Skip;
+        }
+        if let Some(types) = configuration
+            .filter
+            .as_ref()
+            .and_then(|filter| filter.event_types.as_ref())
+        {
+            if !types.contains(&event.event_type) {
+                return Prepared::Skip;
+            }
+        }
+        let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
+        if let Some(condition) = configuration
+            .filter
+            .as_ref()
+            .and_then(|filter| filter.jsonata_condition.as_deref())
+        {
+            if let Some(rejected) = self.condition(condition, event.offset, &committed, steps) {
+                return rejected;
+            }
+        }
+        let mut shaped = Map::new();
+        shaped.insert("type".to_owned(), json!(event.event_type));
+        for name in ["payload", "metadata"] {
+            shaped.insert(name.to_owned(), committed.get(name).cloned().unwrap_or(Value::Null));
+        }
+        if let Some(transform) = configuration.receiver.jsonata_transform() {
+            if let Some(failed) = self.transform(transform, event.offset, &committed, &mut shaped, steps) {
+                return failed;
+            }
+        }
+        if !matches!(configuration.receiver, Receiver::CopyToStream { .. }) {
+            let mut delivered = committed.as_object().cloned().unwrap_or_default();
+            delivered.extend(shaped);
+            return Prepared::Send(Value::Object(delivered));
+        }
+        Prepared::Send(copy_shaped(stamp, event, shaped))
+    }
+
+    /// The filter's JSONata condition on one event: `None` when it matches.
+    fn condition(
+        &mut self,
+        condition: &str,
+        offset: u64,
+        committed: &Value,
+        steps: &mut StepBudget,
+    ) -> Option<Prepared> {
+        match self
+            .compiled(condition)
+            .and_then(|compiled| compiled.matches_metered(committed, steps))
+        {
+            Ok(true) => None,
+            Ok(false) => Some(Prepared::Skip),
+            Err(JsonataError::CallBudgetSpent) => Some(Prepared::OutOfSteps),
+            Err(error) => Some(Prepared::Fail {
+                message: format!("filter failed on offset {offset}: {error}"),
+                body: committed.clone(),
+            }),
+        }
+    }
+
+    /// The receiver's JSONata transform, overriding `shaped`'s fields: `None`
+    /// when it produced an object.
+    fn transform(
+        &mut self,
+        transform: &str,
+        offset: u64,
+        committed: &Value,
+        shaped: &mut Map<String, Value>,
+        steps: &mut StepBudget,
+    ) -> Option<Prepared> {
+        match self
+            .compiled(transform)
+            .and_then(|compiled| compiled.evaluate_metered(Some(committed), steps))
+        {
+            Err(JsonataError::CallBudgetSpent) => Some(Prepared::OutOfSteps),
+            Ok(Some(Value::Object(fields))) => {
+                for name in ["type", "payload", "metadata"] {
+                    if let Some(value) = fields.get(name) {
+                        shaped.insert(name.to_owned(), value.clone());
+                    }
+                }
+                None
+            }
+            Ok(other) => {
+                let got = crate::text::excerpt(&other.map_or("undefined".to_owned(), |v| v.to_string()));
+                Some(Prepared::Fail {
+                    message: format!("transform on offset {offset} must produce an object, got {got}"),
+                    body: committed.clone(),
+                })
+            }
+            Err(error) => Some(Prepared::Fail {
+                message: format!("transform failed on offset {offset}: {error}"),
+                body: committed.clone(),
+            }),
+        }
+    }
+}
+
+/// A copied event: its shaped fields, the provenance chain with this
+/// hop appended, and the idempotency key the receiving stream dedupes on.
+fn copy_shaped(stamp: &Stamp, event: &StoredEvent, mut shaped: Map<String, Value>) -> Value {
+    let mut chain = chain_of(
+        event
+            .source
+            .as_ref()
+            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+            .as_ref(),
+    );
+    chain.push(Hop {
+        project_id: stamp.source_project_id.clone(),
+        path: stamp.source_path.clone(),
+        stream_id: stamp.stream_id.clone(),
+        stream_created_at: stamp.stream_created_at.clone(),
+        offset: event.offset,
+        event_type: event.event_type.clone(),
+        created_at: rfc3339_millis(event.created_at_ms),
+        subscription_key: stamp.subscription_key.clone(),
+        cursor_changed_at_source_offset: stamp.cursor_changed_at_source_offset,
+    });
+    shaped.insert("source".to_owned(), json!({ "copiedFrom": chain }));
+    shaped.insert(
+        "idempotencyKey".to_owned(),
+        json!(copy_idempotency_key(stamp, event.offset)),
+    );
+    Value::Object(shaped)
+}
