@@ -48,7 +48,7 @@ const pollMs = envNumber("BENCH_PROCESSOR_POLL_MS", 50);
 const lightEvents = envNumber("BENCH_LIGHT_EVENTS", 50, { integer: true });
 const lightSpacingMs = envNumber("BENCH_LIGHT_SPACING_MS", 50);
 
-/** Running totals per customer (the reducer of tests/e2e/processors.test.mjs). */
+/** Running totals per customer (TOTALS, the reducer of tests/e2e/processor_helpers.mjs). */
 const REDUCER =
   "$merge([$state, {$event.payload.customer: ($lookup($state, $event.payload.customer) ? $lookup($state, $event.payload.customer) : 0) + $event.payload.amount}])";
 

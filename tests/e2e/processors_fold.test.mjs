@@ -1,33 +1,37 @@
-// End-to-end hosted processors (DESIGN.md §9 processor-wake, §5, §6, §11)
-// against the built worker running in workerd: definitions per project
-// (PUT/GET/DELETE /v1/processors), streams enabling them with a
+// End-to-end hosted processors folding streams (DESIGN.md §9 processor-wake,
+// §5, §6, §11) against the built worker running in workerd: definitions per
+// project (PUT/GET/DELETE /v1/processors), streams enabling them with a
 // `processor-wake` subscription, one instance per (project, name, stream
 // path) whose state must equal a plain fold of the stream's committed
 // matching events — across batching, filters, redefinitions, recreated
 // streams, reducer errors (halt, fix, resume; never skip), deleted
-// definitions, a SIGKILL of the whole process group mid-fold, and hostile
-// reducers (step bombs, oversized states).
+// definitions and a SIGKILL of the whole process group mid-fold — and the
+// debug card's runtime row. Refused definitions and subscriptions, hostile
+// reducers and project scoping are in processors_definitions.test.mjs.
 //
 // Every expected state is computed here by folding the events read back
-// from the stream in plain JavaScript. Delivery is asynchronous (the
-// stream's alarm), so every expectation about folded state is polled for
-// with a bounded wait (`eventually`), never asserted after a fixed sleep.
-// One Tributary per file (plus a separate server process for the crash
-// test); every test uses its own processor names and stream paths.
+// from the stream in plain JavaScript (processor_helpers.mjs). Delivery is
+// asynchronous (the stream's alarm), so every expectation about folded state
+// is polled for with a bounded wait (`eventually`), never asserted after a
+// fixed sleep. One Tributary per file (plus a separate server process for
+// the crash test); every test uses its own processor names and stream paths.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { startTributary, freshStateDir, streamUrl, OTHER_TOKEN } from "./harness.mjs";
+import { startTributary, freshStateDir } from "./harness.mjs";
 import { liveGroupMembers, servers, startServer } from "./server_process.mjs";
+import { CONFIGURED, RESUMED, HALTED, copyReceiver, rawRequest, streamApi } from "./delivery_helpers.mjs";
 import {
-  CONFIGURED,
-  RESUMED,
-  HALTED,
-  copyReceiver,
-  eventually,
-  rawRequest,
-  streamApi,
-} from "./delivery_helpers.mjs";
+  fresh,
+  freshName,
+  TOTALS,
+  foldTotals,
+  orderEvents,
+  order,
+  wake,
+  processorApi,
+  wakeSubscriptions,
+} from "./processor_helpers.mjs";
 
 let t;
 let api;
@@ -39,13 +43,13 @@ after(async () => {
   await t?.cleanup();
 });
 
-let counter = 0;
-/** A stream path no other test uses. */
-const fresh = (name) => `/e2e-processors/${name}-${++counter}`;
-/** A processor name no other test uses ([A-Za-z0-9._-]{1,64}). */
-const freshName = (name) => `${name}-${++counter}`;
+let papi;
+before(() => {
+  papi = processorApi({ request: (...args) => t.request(...args) });
+});
 
-const STATE_LIMIT = 262_144;
+const { configure, haltFacts } = wakeSubscriptions(() => t);
+
 const RUNTIME_FIELDS = [
   "acknowledgedOffset",
   "lag",
@@ -57,16 +61,6 @@ const RUNTIME_FIELDS = [
   "completionLatencyMs",
   "deliveryDurationMs",
 ];
-
-// ---------------------------------------------------------------------------
-// Reducers and their plain JavaScript folds
-// ---------------------------------------------------------------------------
-
-/** JSONata: running totals per customer. */
-const TOTALS =
-  "$merge([$state, {$event.payload.customer: ($lookup($state, $event.payload.customer) ? $lookup($state, $event.payload.customer) : 0) + $event.payload.amount}])";
-const foldTotals = (events, initial = {}) =>
-  events.reduce((state, e) => ({ ...state, [e.payload.customer]: (state[e.payload.customer] ?? 0) + e.payload.amount }), initial);
 
 /** JSONata: totals that double each amount and count the events folded in `_seen`. */
 const DOUBLED =
@@ -102,107 +96,7 @@ const foldAudit = (events) =>
     AUDIT_INITIAL,
   );
 
-const CUSTOMERS = ["ada", "bob", "cy", "dee", "eve"];
-
-/** A small deterministic generator (LCG) so each run appends the same orders. */
-function generator(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-/** `n` order events (integer amounts 1..100), with a `note` event after every `noiseEvery`-th one. */
-function orderEvents(n, seed, { noiseEvery = 0, idempotencyPrefix } = {}) {
-  const random = generator(seed);
-  const events = [];
-  for (let i = 0; i < n; i++) {
-    const order = {
-      type: "order",
-      payload: { customer: CUSTOMERS[Math.floor(random() * CUSTOMERS.length)], amount: 1 + Math.floor(random() * 100), i },
-    };
-    if (idempotencyPrefix) order.idempotencyKey = `${idempotencyPrefix}-${i}`;
-    events.push(order);
-    if (noiseEvery && i % noiseEvery === noiseEvery - 1) events.push({ type: "note", payload: { customer: "ada", amount: 1_000_000 } });
-  }
-  return events;
-}
-
-const order = (customer, amount) => ({ type: "order", payload: { customer, amount } });
 const ordersOf = (events) => events.filter((e) => e.type === "order");
-
-// ---------------------------------------------------------------------------
-// Client helpers
-// ---------------------------------------------------------------------------
-
-/** The processor-wake receiver naming `name`. */
-const wake = (name) => ({ action: "processor-wake", expression: ["processors", name, "wake"] });
-
-/** The processor API over a requester (the harness handle or a client of a server URL). */
-function processorApi(requester) {
-  const request = (...args) => requester.request(...args);
-  const papi = {
-    put: (name, body, opts = {}) => request("PUT", `/v1/processors/${name}`, { body, ...opts }),
-    get: (name, opts = {}) => request("GET", `/v1/processors/${name}`, opts),
-    list: (opts = {}) => request("GET", "/v1/processors", opts),
-    remove: (name, opts = {}) => request("DELETE", `/v1/processors/${name}`, opts),
-    state: (path, name, opts = {}) => request("GET", streamUrl(path, `processors/${name}`), opts),
-
-    async defineOk(name, { initialState, reducer, description }) {
-      const body = { kind: "jsonata-reducer", initialState, reducer };
-      if (description !== undefined) body.description = description;
-      const res = await papi.put(name, body);
-      assert.equal(res.status, 200, `PUT /v1/processors/${name}: ${JSON.stringify(res.body)}`);
-      return res.body;
-    },
-    async stateOk(path, name) {
-      const res = await papi.state(path, name);
-      assert.equal(res.status, 200, `state of ${name} on ${path}: ${JSON.stringify(res.body).slice(0, 500)}`);
-      return res.body;
-    },
-    /** Polls until the instance's checkpoint is the stream's head (lag 0), optionally at `version`. */
-    async caughtUp(streams, path, name, { version, timeoutMs = 20_000 } = {}) {
-      return eventually(
-        async () => {
-          const info = await streams.infoOk(path);
-          const state = await papi.stateOk(path, name);
-          if (version !== undefined) assert.equal(state.version, version, "definition version");
-          assert.equal(state.streamId, info.streamId, "the current lifetime");
-          assert.equal(state.checkpointOffset, info.head, `checkpoint at the head ${info.head}: ${JSON.stringify({ ...state, state: undefined })}`);
-          assert.equal(state.lag, 0);
-          return state;
-        },
-        { what: `processor ${name} on ${path} caught up`, timeoutMs, intervalMs: 100 },
-      );
-    },
-  };
-  return papi;
-}
-
-let papi;
-before(() => {
-  papi = processorApi({ request: (...args) => t.request(...args) });
-});
-
-/** Appends the processor-wake subscription `key` → `name` on `path`. */
-async function configure(path, key, name, filter) {
-  const payload = { subscriptionKey: key, receiver: wake(name) };
-  if (filter !== undefined) payload.filter = filter;
-  return api.appendOk(path, { type: CONFIGURED, payload });
-}
-
-/** Polls until `path` holds `count` halt facts; returns them. */
-async function haltFacts(path, count, what = `halt fact on ${path}`) {
-  return eventually(
-    async () => {
-      const facts = await api.eventsOfType(path, HALTED);
-      assert.equal(facts.length, count, `${facts.length} halt facts, expected ${count}`);
-      return facts;
-    },
-    { what, timeoutMs: 20_000, intervalMs: 100 },
-  );
-}
 
 // ---------------------------------------------------------------------------
 // 1. One definition, two streams, independent instances
@@ -549,200 +443,7 @@ test("§9: DELETE of the definition halts the subscription with the clear error 
 });
 
 // ---------------------------------------------------------------------------
-// 6. Bad input
-// ---------------------------------------------------------------------------
-
-test("§9 bad input: malformed definitions are refused naming the field (422), malformed JSON and bad names 400; a refused PUT leaves the stored definition as it was", { timeout: 60_000 }, async () => {
-  const P = freshName("validated");
-  const good = { kind: "jsonata-reducer", initialState: { n: 0 }, reducer: "{'n': $state.n + 1}" };
-  const v1 = await papi.defineOk(P, good);
-
-  const cases = [
-    ["kind missing", { initialState: 0, reducer: "1" }, 422, "kind"],
-    ["kind unknown", { ...good, kind: "wasm" }, 422, "kind"],
-    ["initialState missing", { kind: "jsonata-reducer", reducer: "1" }, 422, "initialState"],
-    ["initialState over 256 KiB", { ...good, initialState: "x".repeat(STATE_LIMIT + 10) }, 422, "initialState"],
-    ["reducer missing", { kind: "jsonata-reducer", initialState: 0 }, 422, "reducer"],
-    ["reducer not a string", { ...good, reducer: 42 }, 422, "reducer"],
-    ["reducer not JSONata", { ...good, reducer: "$state + (" }, 422, "reducer"],
-    ["reducer calls $now", { ...good, reducer: "{'n': $state.n, 'at': $now()}" }, 422, "reducer"],
-    ["reducer calls $millis", { ...good, reducer: "$state.n + $millis()" }, 422, "reducer"],
-    ["reducer calls $random", { ...good, reducer: "$random() > 0.5 ? $state : {}" }, 422, "reducer"],
-    ["description not a string", { ...good, description: 7 }, 422, "description"],
-    ["unknown field", { ...good, extra: true }, 422, "body"],
-    ["body an array", [good], 422, "body"],
-  ];
-  for (const [label, body, status, field] of cases) {
-    const res = await papi.put(P, body);
-    assert.equal(res.status, status, `${label}: ${JSON.stringify(res.body)}`);
-    assert.equal(res.body.error.details.field, field, `${label}: details.field`);
-    assert.equal(typeof res.body.error.message, "string");
-  }
-  for (const fn of ["$now", "$millis", "$random"]) {
-    const res = await papi.put(P, { ...good, reducer: `${fn}()` });
-    assert.match(res.body.error.message, new RegExp(`\\${fn}`), `${fn} named in the refusal`);
-  }
-  const malformed = await t.request("PUT", `/v1/processors/${P}`, { rawBody: "{\"kind\": ", headers: { "content-type": "application/json" } });
-  assert.equal(malformed.status, 400);
-  assert.equal(malformed.body.error.code, "malformed_json");
-
-  const badNames = ["a%20b", "x".repeat(65), "%C3%A4", "a%2Fb", "a:b", "a*"];
-  for (const name of badNames) {
-    const res = await papi.put(name, good);
-    assert.equal(res.status, 400, `name ${name}: ${JSON.stringify(res.body)}`);
-    assert.equal(res.body.error.code, "invalid_processor_name", `name ${name}`);
-  }
-  const okNames = ["A.b_c-9", "x".repeat(64)];
-  for (const name of okNames) {
-    assert.equal((await papi.put(name, good)).status, 200, `name ${name} is valid`);
-    assert.equal((await papi.remove(name)).status, 204);
-  }
-
-  // Nothing above changed the stored definition.
-  assert.deepEqual((await papi.get(P)).body, v1);
-  assert.equal((await papi.get(freshName("never"))).status, 404);
-  assert.equal((await t.request("POST", `/v1/processors/${P}`, { body: good })).status, 405);
-  assert.equal((await t.request("GET", "/v1/processors", { token: null })).status, 401);
-});
-
-test("§9: a processor-wake subscription naming an undefined processor is refused before the append (422 unknown_processor, details.field receiver.expression): nothing is committed, alone or in a batch; malformed expressions, a transform or a start are refused too", { timeout: 60_000 }, async () => {
-  const P = freshName("known");
-  await papi.defineOk(P, { initialState: 0, reducer: "$state + 1" });
-  const S = fresh("unknown");
-  await api.appendOk(S, { type: "note", payload: {} });
-  const before = await api.infoOk(S);
-  const configuredWith = (receiver) => ({ type: CONFIGURED, payload: { subscriptionKey: "k", receiver } });
-
-  const unknown = await api.append(S, configuredWith(wake("no-such-processor")));
-  assert.equal(unknown.status, 422, JSON.stringify(unknown.body));
-  assert.equal(unknown.body.error.code, "unknown_processor");
-  assert.equal(unknown.body.error.details.field, "receiver.expression");
-  const batch = await api.append(S, { events: [{ type: "note", payload: {} }, configuredWith(wake("no-such-processor"))] });
-  assert.equal(batch.status, 422);
-  assert.equal(batch.body.error.code, "unknown_processor");
-  const absent = fresh("never-created");
-  assert.equal((await api.append(absent, configuredWith(wake("no-such-processor")))).status, 422);
-  assert.equal((await api.info(absent)).status, 404, "a refused first append creates no stream");
-
-  for (const [label, receiver] of [
-    ["two elements", { action: "processor-wake", expression: ["processors", P] }],
-    ["wrong verb", { action: "processor-wake", expression: ["processors", P, "poke"] }],
-    ["not an array", { action: "processor-wake", expression: P }],
-    ["with a transform", { ...wake(P), jsonataTransform: "payload" }],
-    ["with a delivery start", { ...wake(P), delivery: { start: "now", onFailingEvent: "halt" } }],
-  ]) {
-    const res = await api.append(S, configuredWith(receiver));
-    assert.equal(res.status, 422, `${label}: ${JSON.stringify(res.body)}`);
-    assert.match(res.body.error.details.field, /^receiver\./, `${label}: details.field`);
-  }
-
-  const after = await api.infoOk(S);
-  assert.equal(after.head, before.head, "nothing committed");
-  assert.deepEqual(after.state.subscriptions.outbound.byKey, {});
-  assert.deepEqual((await api.cardOk(S)).subscriptions, []);
-});
-
-test("§9: an expression whose NAME is not a valid processor name ([A-Za-z0-9._-]{1,64}) is refused at configure time (422, details.field receiver.expression) — never a 5xx, and never resolved to another processor through URL normalisation (\"P?x\", \"P#x\", percent-escapes, dot segments all alias P)", { timeout: 30_000 }, async () => {
-  const P = freshName("aliased");
-  await papi.defineOk(P, { initialState: 0, reducer: "$state + 1" });
-  const S = fresh("bad-name-expression");
-  await api.appendOk(S, { type: "note", payload: {} });
-  const before = await api.infoOk(S);
-  const percentEscaped = `%${P.charCodeAt(0).toString(16)}${P.slice(1)}`;
-  const problems = [];
-  for (const name of ["a b", "x".repeat(65), "", ".", `${P}?x`, `${P}#x`, percentEscaped, `x/../${P}`, `./${P}`]) {
-    const res = await api.append(S, { type: CONFIGURED, payload: { subscriptionKey: "k", receiver: wake(name) } });
-    if (res.status !== 422 || res.body?.error?.details?.field !== "receiver.expression") {
-      problems.push(`${JSON.stringify(name)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-    }
-  }
-  // The state route refuses an invalid name as a client error too (not a 502, not an alias's instance).
-  for (const name of ["a b", `${P}?x`, "."]) {
-    const res = await papi.state(S, encodeURIComponent(name));
-    if (![400, 404].includes(res.status)) problems.push(`GET -/processors/${encodeURIComponent(name)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-  }
-  const after = await api.infoOk(S);
-  assert.equal(problems.length, 0, `every invalid name refused as a client error (422 receiver.expression on configure):\n${problems.join("\n")}`);
-  assert.equal(after.head, before.head, "nothing committed");
-});
-
-test("§9, §12: hostile reducers are accepted at definition time but halt delivery — a recursion bomb with U1001 (step budget), a state over 256 KiB with the size in the error (the last good state kept) — and the worker keeps serving other streams", { timeout: 90_000 }, async () => {
-  const BOMB = freshName("bomb");
-  const LOOP = freshName("loop");
-  const BIG = freshName("big");
-  const HEALTHY = freshName("healthy");
-  assert.equal((await papi.defineOk(BOMB, { initialState: 0, reducer: "($f := function($n){ $f($n+1) }; $f(0))" })).version, 1);
-  await papi.defineOk(LOOP, { initialState: 0, reducer: "$count($map([1..100000], function($v){ $v }))" });
-  await papi.defineOk(BIG, { initialState: [], reducer: "$append($state, $pad('', 100000, 'x'))" });
-  await papi.defineOk(HEALTHY, { initialState: {}, reducer: TOTALS });
-
-  const bombStream = fresh("bomb");
-  const loopStream = fresh("loop");
-  const bigStream = fresh("big");
-  for (const [path, name] of [
-    [bombStream, BOMB],
-    [loopStream, LOOP],
-    [bigStream, BIG],
-  ]) {
-    await configure(path, "k", name, { eventTypes: ["order"] });
-  }
-  await Promise.all([bombStream, loopStream].map((path) => api.batchOk(path, orderEvents(3, 5))));
-  const big = await api.batchOk(bigStream, orderEvents(4, 6));
-
-  for (const path of [bombStream, loopStream]) {
-    const [halt] = await haltFacts(path, 1);
-    assert.match(halt.payload.error, /U1001/, `${path}: the step budget: ${halt.payload.error}`);
-    assert.equal(halt.payload.attempts, 1);
-    assert.ok(halt.payload.afterOffset < 2, `halted at the first order (offset 2): ${halt.payload.afterOffset}`);
-    const state = await papi.stateOk(path, path === bombStream ? BOMB : LOOP);
-    assert.equal(state.state, 0, "the initial state is kept");
-  }
-
-  const [bigHalt] = await haltFacts(bigStream, 1);
-  assert.match(bigHalt.payload.error, /262144/, `the limit is named: ${bigHalt.payload.error}`);
-  assert.match(bigHalt.payload.error, new RegExp(`offset ${big[2].offset}\\b`), "the event whose result was too large");
-  assert.equal(bigHalt.payload.afterOffset, big[1].offset);
-  const bigState = await papi.stateOk(bigStream, BIG);
-  assert.equal(bigState.checkpointOffset, big[1].offset);
-  assert.equal(bigState.state.length, 2, "two 100 KB strings: the last state under the limit");
-  assert.ok(bigState.state.every((s) => s.length === 100_000));
-
-  // The worker still serves: a healthy processor on another stream folds.
-  const ok = fresh("healthy");
-  await configure(ok, "k", HEALTHY, { eventTypes: ["order"] });
-  const events = await api.batchOk(ok, orderEvents(30, 8));
-  const state = await papi.caughtUp(api, ok, HEALTHY);
-  assert.deepEqual(state.state, foldTotals(events));
-  assert.equal((await papi.stateOk(bigStream, BIG)).checkpointOffset, big[1].offset, "the halted one stays put");
-});
-
-test("§9, §2: definitions belong to their project — another project's token lists none, reads none, cannot configure them, and cannot see a stream's instance", { timeout: 30_000 }, async () => {
-  const P = freshName("private");
-  const S = fresh("private");
-  await papi.defineOk(P, { initialState: {}, reducer: TOTALS });
-  await configure(S, "k", P, { eventTypes: ["order"] });
-  await api.appendOk(S, order("ada", 1));
-  await papi.caughtUp(api, S, P);
-
-  const listed = await papi.list({ token: OTHER_TOKEN });
-  assert.equal(listed.status, 200);
-  assert.deepEqual(listed.body.processors, [], "project-b defines nothing");
-  assert.ok((await papi.list()).body.processors.some((p) => p.name === P), "project-a still lists it");
-  const read = await papi.get(P, { token: OTHER_TOKEN });
-  assert.equal(read.status, 404);
-  assert.equal(read.body.error.code, "processor_not_found");
-  assert.equal((await papi.remove(P, { token: OTHER_TOKEN })).status, 404, "and cannot delete it");
-  assert.equal((await papi.get(P)).status, 200, "still defined for project-a");
-
-  const configured = await api.append(S, { type: CONFIGURED, payload: { subscriptionKey: "k", receiver: wake(P) } }, { token: OTHER_TOKEN });
-  assert.equal(configured.status, 422);
-  assert.equal(configured.body.error.code, "unknown_processor");
-  assert.equal((await papi.state(S, P, { token: OTHER_TOKEN })).status, 404);
-  assert.equal((await papi.state(S, P, { token: null })).status, 401);
-});
-
-// ---------------------------------------------------------------------------
-// 7. The debug card
+// 6. The debug card
 // ---------------------------------------------------------------------------
 
 test("§11: the debug card lists processor subscriptions with the same runtime row as the others (acknowledgedOffset, lag, attempt, deadlines, lastError, latency summaries)", { timeout: 60_000 }, async () => {
