@@ -91,6 +91,22 @@ fn send_js(socket: &WebSocket, frame: &JsValue) -> bool {
     send.call1(target, frame).is_ok()
 }
 
+/// Each distinct fan-out frame crosses into JS once, whatever the readers:
+/// readers getting the same events share one `Rc<str>`, keyed by its address.
+#[derive(Default)]
+struct JsFrames(Vec<(*const u8, JsValue)>);
+
+impl JsFrames {
+    fn of(&mut self, text: &Rc<str>) -> JsValue {
+        if let Some((_, frame)) = self.0.iter().find(|(at, _)| *at == text.as_ptr()) {
+            return frame.clone();
+        }
+        let frame = JsValue::from_str(text);
+        self.0.push((text.as_ptr(), frame.clone()));
+        frame
+    }
+}
+
 fn error_response(error: impl Into<ApiError>) -> Result<Response> {
     crate::internal::responses::from_api(ApiResponse::from(error.into()))
 }
@@ -379,10 +395,7 @@ impl LiveShell {
                 let unsent = |key: &str| sse.get(key).map_or(0, |sink| sink.unsent.get());
                 stream.live.on_commit(&committed, head, &unsent)
             };
-            // Each distinct frame crosses into JS once, whatever the readers.
-            let mut js_frames: Vec<(*const u8, JsValue)> = Vec::new();
-            let sse = self.sse.borrow();
-            let sockets = self.sockets.borrow();
+            let mut frames = JsFrames::default();
             for (key, fanout) in decisions {
                 match fanout {
                     Fanout::Nothing => {}
@@ -394,27 +407,7 @@ impl LiveShell {
                         events,
                     } => {
                         stream.live.record_sent(&key, through, last_sent, events, text.len());
-                        let sent = if let Some(sink) = sse.get(&key) {
-                            sink.push(text.to_string())
-                        } else if let Some(socket) = sockets.get(&key) {
-                            if stream.live.attachment_due(&key) {
-                                if let Some(record) = stream.live.get(&key) {
-                                    let _ = socket.serialize_attachment(record);
-                                }
-                            }
-                            let frame = match js_frames.iter().find(|(at, _)| *at == text.as_ptr()) {
-                                Some((_, frame)) => frame.clone(),
-                                None => {
-                                    let frame = JsValue::from_str(&text);
-                                    js_frames.push((text.as_ptr(), frame.clone()));
-                                    frame
-                                }
-                            };
-                            send_js(socket, &frame)
-                        } else {
-                            false
-                        };
-                        if !sent {
+                        if !self.send_frame(&mut stream.live, &mut frames, &key, &text) {
                             gone.push(key);
                         }
                     }
@@ -430,6 +423,24 @@ impl LiveShell {
             }
             self.forget(object, &key);
         }
+    }
+
+    /// Sends one fan-out frame on `key`'s transport; `false` when it is gone.
+    /// A WebSocket's record is saved into its attachment every few sends.
+    fn send_frame(&self, registry: &mut live::Registry, frames: &mut JsFrames, key: &str, text: &Rc<str>) -> bool {
+        if let Some(sink) = self.sse.borrow().get(key) {
+            return sink.push(text.to_string());
+        }
+        let sockets = self.sockets.borrow();
+        let Some(socket) = sockets.get(key) else {
+            return false;
+        };
+        if registry.attachment_due(key) {
+            if let Some(record) = registry.get(key) {
+                let _ = socket.serialize_attachment(record);
+            }
+        }
+        send_js(socket, &frames.of(text))
     }
 
     /// Ends a connection's transport with a reason the client can resume from.
