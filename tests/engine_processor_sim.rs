@@ -6,7 +6,7 @@
 //! and its fold lands at the instance later, the stream crashes between
 //! plan and completion, an instance restarts, a reducer error halts (an
 //! operator then redefines and resumes, or resumes as is). The invariant,
-//! for 64 seeds: each instance's state equals the plain fold of the
+//! for 1,000 seeds: each instance's state equals the plain fold of the
 //! stream's committed events that match ITS filter, with its current
 //! definition, from `initialState`; nothing stays halted or due. The
 //! stream side runs the production code: the delivery `Turn` and the wake
@@ -368,22 +368,58 @@ fn operate(
     resumed_count
 }
 
-#[test]
-fn s9_two_processors_on_one_stream_each_equal_the_fold_of_their_own_filter_through_every_failure() {
-    let seeds: u64 = std::env::var("PROCESSOR_SIM_SEEDS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(64);
+/// Seeds `from..from + count` (or `PROCESSOR_SIM_SEED` alone); a failing
+/// seed prints the command that replays it. Returns the failure paths taken.
+fn run_seeds(from: u64, count: u64) -> (u64, u64, u64) {
+    let env = |name: &str| std::env::var(name).ok().and_then(|n| n.trim().parse::<u64>().ok());
+    let seeds: Vec<u64> = match env("PROCESSOR_SIM_SEED") {
+        Some(seed) if (from..from + count).contains(&seed) => vec![seed],
+        Some(_) => Vec::new(),
+        None => (from..from + env("PROCESSOR_SIM_SEEDS").map_or(count, |n| n.min(count))).collect(),
+    };
     let (mut halts, mut landed, mut resets) = (0, 0, 0);
-    for seed in 0..seeds {
-        let (h, l, r) = run(seed);
-        (halts, landed, resets) = (halts + h, landed + l, resets + r);
+    for seed in seeds {
+        match std::panic::catch_unwind(|| run(seed)) {
+            Ok((h, l, r)) => (halts, landed, resets) = (halts + h, landed + l, resets + r),
+            Err(panic) => {
+                eprintln!("seed {seed} failed; replay: PROCESSOR_SIM_SEED={seed} cargo test --test engine_processor_sim");
+                std::panic::resume_unwind(panic);
+            }
+        }
     }
-    if seeds >= 64 {
+    (halts, landed, resets)
+}
+
+/// 1,000 seeds in four parallel quarters (§9 and §6 under every failure).
+const QUARTER: u64 = 250;
+
+fn check_quarter(index: u64) {
+    let (halts, landed, resets) = run_seeds(index * QUARTER, QUARTER);
+    if std::env::var("PROCESSOR_SIM_SEED").is_err() && std::env::var("PROCESSOR_SIM_SEEDS").is_err() {
         // The failure paths were taken, not only the success path.
         assert!(
             halts > 0 && landed > 0 && resets > 0,
             "halts {halts}, late folds {landed}, resets {resets}"
         );
     }
+}
+
+#[test]
+fn s9_two_processors_on_one_stream_each_equal_the_fold_of_their_own_filter_through_every_failure_q1() {
+    check_quarter(0);
+}
+
+#[test]
+fn s9_two_processors_on_one_stream_each_equal_the_fold_of_their_own_filter_through_every_failure_q2() {
+    check_quarter(1);
+}
+
+#[test]
+fn s9_two_processors_on_one_stream_each_equal_the_fold_of_their_own_filter_through_every_failure_q3() {
+    check_quarter(2);
+}
+
+#[test]
+fn s9_two_processors_on_one_stream_each_equal_the_fold_of_their_own_filter_through_every_failure_q4() {
+    check_quarter(3);
 }

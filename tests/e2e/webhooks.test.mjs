@@ -293,6 +293,8 @@ test("§8/§9: in skip mode a 410 is permanent: one error-occurred fact (reason 
   const hook = `/hook${path}`;
   receiver.script(hook, { status: 410, body: "gone" }, { status: 200 });
   await configureHook(path, "gone", hook, { onFailingEvent: "skip" });
+  // The cursor passes the configuration first, so the batch starts right before e1.
+  await api.caughtUp(path, "gone");
   const [e1, e2, e3] = await api.batchOk(path, [data(1), data(2), data(3)]);
 
   const fact = await oneFact(path, ERROR_OCCURRED, "the skip fact");
@@ -321,6 +323,8 @@ test("§8: in skip mode exhausted 500s skip the event with reason transient: and
   const hook = `/hook${path}`;
   receiver.script(hook, { status: 500 }, { status: 500 }, { status: 500 }, { status: 200 });
   await configureHook(path, "ex", hook, { onFailingEvent: "skip" });
+  // The cursor passes the configuration first, so the batch starts right before e1.
+  await api.caughtUp(path, "ex");
   const [e1, e2] = await api.batchOk(path, [data(1), data(2)]);
 
   const fact = await oneFact(path, ERROR_OCCURRED, "the skip fact");
@@ -414,6 +418,8 @@ test("§9: a 302 is not followed (the target records nothing) and counts as a fa
   receiver.script(hook, { redirect: target, status: 302 });
   await configureHook(path, "redir", hook);
   receiver.setSecret(target, "whsec_" + Buffer.from("unused").toString("base64"));
+  // The cursor passes the configuration first, so the batch starts right before the event.
+  await api.caughtUp(path, "redir");
   const event = await api.appendOk(path, data(1));
 
   const halted = await oneFact(path, HALTED, "the halt after 302s");
