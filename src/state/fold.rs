@@ -135,6 +135,88 @@ fn only_fields(payload: &Value, allowed: &[&str]) -> Result<(), ReduceError> {
     Ok(())
 }
 
+/// The outbound subscriptions of a reduced state, by key (§5).
+type ByKey = std::collections::BTreeMap<String, OutboundSubscription>;
+
+/// `subscription-removed`: the key must name a subscription; the only
+/// reason an append may give is "requested".
+fn remove(by_key: &mut ByKey, payload: &Value) -> Result<(), ReduceError> {
+    only_fields(payload, &["subscriptionKey", "reason"])?;
+    if payload.get("reason").is_some_and(|reason| reason != "requested") {
+        return Err(ReduceError::Payload {
+            field: "reason",
+            problem: "must be \"requested\"",
+        });
+    }
+    let key = required_key(payload)?;
+    by_key
+        .remove(&key)
+        .map(|_| ())
+        .ok_or(ReduceError::UnknownSubscription(key))
+}
+
+/// `subscription-cursor-set` at `offset` (§7): a new generation starting
+/// after `afterOffset`, which is at most the head before it; it clears a halt.
+fn set_cursor(by_key: &mut ByKey, payload: &Value, offset: u64) -> Result<(), ReduceError> {
+    only_fields(payload, &["subscriptionKey", "afterOffset"])?;
+    let key = required_key(payload)?;
+    let after_offset = required_offset(payload, "afterOffset")?;
+    let head = offset.saturating_sub(1);
+    let entry = by_key.get_mut(&key).ok_or(ReduceError::UnknownSubscription(key))?;
+    if after_offset > head {
+        return Err(ReduceError::CursorBeyondHead { after_offset, head });
+    }
+    entry.cursor_set = Some(CursorSet {
+        after_offset,
+        cursor_changed_at_source_offset: offset,
+    });
+    entry.delivery_halted = None;
+    Ok(())
+}
+
+/// `subscription-delivery-resumed`: only a halted subscription resumes.
+fn resume(by_key: &mut ByKey, payload: &Value) -> Result<(), ReduceError> {
+    only_fields(payload, &["subscriptionKey"])?;
+    let key = required_key(payload)?;
+    let entry = by_key
+        .get_mut(&key)
+        .ok_or_else(|| ReduceError::UnknownSubscription(key.clone()))?;
+    entry
+        .delivery_halted
+        .take()
+        .map(|_| ())
+        .ok_or(ReduceError::NotHalted(key))
+}
+
+/// `subscription-delivery-halted`: the durable fact that delivery stopped.
+fn halt(by_key: &mut ByKey, payload: &Value) -> Result<(), ReduceError> {
+    let (key, halted) = delivery_halted(payload)?;
+    let entry = by_key.get_mut(&key).ok_or(ReduceError::UnknownSubscription(key))?;
+    entry.delivery_halted = Some(halted);
+    Ok(())
+}
+
+/// The key and the halt a `subscription-delivery-halted` payload carries;
+/// a halt without a reason is a "delivery-failed".
+fn delivery_halted(payload: &Value) -> Result<(String, DeliveryHalted), ReduceError> {
+    only_fields(
+        payload,
+        &["subscriptionKey", "reason", "afterOffset", "attempts", "error"],
+    )?;
+    let key = required_key(payload)?;
+    let halted = DeliveryHalted {
+        reason: payload
+            .get("reason")
+            .and_then(Value::as_str)
+            .unwrap_or("delivery-failed")
+            .to_owned(),
+        after_offset: required_offset(payload, "afterOffset")?,
+        attempts: required_offset(payload, "attempts")?,
+        error: payload.get("error").and_then(Value::as_str).map(str::to_owned),
+    };
+    Ok((key, halted))
+}
+
 impl ReducedState {
     /// Why a stored configuration kept as written (`Unreadable`) refuses to
     /// run, when it is a processor-wake whose processor another key of this
@@ -179,68 +261,10 @@ impl ReducedState {
         let by_key = &mut self.subscriptions.outbound.by_key;
         match control {
             ControlType::SubscriptionConfigured => self.configure(event, &payload, mode),
-            ControlType::SubscriptionRemoved => {
-                only_fields(&payload, &["subscriptionKey", "reason"])?;
-                if payload.get("reason").is_some_and(|reason| reason != "requested") {
-                    return Err(ReduceError::Payload {
-                        field: "reason",
-                        problem: "must be \"requested\"",
-                    });
-                }
-                let key = required_key(&payload)?;
-                by_key
-                    .remove(&key)
-                    .map(|_| ())
-                    .ok_or(ReduceError::UnknownSubscription(key))
-            }
-            ControlType::SubscriptionCursorSet => {
-                only_fields(&payload, &["subscriptionKey", "afterOffset"])?;
-                let key = required_key(&payload)?;
-                let after_offset = required_offset(&payload, "afterOffset")?;
-                let head = event.offset.saturating_sub(1);
-                let entry = by_key.get_mut(&key).ok_or(ReduceError::UnknownSubscription(key))?;
-                if after_offset > head {
-                    return Err(ReduceError::CursorBeyondHead { after_offset, head });
-                }
-                entry.cursor_set = Some(CursorSet {
-                    after_offset,
-                    cursor_changed_at_source_offset: event.offset,
-                });
-                entry.delivery_halted = None;
-                Ok(())
-            }
-            ControlType::SubscriptionDeliveryResumed => {
-                only_fields(&payload, &["subscriptionKey"])?;
-                let key = required_key(&payload)?;
-                let entry = by_key
-                    .get_mut(&key)
-                    .ok_or_else(|| ReduceError::UnknownSubscription(key.clone()))?;
-                entry
-                    .delivery_halted
-                    .take()
-                    .map(|_| ())
-                    .ok_or(ReduceError::NotHalted(key))
-            }
-            ControlType::SubscriptionDeliveryHalted => {
-                only_fields(
-                    &payload,
-                    &["subscriptionKey", "reason", "afterOffset", "attempts", "error"],
-                )?;
-                let key = required_key(&payload)?;
-                let halted = DeliveryHalted {
-                    reason: payload
-                        .get("reason")
-                        .and_then(Value::as_str)
-                        .unwrap_or("delivery-failed")
-                        .to_owned(),
-                    after_offset: required_offset(&payload, "afterOffset")?,
-                    attempts: required_offset(&payload, "attempts")?,
-                    error: payload.get("error").and_then(Value::as_str).map(str::to_owned),
-                };
-                let entry = by_key.get_mut(&key).ok_or(ReduceError::UnknownSubscription(key))?;
-                entry.delivery_halted = Some(halted);
-                Ok(())
-            }
+            ControlType::SubscriptionRemoved => remove(by_key, &payload),
+            ControlType::SubscriptionCursorSet => set_cursor(by_key, &payload, event.offset),
+            ControlType::SubscriptionDeliveryResumed => resume(by_key, &payload),
+            ControlType::SubscriptionDeliveryHalted => halt(by_key, &payload),
             ControlType::ErrorOccurred => Ok(()),
             ControlType::EventsInvalidated => {
                 crate::invalidation::Invalidation::parse(&payload, event.offset).map(|_| ())
@@ -336,4 +360,105 @@ impl ReducedState {
 enum Mode {
     Commit,
     Replay,
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn one(key: &str, halted: bool) -> ByKey {
+        let subscription = OutboundSubscription {
+            configuration: StoredConfiguration::Unreadable(Value::Null),
+            configured_at_offset: 1,
+            configured_at: String::new(),
+            subscription_key_was_generated: None,
+            cursor_set: None,
+            delivery_halted: halted.then(|| DeliveryHalted {
+                reason: "delivery-failed".to_owned(),
+                after_offset: 0,
+                attempts: 1,
+                error: None,
+            }),
+        };
+        std::iter::once((key.to_owned(), subscription)).collect()
+    }
+
+    #[test]
+    fn remove_takes_only_requested_and_a_known_key() {
+        let mut by_key = one("a", false);
+        let wrong = remove(&mut by_key, &json!({"subscriptionKey": "a", "reason": "other"}));
+        assert_eq!(
+            wrong,
+            Err(ReduceError::Payload {
+                field: "reason",
+                problem: "must be \"requested\""
+            })
+        );
+        let unknown = remove(&mut by_key, &json!({"subscriptionKey": "b"}));
+        assert_eq!(unknown, Err(ReduceError::UnknownSubscription("b".to_owned())));
+        assert_eq!(
+            remove(&mut by_key, &json!({"subscriptionKey": "a", "reason": "requested"})),
+            Ok(())
+        );
+        assert!(by_key.is_empty());
+    }
+
+    #[test]
+    fn set_cursor_names_an_unknown_key_before_a_cursor_beyond_the_head() {
+        let mut by_key = one("a", true);
+        let unknown = set_cursor(&mut by_key, &json!({"subscriptionKey": "b", "afterOffset": 9}), 5);
+        assert_eq!(unknown, Err(ReduceError::UnknownSubscription("b".to_owned())));
+        let beyond = set_cursor(&mut by_key, &json!({"subscriptionKey": "a", "afterOffset": 5}), 5);
+        assert_eq!(
+            beyond,
+            Err(ReduceError::CursorBeyondHead {
+                after_offset: 5,
+                head: 4
+            })
+        );
+        assert_eq!(
+            set_cursor(&mut by_key, &json!({"subscriptionKey": "a", "afterOffset": 4}), 5),
+            Ok(())
+        );
+        let entry = &by_key["a"];
+        assert_eq!(
+            entry.cursor_set,
+            Some(CursorSet {
+                after_offset: 4,
+                cursor_changed_at_source_offset: 5
+            })
+        );
+        assert_eq!(entry.delivery_halted, None);
+    }
+
+    #[test]
+    fn resume_only_a_halted_subscription() {
+        let mut by_key = one("a", true);
+        let payload = json!({"subscriptionKey": "a"});
+        assert_eq!(resume(&mut by_key, &payload), Ok(()));
+        assert_eq!(
+            resume(&mut by_key, &payload),
+            Err(ReduceError::NotHalted("a".to_owned()))
+        );
+        let extra = resume(&mut by_key, &json!({"subscriptionKey": "a", "reason": "x"}));
+        assert!(matches!(extra, Err(ReduceError::Payload { field: "payload", .. })));
+    }
+
+    #[test]
+    fn a_halt_without_a_reason_is_delivery_failed() {
+        let (key, halted) = delivery_halted(&json!({"subscriptionKey": "a", "afterOffset": 3, "attempts": 2})).unwrap();
+        assert_eq!(key, "a");
+        assert_eq!(halted.reason, "delivery-failed");
+        assert_eq!((halted.after_offset, halted.attempts, halted.error), (3, 2, None));
+        let missing = delivery_halted(&json!({"subscriptionKey": "a", "afterOffset": 3}));
+        assert!(matches!(missing, Err(ReduceError::Payload { field: "attempts", .. })));
+        let mut by_key = one("a", false);
+        halt(
+            &mut by_key,
+            &json!({"subscriptionKey": "a", "afterOffset": 3, "attempts": 2}),
+        )
+        .unwrap();
+        assert!(by_key["a"].delivery_halted.is_some());
+    }
 }

@@ -222,6 +222,11 @@ impl<S: Storage> Stream<S> {
         Ok((events, flags))
     }
 
+    /// Stages `batch` on top of `base` (or of what is committed) and writes
+    /// it, inside the caller's transaction (§3 rule 3): per event, an
+    /// idempotent duplicate is answered from the earlier one; otherwise the
+    /// event takes the next offset, is checked, folded and inserted. A
+    /// changed reduced state is then checked against its budget and written.
     fn stage_and_write(
         &self,
         batch: &[InputEvent],
@@ -235,69 +240,21 @@ impl<S: Storage> Stream<S> {
         };
         // Only control events and copies change the reduced state (§5): a
         // batch of plain events never copies it.
-        let folds = batch
-            .iter()
-            .any(|input| input.control_type().is_some() || input.source.is_some());
-        let mut state = folds.then(|| {
+        let mut state = batch.iter().any(folds).then(|| {
             base.and_then(|base| base.state.clone())
                 .unwrap_or_else(|| self.state.clone())
         });
         let mut state_changed = false;
         let mut results: Vec<(StoredEvent, bool)> = Vec::with_capacity(batch.len());
         for (index, input) in batch.iter().enumerate() {
-            if let Some(key) = &input.idempotency_key {
-                let earlier = match results
-                    .iter()
-                    .find(|(e, dup)| !dup && e.idempotency_key.as_ref() == Some(key))
-                {
-                    Some((event, _)) => Some(event.clone()),
-                    None => rows::by_idempotency_key(&self.storage, key)?,
-                };
-                if let Some(earlier) = earlier {
-                    if !input.same_content_as(&earlier) {
-                        return Err(AppendError::IdempotencyKeyReused {
-                            key: key.clone(),
-                            offset: earlier.offset,
-                        });
-                    }
-                    results.push((earlier, true));
-                    continue;
-                }
+            if let Some(earlier) = self.duplicate_of(input, &results)? {
+                results.push((earlier, true));
+                continue;
             }
             let offset = meta.head + 1;
             let event = rows::stored_from_input(input, offset, inputs.now_ms)?;
-            if input.control_type() == Some(ControlType::SubscriptionConfigured) {
-                // Deployment rules (§9) apply when configuring, never on replay.
-                if let Ok(configuration) = Configuration::parse(&input.payload) {
-                    if let Some(key) = configuration
-                        .subscription_key
-                        .as_ref()
-                        .filter(|key| self.live.contains(key))
-                    {
-                        return Err(AppendError::KeyIsConnection {
-                            index,
-                            key: key.clone(),
-                        });
-                    }
-                    self.deployment
-                        .check(&configuration)
-                        .map_err(|error| AppendError::Reduce {
-                            index,
-                            error: ReduceError::Config(error),
-                        })?;
-                }
-            }
-            if let Some(state) = state
-                .as_mut()
-                .filter(|_| input.control_type().is_some() || input.source.is_some())
-            {
-                state
-                    .apply(&event)
-                    .map_err(|error| AppendError::Reduce { index, error })?;
-                // An audit fact changes nothing; every other control event and
-                // every copy (its fence record) does.
-                state_changed |= input.control_type().is_none_or(ControlType::changes_state);
-            }
+            self.check_configured(index, input)?;
+            state_changed |= fold_staged(state.as_mut(), index, input, &event)?;
             rows::insert(&self.storage, &event)?;
             meta.head = offset;
             meta.event_count += 1;
@@ -310,6 +267,62 @@ impl<S: Storage> Stream<S> {
             self.repair_runtime_rows(state, meta.head)?;
         }
         Ok(Staged { meta, state, results })
+    }
+
+    /// The earlier event an input with an idempotency key duplicates (§3
+    /// rule 4): one written earlier in this batch, else one in storage. The
+    /// same key for different content is refused.
+    fn duplicate_of(
+        &self,
+        input: &InputEvent,
+        results: &[(StoredEvent, bool)],
+    ) -> Result<Option<StoredEvent>, AppendError> {
+        let Some(key) = &input.idempotency_key else {
+            return Ok(None);
+        };
+        let earlier = match results
+            .iter()
+            .find(|(e, dup)| !dup && e.idempotency_key.as_ref() == Some(key))
+        {
+            Some((event, _)) => Some(event.clone()),
+            None => rows::by_idempotency_key(&self.storage, key)?,
+        };
+        match earlier {
+            Some(earlier) if !input.same_content_as(&earlier) => Err(AppendError::IdempotencyKeyReused {
+                key: key.clone(),
+                offset: earlier.offset,
+            }),
+            earlier => Ok(earlier),
+        }
+    }
+
+    /// Deployment rules (§9) for a `subscription-configured` input: they
+    /// apply when configuring, never on replay. A key held by an open live
+    /// connection is refused. A payload that does not parse is left to the
+    /// fold, which refuses it with its own error.
+    fn check_configured(&self, index: usize, input: &InputEvent) -> Result<(), AppendError> {
+        if input.control_type() != Some(ControlType::SubscriptionConfigured) {
+            return Ok(());
+        }
+        let Ok(configuration) = Configuration::parse(&input.payload) else {
+            return Ok(());
+        };
+        if let Some(key) = configuration
+            .subscription_key
+            .as_ref()
+            .filter(|key| self.live.contains(key))
+        {
+            return Err(AppendError::KeyIsConnection {
+                index,
+                key: key.clone(),
+            });
+        }
+        self.deployment
+            .check(&configuration)
+            .map_err(|error| AppendError::Reduce {
+                index,
+                error: ReduceError::Config(error),
+            })
     }
 
     /// The reduced-state bounds (§5, §12): the whole state stays within its
@@ -352,6 +365,30 @@ impl<S: Storage> Stream<S> {
     }
 }
 
+/// Whether an input folds into the reduced state (§5): a control event or
+/// a copy. Plain events never touch it.
+fn folds(input: &InputEvent) -> bool {
+    input.control_type().is_some() || input.source.is_some()
+}
+
+/// Folds one written event into the staged state, when there is one and
+/// the input folds; whether that changed the state. An audit fact changes
+/// nothing; every other control event and every copy (its fence record) does.
+fn fold_staged(
+    state: Option<&mut crate::state::ReducedState>,
+    index: usize,
+    input: &InputEvent,
+    event: &StoredEvent,
+) -> Result<bool, AppendError> {
+    let Some(state) = state.filter(|_| folds(input)) else {
+        return Ok(false);
+    };
+    state
+        .apply(event)
+        .map_err(|error| AppendError::Reduce { index, error })?;
+    Ok(input.control_type().is_none_or(ControlType::changes_state))
+}
+
 /// Events derived, in the same commit, from what an append just wrote.
 pub(crate) type Derive<S> = dyn Fn(&Stream<S>, &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError>;
 
@@ -381,5 +418,51 @@ impl Staged {
             state: self.state.or(earlier.state),
             results,
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::state::ReducedState;
+
+    fn input(value: Value) -> InputEvent {
+        InputEvent::from_json(value, Authority::Trusted).unwrap()
+    }
+
+    fn written(input: &InputEvent) -> StoredEvent {
+        rows::stored_from_input(input, 1, 0).unwrap()
+    }
+
+    #[test]
+    fn only_control_events_and_copies_fold() {
+        assert!(!folds(&input(json!({"type": "order-placed"}))));
+        assert!(folds(&input(
+            json!({"type": ControlType::SubscriptionRemoved.as_str()})
+        )));
+    }
+
+    #[test]
+    fn a_plain_event_or_no_staged_state_changes_nothing() {
+        let plain = input(json!({"type": "order-placed"}));
+        let mut state = ReducedState::default();
+        assert!(!fold_staged(Some(&mut state), 0, &plain, &written(&plain)).unwrap());
+        let removed =
+            input(json!({"type": ControlType::SubscriptionRemoved.as_str(), "payload": {"subscriptionKey": "a"}}));
+        assert!(!fold_staged(None, 0, &removed, &written(&removed)).unwrap());
+        assert_eq!(state, ReducedState::default());
+    }
+
+    #[test]
+    fn a_refused_fold_names_its_index() {
+        let removed =
+            input(json!({"type": ControlType::SubscriptionRemoved.as_str(), "payload": {"subscriptionKey": "a"}}));
+        let mut state = ReducedState::default();
+        let error = fold_staged(Some(&mut state), 3, &removed, &written(&removed)).unwrap_err();
+        assert!(
+            matches!(&error, AppendError::Reduce { index: 3, error: ReduceError::UnknownSubscription(key) } if key == "a"),
+            "{error:?}"
+        );
     }
 }

@@ -40,151 +40,107 @@ impl Counters {
 }
 
 impl<S: Storage> Stream<S> {
+    /// The metrics text (§11): one `tributary_` series per line of the table.
     pub fn metrics_text(&self) -> String {
         let c = &self.counters;
+        let live = &self.live.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let series: &[(&str, &str, &str, u64)] = &[
-            (
-                "dead_letters_total",
-                "counter",
-                "Events dead-lettered since the object started.",
-                c.dead_letters,
-            ),
-            (
-                "delivery_skips_total",
-                "counter",
-                "Batches given up in skip mode (recorded as error-occurred).",
-                c.skips,
-            ),
-            (
-                "appends_total",
-                "counter",
-                "Append requests committed since the object started.",
-                c.appends,
-            ),
-            (
-                "events_appended_total",
-                "counter",
-                "Events committed since the object started.",
-                c.events_appended,
-            ),
-            (
-                "events_deduplicated_total",
-                "counter",
-                "Appended events answered from idempotency.",
-                c.events_deduplicated,
-            ),
-            (
-                "delivery_halts_total",
-                "counter",
-                "Subscriptions halted after exhausting retries.",
-                c.halts,
-            ),
-            (
-                "copies_accepted_total",
-                "counter",
-                "Copied events committed on this stream.",
-                c.copies_accepted,
-            ),
-            (
-                "copies_dropped_total",
-                "counter",
-                "Copies dropped by the cycle and hop guard.",
-                c.copies_dropped,
-            ),
-            (
-                "fence_rejections_total",
-                "counter",
-                "Copy batches rejected by the stamp fence.",
-                c.fence_rejections,
-            ),
-            (
-                "sqlite_rows_written_total",
-                "counter",
-                "SQLite rows written since the object started.",
-                self.storage.rows_written(),
-            ),
-            ("stream_head", "gauge", "Highest assigned offset.", head),
-            (
-                "subscriptions",
-                "gauge",
-                "Durable subscriptions configured on this stream.",
-                self.state.subscriptions.outbound.by_key.len() as u64,
-            ),
-            (
-                "retractions_total",
-                "counter",
-                "Retractions delivered (§13).",
-                self.counters.retractions,
-            ),
-            (
-                "journal_gap_total",
-                "counter",
-                "Invalidations reaching past what the delivery journal retained (§13).",
-                self.counters.journal_gaps,
-            ),
-            (
-                "gate_discarded_total",
-                "counter",
-                "Matching events a maxOnce gate discarded (§13).",
-                self.counters.gate_discarded,
-            ),
-            (
-                "gate_dropped_total",
-                "counter",
-                "Held threshold-gate hits that fell out of the window (§13).",
-                self.counters.gate_dropped,
-            ),
-            (
-                "gate_invalidated_total",
-                "counter",
-                "Held threshold-gate hits dropped because an events-invalidated named them (§13).",
-                self.counters.gate_invalidated,
-            ),
-            (
-                "live_connections",
-                "gauge",
-                "Open live connections (SSE and WebSocket, §10).",
-                self.live.len() as u64,
-            ),
-            (
-                "live_connections_opened_total",
-                "counter",
-                "Live connections opened since the object started.",
-                self.live.counters.opened,
-            ),
-            (
-                "live_events_sent_total",
-                "counter",
-                "Events sent to live connections.",
-                self.live.counters.events_sent,
-            ),
-            (
-                "live_bytes_sent_total",
-                "counter",
-                "Bytes sent to live connections.",
-                self.live.counters.bytes_sent,
-            ),
-            (
-                "live_slow_consumer_closes_total",
-                "counter",
-                "Live connections closed because their backlog passed the limit.",
-                self.live.counters.slow_consumer_closes,
-            ),
-            (
-                "live_long_poll_waiters",
-                "gauge",
-                "Long-polls waiting now (§10).",
-                self.live.counters.long_poll_waiters,
-            ),
+        let subscriptions = self.state.subscriptions.outbound.by_key.len() as u64;
+        #[rustfmt::skip]
+        let series = [
+            counter("dead_letters_total", "Events dead-lettered since the object started.", c.dead_letters),
+            counter("delivery_skips_total", "Batches given up in skip mode (recorded as error-occurred).", c.skips),
+            counter("appends_total", "Append requests committed since the object started.", c.appends),
+            counter("events_appended_total", "Events committed since the object started.", c.events_appended),
+            counter("events_deduplicated_total", "Appended events answered from idempotency.", c.events_deduplicated),
+            counter("delivery_halts_total", "Subscriptions halted after exhausting retries.", c.halts),
+            counter("copies_accepted_total", "Copied events committed on this stream.", c.copies_accepted),
+            counter("copies_dropped_total", "Copies dropped by the cycle and hop guard.", c.copies_dropped),
+            counter("fence_rejections_total", "Copy batches rejected by the stamp fence.", c.fence_rejections),
+            counter("sqlite_rows_written_total", "SQLite rows written since the object started.", self.storage.rows_written()),
+            gauge("stream_head", "Highest assigned offset.", head),
+            gauge("subscriptions", "Durable subscriptions configured on this stream.", subscriptions),
+            counter("retractions_total", "Retractions delivered (§13).", c.retractions),
+            counter("journal_gap_total", "Invalidations reaching past what the delivery journal retained (§13).", c.journal_gaps),
+            counter("gate_discarded_total", "Matching events a maxOnce gate discarded (§13).", c.gate_discarded),
+            counter("gate_dropped_total", "Held threshold-gate hits that fell out of the window (§13).", c.gate_dropped),
+            counter("gate_invalidated_total", "Held threshold-gate hits dropped because an events-invalidated named them (§13).", c.gate_invalidated),
+            gauge("live_connections", "Open live connections (SSE and WebSocket, §10).", self.live.len() as u64),
+            counter("live_connections_opened_total", "Live connections opened since the object started.", live.opened),
+            counter("live_events_sent_total", "Events sent to live connections.", live.events_sent),
+            counter("live_bytes_sent_total", "Bytes sent to live connections.", live.bytes_sent),
+            counter("live_slow_consumer_closes_total", "Live connections closed because their backlog passed the limit.", live.slow_consumer_closes),
+            gauge("live_long_poll_waiters", "Long-polls waiting now (§10).", live.long_poll_waiters),
         ];
-        let mut text = String::new();
-        for (name, kind, help, value) in series {
-            let _ = writeln!(
-                text,
-                "# HELP tributary_{name} {help}\n# TYPE tributary_{name} {kind}\ntributary_{name} {value}"
-            );
-        }
-        text
+        render(&series)
+    }
+}
+
+/// One series of the metrics text: its name after `tributary_`, its
+/// Prometheus type, its help line and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Series {
+    name: &'static str,
+    kind: &'static str,
+    help: &'static str,
+    value: u64,
+}
+
+/// A count since the object started (or a durable one).
+fn counter(name: &'static str, help: &'static str, value: u64) -> Series {
+    Series {
+        name,
+        kind: "counter",
+        help,
+        value,
+    }
+}
+
+/// A value as it is now.
+fn gauge(name: &'static str, help: &'static str, value: u64) -> Series {
+    Series {
+        name,
+        kind: "gauge",
+        help,
+        value,
+    }
+}
+
+/// Prometheus text format: `# HELP`, `# TYPE` and the sample, per series.
+fn render(series: &[Series]) -> String {
+    let mut text = String::new();
+    for Series {
+        name,
+        kind,
+        help,
+        value,
+    } in series
+    {
+        let _ = writeln!(
+            text,
+            "# HELP tributary_{name} {help}\n# TYPE tributary_{name} {kind}\ntributary_{name} {value}"
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_help_type_and_sample_per_series() {
+        let text = render(&[counter("a_total", "As.", 3), gauge("b", "B now.", 0)]);
+        assert_eq!(
+            text,
+            "# HELP tributary_a_total As.\n# TYPE tributary_a_total counter\ntributary_a_total 3\n\
+             # HELP tributary_b B now.\n# TYPE tributary_b gauge\ntributary_b 0\n"
+        );
+    }
+
+    #[test]
+    fn renders_nothing_for_no_series() {
+        assert_eq!(render(&[]), "");
     }
 }

@@ -166,11 +166,10 @@ fn parse_gate(value: &Value) -> Result<Gate, ConfigError> {
     }
 }
 
-impl Delivery {
-    pub fn parse(value: Option<&Value>, policies: PolicySet) -> Result<Delivery, ConfigError> {
-        let path = "receiver.delivery";
-        let value = value.ok_or_else(|| invalid(path, "is required"))?;
-        let allowed: &[&str] = match policies {
+impl PolicySet {
+    /// The fields `receiver.delivery` takes for this receiver kind.
+    fn allowed(self) -> &'static [&'static str] {
+        match self {
             PolicySet::Copy => &["start", "onFailingEvent", "retry"],
             PolicySet::Call => &[
                 "start",
@@ -191,84 +190,178 @@ impl Delivery {
                 "journalDepth",
                 "gate",
             ],
-        };
-        let fields = object(value, path, allowed)?;
-        let start = match fields.get("start").and_then(Value::as_str) {
-            Some("beginning") => Start::Beginning,
-            Some("now") => Start::Now,
-            _ => return Err(invalid("receiver.delivery.start", "must be \"beginning\" or \"now\"")),
-        };
-        let on_failing_event = match (fields.get("onFailingEvent").and_then(Value::as_str), policies) {
-            (Some("halt"), _) => OnFailingEvent::Halt,
-            (Some("skip"), PolicySet::Call | PolicySet::Webhook) => OnFailingEvent::Skip,
-            (Some("skip"), PolicySet::Copy) => {
-                return Err(invalid(
-                    "receiver.delivery.onFailingEvent",
-                    "copy-to-stream can only \"halt\": an ordered copy never skips",
-                ))
-            }
-            _ => {
-                return Err(invalid(
-                    "receiver.delivery.onFailingEvent",
-                    "must be \"halt\" or \"skip\"",
-                ))
-            }
-        };
-        let retry = fields.get("retry").map(Retry::parse).transpose()?;
-        let throttle = match fields.get("throttle") {
-            None => None,
-            Some(value) => {
-                let path = "receiver.delivery.throttle";
-                let fields = object(value, path, &["maxDeliveries", "windowMs"])?;
-                Some(Throttle {
-                    max_deliveries: positive(fields, "maxDeliveries", path, MAX_POLICY_VALUE)?,
-                    window_ms: positive(fields, "windowMs", path, MAX_AGGREGATE_WINDOW_MS)?,
-                })
-            }
-        };
-        let aggregate = match fields.get("aggregate") {
-            None => None,
-            Some(value) => {
-                let path = "receiver.delivery.aggregate";
-                let fields = object(value, path, &["windowMs", "maxBatch"])?;
-                Some(Aggregate {
-                    window_ms: positive(fields, "windowMs", path, MAX_AGGREGATE_WINDOW_MS)?,
-                    max_batch: positive(fields, "maxBatch", path, MAX_AGGREGATE_BATCH)?,
-                })
-            }
-        };
-        let timeout_ms = match fields.get("timeoutMs") {
-            None => None,
-            Some(_) => Some(positive(fields, "timeoutMs", path, MAX_WEBHOOK_TIMEOUT_MS)?),
-        };
-        let journal_depth = match fields.get("journalDepth") {
-            None => None,
-            Some(_) => Some(positive(
-                fields,
-                "journalDepth",
-                path,
-                crate::limits::MAX_JOURNAL_DEPTH,
-            )?),
-        };
-        let gate = match fields.get("gate") {
-            None => None,
-            Some(value) => Some(parse_gate(value)?),
-        };
-        if matches!(gate, Some(Gate::Threshold { .. })) && aggregate.is_some() {
-            return Err(invalid(
-                "receiver.delivery.gate",
-                "a threshold gate already delivers digests; use it or aggregate, not both",
-            ));
         }
-        Ok(Delivery {
-            start,
-            on_failing_event,
-            retry,
-            throttle,
-            aggregate,
-            timeout_ms,
-            journal_depth,
-            gate,
+    }
+}
+
+/// `delivery.start`: where a run starts (§5).
+fn parse_start(value: Option<&Value>) -> Result<Start, ConfigError> {
+    match value.and_then(Value::as_str) {
+        Some("beginning") => Ok(Start::Beginning),
+        Some("now") => Ok(Start::Now),
+        _ => Err(invalid("receiver.delivery.start", "must be \"beginning\" or \"now\"")),
+    }
+}
+
+/// `delivery.onFailingEvent` (§6): an ordered copy can only halt.
+fn parse_on_failing_event(value: Option<&Value>, policies: PolicySet) -> Result<OnFailingEvent, ConfigError> {
+    match (value.and_then(Value::as_str), policies) {
+        (Some("halt"), _) => Ok(OnFailingEvent::Halt),
+        (Some("skip"), PolicySet::Call | PolicySet::Webhook) => Ok(OnFailingEvent::Skip),
+        (Some("skip"), PolicySet::Copy) => Err(invalid(
+            "receiver.delivery.onFailingEvent",
+            "copy-to-stream can only \"halt\": an ordered copy never skips",
+        )),
+        _ => Err(invalid(
+            "receiver.delivery.onFailingEvent",
+            "must be \"halt\" or \"skip\"",
+        )),
+    }
+}
+
+impl Throttle {
+    fn parse(value: &Value) -> Result<Throttle, ConfigError> {
+        let path = "receiver.delivery.throttle";
+        let fields = object(value, path, &["maxDeliveries", "windowMs"])?;
+        Ok(Throttle {
+            max_deliveries: positive(fields, "maxDeliveries", path, MAX_POLICY_VALUE)?,
+            window_ms: positive(fields, "windowMs", path, MAX_AGGREGATE_WINDOW_MS)?,
         })
+    }
+}
+
+impl Aggregate {
+    fn parse(value: &Value) -> Result<Aggregate, ConfigError> {
+        let path = "receiver.delivery.aggregate";
+        let fields = object(value, path, &["windowMs", "maxBatch"])?;
+        Ok(Aggregate {
+            window_ms: positive(fields, "windowMs", path, MAX_AGGREGATE_WINDOW_MS)?,
+            max_batch: positive(fields, "maxBatch", path, MAX_AGGREGATE_BATCH)?,
+        })
+    }
+}
+
+/// A positive integer field of `receiver.delivery` that may be absent.
+fn optional_positive(fields: &Map<String, Value>, name: &str, max: u64) -> Result<Option<u64>, ConfigError> {
+    match fields.get(name) {
+        None => Ok(None),
+        Some(_) => positive(fields, name, "receiver.delivery", max).map(Some),
+    }
+}
+
+/// A threshold gate already delivers digests (§13): it excludes aggregate.
+fn check_gate_with_aggregate(gate: Option<&Gate>, aggregate: Option<&Aggregate>) -> Result<(), ConfigError> {
+    if matches!(gate, Some(Gate::Threshold { .. })) && aggregate.is_some() {
+        return Err(invalid(
+            "receiver.delivery.gate",
+            "a threshold gate already delivers digests; use it or aggregate, not both",
+        ));
+    }
+    Ok(())
+}
+
+impl Delivery {
+    /// `receiver.delivery` for a receiver kind accepting `policies`: each
+    /// field checked in turn, in the order written here.
+    pub fn parse(value: Option<&Value>, policies: PolicySet) -> Result<Delivery, ConfigError> {
+        let path = "receiver.delivery";
+        let value = value.ok_or_else(|| invalid(path, "is required"))?;
+        let fields = object(value, path, policies.allowed())?;
+        let delivery = Delivery {
+            start: parse_start(fields.get("start"))?,
+            on_failing_event: parse_on_failing_event(fields.get("onFailingEvent"), policies)?,
+            retry: fields.get("retry").map(Retry::parse).transpose()?,
+            throttle: fields.get("throttle").map(Throttle::parse).transpose()?,
+            aggregate: fields.get("aggregate").map(Aggregate::parse).transpose()?,
+            timeout_ms: optional_positive(fields, "timeoutMs", MAX_WEBHOOK_TIMEOUT_MS)?,
+            journal_depth: optional_positive(fields, "journalDepth", crate::limits::MAX_JOURNAL_DEPTH)?,
+            gate: fields.get("gate").map(parse_gate).transpose()?,
+        };
+        check_gate_with_aggregate(delivery.gate.as_ref(), delivery.aggregate.as_ref())?;
+        Ok(delivery)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn problem(error: ConfigError) -> (String, String) {
+        match error {
+            ConfigError::Invalid { field, problem } => (field, problem),
+            other => panic!("not an Invalid: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn start_is_beginning_or_now() {
+        assert_eq!(parse_start(Some(&json!("beginning"))), Ok(Start::Beginning));
+        assert_eq!(parse_start(Some(&json!("now"))), Ok(Start::Now));
+        for wrong in [None, Some(json!("later")), Some(json!(1))] {
+            let (field, text) = problem(parse_start(wrong.as_ref()).unwrap_err());
+            assert_eq!(field, "receiver.delivery.start");
+            assert_eq!(text, "must be \"beginning\" or \"now\"");
+        }
+    }
+
+    #[test]
+    fn on_failing_event_skips_only_where_the_kind_may() {
+        let halt = json!("halt");
+        let skip = json!("skip");
+        for policies in [PolicySet::Copy, PolicySet::Call, PolicySet::Webhook] {
+            assert_eq!(parse_on_failing_event(Some(&halt), policies), Ok(OnFailingEvent::Halt));
+        }
+        assert_eq!(
+            parse_on_failing_event(Some(&skip), PolicySet::Call),
+            Ok(OnFailingEvent::Skip)
+        );
+        assert_eq!(
+            parse_on_failing_event(Some(&skip), PolicySet::Webhook),
+            Ok(OnFailingEvent::Skip)
+        );
+        let (field, text) = problem(parse_on_failing_event(Some(&skip), PolicySet::Copy).unwrap_err());
+        assert_eq!(field, "receiver.delivery.onFailingEvent");
+        assert_eq!(text, "copy-to-stream can only \"halt\": an ordered copy never skips");
+        let (field, text) = problem(parse_on_failing_event(None, PolicySet::Call).unwrap_err());
+        assert_eq!(field, "receiver.delivery.onFailingEvent");
+        assert_eq!(text, "must be \"halt\" or \"skip\"");
+    }
+
+    #[test]
+    fn only_call_and_webhook_take_policies_and_only_webhook_a_timeout() {
+        assert!(!PolicySet::Copy.allowed().contains(&"throttle"));
+        assert!(PolicySet::Call.allowed().contains(&"gate"));
+        assert!(!PolicySet::Call.allowed().contains(&"timeoutMs"));
+        assert!(PolicySet::Webhook.allowed().contains(&"timeoutMs"));
+    }
+
+    #[test]
+    fn optional_positive_is_none_when_absent_and_checked_when_present() {
+        let fields = json!({"timeoutMs": 5, "journalDepth": 0});
+        let fields = fields.as_object().unwrap();
+        assert_eq!(optional_positive(fields, "absent", 10), Ok(None));
+        assert_eq!(optional_positive(fields, "timeoutMs", 10), Ok(Some(5)));
+        let (field, text) = problem(optional_positive(fields, "journalDepth", 10).unwrap_err());
+        assert_eq!(field, "receiver.delivery.journalDepth");
+        assert_eq!(text, "must be positive");
+        let (_, text) = problem(optional_positive(fields, "timeoutMs", 4).unwrap_err());
+        assert_eq!(text, "must be at most 4");
+    }
+
+    #[test]
+    fn a_threshold_gate_excludes_aggregate_and_max_once_does_not() {
+        let aggregate = Aggregate {
+            window_ms: 1,
+            max_batch: 1,
+        };
+        let threshold = Gate::Threshold { count: 2, window_ms: 1 };
+        let max_once = Gate::MaxOnce { window_ms: 1 };
+        assert!(check_gate_with_aggregate(Some(&threshold), None).is_ok());
+        assert!(check_gate_with_aggregate(Some(&max_once), Some(&aggregate)).is_ok());
+        assert!(check_gate_with_aggregate(None, Some(&aggregate)).is_ok());
+        let (field, _) = problem(check_gate_with_aggregate(Some(&threshold), Some(&aggregate)).unwrap_err());
+        assert_eq!(field, "receiver.delivery.gate");
     }
 }

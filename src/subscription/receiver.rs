@@ -8,7 +8,7 @@ use super::{invalid, object, optional_jsonata, ConfigError};
 use crate::limits::{MAX_ITX_EXPRESSION_ITEMS, MAX_ITX_EXPRESSION_ITEM_BYTES, MAX_WEBHOOK_URL_BYTES};
 use crate::path::StreamPath;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "kebab-case", rename_all_fields = "camelCase")]
@@ -56,78 +56,107 @@ fn parse_expression(value: Option<&Value>, field: &str) -> Result<Value, ConfigE
     Ok(Value::Array(items.clone()))
 }
 
+/// Whether an expression has the shape `["processors", NAME, "wake"]` (§9).
+fn is_wake_expression(expression: &Value) -> bool {
+    expression.get(0).and_then(Value::as_str) == Some("processors")
+        && expression.get(2).and_then(Value::as_str) == Some("wake")
+        && expression.as_array().map(Vec::len) == Some(3)
+}
+
+/// A webhook URL is 1 to `MAX_WEBHOOK_URL_BYTES` bytes.
+fn check_url(url: &str) -> Result<(), ConfigError> {
+    if url.is_empty() || url.len() > MAX_WEBHOOK_URL_BYTES {
+        return Err(invalid(
+            "receiver.url",
+            format!("must be 1-{MAX_WEBHOOK_URL_BYTES} bytes"),
+        ));
+    }
+    Ok(())
+}
+
+/// A required string field of `receiver`, named `receiver.{name}` in errors.
+fn required_str<'a>(fields: &'a Map<String, Value>, name: &str) -> Result<&'a str, ConfigError> {
+    fields
+        .get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("receiver.{name}"), "is required and must be a string"))
+}
+
+/// The optional `receiver.jsonataTransform`.
+fn jsonata_transform(fields: &Map<String, Value>) -> Result<Option<String>, ConfigError> {
+    optional_jsonata(fields, "jsonataTransform", "receiver.jsonataTransform")
+}
+
+/// `processor-wake`: no transform and no delivery (§9).
+fn parse_processor_wake(value: &Value) -> Result<Receiver, ConfigError> {
+    let fields = object(value, "receiver", &["action", "expression"])?;
+    let expression = parse_expression(fields.get("expression"), "receiver.expression")?;
+    if !is_wake_expression(&expression) {
+        return Err(invalid(
+            "receiver.expression",
+            "must be [\"processors\", NAME, \"wake\"]",
+        ));
+    }
+    if let Some(name) = crate::processor::name_of(&expression) {
+        crate::processor::check_name(name).map_err(|error| invalid("receiver.expression", error.to_string()))?;
+    }
+    Ok(Receiver::ProcessorWake { expression })
+}
+
+/// `copy-to-stream`: a receiving stream path that parses; halt only.
+fn parse_copy_to_stream(value: &Value) -> Result<Receiver, ConfigError> {
+    let fields = object(
+        value,
+        "receiver",
+        &["action", "receivingStreamPath", "jsonataTransform", "delivery"],
+    )?;
+    let path = required_str(fields, "receivingStreamPath")?;
+    StreamPath::parse(path).map_err(|error| invalid("receiver.receivingStreamPath", error.to_string()))?;
+    Ok(Receiver::CopyToStream {
+        receiving_stream_path: path.to_owned(),
+        jsonata_transform: jsonata_transform(fields)?,
+        delivery: Delivery::parse(fields.get("delivery"), PolicySet::Copy)?,
+    })
+}
+
+/// `itx-call`: any ITX expression (§9).
+fn parse_itx_call(value: &Value) -> Result<Receiver, ConfigError> {
+    let fields = object(
+        value,
+        "receiver",
+        &["action", "expression", "jsonataTransform", "delivery"],
+    )?;
+    Ok(Receiver::ItxCall {
+        expression: parse_expression(fields.get("expression"), "receiver.expression")?,
+        jsonata_transform: jsonata_transform(fields)?,
+        delivery: Delivery::parse(fields.get("delivery"), PolicySet::Call)?,
+    })
+}
+
+/// `webhook-post`: a bounded URL; the webhook policies, timeoutMs included.
+fn parse_webhook_post(value: &Value) -> Result<Receiver, ConfigError> {
+    let fields = object(value, "receiver", &["action", "url", "jsonataTransform", "delivery"])?;
+    let url = required_str(fields, "url")?;
+    check_url(url)?;
+    Ok(Receiver::WebhookPost {
+        url: url.to_owned(),
+        jsonata_transform: jsonata_transform(fields)?,
+        delivery: Delivery::parse(fields.get("delivery"), PolicySet::Webhook)?,
+    })
+}
+
 impl Receiver {
+    /// A receiver of §5, one leaf per `action`.
     pub fn parse(value: &Value) -> Result<Receiver, ConfigError> {
         let action = value
             .get("action")
             .and_then(Value::as_str)
             .ok_or_else(|| invalid("receiver.action", "is required and must be a string"))?;
         match action {
-            "processor-wake" => {
-                let fields = object(value, "receiver", &["action", "expression"])?;
-                let expression = parse_expression(fields.get("expression"), "receiver.expression")?;
-                if expression.get(0).and_then(Value::as_str) != Some("processors")
-                    || expression.get(2).and_then(Value::as_str) != Some("wake")
-                    || expression.as_array().map(Vec::len) != Some(3)
-                {
-                    return Err(invalid(
-                        "receiver.expression",
-                        "must be [\"processors\", NAME, \"wake\"]",
-                    ));
-                }
-                if let Some(name) = crate::processor::name_of(&expression) {
-                    crate::processor::check_name(name)
-                        .map_err(|error| invalid("receiver.expression", error.to_string()))?;
-                }
-                Ok(Receiver::ProcessorWake { expression })
-            }
-            "copy-to-stream" => {
-                let fields = object(
-                    value,
-                    "receiver",
-                    &["action", "receivingStreamPath", "jsonataTransform", "delivery"],
-                )?;
-                let path = fields
-                    .get("receivingStreamPath")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| invalid("receiver.receivingStreamPath", "is required and must be a string"))?;
-                StreamPath::parse(path).map_err(|error| invalid("receiver.receivingStreamPath", error.to_string()))?;
-                Ok(Receiver::CopyToStream {
-                    receiving_stream_path: path.to_owned(),
-                    jsonata_transform: optional_jsonata(fields, "jsonataTransform", "receiver.jsonataTransform")?,
-                    delivery: Delivery::parse(fields.get("delivery"), PolicySet::Copy)?,
-                })
-            }
-            "itx-call" => {
-                let fields = object(
-                    value,
-                    "receiver",
-                    &["action", "expression", "jsonataTransform", "delivery"],
-                )?;
-                Ok(Receiver::ItxCall {
-                    expression: parse_expression(fields.get("expression"), "receiver.expression")?,
-                    jsonata_transform: optional_jsonata(fields, "jsonataTransform", "receiver.jsonataTransform")?,
-                    delivery: Delivery::parse(fields.get("delivery"), PolicySet::Call)?,
-                })
-            }
-            "webhook-post" => {
-                let fields = object(value, "receiver", &["action", "url", "jsonataTransform", "delivery"])?;
-                let url = fields
-                    .get("url")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| invalid("receiver.url", "is required and must be a string"))?;
-                if url.is_empty() || url.len() > MAX_WEBHOOK_URL_BYTES {
-                    return Err(invalid(
-                        "receiver.url",
-                        format!("must be 1-{MAX_WEBHOOK_URL_BYTES} bytes"),
-                    ));
-                }
-                Ok(Receiver::WebhookPost {
-                    url: url.to_owned(),
-                    jsonata_transform: optional_jsonata(fields, "jsonataTransform", "receiver.jsonataTransform")?,
-                    delivery: Delivery::parse(fields.get("delivery"), PolicySet::Webhook)?,
-                })
-            }
+            "processor-wake" => parse_processor_wake(value),
+            "copy-to-stream" => parse_copy_to_stream(value),
+            "itx-call" => parse_itx_call(value),
+            "webhook-post" => parse_webhook_post(value),
             other => Err(invalid(
                 "receiver.action",
                 format!("'{other}' is not one of processor-wake, copy-to-stream, itx-call, webhook-post"),
@@ -164,5 +193,43 @@ impl Receiver {
             | Receiver::ItxCall { jsonata_transform, .. }
             | Receiver::WebhookPost { jsonata_transform, .. } => jsonata_transform.as_deref(),
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_wake_expression_is_processors_name_wake() {
+        assert!(is_wake_expression(&json!(["processors", "p", "wake"])));
+        assert!(!is_wake_expression(&json!(["processors", "p", "sleep"])));
+        assert!(!is_wake_expression(&json!(["other", "p", "wake"])));
+        assert!(!is_wake_expression(&json!(["processors", "p", "wake", "x"])));
+        assert!(!is_wake_expression(&json!(["processors", "p"])));
+    }
+
+    #[test]
+    fn a_url_is_one_to_max_bytes() {
+        assert!(check_url("https://example.com/hook").is_ok());
+        assert!(check_url(&"u".repeat(MAX_WEBHOOK_URL_BYTES)).is_ok());
+        for url in [String::new(), "u".repeat(MAX_WEBHOOK_URL_BYTES + 1)] {
+            let error = check_url(&url).unwrap_err();
+            assert_eq!(
+                error,
+                invalid("receiver.url", format!("must be 1-{MAX_WEBHOOK_URL_BYTES} bytes"))
+            );
+        }
+    }
+
+    #[test]
+    fn a_required_string_names_its_receiver_field() {
+        let fields = json!({"url": 3});
+        let error = required_str(fields.as_object().unwrap(), "url").unwrap_err();
+        assert_eq!(error, invalid("receiver.url", "is required and must be a string"));
+        let fields = json!({"url": "x"});
+        assert_eq!(required_str(fields.as_object().unwrap(), "url"), Ok("x"));
     }
 }
