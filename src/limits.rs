@@ -81,6 +81,10 @@ pub const ALARM_TURN_MS: i64 = 20_000;
 pub const ALARM_YIELD_EVERY_MS: i64 = 50;
 /// Sends one alarm turn completes before re-arming for the rest.
 pub const MAX_ALARM_COMPLETIONS: u32 = 10_000;
+/// Completions one alarm's delivery loop takes at most: its turn plans
+/// nothing after [`MAX_ALARM_COMPLETIONS`], and then at most one send per
+/// subscription ([`MAX_STREAM_SUBSCRIPTIONS`]) is still in flight.
+pub const MAX_TURN_ROUNDS: usize = MAX_ALARM_COMPLETIONS as usize + MAX_STREAM_SUBSCRIPTIONS;
 /// Subrequests one alarm turn may make (the platform allows 1000 per
 /// invocation; the rest is headroom for the catalog and the unexpected). A
 /// copy, webhook or itx send is one; a processor delivery is up to three

@@ -382,7 +382,9 @@ fn run_seeds(from: u64, count: u64) -> (u64, u64, u64) {
         match std::panic::catch_unwind(|| run(seed)) {
             Ok((h, l, r)) => (halts, landed, resets) = (halts + h, landed + l, resets + r),
             Err(panic) => {
-                eprintln!("seed {seed} failed; replay: PROCESSOR_SIM_SEED={seed} cargo test --test engine_processor_sim");
+                eprintln!(
+                    "seed {seed} failed; replay: PROCESSOR_SIM_SEED={seed} cargo test --test engine_processor_sim"
+                );
                 std::panic::resume_unwind(panic);
             }
         }

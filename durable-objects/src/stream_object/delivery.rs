@@ -18,6 +18,7 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::future::Future;
 use std::pin::Pin;
 use tributary::delivery::{replay_answer, Completion, DeliveryPlan, Outcome, Replay, ReplayNext, Turn};
+use tributary::limits::{MAX_RETRY_ATTEMPTS, MAX_TURN_ROUNDS};
 use tributary::route::internal::{Host, CATALOG_CHANGE_ROUTE, PROJECT_HEADER};
 use tributary::stream::Stream;
 use tributary::subscription::Receiver;
@@ -144,7 +145,8 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     sync_catalog(object).await?;
     let mut turn = Turn::begin(platform::now_ms());
     let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
-    loop {
+    // Each round takes one completion (§12 budget: MAX_TURN_ROUNDS).
+    for _round in 0..MAX_TURN_ROUNDS {
         let (plans, project) = plan_due(object, &mut turn)?;
         for Planned { plan, signing_secret } in plans {
             let project = project.clone();
@@ -173,6 +175,9 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         }
         complete(object, &mut turn, &plan, outcome)?;
     }
+    // Unreachable by the budget's arithmetic; were it reached, the sends
+    // still out are dropped and their in-flight deadlines retry them (§6 rule 6).
+    Ok(())
 }
 
 fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome: Outcome) -> Result<()> {
@@ -242,17 +247,24 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
         signing_secret,
     };
     let mut replay = Replay::begin(plan, now);
-    let outcome = loop {
+    let mut last = None;
+    // Replay::after ends the replay within its policy's attempts (≤ MAX_RETRY_ATTEMPTS).
+    for _attempt in 0..MAX_RETRY_ATTEMPTS {
         let plan = replay.next_send(platform::now_ms());
         let outcome = match plan.prepared_failure.clone() {
             Some(failure) => failure,
             None => send(&sender, plan).await,
         };
         let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
-        match replay.after(&outcome, platform::now_ms(), entropy) {
-            ReplayNext::Done => break outcome,
+        let next = replay.after(&outcome, platform::now_ms(), entropy);
+        last = Some(outcome);
+        match next {
+            ReplayNext::Done => break,
             ReplayNext::Wait { ms } => within(ms, futures_util::future::pending::<()>()).await,
         };
+    }
+    let Some(outcome) = last else {
+        return Ok(ApiError::new(ErrorCode::Internal, "replay made no attempt").into());
     };
     let delivered = {
         let mut slot = object.stream_slot().borrow_mut();
