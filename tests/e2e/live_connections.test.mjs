@@ -23,8 +23,6 @@
 //   client disconnects, so the object never learns of it (a `todo` test).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import { randomBytes } from "node:crypto";
 import { startTributary, streamUrl, TOKEN, OTHER_TOKEN } from "./harness.mjs";
 import { CONFIGURED, eventually, streamApi } from "./delivery_helpers.mjs";
 import { fresh, offsets, bigEvents, receivedThrough, assertError, liveClients } from "./live_helpers.mjs";
@@ -59,7 +57,7 @@ after(async () => {
   await t?.cleanup();
 });
 
-const { openClients, liveUrl, openWs, openSse, connectionsOf, durable } = liveClients(() => t);
+const { openClients, liveUrl, openWs, openSse, connectionsOf, durable, rawUpgrade } = liveClients(() => t);
 
 const RFC3339_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|\+00:00)$/;
 
@@ -72,45 +70,6 @@ const idleSubscription = (subscriptionKey) => ({
     receiver: { action: "copy-to-stream", receivingStreamPath: "/e2e-live/never", delivery: { start: "now", onFailingEvent: "halt" } },
   },
 });
-
-/** A raw WebSocket upgrade request: {upgraded, status, body, headers}. */
-function rawUpgrade(path, query = "", headers = {}) {
-  const url = new URL(liveUrl(path, query));
-  return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: url.hostname,
-      port: url.port,
-      path: `${url.pathname}${url.search}`,
-      method: "GET",
-      headers: {
-        connection: "Upgrade",
-        upgrade: "websocket",
-        "sec-websocket-version": "13",
-        "sec-websocket-key": randomBytes(16).toString("base64"),
-        ...headers,
-      },
-    });
-    request.on("upgrade", (response, socket) => {
-      socket.destroy();
-      resolve({ upgraded: true, status: response.statusCode, headers: response.headers, body: null });
-    });
-    request.on("response", (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => {
-        let body = text;
-        try {
-          body = JSON.parse(text);
-        } catch {}
-        resolve({ upgraded: false, status: response.statusCode, headers: response.headers, body });
-      });
-    });
-    request.on("error", reject);
-    request.setTimeout(10_000, () => request.destroy(new Error("raw upgrade timed out")));
-    request.end();
-  });
-}
 
 // ---------------------------------------------------------------------------
 // 1. Keys: collisions both ways, and replacement

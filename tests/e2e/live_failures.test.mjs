@@ -9,12 +9,11 @@
 // and every test ends with a request to another stream that must answer.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import { randomBytes } from "node:crypto";
 import { EventSource } from "eventsource";
 import { startTributary, streamUrl, TOKEN } from "./harness.mjs";
 import { CONFIGURED, HALTED, eventually, streamApi } from "./delivery_helpers.mjs";
 import { startReceiver } from "./webhook_receiver.mjs";
+import { liveClients } from "./live_helpers.mjs";
 
 let t;
 let api;
@@ -42,6 +41,7 @@ const offsets = (events) => events.map((e) => e.offset);
 const openClients = new Set();
 const liveUrl = (path, query = "") => `${t.url}${streamUrl(path, "live")}${query ? `?${query}` : ""}`;
 const wsUrl = (path, query) => liveUrl(path, query).replace(/^http/, "ws");
+const { rawUpgrade } = liveClients(() => t);
 
 /** Another stream answers: the isolate is healthy after what a test did. */
 async function anotherStreamAnswers() {
@@ -102,45 +102,6 @@ function openSse(path, query = "") {
   conn.close = () => es.close();
   openClients.add(conn.close);
   return conn;
-}
-
-/** A raw WebSocket upgrade request: {upgraded, status, body, headers}. */
-function rawUpgrade(path, query = "", headers = {}) {
-  const url = new URL(liveUrl(path, query));
-  return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: url.hostname,
-      port: url.port,
-      path: `${url.pathname}${url.search}`,
-      method: "GET",
-      headers: {
-        connection: "Upgrade",
-        upgrade: "websocket",
-        "sec-websocket-version": "13",
-        "sec-websocket-key": randomBytes(16).toString("base64"),
-        ...headers,
-      },
-    });
-    request.on("upgrade", (response, socket) => {
-      socket.destroy();
-      resolve({ upgraded: true, status: response.statusCode, headers: response.headers, body: null });
-    });
-    request.on("response", (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => {
-        let body = text;
-        try {
-          body = JSON.parse(text);
-        } catch {}
-        resolve({ upgraded: false, status: response.statusCode, headers: response.headers, body });
-      });
-    });
-    request.on("error", reject);
-    request.setTimeout(10_000, () => request.destroy(new Error("raw upgrade timed out")));
-    request.end();
-  });
 }
 
 function assertError(res, status, code) {

@@ -4,6 +4,8 @@
 // built-in WebSocket — that record every event and frame they receive,
 // bounded waits on what they received, and the debug card's connections.
 import assert from "node:assert/strict";
+import http from "node:http";
+import { randomBytes } from "node:crypto";
 import { EventSource } from "eventsource";
 import { streamUrl, TOKEN } from "./harness.mjs";
 import { eventually, streamApi } from "./delivery_helpers.mjs";
@@ -130,5 +132,45 @@ export function liveClients(tributary) {
   /** Durable events of `path` (a range read), in order. */
   const durable = async (path) => (await api.readAll(path)).events;
 
-  return { openClients, liveUrl, openWs, openSse, connectionsOf, durable };
+
+  /** A raw WebSocket upgrade request: {upgraded, status, body, headers}. */
+  function rawUpgrade(path, query = "", headers = {}) {
+    const url = new URL(liveUrl(path, query));
+    return new Promise((resolve, reject) => {
+      const request = http.request({
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: "GET",
+        headers: {
+          connection: "Upgrade",
+          upgrade: "websocket",
+          "sec-websocket-version": "13",
+          "sec-websocket-key": randomBytes(16).toString("base64"),
+          ...headers,
+        },
+      });
+      request.on("upgrade", (response, socket) => {
+        socket.destroy();
+        resolve({ upgraded: true, status: response.statusCode, headers: response.headers, body: null });
+      });
+      request.on("response", (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => {
+          let body = text;
+          try {
+            body = JSON.parse(text);
+          } catch {}
+          resolve({ upgraded: false, status: response.statusCode, headers: response.headers, body });
+        });
+      });
+      request.on("error", reject);
+      request.setTimeout(10_000, () => request.destroy(new Error("raw upgrade timed out")));
+      request.end();
+    });
+  }
+
+  return { openClients, liveUrl, openWs, openSse, connectionsOf, durable, rawUpgrade };
 }
