@@ -134,18 +134,8 @@ mod tests {
 
     fn row() -> RuntimeRow {
         RuntimeRow {
-            subscription_key: "k".to_owned(),
-            cursor_changed_at_source_offset: 1,
-            acknowledged_offset: 10,
-            attempt: 0,
-            next_attempt_at_ms: None,
             in_flight_deadline_at_ms: Some(5000),
-            last_error: None,
-            bytes_sent: 0,
-            isolating: false,
-            retry_through_offset: None,
-            journal_pruned_through: 0,
-            gate_anchor_ms: None,
+            ..RuntimeRow::fixture()
         }
     }
 

@@ -56,6 +56,27 @@ pub struct RuntimeRow {
     pub gate_anchor_ms: Option<i64>,
 }
 
+/// The row unit tests start from: key `k`, run 1, cursor at 10, idle.
+#[cfg(test)]
+impl RuntimeRow {
+    pub(crate) fn fixture() -> RuntimeRow {
+        RuntimeRow {
+            subscription_key: "k".to_owned(),
+            cursor_changed_at_source_offset: 1,
+            acknowledged_offset: 10,
+            attempt: 0,
+            next_attempt_at_ms: None,
+            in_flight_deadline_at_ms: None,
+            last_error: None,
+            bytes_sent: 0,
+            isolating: false,
+            retry_through_offset: None,
+            journal_pruned_through: 0,
+            gate_anchor_ms: None,
+        }
+    }
+}
+
 impl RuntimeRow {
     /// Decodes one row of [`SELECT`] (or any query selecting [`COLUMNS`] in order).
     pub fn decode(query: &str, row: &[SqlValue]) -> Result<RuntimeRow, StorageError> {
