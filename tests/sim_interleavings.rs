@@ -68,41 +68,14 @@ struct Failure {
 /// Removes steps while the same invariant still breaks (delta debugging):
 /// each step carries its own dice, so the remaining ones keep their choices.
 fn shrink(seed: u64, steps: Vec<Step>, invariant: &str) -> (Vec<Step>, Report) {
-    let fails = |candidate: &[Step]| {
+    sim::shrink::shrink_steps(steps, SHRINK_BUDGET, |candidate: &[Step]| {
         let report = run(seed, candidate, false);
         let same = report
             .failure
             .as_ref()
             .is_some_and(|(_, violation)| violation.invariant == invariant);
         (same, report)
-    };
-    let mut best = steps;
-    let (_, mut best_report) = fails(&best);
-    let mut budget = SHRINK_BUDGET;
-    let mut chunk = best.len().div_ceil(2).max(1);
-    loop {
-        let mut start = 0;
-        let mut progressed = false;
-        while start < best.len() && budget > 0 {
-            budget -= 1;
-            let end = (start + chunk).min(best.len());
-            let candidate: Vec<Step> = best[..start].iter().chain(&best[end..]).copied().collect();
-            let (same, report) = fails(&candidate);
-            if same {
-                best = candidate;
-                best_report = report;
-                progressed = true;
-            } else {
-                start += chunk;
-            }
-        }
-        if budget == 0 || (chunk == 1 && !progressed) {
-            return (best, best_report);
-        }
-        if !progressed {
-            chunk = chunk.div_ceil(2);
-        }
-    }
+    })
 }
 
 /// Names the known engine bug a failure looks like, for the report.

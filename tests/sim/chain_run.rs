@@ -49,41 +49,14 @@ pub fn run_chain(seed: u64, steps: &[ChainStep], verbose: bool) -> ChainReport {
 
 /// Removes steps while the same invariant still breaks (delta debugging).
 pub fn shrink_chain(seed: u64, steps: Vec<ChainStep>, invariant: &str, budget: usize) -> (Vec<ChainStep>, ChainReport) {
-    let fails = |candidate: &[ChainStep]| {
+    super::shrink::shrink_steps(steps, budget, |candidate: &[ChainStep]| {
         let report = run_chain(seed, candidate, false);
         let same = report
             .failure
             .as_ref()
             .is_some_and(|(_, violation)| violation.invariant == invariant);
         (same, report)
-    };
-    let mut best = steps;
-    let (_, mut best_report) = fails(&best);
-    let mut budget = budget;
-    let mut chunk = best.len().div_ceil(2).max(1);
-    loop {
-        let mut start = 0;
-        let mut progressed = false;
-        while start < best.len() && budget > 0 {
-            budget -= 1;
-            let end = (start + chunk).min(best.len());
-            let candidate: Vec<ChainStep> = best[..start].iter().chain(&best[end..]).copied().collect();
-            let (same, report) = fails(&candidate);
-            if same {
-                best = candidate;
-                best_report = report;
-                progressed = true;
-            } else {
-                start += chunk;
-            }
-        }
-        if budget == 0 || (chunk == 1 && !progressed) {
-            return (best, best_report);
-        }
-        if !progressed {
-            chunk = chunk.div_ceil(2);
-        }
-    }
+    })
 }
 
 /// A failing seed: the seed, the step, what broke.

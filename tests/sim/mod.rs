@@ -17,5 +17,6 @@ pub mod chain_run;
 pub mod gates;
 pub mod model;
 pub mod rng;
+pub mod shrink;
 pub mod storage;
 pub mod world;
