@@ -4,7 +4,8 @@
 // Prometheus text parsing, table printing and wasm size.
 //
 // Benchmarks only ever talk to the local workerd started by the e2e harness.
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
+import os from "node:os";
 import { gzipSync, constants as zlib } from "node:zlib";
 
 /** A positive number from the environment, or `fallback`; anything else is fatal. */
@@ -186,4 +187,21 @@ export function printTable(columns, rows, out = console.log) {
 export function fileSizes(path) {
   const bytes = readFileSync(path);
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: zlib.Z_BEST_COMPRESSION }).length };
+}
+
+/**
+ * Reports one of issue 20's aims: prints `AIM <label>: <measured> (aim <op>
+ * <target>) — met | not met` and, when BENCH_AIMS_FILE is set (scripts/bench
+ * sets it), appends the same as one JSON line so `bench/aims.mjs` prints every
+ * aim of the run in one table. `op` is ">=" or "<="; `note` says what the
+ * figure is (e.g. "ratio in one run", "ms p50").
+ */
+export function reportAim(label, measured, op, target, note = "") {
+  if (op !== ">=" && op !== "<=") throw new Error(`reportAim: op must be >= or <=, got ${op}`);
+  const met = Number.isFinite(measured) && (op === ">=" ? measured >= target : measured <= target);
+  const shown = Number.isFinite(measured) ? (Math.abs(measured) >= 100 ? measured.toFixed(0) : measured.toFixed(2)) : String(measured);
+  console.log(`AIM ${label}: ${shown} (aim ${op === ">=" ? "≥" : "≤"} ${target}${note ? `, ${note}` : ""}) — ${met ? "met" : "NOT MET"}`);
+  const file = process.env.BENCH_AIMS_FILE;
+  if (file) appendFileSync(file, `${JSON.stringify({ label, measured, op, target, note, met, load1: os.loadavg()[0] })}\n`);
+  return met;
 }
