@@ -72,7 +72,7 @@ impl<S: Storage> Stream<S> {
         entropy: [u8; 16],
     ) -> Result<Completion, StorageError> {
         let key = plan.subscription_key.as_str();
-        let Some(row) = self.runtime_rows()?.remove(key) else {
+        let Some(row) = self.runtime_row(key)? else {
             return Ok(Completion::Stale);
         };
         let Some(configuration) = self

@@ -160,7 +160,7 @@ impl<S: Storage> Stream<S> {
         let Some(configuration) = subscription.configuration.valid().cloned() else {
             return Ok(None);
         };
-        let Some(mut row) = self.runtime_rows()?.remove(key) else {
+        let Some(mut row) = self.runtime_row(key)? else {
             return Ok(None);
         };
         let Some(stamp) = self.stamp_for(key, &subscription) else {

@@ -130,6 +130,13 @@ impl Scan {
 
     fn pages<S: Storage>(&mut self, stream: &mut Stream<S>, scope: &Scope<'_>) -> Result<ScanEnd, StorageError> {
         let window_end = scope.shape.window_end;
+        // The first page reads only what the batch wants (a webhook one
+        // event), and each page after it twice the last, up to SCAN_PAGE_ROWS:
+        // a matching log costs one small read per delivery, a sparse filter
+        // still reaches full pages quickly.
+        let mut page_rows = u64::try_from(scope.shape.wanted)
+            .unwrap_or(SCAN_PAGE_ROWS)
+            .clamp(1, SCAN_PAGE_ROWS);
         // Each page moves `scanned` forward or ends the scan, and the window
         // holds at most MAX_SCAN_ROWS offsets: at most that many pages.
         for _page in 0..MAX_SCAN_ROWS {
@@ -142,10 +149,11 @@ impl Scan {
                     after: self.scanned,
                     through: window_end,
                     ephemeral_after: crate::stream::rows::NO_EPHEMERAL,
-                    max_rows: SCAN_PAGE_ROWS,
+                    max_rows: page_rows,
                     max_bytes: MAX_READ_BYTES,
                 },
             )?;
+            page_rows = page_rows.saturating_mul(2).min(SCAN_PAGE_ROWS);
             for event in page.events {
                 if let Some(end) = self.step(stream, scope, &event)? {
                     return Ok(end);

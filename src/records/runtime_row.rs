@@ -33,6 +33,12 @@ pub const SELECT: &str = "SELECT subscription_key, run_offset, acknowledged_offs
      in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
      gate_anchor_ms FROM subscription_runtime ORDER BY subscription_key";
 
+/// The same columns for one subscription key (its primary key): the planner
+/// and the completion read only the row they act on.
+pub const SELECT_ONE: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
+     in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
+     gate_anchor_ms FROM subscription_runtime WHERE subscription_key = ?";
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuntimeRow {
     pub subscription_key: String,

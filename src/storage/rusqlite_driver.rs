@@ -4,12 +4,16 @@
 use super::{Row, SqlValue, Storage, StorageError};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::Connection;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub struct RusqliteStorage {
     connection: Connection,
     rows_written: Cell<u64>,
+    /// Statements run, by SQL text: how tests and measurements count the
+    /// storage work one engine call does.
+    statements: RefCell<BTreeMap<String, u64>>,
 }
 
 fn sql_error(error: rusqlite::Error) -> StorageError {
@@ -41,7 +45,13 @@ impl RusqliteStorage {
         RusqliteStorage {
             connection,
             rows_written: Cell::new(0),
+            statements: RefCell::new(BTreeMap::new()),
         }
+    }
+
+    /// The statements run since the last call, by SQL text (and forgets them).
+    pub fn take_statement_counts(&self) -> BTreeMap<String, u64> {
+        std::mem::take(&mut *self.statements.borrow_mut())
     }
 }
 
@@ -67,6 +77,7 @@ fn from_rusqlite(value: ValueRef<'_>) -> SqlValue {
 
 impl Storage for RusqliteStorage {
     fn query(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StorageError> {
+        *self.statements.borrow_mut().entry(sql.to_owned()).or_insert(0) += 1;
         let before = self.connection.total_changes();
         let mut statement = self.connection.prepare_cached(sql).map_err(sql_error)?;
         let columns = statement.column_count();

@@ -5,7 +5,7 @@
 //! debug card of §11.
 
 use super::Stream;
-use crate::records::runtime_row::{RuntimeRow, SELECT as SELECT_RUNTIME};
+use crate::records::runtime_row::{RuntimeRow, SELECT as SELECT_RUNTIME, SELECT_ONE as SELECT_RUNTIME_ROW};
 use crate::state::{OutboundSubscription, ReducedState};
 use crate::storage::{Storage, StorageError};
 use crate::subscription::Start;
@@ -38,6 +38,17 @@ impl<S: Storage> Stream<S> {
         rows.iter()
             .map(|row| RuntimeRow::decode(SELECT_RUNTIME, row).map(|r| (r.subscription_key.clone(), r)))
             .collect()
+    }
+
+    /// The runtime row of `key`, if the stream has one.
+    pub fn runtime_row(&self, key: &str) -> Result<Option<RuntimeRow>, StorageError> {
+        if self.lifetime.is_none() {
+            return Ok(None);
+        }
+        let rows = self.storage.query(SELECT_RUNTIME_ROW, &[key.into()])?;
+        rows.first()
+            .map(|row| RuntimeRow::decode(SELECT_RUNTIME_ROW, row))
+            .transpose()
     }
 
     /// Makes `subscription_runtime` agree with `state`. Idempotent.

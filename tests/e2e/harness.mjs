@@ -56,6 +56,8 @@ export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks
   const shared = { durableObjectsPersist: persistDir, cf: false, host: "127.0.0.1", port: 0 };
   // TRIBUTARY_E2E_LOG=1 shows the workers' console output (structured logs).
   if (process.env.TRIBUTARY_E2E_LOG) shared.log = new Log(LogLevel.DEBUG);
+  // TRIBUTARY_INSPECTOR_PORT=n opens workerd's V8 inspector there (bench/profile.mjs).
+  if (process.env.TRIBUTARY_INSPECTOR_PORT) shared.inspectorPort = Number(process.env.TRIBUTARY_INSPECTOR_PORT);
   if (!itx) return { ...shared, ...tributary };
   tributary.serviceBindings = { ITX_TEST: "itx-test" };
   const service = {

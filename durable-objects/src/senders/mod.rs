@@ -9,12 +9,14 @@ pub mod processor;
 
 use crate::internal::bindings::{object_name, STREAM_BINDING};
 use crate::platform::{self, timers::within};
-use futures_util::StreamExt;
+use js_sys::Reflect;
 use tributary::copy::CopyBatch;
 use tributary::delivery::{classify_copy_status, DeliveryPlan, Outcome};
 use tributary::limits::MAX_WEBHOOK_RESPONSE_BYTES;
 use tributary::route::internal::{Host, COPY_ROUTE, PATH_HEADER, PROJECT_HEADER};
 use tributary::subscription::Receiver;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use worker::{Env, Headers, Method, Request, RequestInit, Result};
 
 /// What a send needs from the sending stream object.
@@ -82,42 +84,85 @@ async fn post(request: &tributary::webhook::WebhookRequest) -> std::result::Resu
     let controller = worker::AbortController::default();
     let signal = controller.signal();
     let exchange = async {
-        let mut response = worker::Fetch::Request(outgoing)
-            .send_with_signal(&signal)
+        let response = fetch_raw(&outgoing, &signal)
             .await
             .map_err(|error| format!("network error: {error}"))?;
-        let status = response.status_code();
+        let status = response.status();
         let retry_after = response.headers().get("retry-after").ok().flatten();
-        let body = read_capped(&mut response, MAX_WEBHOOK_RESPONSE_BYTES).await;
-        Ok((status, retry_after, body))
+        let (body, finished) = read_capped(response, MAX_WEBHOOK_RESPONSE_BYTES).await;
+        Ok((status, retry_after, body, finished))
     };
-    let answer = within(request.timeout_ms, exchange).await;
-    // Ends the connection whatever happened: a timed-out exchange, or a body
-    // left unread past the cap.
-    controller.abort();
-    answer.unwrap_or_else(|| Err(format!("timed out after {} ms (headers and body)", request.timeout_ms)))
-}
-
-/// At most `cap` bytes of the body, as text (lossy); the rest is never read.
-async fn read_capped(response: &mut worker::Response, cap: usize) -> String {
-    let Ok(mut stream) = response.stream() else {
-        return String::new();
-    };
-    let mut body = Vec::new();
-    // Each chunk is at least one byte, so at most `cap` iterations.
-    for _chunk in 0..cap {
-        match stream.next().await {
-            Some(Ok(chunk)) => {
-                let room = cap.saturating_sub(body.len());
-                body.extend(chunk.into_iter().take(room));
-                if body.len() >= cap {
-                    break;
-                }
+    match within(request.timeout_ms, exchange).await {
+        Some(Ok((status, retry_after, body, finished))) => {
+            // A body left unread past the cap still holds the connection.
+            if !finished {
+                controller.abort();
             }
-            Some(Err(_)) | None => break,
+            Ok((status, retry_after, body))
+        }
+        Some(Err(error)) => Err(error),
+        None => {
+            // The deadline passed mid-exchange: end the connection.
+            controller.abort();
+            Err(format!("timed out after {} ms (headers and body)", request.timeout_ms))
         }
     }
-    tributary::text::excerpt(&String::from_utf8_lossy(&body))
+}
+
+/// `fetch` keeping the platform's own response object, so the body is read
+/// with the platform's reader directly.
+async fn fetch_raw(request: &Request, signal: &worker::AbortSignal) -> std::result::Result<web_sys::Response, String> {
+    let init = web_sys::RequestInit::new();
+    init.set_signal(Some(signal));
+    let global: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let answer = JsFuture::from(global.fetch_with_request_and_init(request.inner(), &init))
+        .await
+        .map_err(|error| js_text(&error))?;
+    answer.dyn_into().map_err(|error| js_text(&error))
+}
+
+fn js_text(value: &JsValue) -> String {
+    value
+        .as_string()
+        .or_else(|| {
+            Reflect::get(value, &"message".into())
+                .ok()
+                .and_then(|message| message.as_string())
+        })
+        .unwrap_or_else(|| format!("{value:?}"))
+}
+
+/// At most `cap` bytes of the body, as text (lossy), and whether the body
+/// was read to its end; past the cap the rest is never read.
+async fn read_capped(response: web_sys::Response, cap: usize) -> (String, bool) {
+    let Some(stream) = response.body() else {
+        return (String::new(), true);
+    };
+    let Ok(reader) = web_sys::ReadableStreamDefaultReader::new(&stream) else {
+        return (String::new(), false);
+    };
+    let mut body = Vec::new();
+    let mut finished = false;
+    // Each chunk is at least one byte, so at most `cap` iterations.
+    for _chunk in 0..cap {
+        let Ok(chunk) = JsFuture::from(reader.read()).await else {
+            break;
+        };
+        if Reflect::get(&chunk, &"done".into()).map_or(true, |done| done.is_truthy()) {
+            finished = true;
+            break;
+        }
+        let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
+            break;
+        };
+        let bytes = js_sys::Uint8Array::new(&value).to_vec();
+        let room = cap.saturating_sub(body.len());
+        body.extend(bytes.into_iter().take(room));
+        if body.len() >= cap {
+            break;
+        }
+    }
+    (tributary::text::excerpt(&String::from_utf8_lossy(&body)), finished)
 }
 
 async fn send_copy(env: &Env, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {

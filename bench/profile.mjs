@@ -1,0 +1,170 @@
+// Where the worker's time goes: a V8 CPU profile of workerd (its inspector,
+// through Miniflare's `inspectorPort`) while one scenario runs, printed as
+// the top functions by self time and by the wasm/JS/native split.
+//
+//   node bench/profile.mjs webhook [subs=10] [events=1000]
+//   node bench/profile.mjs copy [events=2000]
+//   node bench/profile.mjs append [requests=2000]
+//
+// Not a benchmark (no figure from it is a claim); it says what to fix.
+import http from "node:http";
+import { startTributary, streamUrl } from "../tests/e2e/harness.mjs";
+
+const [scenario = "webhook", a, b] = process.argv.slice(2);
+const port = 9300 + Math.floor(Math.random() * 500);
+process.env.TRIBUTARY_INSPECTOR_PORT = String(port);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const CONFIGURED = "events.iterate.com/stream/subscription-configured";
+
+/** A minimal CDP session over Node 22's WebSocket. */
+async function inspect() {
+  let targets = [];
+  for (let i = 0; i < 50 && targets.length === 0; i++) {
+    try {
+      targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+    } catch {
+      await sleep(100);
+    }
+  }
+  const target = targets.find((t) => /tributary/.test(t.title ?? t.url ?? "")) ?? targets[0];
+  if (!target) throw new Error("no inspector target");
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  let next = 1;
+  const pending = new Map();
+  socket.onmessage = (message) => {
+    const data = JSON.parse(message.data);
+    if (data.id && pending.has(data.id)) {
+      pending.get(data.id)(data);
+      pending.delete(data.id);
+    }
+  };
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      const id = next++;
+      pending.set(id, resolve);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  return { call, close: () => socket.close() };
+}
+
+function report(profile) {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  const dt = profile.timeDeltas;
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = nodes.get(id);
+    const frame = node.callFrame;
+    const name = `${frame.functionName || "(anonymous)"} ${frame.url ? frame.url.split("/").pop() : ""}`.trim();
+    const us = dt[i] ?? 0;
+    total += us;
+    self.set(name, (self.get(name) ?? 0) + us);
+  });
+  // Inclusive time per function name (each sample counted once per name on its stack).
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const label = (node) => `${node.callFrame.functionName || "(anonymous)"}`;
+  const inclusive = new Map();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const name = label(nodes.get(at));
+      if (seen.has(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + (dt[i] ?? 0));
+    }
+  });
+  const top = [...inclusive.entries()].filter(([name]) => /tributary|worker::|senders|stream_object/.test(name)).sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.PROFILE_INCLUSIVE ?? 40));
+  console.log("inclusive (tributary functions):");
+  for (const [name, us] of top) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name.replace(/::h[0-9a-f]{16}/, "").slice(0, 150)}`);
+  console.log("self:");
+  const rows = [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, 45);
+  console.log(`profile: ${(total / 1000).toFixed(0)} ms sampled`);
+  for (const [name, us] of rows) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name.slice(0, 140)}`);
+}
+
+async function main() {
+  let received = 0;
+  const server = http.createServer((request, response) => {
+    request.on("data", () => {});
+    request.on("end", () => {
+      received++;
+      response.writeHead(200).end("ok");
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const receiverBase = `http://127.0.0.1:${server.address().port}`;
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  try {
+    const inspector = await inspect();
+    await inspector.call("Profiler.enable");
+    await inspector.call("Profiler.setSamplingInterval", { interval: 200 });
+    const path = "/profile/s";
+    const append = (events) => t.request("POST", streamUrl(path, "events"), { body: events.length === 1 ? events[0] : { events } });
+    const appendOk = async (events) => {
+      const r = await append(events);
+      if (r.status !== 201 && r.status !== 200) throw new Error(`append ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    };
+    let expected = 0;
+    let work;
+    if (scenario === "webhook" || scenario === "copy") {
+      const subs = scenario === "copy" ? 1 : Number(a ?? 10);
+      const events = Number((scenario === "copy" ? a : b) ?? 1000);
+      for (let i = 0; i < subs; i++) {
+        const receiver =
+          scenario === "copy"
+            ? { action: "copy-to-stream", path: "/profile/target" }
+            : { action: "webhook-post", url: `${receiverBase}/r${i}`, delivery: { start: "now", onFailingEvent: "halt" } };
+        const r = await t.request("POST", streamUrl(path, "events"), { body: { type: CONFIGURED, payload: { subscriptionKey: `k${i}`, filter: { eventTypes: ["data"] }, receiver } } });
+        if (r.status !== 201) throw new Error(`configure: ${r.status} ${JSON.stringify(r.body)}`);
+      }
+      expected = subs * events;
+      work = async () => {
+        for (let i = 0; i < events; i += 100) await appendOk(Array.from({ length: Math.min(100, events - i) }, (_, j) => ({ type: "data", payload: { n: i + j } })));
+        const deadline = Date.now() + 300_000;
+        for (;;) {
+          if (scenario === "webhook" && received >= expected) break;
+          if (scenario === "copy") {
+            const info = await t.request("GET", streamUrl("/profile/target", ""));
+            if ((info.body?.nextOffset ?? 0) >= events) break;
+          }
+          if (Date.now() > deadline) throw new Error("timed out");
+          if (process.env.PROFILE_DEBUG) console.error("received", received, "of", expected);
+          await sleep(20);
+        }
+      };
+    } else {
+      const requests = Number(a ?? 2000);
+      expected = requests;
+      work = async () => {
+        let n = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (n < requests) {
+              n++;
+              const r = await append([{ type: "data", payload: { n } }]);
+              if (r.status !== 201) throw new Error(`append ${r.status}`);
+            }
+          }),
+        );
+      };
+    }
+    console.error("profiling"); await inspector.call("Profiler.start"); console.error("started");
+    const started = Date.now();
+    await work();
+    const seconds = (Date.now() - started) / 1000;
+    const { result } = await inspector.call("Profiler.stop");
+    console.log(`${scenario}: ${expected} units in ${seconds.toFixed(2)} s = ${(expected / seconds).toFixed(0)}/s`);
+    report(result.profile);
+    inspector.close();
+  } finally {
+    await t.cleanup();
+    server.close();
+  }
+}
+
+await main();

@@ -1,0 +1,68 @@
+//! What one webhook delivery costs in storage statements (DESIGN.md §6,
+//! §12): counted through the native driver, per delivery, for one
+//! subscription and for ten. The count must be small and flat in the number
+//! of subscriptions (issue 20: independent subscriptions scale). Run with
+//! `--nocapture` to see the statements.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+
+use common::world::{Network, World};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
+const EVENTS: u64 = 50;
+
+/// Statements per delivery, by SQL text, over `EVENTS` events delivered to each of `subs` webhooks.
+fn statements_per_delivery(subs: usize) -> (f64, BTreeMap<String, f64>) {
+    let mut world = World::new(20);
+    world.set_deployment(
+        "/cost",
+        tributary::deployment::Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        },
+    );
+    for i in 0..subs {
+        world.append("/cost", json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
+            "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": {"start": "now", "onFailingEvent": "halt"}}}}));
+    }
+    let events: Vec<_> = (0..EVENTS)
+        .map(|n| json!({"type": "data", "payload": {"n": n}}))
+        .collect();
+    world.append("/cost", json!({ "events": events }));
+    world.stream("/cost").storage().take_statement_counts();
+    world.run(&["/cost"], 10_000, &mut |_| Network::Deliver);
+    let deliveries = world.external.len() as f64;
+    assert_eq!(
+        world.external.len(),
+        subs * EVENTS as usize,
+        "every event reached every subscription"
+    );
+    let counts = world.stream("/cost").storage().take_statement_counts();
+    let per: BTreeMap<String, f64> = counts
+        .into_iter()
+        .map(|(sql, n)| (sql, n as f64 / deliveries))
+        .collect();
+    (per.values().sum(), per)
+}
+
+#[test]
+fn s12_a_webhook_delivery_costs_a_few_statements_whatever_the_number_of_subscriptions() {
+    let (one, detail) = statements_per_delivery(1);
+    let (ten, detail_ten) = statements_per_delivery(10);
+    println!("statements per delivery: 1 subscription {one:.2}, 10 subscriptions {ten:.2}");
+    for (sql, n) in &detail_ten {
+        println!(
+            "{n:6.2} (1 sub: {:5.2})  {}",
+            detail.get(sql).copied().unwrap_or(0.0),
+            &sql[..sql.len().min(150)]
+        );
+    }
+    assert!(one <= 12.0, "one delivery runs {one:.2} statements");
+    assert!(
+        ten <= one * 1.25,
+        "10 subscriptions cost {ten:.2} statements a delivery, 1 costs {one:.2}"
+    );
+}
