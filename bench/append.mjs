@@ -3,10 +3,11 @@
 // request, all in one workerd started by the e2e harness (localhost only).
 //
 // Settings (environment): BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
-// BENCH_CONCURRENCY (8), BENCH_MAX_REQUESTS per run (500000).
+// BENCH_CONCURRENCY (8), BENCH_MAX_REQUESTS per run (500000),
+// BENCH_APPEND_PAIR_SECONDS (3: each of the three single-vs-baseline pairs).
 import { join } from "node:path";
 import { startTributary, streamUrl, ROOT, TOKEN } from "../tests/e2e/harness.mjs";
-import { loadSettings, checkedFetch, warmThenMeasure, parsePrometheus, metric, printTable, fmt, fileSizes } from "./lib.mjs";
+import { loadSettings, envNumber, checkedFetch, warmThenMeasure, parsePrometheus, metric, printTable, fmt, fileSizes, reportAim } from "./lib.mjs";
 
 const BATCH = 100;
 const settings = loadSettings();
@@ -165,6 +166,31 @@ async function main() {
       [single, batch].map((s) => [s.label, fmt(s.rowsPerEventMeasured, 3), fmt(s.rowsPerEventTotal, 3), fmt(s.totalRows), fmt(s.totalEvents)]),
     );
     console.log("(whole run = since the stream object started, including creation and warm-up)");
+
+    // Issue 20's aim: single appends ≥ 0.9× the baseline, stable over three
+    // runs — three more (single, baseline) pairs, each into a fresh stream, back to back.
+    const pairSeconds = envNumber("BENCH_APPEND_PAIR_SECONDS", 3);
+    const ratios = [];
+    for (let round = 1; round <= 3; round++) {
+      const pairSettings = { ...settings, seconds: pairSeconds };
+      const stream = `/bench/append-pair-${round}`;
+      const target = `${url}${streamUrl(stream, "events")}`;
+      const ours = await warmThenMeasure(`single append (pair ${round})`, {
+        ...pairSettings,
+        send: (i) => checkedFetch(target, { method: "POST", headers: authJson, body: singleBody(i) }, 201),
+      });
+      const bare = await warmThenMeasure(`baseline (pair ${round})`, {
+        ...pairSettings,
+        send: (i) =>
+          checkedFetch(baselineTarget, { method: "POST", body: singleBody(i) }, 200, (text) =>
+            text === '{"rowsWritten":1}' ? null : "unexpected baseline body",
+          ),
+      });
+      ratios.push(ours.measured.requests / ours.measured.seconds / (bare.measured.requests / bare.measured.seconds));
+    }
+    console.log("");
+    console.log(`single append ÷ baseline, three back-to-back pairs of ${pairSeconds}s: ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
+    reportAim("single appends ÷ bare-INSERT baseline, lowest of three pairs", Math.min(...ratios), ">=", 0.9, "ratio in one run");
 
     const wasm = fileSizes(join(ROOT, "durable-objects", "build", "index_bg.wasm"));
     console.log("");

@@ -19,7 +19,7 @@
 // to A), BENCH_MAX_REQUESTS per run (500000), BENCH_COPY_WAIT_SECONDS (60),
 // BENCH_LIGHT_EVENTS (50), BENCH_LIGHT_SPACING_MS (50).
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
-import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt } from "./lib.mjs";
+import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt, reportAim } from "./lib.mjs";
 
 const BATCH = 100;
 const SOURCE = "/bench/copy-a";
@@ -214,6 +214,20 @@ async function main() {
     const batchBody = (i) =>
       JSON.stringify({ events: Array.from({ length: BATCH }, (_, k) => ({ type: "data", payload: { i: i * BATCH + k, sentAt: Date.now() } })) });
     const firstAppendAtMs = Date.now();
+    // A concurrent reader of A's latest 100 events during the sustained
+    // appends (issue 20: a read still waits ≤ 100 ms while A copies).
+    const readWaits = [];
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const started = performance.now();
+        const response = await fetch(`${url}${streamUrl(SOURCE, "events")}?after=${Math.max(0, acknowledgedOffsets.length - 100)}&limit=100`, { headers: authJson });
+        await response.text();
+        if (response.status !== 200) fail(`concurrent read of A: status ${response.status}`);
+        readWaits.push(performance.now() - started);
+        await sleep(10);
+      }
+    })();
     const sustained = await runLoad({
       send: (i) => checkedFetch(appendTarget, { method: "POST", headers: authJson, body: batchBody(i) }, 201, recordAppend(BATCH, "sustained")),
       seconds: settings.seconds,
@@ -223,6 +237,9 @@ async function main() {
     assertNoFailures("copy: sustained appends to A", sustained);
     const sustainedEvents = sustained.requests * BATCH;
     const caughtUpAtMs = await waitForCopies(sustainedEvents, "sustained");
+    reading = false;
+    await reader;
+    const readWait = summary(readWaits);
     const sustainedCopies = await readAndVerify("sustained");
     if (sustainedCopies.length !== sustainedEvents) fail(`sustained: ${sustainedCopies.length} copies for ${sustainedEvents} appended events`);
     const lastCopyAtMs = timeMs(sustainedCopies[sustainedCopies.length - 1].copy.createdAt, "last copy createdAt");
@@ -310,6 +327,13 @@ async function main() {
       ],
     );
     console.log("(createdAt values are millisecond timestamps; client send = payload.sentAt, same machine clock)");
+    console.log(
+      `concurrent reads of A (latest 100 events) during the sustained phase: ${fmt(readWait.count)} reads, ` +
+        `p50 ${fmt(readWait.p50, 1)} ms, p99 ${fmt(readWait.p99, 1)} ms, max ${fmt(readWait.max, 1)} ms`,
+    );
+    reportAim("copy A→B sustained, append→copy p50", sustainedLatency.copy.p50, "<=", 50, "ms");
+    reportAim("copy A→B sustained, append→copy p99", sustainedLatency.copy.p99, "<=", 200, "ms");
+    reportAim("read of A while it copies, p99 wait", readWait.p99, "<=", 100, "ms");
 
     console.log("");
     const cardRows = (label, sub) => {

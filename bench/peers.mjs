@@ -31,7 +31,7 @@ import { execSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt } from "./lib.mjs";
+import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt, reportAim } from "./lib.mjs";
 import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, interrupted, installSignalTeardown, summary, eventAt, waitUntil, tempDir, removeDir } from "./peers/common.mjs";
 import { jetstreamVariants, startJetStream } from "./peers/jetstream.mjs";
 import { startDurableStreams, durableStreamsVersion, DS_SYNC } from "./peers/durable-streams.mjs";
@@ -314,6 +314,8 @@ function printTables() {
       ]),
     );
     console.log("(every event parsed as JSON by the client; Tributary ÷ = events/s ratio, > 1: Tributary faster)");
+    const js = results.catchup.find((r) => r.key === "jetstream");
+    if (t && js) reportAim(`catch-up read of ${fmt(settings.catchUpEvents)} events ÷ JetStream`, tRate / (js.events / js.seconds), ">=", 1, "ratio in one run");
   }
 
   if (results.live.length) {
@@ -373,6 +375,8 @@ function printTables() {
     console.log("(seconds = first append sent → last delivery; latency = append sent → delivered (ms, same clock);");
     console.log(" copy ÷ / webhook ÷ = Tributary's copy-to-stream / webhook-post deliveries/s ÷ that row's: > 1 means Tributary is faster)");
     for (const r of results.fanout) if (r.note) console.log(`  ${r.label}, ${r.variant}: ${r.note}`);
+    const sync = results.fanout.find((r) => r.key === "jetstream-sync");
+    if (tCopy && sync) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ JetStream sync_interval: always`, rate(tCopy) / rate(sync), ">=", 0.5, "ratio in one run");
   }
 
   if (results.syncprobe.length) {

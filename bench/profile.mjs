@@ -117,7 +117,7 @@ async function main() {
       for (let i = 0; i < subs; i++) {
         const receiver =
           scenario === "copy"
-            ? { action: "copy-to-stream", path: "/profile/target" }
+            ? { action: "copy-to-stream", receivingStreamPath: "/profile/target", delivery: { start: "now", onFailingEvent: "halt" } }
             : { action: "webhook-post", url: `${receiverBase}/r${i}`, delivery: { start: "now", onFailingEvent: "halt" } };
         const r = await t.request("POST", streamUrl(path, "events"), { body: { type: CONFIGURED, payload: { subscriptionKey: `k${i}`, filter: { eventTypes: ["data"] }, receiver } } });
         if (r.status !== 201) throw new Error(`configure: ${r.status} ${JSON.stringify(r.body)}`);
@@ -130,7 +130,7 @@ async function main() {
           if (scenario === "webhook" && received >= expected) break;
           if (scenario === "copy") {
             const info = await t.request("GET", streamUrl("/profile/target", ""));
-            if ((info.body?.nextOffset ?? 0) >= events) break;
+            if ((info.body?.head ?? 0) >= events) break;
           }
           if (Date.now() > deadline) throw new Error("timed out");
           if (process.env.PROFILE_DEBUG) console.error("received", received, "of", expected);

@@ -35,7 +35,7 @@ import http from "node:http";
 import os from "node:os";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
-import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt } from "./lib.mjs";
+import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt, reportAim } from "./lib.mjs";
 
 const BATCH = 100;
 const CONFIGURED = "events.iterate.com/stream/subscription-configured";
@@ -436,6 +436,8 @@ async function main() {
       if (s.appends.stoppedBy !== "maxRequests") console.log(`note: ${s.label} appends stopped by ${s.appends.stoppedBy}`);
     }
     if (baseline.stoppedBy !== "time") console.log(`note: baseline stopped by ${baseline.stoppedBy}`);
+    reportAim(`webhook deliveries/s, ${FANOUT.keys.length} subscriptions ÷ 1 subscription`, fanout.rate / single.rate, ">=", 3, "ratio in one run");
+    reportAim("webhook deliveries/s, 1 subscription ÷ bare-INSERT baseline", single.rate / baselineRate, ">=", 0.9, "ratio in one run");
 
     console.log("");
     const latencyRow = (label, s) => [label, fmt(s.count), fmt(s.p50), fmt(s.p99), fmt(s.max)];

@@ -29,6 +29,15 @@ pub struct ApiResponse {
 }
 
 impl ApiResponse {
+    /// A body that is already JSON text.
+    pub fn json_text(status: u16, body: String) -> Self {
+        ApiResponse {
+            status,
+            content_type: "application/json",
+            body,
+        }
+    }
+
     pub fn json(status: u16, body: &impl Serialize) -> Self {
         match serde_json::to_string(body) {
             Ok(body) => ApiResponse {
@@ -74,8 +83,8 @@ impl<S: Storage> Stream<S> {
             Action::Destroy => respond(self.destroy(), |_| ApiResponse::no_content()),
             Action::ReadOne(offset) => respond(self.read_one(*offset), |read| ApiResponse::json(200, &read)),
             Action::ReadRange => respond(
-                RangeQuery::parse(request.query).and_then(|query| self.read_range(&query)),
-                |read| ApiResponse::json(200, &read),
+                RangeQuery::parse(request.query).and_then(|query| self.read_range_json(&query)),
+                |read| ApiResponse::json_text(200, read.body),
             ),
             Action::Append => respond(self.append_body(request.body, Authority::Public, inputs), appended),
             Action::Subscriptions => match self.lifetime() {

@@ -6,6 +6,7 @@ mod copies;
 pub mod dead_letters;
 pub(crate) mod memory;
 mod metrics;
+pub mod page_json;
 pub mod read;
 pub(crate) mod rows;
 mod runtime;

@@ -120,6 +120,24 @@ pub struct RangeRead {
     pub next_after: u64,
 }
 
+/// The fields of [`RangeRead`] before its events.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RangeHeader<'a> {
+    stream_id: &'a str,
+    stream_created_at: String,
+    path: &'a str,
+    head: u64,
+}
+
+/// A range read as its response body (the JSON of [`RangeRead`]) and how
+/// many events it holds.
+#[derive(Debug)]
+pub struct RangeJson {
+    pub body: String,
+    pub count: u64,
+}
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PointRead {
@@ -158,6 +176,38 @@ impl<S: Storage> Stream<S> {
             head: meta.head,
             events: events.into_iter().map(CommittedEvent::from).collect(),
             next_after,
+        })
+    }
+
+    /// [`Stream::read_range`] as the response body's JSON text, the page
+    /// built by SQLite in one range scan ([`super::page_json`]): what the
+    /// HTTP reads and long-polls send.
+    pub fn read_range_json(&self, query: &RangeQuery) -> Result<RangeJson, ReadError> {
+        let meta = self.existing()?;
+        let page = super::page_json::range_json(
+            &self.storage,
+            query.after,
+            query.limit,
+            query.include_ephemeral,
+            crate::limits::MAX_READ_BYTES,
+        )?;
+        let header = RangeHeader {
+            stream_id: &meta.stream_id,
+            stream_created_at: rfc3339_millis(meta.created_at_ms),
+            path: &meta.path,
+            head: meta.head,
+        };
+        let next_after = page.last_offset.unwrap_or(query.after.max(meta.head));
+        let header = serde_json::to_string(&header).map_err(|error| StorageError::Sql(error.to_string()))?;
+        // `{...header}` + `,"events":[...],"nextAfter":n}`: RangeRead's field order.
+        let mut body = String::with_capacity(header.len() + page.events_json.len() + 40);
+        body.push_str(header.strip_suffix('}').unwrap_or(&header));
+        body.push_str(",\"events\":");
+        body.push_str(&page.events_json);
+        body.push_str(&format!(",\"nextAfter\":{next_after}}}"));
+        Ok(RangeJson {
+            body,
+            count: page.count,
         })
     }
 

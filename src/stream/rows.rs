@@ -27,7 +27,8 @@ pub fn by_idempotency_key<S: Storage + ?Sized>(storage: &S, key: &str) -> Result
 }
 
 /// Bytes one event row occupies in memory once read (all its text columns).
-const ROW_BYTES: &str = "length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
+pub(super) const ROW_BYTES: &str =
+    "length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
      + COALESCE(length(CAST(idempotency_key AS BLOB)), 0) + COALESCE(length(CAST(source AS BLOB)), 0)";
 
 /// Which rows a bounded read may return.

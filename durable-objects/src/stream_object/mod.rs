@@ -95,7 +95,7 @@ impl StreamObject {
         for _wake in 0..tributary::limits::MAX_LONG_POLL_WAKES {
             let read = {
                 let slot = self.stream.borrow();
-                slot.as_ref().map(|stream| stream.read_range(&range))
+                slot.as_ref().map(|stream| stream.read_range_json(&range))
             };
             let page = match read {
                 Some(Ok(page)) => page,
@@ -103,8 +103,8 @@ impl StreamObject {
                 None => return responses::error(ErrorCode::Internal, "stream not open").map(Some),
             };
             let remaining = deadline - crate::platform::now_ms();
-            if !page.events.is_empty() || remaining <= 0 {
-                return responses::from_api(tributary::api::ApiResponse::json(200, &page)).map(Some);
+            if page.count > 0 || remaining <= 0 {
+                return responses::from_api(tributary::api::ApiResponse::json_text(200, page.body)).map(Some);
             }
             if let Err(error) = self
                 .live

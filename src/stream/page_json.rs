@@ -1,0 +1,88 @@
+//! A range read's page as JSON built by SQLite in one range scan (DESIGN.md
+//! §2 reads, §3, §12): each committed event is written by the query itself
+//! from its stored columns — `payload`, `metadata` and `source` are stored
+//! as JSON text at append, so they are copied, never parsed — and the page
+//! arrives as one string. The same event JSON [`crate::event::CommittedEvent`]
+//! serializes (fields in the same order, optional ones omitted); a property
+//! test holds the two equal.
+//!
+//! The byte budget is kept as by [`super::rows::read_window`]: sizes are
+//! summed over the page before any event text is built, and only the rows
+//! that fit (always at least one) are written.
+
+use super::rows::{NO_EPHEMERAL, ROW_BYTES};
+use crate::storage::{Columns, SqlValue, Storage, StorageError};
+
+/// One page: the events as a JSON array's text, how many, and the last offset.
+#[derive(Debug)]
+pub struct JsonPage {
+    pub events_json: String,
+    pub count: u64,
+    pub last_offset: Option<u64>,
+}
+
+/// One event row as committed-event JSON (§3), in `CommittedEvent`'s field order.
+const EVENT_JSON: &str = "'{\"offset\":' || event_offset \
+     || ',\"type\":' || json_quote(type) \
+     || ',\"payload\":' || payload \
+     || ',\"metadata\":' || metadata \
+     || CASE WHEN idempotency_key IS NULL THEN '' ELSE ',\"idempotencyKey\":' || json_quote(idempotency_key) END \
+     || CASE WHEN ephemeral != 0 THEN ',\"ephemeral\":true' ELSE '' END \
+     || ',\"createdAt\":\"' || strftime('%Y-%m-%dT%H:%M:%S', created_at_ms / 1000, 'unixepoch') \
+     || '.' || printf('%03d', created_at_ms % 1000) || 'Z\"' \
+     || CASE WHEN source IS NULL THEN '' ELSE ',\"source\":' || source END \
+     || '}'";
+
+/// Events after `after` (ephemeral ones too when `include_ephemeral`), at
+/// most `limit` rows and `max_bytes` of row text (at least one row).
+pub fn range_json<S: Storage + ?Sized>(
+    storage: &S,
+    after: u64,
+    limit: u64,
+    include_ephemeral: bool,
+    max_bytes: usize,
+) -> Result<JsonPage, StorageError> {
+    let sql = format!(
+        "WITH page AS (SELECT event_offset, SUM(size) OVER w AS running, ROW_NUMBER() OVER w AS n \
+           FROM (SELECT event_offset, {ROW_BYTES} AS size FROM events \
+                 WHERE event_offset > ? AND (ephemeral = 0 OR event_offset > ?) ORDER BY event_offset LIMIT ?) \
+           WINDOW w AS (ORDER BY event_offset ROWS UNBOUNDED PRECEDING)) \
+         SELECT COALESCE(group_concat(event, ','), ''), COUNT(*), MAX(event_offset) FROM \
+           (SELECT event_offset, {EVENT_JSON} AS event FROM events \
+            WHERE event_offset IN (SELECT event_offset FROM page WHERE n = 1 OR running <= ?) ORDER BY event_offset)"
+    );
+    let ephemeral_after = if include_ephemeral { 0 } else { NO_EPHEMERAL };
+    let max_bytes = i64::try_from(max_bytes).unwrap_or(i64::MAX);
+    let rows = storage.query(
+        &sql,
+        &[after.into(), ephemeral_after.into(), limit.into(), max_bytes.into()],
+    )?;
+    let Some(mut row) = rows.into_iter().next() else {
+        return Err(StorageError::Sql("a page query returned no row".to_owned()));
+    };
+    let columns = Columns { query: &sql, row: &row };
+    let count = columns.int(1)?.max(0) as u64;
+    let last_offset = if count == 0 {
+        None
+    } else {
+        Some(columns.int(2)?.max(0) as u64)
+    };
+    let events = match row.get_mut(0).map(|value| std::mem::replace(value, SqlValue::Null)) {
+        Some(SqlValue::Text(events)) => events,
+        _ => {
+            return Err(StorageError::Decode {
+                query: crate::text::query_excerpt(&sql),
+                column: 0,
+            })
+        }
+    };
+    let mut events_json = String::with_capacity(events.len() + 2);
+    events_json.push('[');
+    events_json.push_str(&events);
+    events_json.push(']');
+    Ok(JsonPage {
+        events_json,
+        count,
+        last_offset,
+    })
+}
