@@ -36,6 +36,10 @@ pub const MAX_READ_LIMIT: u64 = 1000;
 /// Most bytes of events one range read loads into memory (§12): a page of
 /// 1000 events of 256 KiB ends early; `nextAfter` says where.
 pub const MAX_READ_BYTES: usize = 4 * 1024 * 1024;
+/// A range read's page is concatenated by SQLite in chunks of about this
+/// many bytes of event JSON (a chunk's upper bound plus one event stays
+/// below the Durable Object SQLite limit of 2 MB per value).
+pub const PAGE_CHUNK_BYTES: u64 = 1024 * 1024;
 /// Fence records a receiving stream keeps for copies it received (§5
 /// inbound, §7): a copy from a new `(sourcePath, subscriptionKey)` that would
 /// take them past half the reduced-state budget is refused, so inbound records

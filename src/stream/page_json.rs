@@ -8,9 +8,11 @@
 //!
 //! The byte budget is kept as by [`super::rows::read_window`]: sizes are
 //! summed over the page before any event text is built, and only the rows
-//! that fit (always at least one) are written.
+//! that fit (always at least one) are written, concatenated by SQLite in
+//! chunks that stay below its 2 MB value limit.
 
 use super::rows::{NO_EPHEMERAL, ROW_BYTES};
+use crate::limits::PAGE_CHUNK_BYTES;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 
 /// One page: the events as a JSON array's text, how many, and the last offset.
@@ -33,8 +35,16 @@ const EVENT_JSON: &str = "'{\"offset\":' || event_offset \
      || CASE WHEN source IS NULL THEN '' ELSE ',\"source\":' || source END \
      || '}'";
 
+/// An upper bound of one event row's JSON length (escaping can grow the
+/// quoted type and idempotency key at most six-fold; the rest is copied).
+const JSON_BYTES: &str =
+    "6 * length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
+     + 6 * COALESCE(length(CAST(idempotency_key AS BLOB)), 0) + COALESCE(length(CAST(source AS BLOB)), 0) + 160";
+
 /// Events after `after` (ephemeral ones too when `include_ephemeral`), at
-/// most `limit` rows and `max_bytes` of row text (at least one row).
+/// most `limit` rows and `max_bytes` of row text (at least one row). The
+/// page comes back in chunks of about [`PAGE_CHUNK_BYTES`] (SQLite's value
+/// size limit is 2 MB on Durable Objects), joined here.
 pub fn range_json<S: Storage + ?Sized>(
     storage: &S,
     after: u64,
@@ -43,13 +53,16 @@ pub fn range_json<S: Storage + ?Sized>(
     max_bytes: usize,
 ) -> Result<JsonPage, StorageError> {
     let sql = format!(
-        "WITH page AS (SELECT event_offset, SUM(size) OVER w AS running, ROW_NUMBER() OVER w AS n \
-           FROM (SELECT event_offset, {ROW_BYTES} AS size FROM events \
+        "WITH page AS (SELECT event_offset, SUM(size) OVER w AS running, SUM(json_size) OVER w AS json_running, \
+                  ROW_NUMBER() OVER w AS n \
+           FROM (SELECT event_offset, {ROW_BYTES} AS size, {JSON_BYTES} AS json_size FROM events \
                  WHERE event_offset > ? AND (ephemeral = 0 OR event_offset > ?) ORDER BY event_offset LIMIT ?) \
-           WINDOW w AS (ORDER BY event_offset ROWS UNBOUNDED PRECEDING)) \
-         SELECT COALESCE(group_concat(event, ','), ''), COUNT(*), MAX(event_offset) FROM \
-           (SELECT event_offset, {EVENT_JSON} AS event FROM events \
-            WHERE event_offset IN (SELECT event_offset FROM page WHERE n = 1 OR running <= ?) ORDER BY event_offset)"
+           WINDOW w AS (ORDER BY event_offset ROWS UNBOUNDED PRECEDING)), \
+         kept AS (SELECT event_offset AS kept_offset, (json_running - 1) / {PAGE_CHUNK_BYTES} AS chunk FROM page WHERE n = 1 OR running <= ?) \
+         SELECT group_concat(event, ','), COUNT(*), MAX(event_offset) FROM \
+           (SELECT chunk, event_offset, {EVENT_JSON} AS event \
+            FROM kept JOIN events ON event_offset = kept_offset ORDER BY event_offset) \
+         GROUP BY chunk ORDER BY chunk"
     );
     let ephemeral_after = if include_ephemeral { 0 } else { NO_EPHEMERAL };
     let max_bytes = i64::try_from(max_bytes).unwrap_or(i64::MAX);
@@ -57,28 +70,24 @@ pub fn range_json<S: Storage + ?Sized>(
         &sql,
         &[after.into(), ephemeral_after.into(), limit.into(), max_bytes.into()],
     )?;
-    let Some(mut row) = rows.into_iter().next() else {
-        return Err(StorageError::Sql("a page query returned no row".to_owned()));
-    };
-    let columns = Columns { query: &sql, row: &row };
-    let count = columns.int(1)?.max(0) as u64;
-    let last_offset = if count == 0 {
-        None
-    } else {
-        Some(columns.int(2)?.max(0) as u64)
-    };
-    let events = match row.get_mut(0).map(|value| std::mem::replace(value, SqlValue::Null)) {
-        Some(SqlValue::Text(events)) => events,
-        _ => {
+    let mut events_json = String::from("[");
+    let mut count = 0u64;
+    let mut last_offset = None;
+    for (index, mut row) in rows.into_iter().enumerate() {
+        let columns = Columns { query: &sql, row: &row };
+        count = count.saturating_add(columns.int(1)?.max(0) as u64);
+        last_offset = Some(columns.int(2)?.max(0) as u64);
+        let Some(SqlValue::Text(chunk)) = row.get_mut(0).map(|value| std::mem::replace(value, SqlValue::Null)) else {
             return Err(StorageError::Decode {
                 query: crate::text::query_excerpt(&sql),
                 column: 0,
-            })
+            });
+        };
+        if index > 0 {
+            events_json.push(',');
         }
-    };
-    let mut events_json = String::with_capacity(events.len() + 2);
-    events_json.push('[');
-    events_json.push_str(&events);
+        events_json.push_str(&chunk);
+    }
     events_json.push(']');
     Ok(JsonPage {
         events_json,

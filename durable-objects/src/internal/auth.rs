@@ -4,17 +4,40 @@
 //! matching are the engine's (`tributary::auth_tokens`); this reads the
 //! secret and the headers.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use tributary::auth_tokens::{self, Tokens, TokensError};
 use worker::{Env, Request};
 
-fn configured_tokens(env: &Env) -> Result<Tokens, TokensError> {
+thread_local! {
+    /// The last `API_TOKENS` text and what it parsed to: every request
+    /// presents a token, and the secret changes only with a deploy.
+    static PARSED: RefCell<Option<(String, Rc<Tokens>)>> = const { RefCell::new(None) };
+}
+
+fn configured_tokens(env: &Env) -> Result<Rc<Tokens>, TokensError> {
     let raw = env
         .secret("API_TOKENS")
         .map(|secret| secret.to_string())
         .or_else(|_| env.var("API_TOKENS").map(|var| var.to_string()))
         .ok();
-    auth_tokens::parse(raw.as_deref())
+    let Some(raw) = raw else {
+        return auth_tokens::parse(None).map(Rc::new);
+    };
+    let cached = PARSED.with(|parsed| {
+        parsed
+            .borrow()
+            .as_ref()
+            .filter(|(text, _)| *text == raw)
+            .map(|(_, tokens)| Rc::clone(tokens))
+    });
+    if let Some(tokens) = cached {
+        return Ok(tokens);
+    }
+    let tokens = Rc::new(auth_tokens::parse(Some(&raw))?);
+    PARSED.with(|parsed| *parsed.borrow_mut() = Some((raw, Rc::clone(&tokens))));
+    Ok(tokens)
 }
 
 /// The token a request presents (`Authorization: Bearer`, or the
