@@ -31,6 +31,10 @@ pub(super) const ROW_BYTES: &str =
     "length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
      + COALESCE(length(CAST(idempotency_key AS BLOB)), 0) + COALESCE(length(CAST(source AS BLOB)), 0)";
 
+/// The most bytes one event row can hold (§3, §12): an event, its
+/// idempotency key and a copy's provenance of at most [`MAX_COPY_HOPS`](crate::limits::MAX_COPY_HOPS) hops.
+const MAX_ROW_BYTES: usize = crate::limits::MAX_EVENT_BYTES + 64 * 1024;
+
 /// Which rows a bounded read may return.
 #[derive(Debug, Clone, Copy)]
 pub struct Window {
@@ -66,6 +70,14 @@ pub fn read_window<S: Storage + ?Sized>(storage: &S, window: Window) -> Result<P
         window.ephemeral_after.into(),
         window.max_rows.into(),
     ];
+    if window.max_rows.saturating_mul(MAX_ROW_BYTES as u64) <= window.max_bytes as u64 {
+        // So few rows that even the largest fit the budget: one query (a
+        // webhook's scan reads one event per delivery).
+        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?");
+        let events = select(storage, &sql, &params)?;
+        let exhausted = (events.len() as u64) < window.max_rows;
+        return Ok(Page { events, exhausted });
+    }
     let sizes_sql =
         format!("SELECT event_offset, {ROW_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?");
     let sizes = storage.query(&sizes_sql, &params)?;

@@ -48,14 +48,14 @@ impl Timer {
     }
 }
 
-fn global_call(name: &str, args: &[&JsValue]) -> std::result::Result<JsValue, JsValue> {
-    let global = js_sys::global();
-    let function: js_sys::Function = js_sys::Reflect::get(&global, &JsValue::from_str(name))?.dyn_into()?;
-    let arguments = js_sys::Array::new();
-    for argument in args {
-        arguments.push(argument);
-    }
-    js_sys::Reflect::apply(&function, &global, &arguments)
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The global `setTimeout`, its exceptions caught (returned as `Err`).
+    #[wasm_bindgen(catch, js_name = setTimeout)]
+    fn set_timeout(callback: &js_sys::Function, ms: f64) -> std::result::Result<JsValue, JsValue>;
+    /// The global `clearTimeout`, its exceptions caught.
+    #[wasm_bindgen(catch, js_name = clearTimeout)]
+    fn clear_timeout(id: &JsValue) -> std::result::Result<(), JsValue>;
 }
 
 impl Future for Timer {
@@ -72,8 +72,7 @@ impl Future for Timer {
                 fired.set(true);
                 waker.wake_by_ref();
             }) as Box<dyn FnMut()>);
-            let delay = JsValue::from_f64(self.ms as f64);
-            match global_call("setTimeout", &[callback.as_ref(), &delay]) {
+            match set_timeout(callback.as_ref().unchecked_ref(), self.ms as f64) {
                 Ok(id) => self.armed = Some((callback, id)),
                 // No timer can be set here: end the wait rather than hang.
                 Err(_) => return std::task::Poll::Ready(()),
@@ -91,7 +90,7 @@ impl Drop for Timer {
         if self.fired.get() {
             return;
         }
-        if global_call("clearTimeout", &[&id]).is_err() {
+        if clear_timeout(&id).is_err() {
             // The timer may still fire: its callback must outlive us.
             callback.forget();
         }
