@@ -50,6 +50,9 @@ pub const MAX_INBOUND_FENCE_BYTES: usize = MAX_REDUCED_STATE_BYTES / 2;
 
 /// Largest delivery batch of a copy or itx call (§6 rule 2).
 pub const MAX_DELIVERY_BATCH_EVENTS: usize = 100;
+/// Events one copy-to-stream batch carries at most (§7): one append batch
+/// ([`MAX_APPEND_BATCH_EVENTS`]), within [`MAX_DELIVERY_BATCH_BYTES`].
+pub const MAX_COPY_BATCH_EVENTS: usize = MAX_APPEND_BATCH_EVENTS;
 pub const MAX_DELIVERY_BATCH_BYTES: usize = 1024 * 1024;
 /// Rows one subscription scans in one engine call (§12): the scanned
 /// position is persisted, so a selective filter over a long log still moves.

@@ -4,7 +4,8 @@
 //! values and the scan only follows them.
 
 use crate::limits::{
-    DEFAULT_WEBHOOK_TIMEOUT_MS, IN_FLIGHT_GRACE_MS, MAX_DELIVERY_BATCH_EVENTS, MAX_SCAN_ROWS, SEND_TIMEOUT_MS,
+    DEFAULT_WEBHOOK_TIMEOUT_MS, IN_FLIGHT_GRACE_MS, MAX_COPY_BATCH_EVENTS, MAX_DELIVERY_BATCH_EVENTS, MAX_SCAN_ROWS,
+    SEND_TIMEOUT_MS,
 };
 use crate::schema::RuntimeRow;
 use crate::stream::memory::ThrottleWindow;
@@ -65,6 +66,9 @@ impl Shape {
     pub(super) fn of(receiver: &Receiver, row: &RuntimeRow, head: u64) -> Shape {
         let (batch_limit, timeout_ms) = match receiver {
             Receiver::WebhookPost { delivery, .. } => (1, delivery.timeout_ms.unwrap_or(DEFAULT_WEBHOOK_TIMEOUT_MS)),
+            // A stream takes a whole append batch at once: a copier that fell
+            // behind catches up a thousand events a request (issue 20).
+            Receiver::CopyToStream { .. } => (MAX_COPY_BATCH_EVENTS, SEND_TIMEOUT_MS),
             _ => (MAX_DELIVERY_BATCH_EVENTS, SEND_TIMEOUT_MS),
         };
         let delivery = receiver.delivery();
