@@ -29,6 +29,10 @@ pub(super) struct Scope<'a> {
     pub now_ms: i64,
     pub entropy: [u8; 16],
     pub journal_pruned_through: u64,
+    /// A concurrent window (§8 `concurrency`) has work still open before
+    /// the scan's start: an invalidation is a barrier even with nothing
+    /// collected, for what is open may yet be journaled and retracted (§13).
+    pub open_work_before: bool,
 }
 
 /// An invalidation the scan stopped at whose journaled deliveries need a
@@ -50,7 +54,8 @@ pub(super) enum ScanEnd {
     Failed(Outcome),
     /// The next event would take the batch past its byte limit.
     Full,
-    /// It met an invalidation with events collected: what is collected goes now.
+    /// It met an invalidation with events collected (or, in a concurrent
+    /// window, with work open before it): what is collected goes now.
     Barrier,
     /// A threshold gate minted a digest (or one is re-read for its retry).
     Minted,
@@ -87,6 +92,8 @@ pub(super) struct Scan {
     /// succeeded (§13); what it discards is counted once the cursor passes it.
     gate_anchor: Option<i64>,
     pub discarded: Vec<u64>,
+    /// The invalidation a [`ScanEnd::Barrier`] stopped at.
+    pub barrier_at: Option<u64>,
     held: Option<Held>,
     /// The JSONata steps this scan may spend (§12 "JSONata per engine
     /// call"); past them it stops like at the row budget.
@@ -102,6 +109,7 @@ impl Scan {
             bytes: 0,
             gate_anchor: row.gate_anchor_ms,
             discarded: Vec::new(),
+            barrier_at: None,
             held: None,
             steps: StepBudget::per_call(),
         }
@@ -203,7 +211,8 @@ impl Scan {
         event: &StoredEvent,
         invalidation: Invalidation,
     ) -> Result<Option<ScanEnd>, StorageError> {
-        if !self.events.is_empty() {
+        if !self.events.is_empty() || scope.open_work_before {
+            self.barrier_at = Some(event.offset);
             return Ok(Some(ScanEnd::Barrier));
         }
         if scope.shape.threshold_gate() {
