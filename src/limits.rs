@@ -98,6 +98,11 @@ pub const MAX_DELIVERY_CONCURRENCY: u64 = 32;
 /// (persisted, so a crash does not repeat them); past this span nothing new
 /// is planned until the stuck event is delivered or dead-lettered.
 pub const MAX_CONCURRENT_WINDOW_OFFSETS: u64 = 1_024;
+/// Rows a concurrent subscription's scan reads in its first page (§8
+/// `concurrency`, §12): it wants one event, so it reads a few; each further
+/// page (a filter passing over more) reads twice as many, up to
+/// [`SCAN_PAGE_ROWS`].
+pub const WINDOW_FIRST_PAGE_ROWS: u64 = 4;
 /// Subrequests one alarm turn may make (the platform allows 1000 per
 /// invocation; the rest is headroom for the catalog and the unexpected). A
 /// copy, webhook or itx send is one; a processor delivery is up to three

@@ -10,7 +10,7 @@ use super::Outcome;
 use crate::copy::{delivery_id, Stamp};
 use crate::event::ControlType;
 use crate::invalidation::Invalidation;
-use crate::limits::SEND_TIMEOUT_MS;
+use crate::limits::{SCAN_PAGE_ROWS, SEND_TIMEOUT_MS};
 use crate::schema::RuntimeRow;
 use crate::state::OutboundSubscription;
 use crate::storage::{Storage, StorageError};
@@ -206,6 +206,7 @@ impl<S: Storage> Stream<S> {
             entropy,
             journal_pruned_through: row.journal_pruned_through,
             open_work_before: false,
+            first_page_rows: SCAN_PAGE_ROWS,
         };
         let mut scan = Scan::new(&row);
         let end = scan.run(self, &scope)?;

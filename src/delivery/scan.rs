@@ -33,6 +33,9 @@ pub(super) struct Scope<'a> {
     /// the scan's start: an invalidation is a barrier even with nothing
     /// collected, for what is open may yet be journaled and retracted (§13).
     pub open_work_before: bool,
+    /// Rows the first page reads; each further page reads twice as many, up
+    /// to [`SCAN_PAGE_ROWS`] (a concurrent window wants one event, §8).
+    pub first_page_rows: u64,
 }
 
 /// An invalidation the scan stopped at whose journaled deliveries need a
@@ -138,6 +141,7 @@ impl Scan {
 
     fn pages<S: Storage>(&mut self, stream: &mut Stream<S>, scope: &Scope<'_>) -> Result<ScanEnd, StorageError> {
         let window_end = scope.shape.window_end;
+        let mut page_rows = scope.first_page_rows.clamp(1, SCAN_PAGE_ROWS);
         // Each page moves `scanned` forward or ends the scan, and the window
         // holds at most MAX_SCAN_ROWS offsets: at most that many pages.
         for _page in 0..MAX_SCAN_ROWS {
@@ -150,7 +154,7 @@ impl Scan {
                     after: self.scanned,
                     through: window_end,
                     ephemeral_after: crate::stream::rows::NO_EPHEMERAL,
-                    max_rows: SCAN_PAGE_ROWS,
+                    max_rows: page_rows,
                     max_bytes: MAX_READ_BYTES,
                 },
             )?;
@@ -165,6 +169,7 @@ impl Scan {
                 self.scanned = window_end;
                 return Ok(ScanEnd::Exhausted);
             }
+            page_rows = page_rows.saturating_mul(2).min(SCAN_PAGE_ROWS);
         }
         Ok(ScanEnd::Exhausted)
     }

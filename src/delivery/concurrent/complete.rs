@@ -5,13 +5,29 @@
 
 use crate::delivery::complete::{dead_letter_reason, skipped_fact};
 use crate::delivery::settle::{failing, Settle};
-use crate::delivery::{Completion, DeliveryPlan, FailureKind, Outcome};
+use crate::delivery::{Completion, DeliveryPlan, Outcome};
 use crate::limits::MAX_ERROR_CHARS;
-use crate::records::window_slot::{self, WindowSlot};
+use crate::records::WindowSlot;
 use crate::schema::RuntimeRow;
 use crate::storage::{SqlValue, Storage, StorageError};
 use crate::stream::Stream;
 use crate::subscription::Configuration;
+
+/// Why and after how many attempts a delivery was given up on (§8).
+struct GivenUp {
+    attempts: u64,
+    reason: String,
+}
+
+/// Where a window's cursor stands and may go when one slot completes.
+struct Front {
+    /// The run's config generation (§6 rule 7).
+    run: u64,
+    /// The first slot still open besides the completing one.
+    first_open: Option<u64>,
+    cursor: u64,
+    frontier: u64,
+}
 
 impl<S: Storage> Stream<S> {
     /// Applies `outcome` to the slot `plan` delivers. A plan of another
@@ -32,12 +48,27 @@ impl<S: Storage> Stream<S> {
         if lifetime != Some(plan.stamp.stream_id.as_str()) || run != plan.stamp.cursor_changed_at_source_offset {
             return Ok(Completion::Stale);
         }
-        let Some(slot) = self.open_slot(plan, run)? else {
+        let open = self.open_slots(&plan.subscription_key, run)?;
+        let ours =
+            |slot: &&WindowSlot| slot.event_offset == plan.through_offset && slot.delivery_id == plan.delivery_id;
+        let Some(attempt) = open.iter().find(ours).map(|slot| slot.attempt) else {
             return Ok(Completion::Stale);
+        };
+        // Once this one completes the cursor may pass everything before the
+        // first other open slot (or reach the frontier).
+        let front = Front {
+            run,
+            first_open: open
+                .iter()
+                .map(|slot| slot.event_offset)
+                .filter(|offset| *offset != plan.through_offset)
+                .min(),
+            cursor: row.acknowledged_offset,
+            frontier: row.window_frontier(),
         };
         let (kind, message, retry_after_ms) = match outcome {
             Outcome::Delivered | Outcome::Checkpointed { .. } => {
-                return self.slot_delivered(plan, row, configuration, now_ms)
+                return self.slot_delivered(plan, &front, configuration, now_ms)
             }
             Outcome::Failed {
                 kind,
@@ -50,47 +81,27 @@ impl<S: Storage> Stream<S> {
             ),
         };
         let delivery = configuration.receiver.delivery();
-        match failing(plan, slot.attempt, delivery, kind, message, retry_after_ms, entropy) {
+        let (attempts, reason) = match failing(plan, attempt, delivery, kind, message, retry_after_ms, entropy) {
             Settle::Retry {
                 attempts,
                 delay_ms,
                 message,
-            } => self.slot_retry(plan, run, attempts, now_ms.saturating_add(delay_ms), &message),
-            // One event never isolates; skip is the only failure mode (§8).
-            Settle::Isolate { message } => self.slot_retry(plan, run, slot.attempt, now_ms, &message),
+            } => return self.slot_retry(plan, run, attempts, now_ms.saturating_add(delay_ms), &message),
+            // One event never isolates.
+            Settle::Isolate { message } => return self.slot_retry(plan, run, attempt, now_ms, &message),
             Settle::Skip {
                 kind,
                 attempts,
                 message,
-            } => self.slot_dead_lettered(plan, row, configuration, kind, attempts, &message, now_ms, entropy),
-            Settle::Halt { attempts, message } => {
-                self.slot_dead_lettered(plan, row, configuration, kind, attempts, &message, now_ms, entropy)
-            }
+            } => (attempts, dead_letter_reason(kind, &message)),
+            // Skip is the only failure mode of a concurrent window (§8).
+            Settle::Halt { attempts, message } => (attempts, dead_letter_reason(kind, &message)),
             Settle::Stale | Settle::Retracted | Settle::Delivered | Settle::Checkpointed { .. } => {
-                Ok(Completion::Stale)
+                return Ok(Completion::Stale)
             }
-        }
-    }
-
-    /// The open slot `plan` delivers in run `run`, if it is still open.
-    fn open_slot(&self, plan: &DeliveryPlan, run: u64) -> Result<Option<WindowSlot>, StorageError> {
-        let sql = window_slot::SELECT;
-        let after = plan.through_offset.saturating_sub(1);
-        let rows = self.storage.query(
-            sql,
-            &[
-                plan.subscription_key.as_str().into(),
-                run.into(),
-                after.into(),
-                1u64.into(),
-            ],
-        )?;
-        let Some(row) = rows.first() else {
-            return Ok(None);
         };
-        let slot = WindowSlot::decode(sql, row)?;
-        let ours = slot.event_offset == plan.through_offset && slot.delivery_id == plan.delivery_id;
-        Ok((ours && !slot.completed).then_some(slot))
+        let given_up = GivenUp { attempts, reason };
+        self.slot_dead_lettered(plan, &front, configuration, &given_up, now_ms, entropy)
     }
 
     fn mark_slot_completed(&self, plan: &DeliveryPlan, run: u64) -> Result<(), StorageError> {
@@ -111,12 +122,11 @@ impl<S: Storage> Stream<S> {
     fn slot_delivered(
         &mut self,
         plan: &DeliveryPlan,
-        row: &RuntimeRow,
+        front: &Front,
         configuration: &Configuration,
         now_ms: i64,
     ) -> Result<Completion, StorageError> {
-        let key = plan.subscription_key.as_str();
-        let run = row.cursor_changed_at_source_offset;
+        let (key, run) = (plan.subscription_key.as_str(), front.run);
         if let Some(throttle) = configuration.receiver.delivery().and_then(|delivery| delivery.throttle) {
             self.spend_throttle(key, throttle, plan.started_at_ms);
         }
@@ -128,7 +138,7 @@ impl<S: Storage> Stream<S> {
             &[(bytes as u64).into(), key.into(), run.into()],
         )?;
         self.record_timings(plan, now_ms);
-        self.advance_window(key, run, row.acknowledged_offset, row.window_frontier())?;
+        self.pass_completed_front(key, run, front.cursor, front.frontier, front.first_open)?;
         Ok(Completion::Acknowledged {
             through: plan.through_offset,
         })
@@ -136,31 +146,27 @@ impl<S: Storage> Stream<S> {
 
     /// Gave up on the event (§8): its dead letter, its journal row and the
     /// durable fact first, then the slot completes and the cursor may pass it.
-    #[allow(clippy::too_many_arguments)]
     fn slot_dead_lettered(
         &mut self,
         plan: &DeliveryPlan,
-        row: &RuntimeRow,
+        front: &Front,
         configuration: &Configuration,
-        kind: FailureKind,
-        attempts: u64,
-        message: &str,
+        given_up: &GivenUp,
         now_ms: i64,
         entropy: [u8; 16],
     ) -> Result<Completion, StorageError> {
-        let key = plan.subscription_key.as_str();
-        let run = row.cursor_changed_at_source_offset;
-        let reason = dead_letter_reason(kind, message);
-        self.record_dead_letters(plan, attempts, &reason, now_ms)?;
+        let (key, run) = (plan.subscription_key.as_str(), front.run);
+        let GivenUp { attempts, reason } = given_up;
+        self.record_dead_letters(plan, *attempts, reason, now_ms)?;
         self.journal_plan(plan, configuration)?;
-        self.append_fact(skipped_fact(plan, attempts, &reason), now_ms, entropy)?;
+        self.append_fact(skipped_fact(plan, *attempts, reason), now_ms, entropy)?;
         self.mark_slot_completed(plan, run)?;
         self.storage.execute(
             "UPDATE subscription_runtime SET last_error = ? WHERE subscription_key = ? AND run_offset = ?",
-            &[reason.into(), key.into(), run.into()],
+            &[reason.as_str().into(), key.into(), run.into()],
         )?;
         self.counters.skips += 1;
-        self.advance_window(key, run, row.acknowledged_offset, row.window_frontier())?;
+        self.pass_completed_front(key, run, front.cursor, front.frontier, front.first_open)?;
         Ok(Completion::Skipped {
             through: plan.through_offset,
         })

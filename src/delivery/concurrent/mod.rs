@@ -197,6 +197,19 @@ impl<S: Storage> Stream<S> {
             },
             None => None,
         };
+        self.pass_completed_front(key, run, cursor, frontier, first_open)
+    }
+
+    /// [`Stream::advance_window`] knowing the first open slot (`None`: none
+    /// is open).
+    pub(super) fn pass_completed_front(
+        &self,
+        key: &str,
+        run: u64,
+        cursor: u64,
+        frontier: u64,
+        first_open: Option<u64>,
+    ) -> Result<u64, StorageError> {
         let target = first_open.map_or(frontier, |open| open.saturating_sub(1)).max(cursor);
         if target > cursor {
             self.storage.execute(

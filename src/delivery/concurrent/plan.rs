@@ -10,7 +10,7 @@ use crate::delivery::scan::{Scan, ScanEnd, Scope};
 use crate::delivery::shape::{phase, Phase, Shape};
 use crate::delivery::{DeliveryPlan, Outcome, PlannedEvent};
 use crate::jsonata::StepBudget;
-use crate::limits::{MAX_CONCURRENT_WINDOW_OFFSETS, MAX_DELIVERY_CONCURRENCY};
+use crate::limits::{MAX_CONCURRENT_WINDOW_OFFSETS, MAX_DELIVERY_CONCURRENCY, WINDOW_FIRST_PAGE_ROWS};
 use crate::records::window_slot::{self, WindowSlot};
 use crate::schema::RuntimeRow;
 use crate::storage::{SqlValue, Storage, StorageError};
@@ -26,6 +26,8 @@ struct Window<'a> {
     row: RuntimeRow,
     now_ms: i64,
     entropy: [u8; 16],
+    /// Deliveries open in the window (in flight or waiting for a retry).
+    open: usize,
 }
 
 impl Window<'_> {
@@ -60,6 +62,7 @@ impl Window<'_> {
             entropy: self.entropy,
             journal_pruned_through: self.row.journal_pruned_through,
             open_work_before,
+            first_page_rows: WINDOW_FIRST_PAGE_ROWS,
         }
     }
 }
@@ -83,8 +86,14 @@ impl<S: Storage> Stream<S> {
             Phase::Ready => {}
         }
         let run = row.cursor_changed_at_source_offset;
-        self.recover_expired_slots(key, run, now_ms)?;
-        let open = self.open_slots(key, run)?;
+        let mut open = self.open_slots(key, run)?;
+        let lost = |slot: &WindowSlot| slot.in_flight_deadline_at_ms.is_some_and(|deadline| deadline <= now_ms);
+        if open.iter().any(lost) {
+            self.recover_expired_slots(key, run, now_ms)?;
+            for slot in open.iter_mut().filter(|slot| lost(slot)) {
+                slot.in_flight_deadline_at_ms = None;
+            }
+        }
         let mut window = Window {
             key,
             configuration,
@@ -92,6 +101,7 @@ impl<S: Storage> Stream<S> {
             row,
             now_ms,
             entropy,
+            open: open.len(),
         };
         if let Some(slot) = open.iter().find(|slot| slot.ready(now_ms)) {
             return self.replan_slot(&window, slot);
@@ -117,7 +127,7 @@ impl<S: Storage> Stream<S> {
             self.window_barrier(key, run, None)?;
             window.row.window_barrier_at = None;
         }
-        self.plan_next_event(&window, !open.is_empty())
+        self.plan_next_event(&window)
     }
 
     /// A send found lost (its deadline passed, §6 rule 6) is retried now: no
@@ -137,7 +147,7 @@ impl<S: Storage> Stream<S> {
 
     /// Scans past the frontier for the next event to send: it becomes a new
     /// slot; an invalidation with work open before it stops the window there.
-    fn plan_next_event(&mut self, window: &Window<'_>, open_work: bool) -> Result<Option<DeliveryPlan>, StorageError> {
+    fn plan_next_event(&mut self, window: &Window<'_>) -> Result<Option<DeliveryPlan>, StorageError> {
         let (key, run, cursor) = (window.key, window.run(), window.row.acknowledged_offset);
         let frontier = window.row.window_frontier();
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
@@ -145,7 +155,7 @@ impl<S: Storage> Stream<S> {
         if frontier >= shape.window_end {
             return Ok(None);
         }
-        let scope = window.scope(&shape, open_work || frontier > cursor);
+        let scope = window.scope(&shape, window.open > 0 || frontier > cursor);
         let mut scan = Scan::new(&RuntimeRow {
             acknowledged_offset: frontier,
             ..window.row.clone()
@@ -194,7 +204,10 @@ impl<S: Storage> Stream<S> {
         };
         self.storage.execute(window_slot::INSERT, &slot.encode())?;
         self.window_scanned(key, run, offset)?;
-        self.advance_window(key, run, window.row.acknowledged_offset, offset)?;
+        if window.open == 0 {
+            // Nothing open before it: the cursor passes what the scan passed.
+            self.advance_window(key, run, window.row.acknowledged_offset, offset)?;
+        }
         let (failure, throttled) = match failure {
             Some(failure) => (Some(failure), false),
             None => self.refusal(scope),
