@@ -84,68 +84,51 @@ function startReceiver() {
   });
 }
 
-async function main() {
-  console.log(
-    `concurrency bench: one webhook-post subscription, ${events} events per scenario, receiver on 127.0.0.1 answering after ` +
-      `${slowMs} ms and after 0 ms; concurrency 1 (the baseline) vs 16 (and 6) in one run`,
-  );
-  console.log(`machine: ${os.cpus().length} CPUs, load average (1/5/15 min) at start ${loadavgText()}`);
-  const server = await startReceiver();
-  const receiverBase = `http://127.0.0.1:${server.address().port}`;
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
-  const results = [];
-  try {
-    async function card(stream) {
-      const response = await t.request("GET", streamUrl(stream, "subscriptions"));
-      if (response.status !== 200) fail(`card of ${stream}: ${response.status}`);
-      return response.body.subscriptions;
-    }
+async function card(t, stream) {
+  const response = await t.request("GET", streamUrl(stream, "subscriptions"));
+  if (response.status !== 200) fail(`card of ${stream}: ${response.status}`);
+  return response.body.subscriptions;
+}
 
-    async function scenario({ delayMs, concurrency }) {
-      const stream = `/bench/conc-${delayMs}ms-c${concurrency}`;
-      const path = `/conc-${delayMs}ms-c${concurrency}`;
-      const receiver = { delayMs, byId: new Map(), duplicates: 0, last: 0, maxOpen: 0, open: 0, problems: [] };
-      receivers.set(path, receiver);
-      for (let sent = 0; sent < events; sent += BATCH) {
-        const batch = Array.from({ length: Math.min(BATCH, events - sent) }, (_, i) => ({ type: "data", payload: { i: sent + i } }));
-        const response = await t.request("POST", streamUrl(stream, "events"), { body: { events: batch } });
-        if (response.status !== 201) fail(`append to ${stream}: ${response.status}`);
-      }
-      const delivery = { start: "beginning", onFailingEvent: "skip", ...(concurrency > 1 ? { concurrency } : {}) };
-      const started = Date.now();
-      const configured = await t.request("POST", streamUrl(stream, "events"), {
-        body: {
-          type: CONFIGURED,
-          payload: { subscriptionKey: "hook", filter: { eventTypes: ["data"] }, receiver: { action: "webhook-post", url: `${receiverBase}${path}`, delivery } },
-        },
-      });
-      if (configured.status !== 201) fail(`configure ${stream}: ${configured.status} ${JSON.stringify(configured.body).slice(0, 300)}`);
-      const deadline = started + waitSeconds * 1000;
-      while (receiver.byId.size < events) {
-        if (receiver.problems.length) fail(`${stream}: ${receiver.problems.slice(0, 5).join("; ")}`);
-        if (Date.now() > deadline) fail(`${stream}: ${receiver.byId.size}/${events} delivered within ${waitSeconds}s`);
-        await sleep(5);
-      }
-      const seconds = (receiver.last - started) / 1000;
-      const offsets = new Set(receiver.byId.values());
-      if (offsets.size !== events) fail(`${stream}: ${offsets.size} distinct offsets under ${receiver.byId.size} webhook-ids`);
-      for (let settled = false, tries = 0; !settled; tries++) {
-        const [sub] = await card(stream);
-        settled = sub?.runtime?.lag === 0 && (sub.runtime.window?.inFlight ?? []).length === 0;
-        if (!settled && tries > 1500) fail(`${stream}: the card did not settle: ${JSON.stringify(sub?.runtime).slice(0, 800)}`);
-        if (!settled) await sleep(10);
-      }
-      const result = { delayMs, concurrency, seconds, rate: events / seconds, duplicates: receiver.duplicates, maxOpen: receiver.maxOpen, load: os.loadavg()[0] };
-      results.push(result);
-      return result;
-    }
-
-    for (const spec of SCENARIOS) await scenario(spec);
-  } finally {
-    await t.cleanup();
-    server.close();
+/** One scenario on a fresh stream: append, configure, wait for every delivery, check, measure. */
+async function scenario(t, receiverBase, { delayMs, concurrency }) {
+  const stream = `/bench/conc-${delayMs}ms-c${concurrency}`;
+  const path = `/conc-${delayMs}ms-c${concurrency}`;
+  const receiver = { delayMs, byId: new Map(), duplicates: 0, last: 0, maxOpen: 0, open: 0, problems: [] };
+  receivers.set(path, receiver);
+  for (let sent = 0; sent < events; sent += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, events - sent) }, (_, i) => ({ type: "data", payload: { i: sent + i } }));
+    const response = await t.request("POST", streamUrl(stream, "events"), { body: { events: batch } });
+    if (response.status !== 201) fail(`append to ${stream}: ${response.status}`);
   }
+  const delivery = { start: "beginning", onFailingEvent: "skip", ...(concurrency > 1 ? { concurrency } : {}) };
+  const started = Date.now();
+  const configured = await t.request("POST", streamUrl(stream, "events"), {
+    body: {
+      type: CONFIGURED,
+      payload: { subscriptionKey: "hook", filter: { eventTypes: ["data"] }, receiver: { action: "webhook-post", url: `${receiverBase}${path}`, delivery } },
+    },
+  });
+  if (configured.status !== 201) fail(`configure ${stream}: ${configured.status} ${JSON.stringify(configured.body).slice(0, 300)}`);
+  const deadline = started + waitSeconds * 1000;
+  while (receiver.byId.size < events) {
+    if (receiver.problems.length) fail(`${stream}: ${receiver.problems.slice(0, 5).join("; ")}`);
+    if (Date.now() > deadline) fail(`${stream}: ${receiver.byId.size}/${events} delivered within ${waitSeconds}s`);
+    await sleep(5);
+  }
+  const seconds = (receiver.last - started) / 1000;
+  const offsets = new Set(receiver.byId.values());
+  if (offsets.size !== events) fail(`${stream}: ${offsets.size} distinct offsets under ${receiver.byId.size} webhook-ids`);
+  for (let settled = false, tries = 0; !settled; tries++) {
+    const [sub] = await card(t, stream);
+    settled = sub?.runtime?.lag === 0 && (sub.runtime.window?.inFlight ?? []).length === 0;
+    if (!settled && tries > 1500) fail(`${stream}: the card did not settle: ${JSON.stringify(sub?.runtime).slice(0, 800)}`);
+    if (!settled) await sleep(10);
+  }
+  return { delayMs, concurrency, seconds, rate: events / seconds, duplicates: receiver.duplicates, maxOpen: receiver.maxOpen, load: os.loadavg()[0] };
+}
 
+function report(results) {
   const rateOf = (delayMs, concurrency) => results.find((r) => r.delayMs === delayMs && r.concurrency === concurrency)?.rate ?? NaN;
   console.log("");
   printTable(
@@ -170,6 +153,25 @@ async function main() {
   );
   console.log(`machine: load average (1/5/15 min) at end ${loadavgText()}`);
   reportAim(`webhook concurrency 16 ÷ concurrency 1 (${slowMs} ms receiver)`, rateOf(slowMs, 16) / rateOf(slowMs, 1), ">=", 8, "ratio in one run");
+}
+
+async function main() {
+  console.log(
+    `concurrency bench: one webhook-post subscription, ${events} events per scenario, receiver on 127.0.0.1 answering after ` +
+      `${slowMs} ms and after 0 ms; concurrency 1 (the baseline) vs 16 (and 6) in one run`,
+  );
+  console.log(`machine: ${os.cpus().length} CPUs, load average (1/5/15 min) at start ${loadavgText()}`);
+  const server = await startReceiver();
+  const receiverBase = `http://127.0.0.1:${server.address().port}`;
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  const results = [];
+  try {
+    for (const spec of SCENARIOS) results.push(await scenario(t, receiverBase, spec));
+  } finally {
+    await t.cleanup();
+    server.close();
+  }
+  report(results);
 }
 
 main().catch((error) => {
