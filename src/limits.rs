@@ -89,9 +89,27 @@ pub const ALARM_YIELD_EVERY_MS: i64 = 50;
 /// Sends one alarm turn completes before re-arming for the rest.
 pub const MAX_ALARM_COMPLETIONS: u32 = 10_000;
 /// Completions one alarm's delivery loop takes at most: its turn plans
-/// nothing after [`MAX_ALARM_COMPLETIONS`], and then at most one send per
-/// subscription ([`MAX_STREAM_SUBSCRIPTIONS`]) is still in flight.
-pub const MAX_TURN_ROUNDS: usize = MAX_ALARM_COMPLETIONS as usize + MAX_STREAM_SUBSCRIPTIONS;
+/// nothing after [`MAX_ALARM_COMPLETIONS`], and then at most
+/// [`MAX_DELIVERY_CONCURRENCY`] sends per subscription
+/// ([`MAX_STREAM_SUBSCRIPTIONS`]) are still in flight.
+pub const MAX_TURN_ROUNDS: usize =
+    MAX_ALARM_COMPLETIONS as usize + MAX_STREAM_SUBSCRIPTIONS * MAX_DELIVERY_CONCURRENCY as usize;
+/// Largest `delivery.concurrency` (§8): single-event deliveries one
+/// itx-call or webhook-post subscription in `skip` mode has in flight at
+/// once. (Deployed, one invocation opens at most 6 connections at a time;
+/// further fetches queue inside the platform, their timeouts running.)
+pub const MAX_DELIVERY_CONCURRENCY: u64 = 32;
+/// How far past its cursor a concurrent subscription plans (§8
+/// `concurrency`, §12): the window of offsets between the cursor and the
+/// last one planned. Deliveries completed ahead of a stuck event wait in it
+/// (persisted, so a crash does not repeat them); past this span nothing new
+/// is planned until the stuck event is delivered or dead-lettered.
+pub const MAX_CONCURRENT_WINDOW_OFFSETS: u64 = 1_024;
+/// Rows a concurrent subscription's scan reads in its first page (§8
+/// `concurrency`, §12): it wants one event, so it reads a few; each further
+/// page (a filter passing over more) reads twice as many, up to
+/// [`SCAN_PAGE_ROWS`].
+pub const WINDOW_FIRST_PAGE_ROWS: u64 = 4;
 /// Subrequests one alarm turn may make (the platform allows 1000 per
 /// invocation; the rest is headroom for the catalog and the unexpected). A
 /// copy, webhook or itx send is one; a processor delivery is up to three

@@ -14,6 +14,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("../migrations/0004_retry_range.sql")),
     (5, include_str!("../migrations/0005_catalog_registration.sql")),
     (6, include_str!("../migrations/0006_journal_gates.sql")),
+    (8, include_str!("../migrations/0008_delivery_window.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
@@ -59,6 +60,11 @@ pub struct ReducedStateRow {
 /// Row of `subscription_runtime` (§6): now a typed record with its
 /// encode/decode in `records/runtime_row.rs`.
 pub use crate::records::RuntimeRow;
+
+/// Row of `delivery_window` (§8 `concurrency`): one event of a concurrent
+/// subscription planned past its cursor; a typed record in
+/// `records/window_slot.rs`.
+pub use crate::records::WindowSlot;
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.
@@ -118,12 +124,15 @@ pub fn migrate_with<S: Storage + ?Sized>(storage: &S, migrations: &[(i64, &str)]
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
         &[],
     )?;
-    let sql = "SELECT COALESCE(MAX(version), 0) FROM schema_migrations";
-    let current = match query_optional(storage, sql, &[])? {
-        Some(row) => Columns { query: sql, row: &row }.int(0)?,
-        None => 0,
-    };
-    for (version, file) in migrations.iter().filter(|(version, _)| *version > current) {
+    // Every version not applied yet, not only those above the highest: a
+    // migration numbered below one already applied (merged later) still runs.
+    let sql = "SELECT version FROM schema_migrations";
+    let applied = storage
+        .query(sql, &[])?
+        .iter()
+        .map(|row| Columns { query: sql, row }.int(0))
+        .collect::<Result<std::collections::BTreeSet<i64>, _>>()?;
+    for (version, file) in migrations.iter().filter(|(version, _)| !applied.contains(version)) {
         for statement in statements(file) {
             storage.execute(&statement, &[])?;
         }
@@ -149,13 +158,36 @@ pub fn drop_stream_tables<S: Storage + ?Sized>(storage: &S) -> Result<(), Storag
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
-    use super::statements;
+    use super::{migrate_with, statements};
 
     #[test]
     fn splits_statements_and_drops_comments() {
         let sql = "-- c\nCREATE TABLE a (x INTEGER);\n\n-- d\nCREATE TABLE b (y TEXT);\n";
         let got: Vec<String> = statements(sql).collect();
         assert_eq!(got, vec!["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (y TEXT)"]);
+    }
+
+    #[cfg(feature = "native-sqlite")]
+    #[test]
+    fn a_migration_numbered_below_one_applied_still_runs() {
+        use crate::storage::rusqlite_driver::RusqliteStorage;
+        use crate::storage::Storage;
+        let storage = RusqliteStorage::in_memory().unwrap();
+        let first = [
+            (1, "CREATE TABLE a (x INTEGER);\n"),
+            (3, "CREATE TABLE c (x INTEGER);\n"),
+        ];
+        migrate_with(&storage, &first).unwrap();
+        // Merged later with a lower number: applied once, the others not again.
+        let merged = [first[0], (2, "CREATE TABLE b (x INTEGER);\n"), first[1]];
+        migrate_with(&storage, &merged).unwrap();
+        migrate_with(&storage, &merged).unwrap();
+        let versions = storage
+            .query("SELECT version FROM schema_migrations ORDER BY version", &[])
+            .unwrap();
+        assert_eq!(versions.len(), 3);
+        assert_eq!(storage.query("SELECT x FROM b", &[]).unwrap().len(), 0);
     }
 }

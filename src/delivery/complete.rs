@@ -86,6 +86,9 @@ impl<S: Storage> Stream<S> {
         else {
             return Ok(Completion::Stale);
         };
+        if plan.retraction.is_none() && super::concurrent::concurrent(&configuration).is_some() {
+            return self.complete_slot(plan, outcome, &row, &configuration, now_ms, entropy);
+        }
         let lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
         let delivery = configuration.receiver.delivery();
         match settle(plan, outcome, &row, delivery, lifetime, entropy) {
@@ -179,7 +182,7 @@ impl<S: Storage> Stream<S> {
 
     /// Only successful deliveries spend budget; the window is anchored at
     /// the first admitted delivery (§8).
-    fn spend_throttle(&mut self, key: &str, throttle: Throttle, started_at_ms: i64) {
+    pub(super) fn spend_throttle(&mut self, key: &str, throttle: Throttle, started_at_ms: i64) {
         let window = self.memory.of(key).throttle.get_or_insert(ThrottleWindow {
             started_at_ms,
             delivered: 0,
@@ -194,7 +197,7 @@ impl<S: Storage> Stream<S> {
     }
 
     /// How long the exchange took and how late its last event arrived (§11).
-    fn record_timings(&mut self, plan: &DeliveryPlan, now_ms: i64) {
+    pub(super) fn record_timings(&mut self, plan: &DeliveryPlan, now_ms: i64) {
         let stats = &mut self.memory.of(&plan.subscription_key).stats;
         stats.delivery_duration_ms.record(now_ms - plan.started_at_ms);
         if let Some(last) = plan.events.last() {
@@ -249,10 +252,7 @@ impl<S: Storage> Stream<S> {
         now_ms: i64,
         entropy: [u8; 16],
     ) -> Result<Completion, StorageError> {
-        let reason = match kind {
-            FailureKind::Permanent => format!("permanent: {message}"),
-            FailureKind::Transient => format!("transient: {message}"),
-        };
+        let reason = dead_letter_reason(kind, message);
         self.record_dead_letters(plan, attempts, &reason, now_ms)?;
         if plan.retraction.is_some() {
             // Kept, marked: a dead-lettered retraction is not sent again (§13).
@@ -261,20 +261,7 @@ impl<S: Storage> Stream<S> {
         } else {
             self.journal_plan(plan, configuration)?;
         }
-        self.append_fact(
-            json!({
-                "type": ControlType::ErrorOccurred.as_str(),
-                "payload": {
-                    "kind": "delivery-skipped", "subscriptionKey": plan.subscription_key, "deliveryId": plan.delivery_id,
-                    "afterOffset": plan.after_offset, "throughOffset": plan.through_offset,
-                    "offsets": plan.events.iter().map(|event| event.offset).collect::<Vec<_>>(),
-                    "attempts": attempts, "reason": reason,
-                },
-                "idempotencyKey": format!("skipped:{}:{}", plan.stamp.cursor_changed_at_source_offset, plan.delivery_id),
-            }),
-            now_ms,
-            entropy,
-        )?;
+        self.append_fact(skipped_fact(plan, attempts, &reason), now_ms, entropy)?;
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
              in_flight_deadline_at_ms = NULL, last_error = ?, isolating = 0, retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
@@ -335,7 +322,7 @@ impl<S: Storage> Stream<S> {
 
     /// Journals what `plan` delivered or dead-lettered (§13), before the
     /// cursor passes it; releases a threshold gate's delivered hits.
-    fn journal_plan(&self, plan: &DeliveryPlan, configuration: &Configuration) -> Result<(), StorageError> {
+    pub(super) fn journal_plan(&self, plan: &DeliveryPlan, configuration: &Configuration) -> Result<(), StorageError> {
         let Some(delivery) = configuration.receiver.delivery().filter(|_| {
             matches!(
                 configuration.receiver,
@@ -374,7 +361,12 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Appends one trusted fact (a halt or an audit) and returns its offset.
-    fn append_fact(&mut self, fact: serde_json::Value, now_ms: i64, entropy: [u8; 16]) -> Result<u64, StorageError> {
+    pub(super) fn append_fact(
+        &mut self,
+        fact: serde_json::Value,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<u64, StorageError> {
         let input =
             InputEvent::from_json(fact, Authority::Trusted).map_err(|error| StorageError::Sql(error.to_string()))?;
         let (events, _) = self
@@ -384,5 +376,28 @@ impl<S: Storage> Stream<S> {
                 other => StorageError::Sql(other.to_string()),
             })?;
         Ok(events.first().map_or(0, |event| event.offset))
+    }
+}
+
+/// The durable `error-occurred` fact of a batch `skip` mode gave up on (§8),
+/// idempotent per run and delivery id.
+pub(super) fn skipped_fact(plan: &DeliveryPlan, attempts: u64, reason: &str) -> serde_json::Value {
+    json!({
+        "type": ControlType::ErrorOccurred.as_str(),
+        "payload": {
+            "kind": "delivery-skipped", "subscriptionKey": plan.subscription_key, "deliveryId": plan.delivery_id,
+            "afterOffset": plan.after_offset, "throughOffset": plan.through_offset,
+            "offsets": plan.events.iter().map(|event| event.offset).collect::<Vec<_>>(),
+            "attempts": attempts, "reason": reason,
+        },
+        "idempotencyKey": format!("skipped:{}:{}", plan.stamp.cursor_changed_at_source_offset, plan.delivery_id),
+    })
+}
+
+/// A dead letter's reason (§8): `"permanent: ..."` or `"transient: ..."`.
+pub(super) fn dead_letter_reason(kind: FailureKind, message: &str) -> String {
+    match kind {
+        FailureKind::Permanent => format!("permanent: {message}"),
+        FailureKind::Transient => format!("transient: {message}"),
     }
 }

@@ -6,6 +6,7 @@
 
 mod backoff;
 mod complete;
+pub(crate) mod concurrent;
 mod decide;
 mod gate;
 pub(crate) mod journal;

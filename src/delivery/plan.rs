@@ -2,6 +2,7 @@
 //! read durable events after the cursor, skip what the filter rejects, shape
 //! what it accepts, and mark the batch in flight.
 
+use super::concurrent::{concurrent, OpenWindows};
 use super::decide::{next, Next};
 use super::scan::{Retract, Scan, Scope};
 use super::shape::{phase, throttled, Phase, Shape};
@@ -9,7 +10,7 @@ use super::Outcome;
 use crate::copy::{delivery_id, Stamp};
 use crate::event::ControlType;
 use crate::invalidation::Invalidation;
-use crate::limits::SEND_TIMEOUT_MS;
+use crate::limits::{SCAN_PAGE_ROWS, SEND_TIMEOUT_MS};
 use crate::schema::RuntimeRow;
 use crate::state::OutboundSubscription;
 use crate::storage::{Storage, StorageError};
@@ -68,7 +69,7 @@ pub struct Retraction {
 impl<S: Storage> Stream<S> {
     /// Subscriptions the spine delivers: every valid one that is not halted
     /// (a hosted processor's too: its instance's checkpoint decides replay, §9).
-    fn deliverable(&self) -> impl Iterator<Item = (&String, &OutboundSubscription)> {
+    pub(super) fn deliverable(&self) -> impl Iterator<Item = (&String, &OutboundSubscription)> {
         self.state
             .subscriptions
             .outbound
@@ -100,6 +101,21 @@ impl<S: Storage> Stream<S> {
         (head > row.acknowledged_offset).then_some(i64::MIN)
     }
 
+    /// When `subscription`'s work is due: a concurrent one's from its
+    /// window (`open`: its open slots, §8 `concurrency`).
+    fn due_of(
+        &self,
+        subscription: &OutboundSubscription,
+        row: &RuntimeRow,
+        head: u64,
+        open: &OpenWindows,
+    ) -> Option<i64> {
+        match subscription.configuration.valid().and_then(concurrent) {
+            Some(delivery) => self.window_due_at(row, open.of(&row.subscription_key), head, delivery),
+            None => self.due_at(row, head),
+        }
+    }
+
     /// When the single alarm should fire (§6 rule 1): the earliest due work.
     /// `i64::MIN` means "now".
     pub fn next_due_at(&self) -> Result<Option<i64>, StorageError> {
@@ -108,9 +124,13 @@ impl<S: Storage> Stream<S> {
         }
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
         let rows = self.runtime_rows()?;
+        let open = self.open_windows()?;
         Ok(self
             .deliverable()
-            .filter_map(|(key, _)| rows.get(key).and_then(|row| self.due_at(row, head)))
+            .filter_map(|(key, subscription)| {
+                rows.get(key)
+                    .and_then(|row| self.due_of(subscription, row, head, &open))
+            })
             .min())
     }
 
@@ -118,11 +138,12 @@ impl<S: Storage> Stream<S> {
     pub fn due_subscriptions(&self, now_ms: i64) -> Result<Vec<String>, StorageError> {
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
         let rows = self.runtime_rows()?;
+        let open = self.open_windows()?;
         Ok(self
             .deliverable()
-            .filter(|(key, _)| {
+            .filter(|(key, subscription)| {
                 rows.get(*key)
-                    .and_then(|row| self.due_at(row, head))
+                    .and_then(|row| self.due_of(subscription, row, head, &open))
                     .is_some_and(|at| at <= now_ms)
             })
             .map(|(key, _)| key.clone())
@@ -166,6 +187,9 @@ impl<S: Storage> Stream<S> {
         let Some(stamp) = self.stamp_for(key, &subscription) else {
             return Ok(None);
         };
+        if concurrent(&configuration).is_some() {
+            return self.plan_concurrent(key, &configuration, row, &stamp, now_ms, entropy);
+        }
         match phase(&row, now_ms) {
             Phase::InFlight { .. } | Phase::WaitingToRetry { .. } => return Ok(None),
             Phase::DeadlinePassed => self.recover_expired_send(key, &mut row)?,
@@ -181,6 +205,8 @@ impl<S: Storage> Stream<S> {
             now_ms,
             entropy,
             journal_pruned_through: row.journal_pruned_through,
+            open_work_before: false,
+            first_page_rows: u64::try_from(shape.wanted).unwrap_or(SCAN_PAGE_ROWS),
         };
         let mut scan = Scan::new(&row);
         let end = scan.run(self, &scope)?;
@@ -200,7 +226,7 @@ impl<S: Storage> Stream<S> {
     /// failed, so no attempt is spent and nothing halts or skips; the batch
     /// is retried now, one event at first (a digest keeps its pinned range
     /// and delivery id).
-    fn recover_expired_send(&self, key: &str, row: &mut RuntimeRow) -> Result<(), StorageError> {
+    pub(super) fn recover_expired_send(&self, key: &str, row: &mut RuntimeRow) -> Result<(), StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL, \
              isolating = 1, last_error = ? WHERE subscription_key = ? AND run_offset = ?",
@@ -328,7 +354,7 @@ impl<S: Storage> Stream<S> {
 
     /// Why a batch that prepared cleanly is not sent, and whether the
     /// throttle refused it.
-    fn refusal(&mut self, scope: &Scope<'_>) -> (Option<Outcome>, bool) {
+    pub(super) fn refusal(&mut self, scope: &Scope<'_>) -> (Option<Outcome>, bool) {
         // Deployment rules are re-checked when sending (§9): a receiver
         // the deployment no longer allows fails permanently, visibly.
         if let Err(error) = self.deployment.check(scope.configuration) {
@@ -395,7 +421,7 @@ impl<S: Storage> Stream<S> {
 
     /// A batch of retractions (§13), sent before anything after the
     /// invalidation: the cursor first passes what came before it.
-    fn plan_retraction(
+    pub(super) fn plan_retraction(
         &mut self,
         scope: &Scope<'_>,
         mut row: RuntimeRow,

@@ -29,6 +29,13 @@ pub(super) struct Scope<'a> {
     pub now_ms: i64,
     pub entropy: [u8; 16],
     pub journal_pruned_through: u64,
+    /// A concurrent window (§8 `concurrency`) has work still open before
+    /// the scan's start: an invalidation is a barrier even with nothing
+    /// collected, for what is open may yet be journaled and retracted (§13).
+    pub open_work_before: bool,
+    /// Rows the first page reads; each further page reads twice as many, up
+    /// to [`SCAN_PAGE_ROWS`] (a concurrent window wants one event, §8).
+    pub first_page_rows: u64,
 }
 
 /// An invalidation the scan stopped at whose journaled deliveries need a
@@ -50,7 +57,8 @@ pub(super) enum ScanEnd {
     Failed(Outcome),
     /// The next event would take the batch past its byte limit.
     Full,
-    /// It met an invalidation with events collected: what is collected goes now.
+    /// It met an invalidation with events collected (or, in a concurrent
+    /// window, with work open before it): what is collected goes now.
     Barrier,
     /// A threshold gate minted a digest (or one is re-read for its retry).
     Minted,
@@ -87,6 +95,8 @@ pub(super) struct Scan {
     /// succeeded (§13); what it discards is counted once the cursor passes it.
     gate_anchor: Option<i64>,
     pub discarded: Vec<u64>,
+    /// The invalidation a [`ScanEnd::Barrier`] stopped at.
+    pub barrier_at: Option<u64>,
     held: Option<Held>,
     /// The JSONata steps this scan may spend (§12 "JSONata per engine
     /// call"); past them it stops like at the row budget.
@@ -102,6 +112,7 @@ impl Scan {
             bytes: 0,
             gate_anchor: row.gate_anchor_ms,
             discarded: Vec::new(),
+            barrier_at: None,
             held: None,
             steps: StepBudget::per_call(),
         }
@@ -130,13 +141,11 @@ impl Scan {
 
     fn pages<S: Storage>(&mut self, stream: &mut Stream<S>, scope: &Scope<'_>) -> Result<ScanEnd, StorageError> {
         let window_end = scope.shape.window_end;
-        // The first page reads only what the batch wants (a webhook one
-        // event), and each page after it twice the last, up to SCAN_PAGE_ROWS:
-        // a matching log costs one small read per delivery, a sparse filter
-        // still reaches full pages quickly.
-        let mut page_rows = u64::try_from(scope.shape.wanted)
-            .unwrap_or(SCAN_PAGE_ROWS)
-            .clamp(1, SCAN_PAGE_ROWS);
+        // The first page reads only what the batch wants (the planner sets
+        // it: a webhook one event), each page after it twice the last, up to
+        // SCAN_PAGE_ROWS: a matching log costs one small read per delivery, a
+        // sparse filter still reaches full pages quickly.
+        let mut page_rows = scope.first_page_rows.clamp(1, SCAN_PAGE_ROWS);
         // Each page moves `scanned` forward or ends the scan, and the window
         // holds at most MAX_SCAN_ROWS offsets: at most that many pages.
         for _page in 0..MAX_SCAN_ROWS {
@@ -153,7 +162,6 @@ impl Scan {
                     max_bytes: MAX_READ_BYTES,
                 },
             )?;
-            page_rows = page_rows.saturating_mul(2).min(SCAN_PAGE_ROWS);
             for event in page.events {
                 if let Some(end) = self.step(stream, scope, &event)? {
                     return Ok(end);
@@ -165,6 +173,7 @@ impl Scan {
                 self.scanned = window_end;
                 return Ok(ScanEnd::Exhausted);
             }
+            page_rows = page_rows.saturating_mul(2).min(SCAN_PAGE_ROWS);
         }
         Ok(ScanEnd::Exhausted)
     }
@@ -211,7 +220,8 @@ impl Scan {
         event: &StoredEvent,
         invalidation: Invalidation,
     ) -> Result<Option<ScanEnd>, StorageError> {
-        if !self.events.is_empty() {
+        if !self.events.is_empty() || scope.open_work_before {
+            self.barrier_at = Some(event.offset);
             return Ok(Some(ScanEnd::Barrier));
         }
         if scope.shape.threshold_gate() {

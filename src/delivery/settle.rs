@@ -79,7 +79,7 @@ pub(super) fn settle(
 }
 
 /// A failed send after `attempt` earlier failures.
-fn failing(
+pub(super) fn failing(
     plan: &DeliveryPlan,
     attempt: u64,
     delivery: Option<&Delivery>,
@@ -153,6 +153,7 @@ mod tests {
             timeout_ms: None,
             journal_depth: None,
             gate: None,
+            concurrency: None,
         }
     }
 

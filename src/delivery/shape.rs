@@ -149,6 +149,7 @@ mod tests {
             timeout_ms: None,
             journal_depth: None,
             gate: None,
+            concurrency: None,
         }
     }
 

@@ -6,19 +6,20 @@
 //! interleaving simulation drives this very type with a fake clock and fake
 //! receivers (tests/sim/world.rs).
 //!
-//! Subscriptions are independent: each has at most one send in flight, and
-//! the moment one completes its next batch may be planned, so a slow or hung
+//! Subscriptions are independent: each has at most one send in flight (a
+//! concurrent one, §8 `concurrency`, up to its `concurrency`), and the
+//! moment one completes its next batch may be planned, so a slow or hung
 //! receiver (bounded by its own deadline) never holds back another.
 
 use super::{Completion, DeliveryPlan, Outcome};
 use crate::limits::{
-    ALARM_TURN_MS, ALARM_YIELD_EVERY_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, PROCESSOR_DELIVERY_SUBREQUESTS,
-    SEND_SUBREQUESTS,
+    ALARM_TURN_MS, ALARM_YIELD_EVERY_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, MAX_DELIVERY_CONCURRENCY,
+    PROCESSOR_DELIVERY_SUBREQUESTS, SEND_SUBREQUESTS,
 };
 use crate::storage::{Storage, StorageError};
 use crate::stream::Stream;
-use crate::subscription::Receiver;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::subscription::{Configuration, Receiver};
+use std::collections::BTreeMap;
 
 /// Subrequests one send to `receiver` makes (§12): a processor wake is a
 /// definition read, a wake and a fold; everything else one request.
@@ -42,6 +43,25 @@ pub enum Planned {
     OverBudget,
 }
 
+/// One send of this turn still in flight.
+#[derive(Debug, Clone)]
+struct Sending {
+    delivery_id: String,
+    attempt: u64,
+    /// Planned before the turn's end: the turn waits for it anyway, so
+    /// healthy subscriptions keep being planned meanwhile instead of
+    /// stalling behind a slow receiver.
+    started_in_turn: bool,
+}
+
+/// One subscription's sends in flight in this turn.
+#[derive(Debug, Clone)]
+struct KeySends {
+    /// How many it may have in flight at once (§8 `concurrency`).
+    capacity: usize,
+    sends: Vec<Sending>,
+}
+
 /// One alarm invocation's bookkeeping. Created when the alarm starts, fed
 /// every completion, dropped when the alarm returns (or the object dies).
 #[derive(Debug, Clone)]
@@ -50,14 +70,18 @@ pub struct Turn {
     subrequests_left: u32,
     completions: u32,
     last_yield_ms: i64,
-    /// Subscription key → (delivery id, attempt) of its send in flight: a
-    /// completion frees its key only if it is that key's current send (a
-    /// late result of an earlier attempt does not).
-    in_flight: BTreeMap<String, (String, u64)>,
-    /// Keys whose send was planned before the turn's end and still runs:
-    /// the turn waits for them anyway, so healthy subscriptions keep being
-    /// planned meanwhile instead of stalling behind a slow receiver.
-    started_in_turn: BTreeSet<String>,
+    /// Subscription key → its sends in flight, by (delivery id, attempt): a
+    /// completion frees its place only if it is one of them (a late result
+    /// of an earlier attempt does not).
+    in_flight: BTreeMap<String, KeySends>,
+}
+
+/// How many sends `configuration` may have in flight at once (§8).
+fn capacity(configuration: Option<&Configuration>) -> usize {
+    configuration
+        .and_then(|configuration| configuration.receiver.delivery())
+        .map_or(1, |delivery| delivery.concurrency())
+        .clamp(1, MAX_DELIVERY_CONCURRENCY) as usize
 }
 
 impl Turn {
@@ -68,7 +92,6 @@ impl Turn {
             completions: 0,
             last_yield_ms: now_ms,
             in_flight: BTreeMap::new(),
-            started_in_turn: BTreeSet::new(),
         }
     }
 
@@ -76,20 +99,30 @@ impl Turn {
     /// or while sends started inside it still run; never once the turn
     /// completed [`MAX_ALARM_COMPLETIONS`] (the alarm re-arms for the rest).
     pub fn may_plan(&self, now_ms: i64) -> bool {
-        self.completions < MAX_ALARM_COMPLETIONS && (now_ms < self.ends_at_ms || !self.started_in_turn.is_empty())
+        self.completions < MAX_ALARM_COMPLETIONS && (now_ms < self.ends_at_ms || self.started_sends_run())
     }
 
-    /// Whether `key` has a send in flight in this turn.
+    /// Whether a send planned before the turn's end still runs.
+    fn started_sends_run(&self) -> bool {
+        self.in_flight
+            .values()
+            .any(|key| key.sends.iter().any(|send| send.started_in_turn))
+    }
+
+    /// Whether `key` has as many sends in flight in this turn as it may
+    /// have (one, or its `concurrency`).
     pub fn is_busy(&self, key: &str) -> bool {
-        self.in_flight.contains_key(key)
+        self.in_flight
+            .get(key)
+            .is_some_and(|key| key.sends.len() >= key.capacity)
     }
 
     /// Sends planned and not yet completed.
     pub fn in_flight(&self) -> usize {
-        self.in_flight.len()
+        self.in_flight.values().map(|key| key.sends.len()).sum()
     }
 
-    /// Due keys with nothing in flight, in the order the engine gives them.
+    /// Due keys that may plan another send, in the order the engine gives them.
     pub fn due<S: Storage>(&self, stream: &Stream<S>, now_ms: i64) -> Result<Vec<String>, StorageError> {
         Ok(stream
             .due_subscriptions(now_ms)?
@@ -109,14 +142,15 @@ impl Turn {
         if self.is_busy(key) {
             return Ok(Planned::Busy);
         }
-        let cost = stream
+        let configuration = stream
             .state()
             .subscriptions
             .outbound
             .by_key
             .get(key)
-            .and_then(|subscription| subscription.configuration.valid())
-            .map_or(SEND_SUBREQUESTS, |configuration| send_cost(&configuration.receiver));
+            .and_then(|subscription| subscription.configuration.valid());
+        let cost = configuration.map_or(SEND_SUBREQUESTS, |configuration| send_cost(&configuration.receiver));
+        let capacity = capacity(configuration);
         if cost > self.subrequests_left {
             return Ok(Planned::OverBudget);
         }
@@ -126,16 +160,22 @@ impl Turn {
         if plan.prepared_failure.is_none() {
             self.subrequests_left -= cost;
         }
-        self.in_flight
-            .insert(key.to_owned(), (plan.delivery_id.clone(), plan.attempt));
-        if now_ms < self.ends_at_ms {
-            self.started_in_turn.insert(key.to_owned());
-        }
+        let sends = self.in_flight.entry(key.to_owned()).or_insert(KeySends {
+            capacity,
+            sends: Vec::new(),
+        });
+        sends.capacity = capacity;
+        sends.sends.push(Sending {
+            delivery_id: plan.delivery_id.clone(),
+            attempt: plan.attempt,
+            started_in_turn: now_ms < self.ends_at_ms,
+        });
         Ok(Planned::Send(Box::new(plan)))
     }
 
-    /// Plans every due subscription that has nothing in flight, while the
-    /// budget lasts (one entropy for the call: delivery ids also carry the key).
+    /// Plans every due subscription that may send, while the budget lasts:
+    /// one send each, a concurrent one (§8) up to its free places (one
+    /// entropy for the call: delivery ids also carry the key and offsets).
     pub fn plan_due<S: Storage>(
         &mut self,
         stream: &mut Stream<S>,
@@ -147,10 +187,16 @@ impl Turn {
             return Ok(plans);
         }
         for key in self.due(stream, now_ms)? {
-            match self.plan(stream, &key, now_ms, entropy)? {
-                Planned::Send(plan) => plans.push(*plan),
-                Planned::Nothing | Planned::Busy => {}
-                Planned::OverBudget => break,
+            // Each send fills a place of the key: at most its capacity.
+            for _place in 0..MAX_DELIVERY_CONCURRENCY {
+                match self.plan(stream, &key, now_ms, entropy)? {
+                    Planned::Send(plan) => plans.push(*plan),
+                    Planned::Nothing | Planned::Busy => break,
+                    Planned::OverBudget => return Ok(plans),
+                }
+                if self.is_busy(&key) {
+                    break;
+                }
             }
         }
         Ok(plans)
@@ -179,13 +225,17 @@ impl Turn {
         entropy: [u8; 16],
     ) -> Result<Completion, StorageError> {
         let key = plan.subscription_key.as_str();
-        let current = self
-            .in_flight
-            .get(key)
-            .is_some_and(|(id, attempt)| *id == plan.delivery_id && *attempt == plan.attempt);
-        if current {
-            self.in_flight.remove(key);
-            self.started_in_turn.remove(key);
+        if let Some(sends) = self.in_flight.get_mut(key) {
+            let current = sends
+                .sends
+                .iter()
+                .position(|send| send.delivery_id == plan.delivery_id && send.attempt == plan.attempt);
+            if let Some(index) = current {
+                sends.sends.swap_remove(index);
+            }
+            if sends.sends.is_empty() {
+                self.in_flight.remove(key);
+            }
         }
         self.completions = self.completions.saturating_add(1);
         stream.complete_delivery(plan, outcome, now_ms, entropy)
@@ -202,7 +252,17 @@ mod tests {
         let mut turn = Turn::begin(1_000);
         assert!(turn.may_plan(1_000));
         assert!(!turn.may_plan(1_000 + ALARM_TURN_MS));
-        turn.started_in_turn.insert("slow".to_owned());
+        turn.in_flight.insert(
+            "slow".to_owned(),
+            KeySends {
+                capacity: 1,
+                sends: vec![Sending {
+                    delivery_id: "dlv".to_owned(),
+                    attempt: 1,
+                    started_in_turn: true,
+                }],
+            },
+        );
         assert!(turn.may_plan(1_000 + ALARM_TURN_MS + 5_000));
     }
 

@@ -12,6 +12,8 @@
 //! - [`gate_hit`]: a row of `gate_hits` (§13 Gates).
 //! - [`journal_row`]: a row of `delivery_journal` (§13).
 //! - [`event_row`]: a row of `events` (§3), decoded by column name.
+//! - [`window_slot`]: a row of `delivery_window` (§8 `concurrency`), one
+//!   event a concurrent subscription planned past its cursor.
 
 mod columns;
 pub mod event_row;
@@ -20,9 +22,11 @@ pub mod gate_hit;
 pub mod journal_row;
 pub mod run_stamp;
 pub mod runtime_row;
+pub mod window_slot;
 
 pub use fence::InboundFence;
 pub use gate_hit::GateHit;
 pub use journal_row::Journaled;
 pub use run_stamp::RunStamp;
 pub use runtime_row::RuntimeRow;
+pub use window_slot::WindowSlot;

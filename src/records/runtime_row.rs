@@ -4,7 +4,7 @@
 //!
 //! Decoded by column name through [`COLUMNS`], the one place that names the
 //! columns this record reads. The column names are persisted (migrations
-//! 0002 and 0006), so must be kept stable. The config generation lives in
+//! 0002, 0006 and 0008), so must be kept stable. The config generation lives in
 //! the `run_offset` column; in Rust it is `cursor_changed_at_source_offset`
 //! (its §7 wire name, see `records::run_stamp`).
 
@@ -13,7 +13,7 @@ use crate::storage::{SqlValue, StorageError};
 
 /// Columns of `subscription_runtime` the record holds, in [`SELECT`] order.
 /// Persisted, so must be kept stable.
-pub const COLUMNS: [&str; 12] = [
+pub const COLUMNS: [&str; 14] = [
     "subscription_key",
     "run_offset",
     "acknowledged_offset",
@@ -26,18 +26,20 @@ pub const COLUMNS: [&str; 12] = [
     "retry_through_offset",
     "journal_pruned_through",
     "gate_anchor_ms",
+    "window_scanned_through",
+    "window_barrier_at",
 ];
 
 /// Every runtime row, by key (the columns are [`COLUMNS`], checked by a test).
 pub const SELECT: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
      in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
-     gate_anchor_ms FROM subscription_runtime ORDER BY subscription_key";
+     gate_anchor_ms, window_scanned_through, window_barrier_at FROM subscription_runtime ORDER BY subscription_key";
 
 /// The same columns for one subscription key (its primary key): the planner
 /// and the completion read only the row they act on.
 pub const SELECT_ONE: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
      in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
-     gate_anchor_ms FROM subscription_runtime WHERE subscription_key = ?";
+     gate_anchor_ms, window_scanned_through, window_barrier_at FROM subscription_runtime WHERE subscription_key = ?";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuntimeRow {
@@ -60,6 +62,12 @@ pub struct RuntimeRow {
     pub journal_pruned_through: u64,
     /// A maxOnce gate's window anchor (event time), §13.
     pub gate_anchor_ms: Option<i64>,
+    /// A concurrent subscription (§8 `concurrency`): the last offset its
+    /// scans looked at past the cursor (`None`: not past it).
+    pub window_scanned_through: Option<u64>,
+    /// A concurrent subscription: the `events-invalidated` its window waits
+    /// at until everything before it is done (§13).
+    pub window_barrier_at: Option<u64>,
 }
 
 /// The row unit tests start from: key `k`, run 1, cursor at 10, idle.
@@ -79,6 +87,8 @@ impl RuntimeRow {
             retry_through_offset: None,
             journal_pruned_through: 0,
             gate_anchor_ms: None,
+            window_scanned_through: None,
+            window_barrier_at: None,
         }
     }
 }
@@ -100,6 +110,8 @@ impl RuntimeRow {
             retry_through_offset: named.optional_int("retry_through_offset")?.map(|n| n.max(0) as u64),
             journal_pruned_through: named.count("journal_pruned_through")?,
             gate_anchor_ms: named.optional_int("gate_anchor_ms")?,
+            window_scanned_through: named.optional_int("window_scanned_through")?.map(|n| n.max(0) as u64),
+            window_barrier_at: named.optional_int("window_barrier_at")?.map(|n| n.max(0) as u64),
         })
     }
 
@@ -119,7 +131,15 @@ impl RuntimeRow {
             self.retry_through_offset.into(),
             self.journal_pruned_through.into(),
             self.gate_anchor_ms.into(),
+            self.window_scanned_through.into(),
+            self.window_barrier_at.into(),
         ]
+    }
+
+    /// A concurrent subscription's scan frontier (§8 `concurrency`): the
+    /// last offset looked at, never behind the cursor.
+    pub fn window_frontier(&self) -> u64 {
+        self.acknowledged_offset.max(self.window_scanned_through.unwrap_or(0))
     }
 }
 
@@ -148,11 +168,13 @@ mod tests {
                 0..SAFE,
                 proptest::option::of(any::<i64>()),
             ),
+            (proptest::option::of(0..SAFE), proptest::option::of(0..SAFE)),
         )
             .prop_map(
                 |(
                     (subscription_key, generation, acknowledged_offset, attempt, next_attempt_at_ms),
                     (in_flight, last_error, bytes_sent, isolating, retry_through, pruned, anchor),
+                    (scanned_through, barrier),
                 )| RuntimeRow {
                     subscription_key,
                     cursor_changed_at_source_offset: generation,
@@ -166,6 +188,8 @@ mod tests {
                     retry_through_offset: retry_through,
                     journal_pruned_through: pruned,
                     gate_anchor_ms: anchor,
+                    window_scanned_through: scanned_through,
+                    window_barrier_at: barrier,
                 },
             )
     }
@@ -179,12 +203,14 @@ mod tests {
 
     #[test]
     fn s6_select_names_the_columns_in_order() {
-        let listed = SELECT
-            .strip_prefix("SELECT ")
-            .and_then(|rest| rest.split(" FROM ").next())
-            .unwrap_or_default();
-        let names: Vec<&str> = listed.split(',').map(str::trim).collect();
-        assert_eq!(names, COLUMNS.to_vec());
+        for select in [SELECT, SELECT_ONE] {
+            let listed = select
+                .strip_prefix("SELECT ")
+                .and_then(|rest| rest.split(" FROM ").next())
+                .unwrap_or_default();
+            let names: Vec<&str> = listed.split(',').map(str::trim).collect();
+            assert_eq!(names, COLUMNS.to_vec());
+        }
     }
 
     #[test]
@@ -208,6 +234,8 @@ mod tests {
             retry_through_offset: None,
             journal_pruned_through: 0,
             gate_anchor_ms: None,
+            window_scanned_through: None,
+            window_barrier_at: None,
         }
     }
 }

@@ -78,11 +78,15 @@ impl<S: Storage> Stream<S> {
                     // Opening means a new object instance: nothing it knows of
                     // is in flight, so a recorded send belongs to a dead
                     // instance and is due for retry now (§6 rule 6).
-                    stream.storage.execute(
-                        "UPDATE subscription_runtime SET in_flight_deadline_at_ms = 0 \
-                         WHERE in_flight_deadline_at_ms > 0",
-                        &[],
-                    )
+                    for table in ["subscription_runtime", "delivery_window"] {
+                        stream.storage.execute(
+                            &format!(
+                                "UPDATE {table} SET in_flight_deadline_at_ms = 0 WHERE in_flight_deadline_at_ms > 0"
+                            ),
+                            &[],
+                        )?;
+                    }
+                    Ok(())
                 })?;
             }
         }

@@ -5,6 +5,7 @@
 //! debug card of §11.
 
 use super::Stream;
+use crate::delivery::concurrent::concurrent;
 use crate::records::runtime_row::{RuntimeRow, SELECT as SELECT_RUNTIME, SELECT_ONE as SELECT_RUNTIME_ROW};
 use crate::state::{OutboundSubscription, ReducedState};
 use crate::storage::{Storage, StorageError};
@@ -56,7 +57,12 @@ impl<S: Storage> Stream<S> {
         let by_key = &state.subscriptions.outbound.by_key;
         let rows = self.runtime_rows()?;
         for key in rows.keys().filter(|key| !by_key.contains_key(*key)) {
-            for table in ["subscription_runtime", "delivery_journal", "gate_hits"] {
+            for table in [
+                "subscription_runtime",
+                "delivery_journal",
+                "gate_hits",
+                "delivery_window",
+            ] {
                 self.storage.execute(
                     &format!("DELETE FROM {table} WHERE subscription_key = ?"),
                     &[key.as_str().into()],
@@ -77,15 +83,18 @@ impl<S: Storage> Stream<S> {
                  ON CONFLICT (subscription_key) DO UPDATE SET run_offset = excluded.run_offset, \
                  acknowledged_offset = excluded.acknowledged_offset, attempt = 0, next_attempt_at_ms = NULL, \
                  in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, \
-                 gate_anchor_ms = NULL",
+                 gate_anchor_ms = NULL, window_scanned_through = NULL, window_barrier_at = NULL",
                 &[key.as_str().into(), generation.into(), cursor.into()],
             )?;
-            // A new run starts its gate afresh (§13); the journal stays: what
-            // was delivered can still be retracted.
-            self.storage.execute(
-                "DELETE FROM gate_hits WHERE subscription_key = ?",
-                &[key.as_str().into()],
-            )?;
+            // A new run starts its gate and its concurrent window afresh
+            // (§8, §13); the journal stays: what was delivered can still be
+            // retracted.
+            for table in ["gate_hits", "delivery_window"] {
+                self.storage.execute(
+                    &format!("DELETE FROM {table} WHERE subscription_key = ?"),
+                    &[key.as_str().into()],
+                )?;
+            }
         }
         Ok(())
     }
@@ -151,6 +160,14 @@ impl<S: Storage> Stream<S> {
                 }
                 if let (Some(set), Some(fields)) = (&subscription.cursor_set, card.as_object_mut()) {
                     fields.insert("cursorSet".to_owned(), json!(set));
+                }
+                let concurrent = subscription.configuration.valid().and_then(concurrent);
+                if let (Some(delivery), Some(row), Some(runtime)) = (
+                    concurrent,
+                    rows.get(key),
+                    card.get_mut("runtime").and_then(Value::as_object_mut),
+                ) {
+                    runtime.insert("window".to_owned(), self.window_card(row, delivery));
                 }
                 card
             })

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::limits::{
     DEFAULT_RETRY_INITIAL_BACKOFF_MS, DEFAULT_RETRY_MAX_ATTEMPTS, DEFAULT_RETRY_MAX_BACKOFF_MS, MAX_AGGREGATE_BATCH,
-    MAX_AGGREGATE_WINDOW_MS, MAX_RETRY_ATTEMPTS,
+    MAX_AGGREGATE_WINDOW_MS, MAX_DELIVERY_CONCURRENCY, MAX_RETRY_ATTEMPTS,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,12 +87,27 @@ pub struct Delivery {
     pub journal_depth: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<Gate>,
+    /// Single-event deliveries in flight at once (§8 `concurrency`); `None`
+    /// is one: ordered, one batch in flight (§6 rule 9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<u64>,
 }
 
 impl Delivery {
     /// How many delivered or dead-lettered offsets the journal keeps (§13).
     pub fn journal_depth(&self) -> u64 {
         self.journal_depth.unwrap_or(crate::limits::DEFAULT_JOURNAL_DEPTH)
+    }
+
+    /// Deliveries in flight at once (§8 `concurrency`): 1 unless configured.
+    pub fn concurrency(&self) -> u64 {
+        self.concurrency.unwrap_or(1)
+    }
+
+    /// Whether deliveries run concurrently (§8 `concurrency` above 1): each
+    /// event delivered, retried and dead-lettered on its own.
+    pub fn is_concurrent(&self) -> bool {
+        self.concurrency() > 1
     }
 }
 
@@ -179,6 +194,7 @@ impl PolicySet {
                 "aggregate",
                 "journalDepth",
                 "gate",
+                "concurrency",
             ],
             PolicySet::Webhook => &[
                 "start",
@@ -189,6 +205,7 @@ impl PolicySet {
                 "timeoutMs",
                 "journalDepth",
                 "gate",
+                "concurrency",
             ],
         }
     }
@@ -260,6 +277,39 @@ fn check_gate_with_aggregate(gate: Option<&Gate>, aggregate: Option<&Aggregate>)
     Ok(())
 }
 
+/// `delivery.concurrency` above 1 (§8): `skip` mode only, and never with
+/// what needs one delivery at a time — an aggregate's or a threshold gate's
+/// digest, or a maxOnce gate, whose next hit is judged by the last success.
+fn check_concurrency(delivery: &Delivery) -> Result<(), ConfigError> {
+    if !delivery.is_concurrent() {
+        return Ok(());
+    }
+    let field = "receiver.delivery.concurrency";
+    if delivery.on_failing_event != OnFailingEvent::Skip {
+        return Err(invalid(
+            field,
+            "above 1 needs onFailingEvent \"skip\": concurrent deliveries are acknowledged, retried and dead-lettered each on its own, so one cannot halt the others",
+        ));
+    }
+    if delivery.aggregate.is_some() {
+        return Err(invalid(
+            field,
+            "above 1 cannot be combined with aggregate: a digest is one delivery of many events",
+        ));
+    }
+    match delivery.gate {
+        Some(Gate::Threshold { .. }) => Err(invalid(
+            field,
+            "above 1 cannot be combined with a threshold gate: its digest is one delivery of many events",
+        )),
+        Some(Gate::MaxOnce { .. }) => Err(invalid(
+            field,
+            "above 1 cannot be combined with a maxOnce gate: it judges each hit by the delivery before it",
+        )),
+        None => Ok(()),
+    }
+}
+
 impl Delivery {
     /// `receiver.delivery` for a receiver kind accepting `policies`: each
     /// field checked in turn, in the order written here.
@@ -276,8 +326,10 @@ impl Delivery {
             timeout_ms: optional_positive(fields, "timeoutMs", MAX_WEBHOOK_TIMEOUT_MS)?,
             journal_depth: optional_positive(fields, "journalDepth", crate::limits::MAX_JOURNAL_DEPTH)?,
             gate: fields.get("gate").map(parse_gate).transpose()?,
+            concurrency: optional_positive(fields, "concurrency", MAX_DELIVERY_CONCURRENCY)?,
         };
         check_gate_with_aggregate(delivery.gate.as_ref(), delivery.aggregate.as_ref())?;
+        check_concurrency(&delivery)?;
         Ok(delivery)
     }
 }

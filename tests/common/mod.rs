@@ -132,6 +132,7 @@ pub mod tempdir_lite {
     }
 }
 
+pub mod driver;
 pub mod world;
 
 /// splitmix64: a tiny deterministic generator for seeded simulations.

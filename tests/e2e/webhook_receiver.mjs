@@ -14,6 +14,9 @@
 //   {gate: "name", status?}            hold the request until release("name"), then respond
 //   {trickle: true}                    send 200 headers at once, then one body byte every
 //                                      500 ms, never ending (until the receiver closes)
+//   (record) => spec                   a function: called with each request's record
+//                                      (parsed body included), answers with the spec it
+//                                      returns — to script by event rather than by arrival
 // Unscripted paths answer 200. Memory is bounded: at most MAX_RECORDS
 // requests and MAX_BODY bytes per request are kept.
 import { createServer } from "node:http";
@@ -54,10 +57,11 @@ export async function startReceiver() {
     }
   };
 
-  const nextResponse = (path) => {
+  const nextResponse = (path, record) => {
     const script = scripts.get(path);
     if (!script || script.length === 0) return { status: 200 };
-    return script.length > 1 ? script.shift() : script[0];
+    const next = script.length > 1 ? script.shift() : script[0];
+    return typeof next === "function" ? next(record) : next;
   };
 
   const respond = (res, spec) => {
@@ -95,7 +99,7 @@ export async function startReceiver() {
       if (records.length < MAX_RECORDS) records.push(record);
       verify(record);
 
-      const spec = nextResponse(url.pathname);
+      const spec = nextResponse(url.pathname, record);
       record.answeredWith = spec;
       if (spec.hang) {
         held.add(res);

@@ -78,7 +78,11 @@ pub fn configuration(key: usize, rng: &mut SplitMix) -> Value {
         "copy" => "copy-to-stream",
         _ => rng.pick(&["webhook-post", "itx-call"]),
     };
-    if action != "copy-to-stream" {
+    // Concurrent delivery (§8): skip mode, no aggregate, no gate.
+    let may_run_concurrently = matches!(name, "wh-skip" | "itx-skip") || (name == "thr" && !aggregate);
+    if may_run_concurrently && mode == "skip" && rng.percent(50) {
+        delivery["concurrency"] = json!(rng.between(2, 6));
+    } else if action != "copy-to-stream" {
         super::gates::maybe_gate(&mut delivery, rng);
     }
     let mut receiver = match action {
@@ -127,6 +131,9 @@ pub fn describe(configuration: &Value) -> String {
         Some(TRANSFORM_NOT_OBJECT) => parts.push("transform=non-object-on-badT".to_owned()),
         Some(other) => parts.push(format!("transform={other}")),
         None => {}
+    }
+    if let Some(concurrency) = delivery["concurrency"].as_u64() {
+        parts.push(format!("concurrency={concurrency}"));
     }
     for policy in ["retry", "aggregate", "throttle", "gate"] {
         if delivery[policy].is_object() {
@@ -227,4 +234,11 @@ impl Oracle {
             Some(other) => panic!("the oracle does not know the transform {other}"),
         }
     }
+}
+
+/// The `delivery.concurrency` of a configuration (1 when absent, §8).
+pub fn concurrency_of(configuration: &Value) -> u64 {
+    configuration["receiver"]["delivery"]["concurrency"]
+        .as_u64()
+        .unwrap_or(1)
 }

@@ -35,8 +35,12 @@ impl Sim {
                 .map_err(|error| engine_error("due_subscriptions", error))?;
             let mut planned = Vec::new();
             for key in &due {
-                let entropy = rng.entropy();
-                if self.plan_key(key, entropy)? == PlanResult::Planned {
+                // A concurrent subscription fills its places (§8).
+                for _place in 0..self.concurrency_of(key) {
+                    let entropy = rng.entropy();
+                    if self.plan_key(key, entropy)? != PlanResult::Planned {
+                        break;
+                    }
                     if let Some(item) = self.outstanding.pop() {
                         planned.push(item);
                     }
@@ -159,6 +163,49 @@ impl Sim {
         Ok(())
     }
 
+    /// Invariant 8 (§8 `concurrency`): at most `concurrency` deliveries of a
+    /// concurrent window are open, each past the cursor, so the cursor never passed an event
+    /// whose delivery had not completed; and a slot marked completed is one
+    /// the simulation saw complete.
+    fn check_window(&mut self, key: &str, row: &RuntimeRow, run_id: &RunId) -> Result<(), Violation> {
+        let owned = key.to_owned();
+        let window = self
+            .metered("delivery_window", Target::Source, |stream| {
+                stream.delivery_window(&owned)
+            })?
+            .map_err(|error| engine_error("delivery_window", error))?;
+        let open = window.iter().filter(|slot| !slot.completed).count() as u64;
+        let concurrency = self.concurrency_of(key);
+        self.stats.max_open_slots = self.stats.max_open_slots.max(open);
+        if open > concurrency {
+            return Err(violation(
+                INV_WINDOW,
+                format!("window of '{key}' has {open} deliveries open at concurrency {concurrency}"),
+            ));
+        }
+        for slot in &window {
+            let seen_completing = self
+                .completed_slots
+                .get(run_id)
+                .is_some_and(|done| done.contains(&slot.event_offset));
+            if slot.event_offset <= row.acknowledged_offset || (slot.completed && !seen_completing) {
+                return Err(violation(
+                    INV_WINDOW,
+                    format!(
+                        "window of '{key}' holds {slot:?} with the cursor at {}{}",
+                        row.acknowledged_offset,
+                        if slot.completed {
+                            " (completed, but no completion said so)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Invariants 1, 2 (cursor side) and 5, through the public API.
     pub fn check_invariants(&mut self) -> Result<(), Violation> {
         for (index, target) in [Target::Source, Target::Receiving].into_iter().enumerate() {
@@ -200,6 +247,12 @@ impl Sim {
         };
         let head = self.head();
         let rows = self.runtime_rows()?;
+        for (key, row) in &rows {
+            if self.concurrency_of(key) > 1 {
+                let run_id = (stream_id.clone(), key.clone(), row.cursor_changed_at_source_offset);
+                self.check_window(key, row, &run_id)?;
+            }
+        }
         self.refresh()?;
         let log = &self.observed.events;
         let letters = &self.observed.letters;

@@ -9,7 +9,8 @@
 //! What the world keeps, and why:
 //! - Fake receivers: a receiver takes a batch when its send is completed as
 //!   delivered (or as "answer lost"); the turn keeps one send per key in
-//!   flight, so within one instance sends of one key never overlap.
+//!   flight, so within one instance sends of one key never overlap — except
+//!   a concurrent subscription's (§8 `concurrency`), up to its concurrency.
 //! - The clock: every send is bounded by its own timeout, which fires before
 //!   the engine's in-flight deadline (§6 rule 10): before the clock jumps
 //!   past a deadline, the shell's timeout completes the send.
@@ -162,6 +163,7 @@ pub const INV_WORK: &str = "4 bounded work per engine call";
 pub const INV_REBUILD: &str = "5 reduced state equals a rebuild";
 pub const INV_PROGRESS: &str = "6 a drained subscription catches up";
 pub const INV_ENGINE: &str = "0 engine call failed";
+pub const INV_WINDOW: &str = "8 a concurrent window resends nothing completed and its cursor passes nothing open";
 
 fn violation(invariant: &'static str, detail: impl Into<String>) -> Violation {
     Violation {
@@ -195,6 +197,12 @@ pub struct Stats {
     pub max_queries_per_call: u64,
     /// Plans of subscriptions with a gate (§13).
     pub gated_plans: u64,
+    /// Single-event plans of concurrent subscriptions (§8 `concurrency`).
+    pub concurrent_plans: u64,
+    /// Most deliveries of one concurrent window open at once.
+    pub max_open_slots: u64,
+    /// Events a concurrent subscription's receiver got below one it had seen.
+    pub out_of_order_receipts: u64,
 }
 
 impl Stats {
@@ -216,6 +224,9 @@ impl Stats {
         self.max_rows_per_call = self.max_rows_per_call.max(other.max_rows_per_call);
         self.max_queries_per_call = self.max_queries_per_call.max(other.max_queries_per_call);
         self.gated_plans += other.gated_plans;
+        self.concurrent_plans += other.concurrent_plans;
+        self.max_open_slots = self.max_open_slots.max(other.max_open_slots);
+        self.out_of_order_receipts += other.out_of_order_receipts;
     }
 }
 
@@ -337,6 +348,23 @@ fn run_offset_of(subscription: &tributary::state::OutboundSubscription) -> u64 {
     subscription.cursor_changed_at_source_offset()
 }
 
+/// Whether `plan` is one single-event delivery of a concurrent window (§8).
+fn is_window_plan(plan: &DeliveryPlan) -> bool {
+    plan.retraction.is_none()
+        && plan
+            .receiver
+            .delivery()
+            .is_some_and(|delivery| delivery.is_concurrent())
+}
+
+fn run_of(plan: &DeliveryPlan) -> RunId {
+    (
+        plan.stamp.stream_id.clone(),
+        plan.subscription_key.clone(),
+        plan.stamp.cursor_changed_at_source_offset,
+    )
+}
+
 fn outcome_label(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Delivered => "delivered".to_owned(),
@@ -389,6 +417,9 @@ pub struct Sim {
     verified: [Option<Verified>; 2],
     /// What each run's gate tried to deliver (§13).
     gates: super::gates::Ledger,
+    /// Per run of a concurrent subscription: the offsets whose delivery
+    /// completed (acknowledged or dead-lettered) — never to be sent again.
+    completed_slots: BTreeMap<RunId, BTreeSet<u64>>,
 }
 
 impl Sim {
@@ -424,6 +455,7 @@ impl Sim {
             turn: None,
             verified: [None, None],
             gates: super::gates::Ledger::default(),
+            completed_slots: BTreeMap::new(),
         })
     }
 

@@ -43,10 +43,78 @@ impl Sim {
             .collect();
         self.log(format!("plan: due {due:?}, busy {busy:?}, planning {chosen:?}"));
         for key in chosen {
-            let entropy = rng.entropy();
-            if self.plan_key(&key, entropy)? == PlanResult::OverBudget {
-                break;
+            // A concurrent subscription (§8) may fill several places at once.
+            let places = rng.between(1, self.concurrency_of(&key));
+            for _place in 0..places {
+                let entropy = rng.entropy();
+                match self.plan_key(&key, entropy)? {
+                    PlanResult::Planned => {}
+                    PlanResult::NotPlanned => break,
+                    PlanResult::OverBudget => return Ok(()),
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// The configured `delivery.concurrency` of `key` (1 when absent).
+    pub(super) fn concurrency_of(&self, key: &str) -> u64 {
+        self.source
+            .state()
+            .subscriptions
+            .outbound
+            .by_key
+            .get(key)
+            .map(|subscription| serde_json::to_value(&subscription.configuration).unwrap_or(Value::Null))
+            .map_or(1, |configuration| model::concurrency_of(&configuration))
+    }
+
+    /// When the engine counts `plan`'s send as lost (§6 rule 6): the runtime
+    /// row's deadline, or a concurrent delivery's own slot's.
+    fn send_deadline(&mut self, plan: &DeliveryPlan) -> Result<Option<i64>, Violation> {
+        if plan.prepared_failure.is_some() {
+            return Ok(None);
+        }
+        let key = plan.subscription_key.clone();
+        if !is_window_plan(plan) {
+            return Ok(self
+                .runtime_rows()?
+                .get(&key)
+                .and_then(|row| row.in_flight_deadline_at_ms));
+        }
+        let window = self
+            .metered("delivery_window", Target::Source, |stream| stream.delivery_window(&key))?
+            .map_err(|error| engine_error("delivery_window", error))?;
+        Ok(window
+            .iter()
+            .find(|slot| slot.event_offset == plan.through_offset)
+            .and_then(|slot| slot.in_flight_deadline_at_ms))
+    }
+
+    /// Invariant 8 at plan time (§8 `concurrency`): a concurrent delivery is
+    /// of one event past the cursor, never of one whose delivery completed.
+    fn check_window_plan(&mut self, plan: &DeliveryPlan) -> Result<(), Violation> {
+        if !is_window_plan(plan) {
+            return Ok(());
+        }
+        self.stats.concurrent_plans += 1;
+        let key = &plan.subscription_key;
+        let cursor = self.runtime_rows()?.get(key).map_or(0, |row| row.acknowledged_offset);
+        let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+        let completed = self
+            .completed_slots
+            .get(&run_of(plan))
+            .is_some_and(|done| done.contains(&plan.through_offset));
+        if offsets != [plan.through_offset] || plan.through_offset <= cursor || completed {
+            return Err(violation(
+                INV_WINDOW,
+                format!(
+                    "concurrent plan of '{key}' carries {offsets:?} for ({}..{}] with the cursor at {cursor}{}",
+                    plan.after_offset,
+                    plan.through_offset,
+                    if completed { "; its delivery had completed" } else { "" }
+                ),
+            ));
         }
         Ok(())
     }
@@ -105,17 +173,12 @@ impl Sim {
         };
         self.stats.plans += 1;
         self.check_plan(&plan)?;
+        self.check_window_plan(&plan)?;
         if super::super::gates::gate_of(&plan).is_some() {
             self.stats.gated_plans += 1;
         }
         self.gates.record(&plan);
-        let deadline = match plan.prepared_failure {
-            Some(_) => None,
-            None => self
-                .runtime_rows()?
-                .get(key)
-                .and_then(|row| row.in_flight_deadline_at_ms),
-        };
+        let deadline = self.send_deadline(&plan)?;
         let id = self.next_id;
         self.next_id += 1;
         self.log(format!(
@@ -204,6 +267,12 @@ impl Sim {
         }
         if matches!(completion, Completion::Skipped { .. }) {
             self.stats.skips += 1;
+        }
+        if is_window_plan(&plan) && matches!(completion, Completion::Acknowledged { .. } | Completion::Skipped { .. }) {
+            self.completed_slots
+                .entry(run_of(&plan))
+                .or_default()
+                .insert(plan.through_offset);
         }
         self.log(format!(
             "complete #{} {} ({}..{}]{}{}: {} -> {completion:?}",
