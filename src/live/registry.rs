@@ -81,6 +81,14 @@ pub struct LiveCounters {
     pub events_sent: u64,
     pub bytes_sent: u64,
     pub slow_consumer_closes: u64,
+    /// Frames handed to a transport (one `send` each).
+    pub frames_sent: u64,
+    /// Frames serialized to JSON (fan-out shares one per distinct frame).
+    pub frames_serialized: u64,
+    /// WebSocket acknowledgements received (one engine call each).
+    pub acks: u64,
+    /// Connection records saved into WebSocket attachments.
+    pub attachment_writes: u64,
     /// Long-polls waiting now (a gauge, §10): each leaves at its answer or
     /// its timeout, whichever comes first.
     pub long_poll_waiters: u64,
@@ -243,6 +251,7 @@ impl Registry {
             let text = frames
                 .entry((connection.transport, offsets))
                 .or_insert_with(|| {
+                    self.counters.frames_serialized += 1;
                     let owned: Vec<CommittedEvent> = admitted.iter().map(|event| (*event).clone()).collect();
                     Rc::from(match connection.transport {
                         Transport::Sse => frames::sse_event_frames(&owned),
@@ -284,6 +293,7 @@ impl Registry {
         connection.events_sent += events;
         connection.bytes_sent += bytes as u64;
         self.counters.events_sent += events;
+        self.counters.frames_sent += 1;
         self.counters.bytes_sent += bytes as u64;
         if connection.transport == Transport::WebSocket {
             let pending = self.unacknowledged.entry(key.to_owned()).or_default();

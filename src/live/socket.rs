@@ -49,6 +49,7 @@ pub enum AfterAck {
 impl Registry {
     /// A WebSocket client acknowledged everything through `offset`.
     pub fn on_ack(&mut self, key: &str, offset: u64) -> AfterAck {
+        self.counters.acks += 1;
         self.acknowledge(key, offset);
         let caught_up = match self.get(key) {
             None => return AfterAck::Nothing,
@@ -59,11 +60,18 @@ impl Registry {
         }
         match self.attachment_due(key) {
             true => self
-                .get(key)
-                .cloned()
+                .attachment_record(key)
                 .map_or(AfterAck::Nothing, AfterAck::SaveAttachment),
             false => AfterAck::Nothing,
         }
+    }
+
+    /// `key`'s record, to be saved into its socket's attachment now
+    /// (counted in [`super::LiveCounters::attachment_writes`]).
+    pub fn attachment_record(&mut self, key: &str) -> Option<Connection> {
+        let record = self.get(key).cloned()?;
+        self.counters.attachment_writes += 1;
+        Some(record)
     }
 
     /// Counts one send (or acknowledgement) on a WebSocket; `true` every

@@ -346,7 +346,7 @@ impl LiveShell {
                 return;
             }
             let catch_up = stream.live_catch_up(key, budget).ok();
-            (catch_up, stream.live.get(key).cloned())
+            (catch_up, stream.live.attachment_record(key))
         };
         let Some(catch_up) = catch_up else {
             return;
@@ -436,8 +436,8 @@ impl LiveShell {
             return false;
         };
         if registry.attachment_due(key) {
-            if let Some(record) = registry.get(key) {
-                let _ = socket.serialize_attachment(record);
+            if let Some(record) = registry.attachment_record(key) {
+                let _ = socket.serialize_attachment(&record);
             }
         }
         send_js(socket, &frames.of(text))
