@@ -70,6 +70,15 @@ pub struct Connection {
     pub token_hash: Option<String>,
 }
 
+/// A connection record's key, read alone from a WebSocket's attachment: all
+/// a client's message needs to find its connection (the rest of the record
+/// is not converted).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordKey {
+    pub connection_key: String,
+}
+
 /// What a connection's record keeps of its bearer token (§10): the first
 /// 16 bytes of its BLAKE3 hash, in hex (32 characters of the attachment's
 /// 2 KiB).

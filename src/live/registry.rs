@@ -3,12 +3,13 @@
 //! and acknowledgements. In memory; a woken object restores its WebSocket
 //! connections from their attachments.
 
+use super::socket::Flow;
 use super::{frames, Connection, LiveError, LiveQuery, Transport};
 use crate::event::CommittedEvent;
-use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS, MAX_LONG_POLL_WAITERS, MAX_UNACKNOWLEDGED_FRAMES};
+use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS, MAX_LONG_POLL_WAITERS};
 use crate::subscription::CONNECTION_KEY_PREFIX;
 use crate::time::rfc3339_millis;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Why the server ends a connection; clients resume from their last offset.
@@ -96,13 +97,10 @@ pub struct LiveCounters {
 
 #[derive(Debug, Default)]
 pub struct Registry {
-    connections: BTreeMap<String, Connection>,
-    /// WebSocket frames not yet acknowledged: (through offset, bytes sent
-    /// up to and including the frame).
-    unacknowledged: BTreeMap<String, VecDeque<(u64, u64)>>,
-    /// WebSocket sends since each connection's attachment was last saved
-    /// ([`Registry::attachment_due`]).
-    pub(super) unsaved_sends: BTreeMap<String, u32>,
+    pub(super) connections: BTreeMap<String, Connection>,
+    /// What each connection's record does not keep (socket.rs): one per
+    /// connection, from its admission or restoration to its removal.
+    pub(super) flows: BTreeMap<String, Flow>,
     pub counters: LiveCounters,
 }
 
@@ -161,6 +159,7 @@ impl Registry {
             path: opening.path.to_owned(),
             token_hash: opening.token_hash.clone(),
         };
+        self.flows.insert(key.clone(), Flow::saved_at(0));
         self.connections.insert(key, connection.clone());
         self.counters.opened += 1;
         Ok((connection, replaced))
@@ -183,19 +182,20 @@ impl Registry {
 
     /// Takes back a connection a woken object found open (its attachment).
     pub fn restore(&mut self, connection: Connection) {
-        self.connections.insert(connection.connection_key.clone(), connection);
+        let key = connection.connection_key.clone();
+        self.flows
+            .insert(key.clone(), Flow::saved_at(connection.bytes_acknowledged));
+        self.connections.insert(key, connection);
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Connection> {
-        self.unacknowledged.remove(key);
-        self.unsaved_sends.remove(key);
+        self.flows.remove(key);
         self.connections.remove(key)
     }
 
     /// Closes every connection's record (the stream was deleted).
     pub fn drain(&mut self) -> Vec<Connection> {
-        self.unacknowledged.clear();
-        self.unsaved_sends.clear();
+        self.flows.clear();
         std::mem::take(&mut self.connections).into_values().collect()
     }
 
@@ -296,12 +296,9 @@ impl Registry {
         self.counters.frames_sent += 1;
         self.counters.bytes_sent += bytes as u64;
         if connection.transport == Transport::WebSocket {
-            let pending = self.unacknowledged.entry(key.to_owned()).or_default();
-            // Keyed on the frame's last event: what a client acknowledges.
-            pending.push_back((last_sent, connection.bytes_sent));
-            // Bounded: the backlog limit closes a connection long before.
-            if pending.len() > MAX_UNACKNOWLEDGED_FRAMES {
-                pending.pop_front();
+            let sent_through_frame = connection.bytes_sent;
+            if let Some(flow) = self.flows.get_mut(key) {
+                flow.sent(last_sent, sent_through_frame);
             }
         }
     }
@@ -320,31 +317,5 @@ impl Registry {
         if let Some(connection) = self.connections.get_mut(key) {
             connection.delivered_through_offset = connection.delivered_through_offset.max(through);
         }
-    }
-
-    /// A WebSocket client acknowledged everything through `offset`.
-    pub fn acknowledge(&mut self, key: &str, offset: u64) {
-        let Some(connection) = self.connections.get_mut(key) else {
-            return;
-        };
-        let pending = self.unacknowledged.entry(key.to_owned()).or_default();
-        let mut acknowledged = None;
-        while pending.front().is_some_and(|(through, _)| *through <= offset) {
-            acknowledged = pending.pop_front().map(|(_, bytes)| bytes);
-        }
-        if offset >= connection.delivered_through_offset {
-            // Everything it was sent (also after a wake, when nothing is pending).
-            acknowledged = Some(connection.bytes_sent);
-        }
-        if let Some(bytes) = acknowledged {
-            connection.bytes_acknowledged = connection.bytes_acknowledged.max(bytes);
-        }
-    }
-
-    /// A WebSocket's unacknowledged bytes.
-    pub fn backlog(&self, key: &str) -> usize {
-        self.connections.get(key).map_or(0, |connection| {
-            usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged)).unwrap_or(usize::MAX)
-        })
     }
 }

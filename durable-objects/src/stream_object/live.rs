@@ -31,7 +31,9 @@ use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{
     LIVE_CATCH_UP_SOCKETS_PER_TURN, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
 };
-use tributary::live::{self, AfterAck, ClientMessage, CloseReason, Connection, Fanout, LiveQuery, Transport};
+use tributary::live::{
+    self, AfterAck, ClientMessage, CloseReason, Connection, Fanout, LiveQuery, RecordKey, Transport,
+};
 use tributary::route::internal::TOKEN_HASH_HEADER;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
@@ -78,32 +80,36 @@ pub struct LiveShell {
     next_turn: RefCell<BTreeSet<String>>,
 }
 
-/// `socket.send(frame)` with a JS string built once per distinct frame.
-fn send_js(socket: &WebSocket, frame: &JsValue) -> bool {
-    let target: &web_sys::WebSocket = socket.as_ref();
-    let target: &JsValue = target.as_ref();
-    let Ok(send) = js_sys::Reflect::get(target, &JsValue::from_str("send")) else {
-        return false;
-    };
-    let Ok(send) = send.dyn_into::<js_sys::Function>() else {
-        return false;
-    };
-    send.call1(target, frame).is_ok()
-}
-
-/// Each distinct fan-out frame crosses into JS once, whatever the readers:
-/// readers getting the same events share one `Rc<str>`, keyed by its address.
+/// What one fan-out hands to JS once, whatever the readers: each distinct
+/// frame as a JS string (readers getting the same events share one
+/// `Rc<str>`, keyed by its address), and `WebSocket.prototype.send`, looked
+/// up on the first socket and called on every one.
 #[derive(Default)]
-struct JsFrames(Vec<(*const u8, JsValue)>);
+struct JsFrames {
+    frames: Vec<(*const u8, JsValue)>,
+    send: Option<js_sys::Function>,
+}
 
 impl JsFrames {
     fn of(&mut self, text: &Rc<str>) -> JsValue {
-        if let Some((_, frame)) = self.0.iter().find(|(at, _)| *at == text.as_ptr()) {
+        if let Some((_, frame)) = self.frames.iter().find(|(at, _)| *at == text.as_ptr()) {
             return frame.clone();
         }
         let frame = JsValue::from_str(text);
-        self.0.push((text.as_ptr(), frame.clone()));
+        self.frames.push((text.as_ptr(), frame.clone()));
         frame
+    }
+
+    /// `socket.send(frame)`; `false` when it threw (the socket is gone).
+    fn send(&mut self, socket: &WebSocket, frame: &JsValue) -> bool {
+        let target: &web_sys::WebSocket = socket.as_ref();
+        let target: &JsValue = target.as_ref();
+        if self.send.is_none() {
+            self.send = js_sys::Reflect::get(target, &JsValue::from_str("send"))
+                .ok()
+                .and_then(|send| send.dyn_into::<js_sys::Function>().ok());
+        }
+        self.send.as_ref().is_some_and(|send| send.call1(target, frame).is_ok())
     }
 }
 
@@ -314,7 +320,16 @@ impl LiveShell {
         let pair = WebSocketPair::new()?;
         object.state().accept_web_socket(&pair.server);
         let key = connection.connection_key.clone();
-        if pair.server.serialize_attachment(connection).is_err() {
+        let record = object
+            .stream_slot()
+            .borrow_mut()
+            .as_mut()
+            .and_then(|stream| stream.live.attachment_record(&key));
+        if pair
+            .server
+            .serialize_attachment(record.as_ref().unwrap_or(connection))
+            .is_err()
+        {
             self.forget(object, &key);
             return error_response(ApiError::new(ErrorCode::Internal, "could not record the connection"));
         }
@@ -440,7 +455,8 @@ impl LiveShell {
                 let _ = socket.serialize_attachment(&record);
             }
         }
-        send_js(socket, &frames.of(text))
+        let frame = frames.of(text);
+        frames.send(socket, &frame)
     }
 
     /// Ends a connection's transport with a reason the client can resume from.
@@ -485,10 +501,9 @@ impl LiveShell {
     /// A WebSocket message: an acknowledgement (which may let a catch-up
     /// continue) or a ping; anything else is ignored.
     pub fn on_message(&self, object: &StreamObject, socket: &WebSocket, text: &str) {
-        let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() else {
+        let Ok(Some(RecordKey { connection_key: key })) = socket.deserialize_attachment::<RecordKey>() else {
             return;
         };
-        let key = connection.connection_key;
         match ClientMessage::parse(text) {
             ClientMessage::Ack { offset } => {
                 let after = {
