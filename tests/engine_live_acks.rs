@@ -69,15 +69,9 @@ impl Socket {
         let decisions = stream.live.on_commit(&committed, head, &|_| 0);
         for (key, fanout) in decisions {
             match fanout {
-                Fanout::Send {
-                    text,
-                    through,
-                    last_sent,
-                    events,
-                } if key == self.key => {
-                    stream.live.record_sent(&key, through, last_sent, events, text.len());
-                    if stream.live.attachment_due(&key) {
-                        self.attachment = stream.live.attachment_record(&key).unwrap();
+                Fanout::Send { text, save } if key == self.key => {
+                    if let Some(record) = save {
+                        self.attachment = record;
                     }
                     self.receive(&text);
                 }

@@ -13,6 +13,7 @@
 //! backlog, which restarts from what was unacknowledged when it was saved
 //! until the client's next ack.
 
+use super::registry::Open;
 use super::{Connection, Registry};
 use crate::limits::{LIVE_ACK_WINDOW_BYTES, LIVE_PERSIST_EVERY_SENDS, MAX_UNACKNOWLEDGED_FRAMES};
 use serde_json::Value;
@@ -89,6 +90,21 @@ impl Flow {
         }
     }
 
+    /// Counts one fan-out send; `true` once [`LIVE_PERSIST_EVERY_SENDS`]
+    /// were counted since the record was last saved: save it now, so a
+    /// woken object shows counters at most that many frames behind.
+    pub(super) fn send_counted(&mut self) -> bool {
+        self.sends_since_save += 1;
+        self.sends_since_save >= LIVE_PERSIST_EVERY_SENDS
+    }
+
+    /// The record was saved with `bytes_acknowledged`: what it moved since
+    /// starts again from here.
+    pub(super) fn saved(&mut self, bytes_acknowledged: u64) {
+        self.sends_since_save = 0;
+        self.acknowledged_at_save = bytes_acknowledged;
+    }
+
     /// Forgets the frames through `offset`: the bytes sent through the last
     /// of them, if any.
     fn acknowledge(&mut self, offset: u64) -> Option<u64> {
@@ -112,13 +128,16 @@ impl Registry {
     pub fn on_ack(&mut self, key: &str, offset: u64) -> AfterAck {
         self.counters.acks += 1;
         self.acknowledge(key, offset);
-        let (Some(record), Some(flow)) = (self.connections.get(key), self.flows.get(key)) else {
+        let Some(open) = self.connections.get(key) else {
             return AfterAck::Nothing;
         };
-        if !record.caught_up {
+        if !open.record.caught_up {
             return AfterAck::ContinueCatchUp;
         }
-        let moved = record.bytes_acknowledged.saturating_sub(flow.acknowledged_at_save);
+        let moved = open
+            .record
+            .bytes_acknowledged
+            .saturating_sub(open.flow.acknowledged_at_save);
         if moved < LIVE_ACK_WINDOW_BYTES as u64 {
             return AfterAck::Nothing;
         }
@@ -131,7 +150,11 @@ impl Registry {
     /// was sent, when it acknowledges what it was sent last — also after a
     /// wake, when no frame is tracked).
     pub fn acknowledge(&mut self, key: &str, offset: u64) {
-        let (Some(connection), Some(flow)) = (self.connections.get_mut(key), self.flows.get_mut(key)) else {
+        let Some(Open {
+            record: connection,
+            flow,
+        }) = self.connections.get_mut(key)
+        else {
             return;
         };
         let mut acknowledged = flow.acknowledge(offset);
@@ -145,34 +168,24 @@ impl Registry {
 
     /// A WebSocket's unacknowledged bytes.
     pub fn backlog(&self, key: &str) -> usize {
-        self.connections.get(key).map_or(0, |connection| {
-            usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged)).unwrap_or(usize::MAX)
-        })
+        self.get(key).map_or(0, Connection::backlog)
     }
 
     /// `key`'s record, to be saved into its socket's attachment now
     /// (counted in [`super::LiveCounters::attachment_writes`]); what the
     /// record moved since its last save starts again from here.
     pub fn attachment_record(&mut self, key: &str) -> Option<Connection> {
-        let record = self.connections.get(key).cloned()?;
-        if let Some(flow) = self.flows.get_mut(key) {
-            flow.sends_since_save = 0;
-            flow.acknowledged_at_save = record.bytes_acknowledged;
-        }
+        let open = self.connections.get_mut(key)?;
+        open.flow.saved(open.record.bytes_acknowledged);
         self.counters.attachment_writes += 1;
-        Some(record)
+        Some(open.record.clone())
     }
+}
 
-    /// Counts one fan-out send on a WebSocket; `true` every
-    /// [`LIVE_PERSIST_EVERY_SENDS`] sends since its record was last saved:
-    /// save it now ([`Registry::attachment_record`]), so a woken object
-    /// shows counters at most that many frames behind.
-    pub fn attachment_due(&mut self, key: &str) -> bool {
-        let Some(flow) = self.flows.get_mut(key) else {
-            return false;
-        };
-        flow.sends_since_save += 1;
-        flow.sends_since_save >= LIVE_PERSIST_EVERY_SENDS
+impl Connection {
+    /// What its client has not acknowledged (a WebSocket's backlog, §12).
+    pub fn backlog(&self) -> usize {
+        usize::try_from(self.bytes_sent.saturating_sub(self.bytes_acknowledged)).unwrap_or(usize::MAX)
     }
 }
 
@@ -219,14 +232,16 @@ mod tests {
     }
 
     #[test]
-    fn an_attachment_is_saved_every_few_sends() {
-        let mut registry = Registry::default();
-        registry.restore(caught_up_record("k"));
-        let saves = (0..LIVE_PERSIST_EVERY_SENDS * 2)
-            .filter(|_| registry.attachment_due("k") && registry.attachment_record("k").is_some())
-            .count();
+    fn a_flow_is_due_for_a_save_every_few_sends() {
+        let mut flow = Flow::default();
+        let mut saves = 0;
+        for _ in 0..LIVE_PERSIST_EVERY_SENDS * 2 {
+            if flow.send_counted() {
+                flow.saved(0);
+                saves += 1;
+            }
+        }
         assert_eq!(saves, 2);
-        assert_eq!(registry.counters.attachment_writes, 2);
     }
 
     #[test]

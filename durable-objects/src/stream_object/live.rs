@@ -91,17 +91,13 @@ struct JsFrames {
 }
 
 impl JsFrames {
-    fn of(&mut self, text: &Rc<str>) -> JsValue {
-        if let Some((_, frame)) = self.frames.iter().find(|(at, _)| *at == text.as_ptr()) {
-            return frame.clone();
+    /// `socket.send(text)`, after saving `save` into its attachment when
+    /// the engine says it is due; `false` when the send threw (the socket
+    /// is gone).
+    fn send(&mut self, socket: &WebSocket, text: &Rc<str>, save: Option<&Connection>) -> bool {
+        if let Some(record) = save {
+            let _ = socket.serialize_attachment(record);
         }
-        let frame = JsValue::from_str(text);
-        self.frames.push((text.as_ptr(), frame.clone()));
-        frame
-    }
-
-    /// `socket.send(frame)`; `false` when it threw (the socket is gone).
-    fn send(&mut self, socket: &WebSocket, frame: &JsValue) -> bool {
         let target: &web_sys::WebSocket = socket.as_ref();
         let target: &JsValue = target.as_ref();
         if self.send.is_none() {
@@ -109,7 +105,15 @@ impl JsFrames {
                 .ok()
                 .and_then(|send| send.dyn_into::<js_sys::Function>().ok());
         }
-        self.send.as_ref().is_some_and(|send| send.call1(target, frame).is_ok())
+        let at = text.as_ptr();
+        if !self.frames.iter().any(|(frame_at, _)| *frame_at == at) {
+            self.frames.push((at, JsValue::from_str(text)));
+        }
+        let frame = self.frames.iter().find(|(frame_at, _)| *frame_at == at);
+        match (&self.send, frame) {
+            (Some(send), Some((_, frame))) => send.call1(target, frame).is_ok(),
+            _ => false,
+        }
     }
 }
 
@@ -411,18 +415,19 @@ impl LiveShell {
                 stream.live.on_commit(&committed, head, &unsent)
             };
             let mut frames = JsFrames::default();
+            let (sse, sockets) = (self.sse.borrow(), self.sockets.borrow());
             for (key, fanout) in decisions {
                 match fanout {
                     Fanout::Nothing => {}
                     Fanout::Close(reason) => closing.push((stream.live.get(&key).cloned(), key, reason)),
-                    Fanout::Send {
-                        text,
-                        through,
-                        last_sent,
-                        events,
-                    } => {
-                        stream.live.record_sent(&key, through, last_sent, events, text.len());
-                        if !self.send_frame(&mut stream.live, &mut frames, &key, &text) {
+                    Fanout::Send { text, save } => {
+                        let sent = match sse.get(&key) {
+                            Some(sink) => sink.push(text.to_string()),
+                            None => sockets
+                                .get(&key)
+                                .is_some_and(|socket| frames.send(socket, &text, save.as_ref())),
+                        };
+                        if !sent {
                             gone.push(key);
                         }
                     }
@@ -438,25 +443,6 @@ impl LiveShell {
             }
             self.forget(object, &key);
         }
-    }
-
-    /// Sends one fan-out frame on `key`'s transport; `false` when it is gone.
-    /// A WebSocket's record is saved into its attachment every few sends.
-    fn send_frame(&self, registry: &mut live::Registry, frames: &mut JsFrames, key: &str, text: &Rc<str>) -> bool {
-        if let Some(sink) = self.sse.borrow().get(key) {
-            return sink.push(text.to_string());
-        }
-        let sockets = self.sockets.borrow();
-        let Some(socket) = sockets.get(key) else {
-            return false;
-        };
-        if registry.attachment_due(key) {
-            if let Some(record) = registry.attachment_record(key) {
-                let _ = socket.serialize_attachment(&record);
-            }
-        }
-        let frame = frames.of(text);
-        frames.send(socket, &frame)
     }
 
     /// Ends a connection's transport with a reason the client can resume from.
