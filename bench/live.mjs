@@ -76,7 +76,8 @@ async function until(condition, what) {
  * call in the object), attachment writes, and frames serialized per append.
  */
 function liveWork(before, after, appends, readers) {
-  const delta = (name) => metric(after, name) - metric(before, name);
+  // A build from before these counters has none of them: n/a.
+  const delta = (name) => (after.get(name) ?? NaN) - (before.get(name) ?? NaN);
   const perReader = (name) => (readers ? delta(name) / appends / readers : NaN);
   return {
     framesSent: perReader("tributary_live_frames_sent_total"),
