@@ -71,7 +71,7 @@ impl Socket {
             match fanout {
                 Fanout::Send { text, save } if key == self.key => {
                     if let Some(record) = save {
-                        self.attachment = record;
+                        self.attachment = *record;
                     }
                     self.receive(&text);
                 }

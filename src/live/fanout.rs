@@ -24,7 +24,7 @@ pub enum Fanout {
     Send {
         /// Shared by every connection getting the same events.
         text: Rc<str>,
-        save: Option<Connection>,
+        save: Option<Box<Connection>>,
     },
     /// Close it: sending would pass its backlog limit.
     Close(CloseReason),
@@ -135,7 +135,7 @@ fn fan_out_to(
     let save = (open.record.transport == Transport::WebSocket && open.flow.send_counted()).then(|| {
         counters.attachment_writes += 1;
         open.flow.saved(open.record.bytes_acknowledged);
-        open.record.clone()
+        Box::new(open.record.clone())
     });
     Fanout::Send { text, save }
 }

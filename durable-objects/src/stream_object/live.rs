@@ -425,7 +425,7 @@ impl LiveShell {
                             Some(sink) => sink.push(text.to_string()),
                             None => sockets
                                 .get(&key)
-                                .is_some_and(|socket| frames.send(socket, &text, save.as_ref())),
+                                .is_some_and(|socket| frames.send(socket, &text, save.as_deref())),
                         };
                         if !sent {
                             gone.push(key);
