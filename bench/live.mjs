@@ -2,8 +2,8 @@
 // e2e harness (localhost only), readers and writers in this one Node process:
 //
 //  (a) append → live reader latency: on its own stream per scenario, with 1,
-//      100 and 1000 WebSocket readers (each acknowledging every frame as it
-//      arrives) and with 1 SSE reader (EventSource). Single appends, one at a
+//      100 and 1000 WebSocket readers (each acknowledging as the README
+//      says: once 64 KiB arrived since its last ack) and with 1 SSE reader (EventSource). Single appends, one at a
 //      time: each carries performance.now() taken just before its request is
 //      sent; every reader records, per event, the time from then until the
 //      frame carrying it arrived (same process, same clock). The next append
@@ -18,23 +18,35 @@
 //      body, same pre-existing events), side by side, and the ratio. After
 //      the run, every reader must have caught up with the head (or the bench
 //      reports how many were closed as slow consumers).
+//  - beside each figure, the CPU each side used while it was measured: this
+//    Node process (readers and appenders, process.cpuUsage) and workerd
+//    (/proc/<pid>/stat of the workerd processes under this one), since both
+//    share the machine's cores; and the stream's live work per append and
+//    reader from its /-/metrics counters (frames sent, acknowledgements
+//    handled, attachment writes; frames serialized per append).
+//  - the aims of issue 20 through reportAim (bench/lib.mjs): the rate ratio
+//    ≥ 0.8, p50 ≤ 5 ms with 100 readers and ≤ 25 ms with 1000.
 //  - the machine's load average next to the figures.
 //
 // Settings (environment): BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
 // BENCH_CONCURRENCY (8), BENCH_MAX_REQUESTS per run (500000),
 // BENCH_LIVE_EVENTS (200 measured appends per latency scenario),
 // BENCH_LIVE_WARMUP_EVENTS (20), BENCH_LIVE_GAP_MS (2, pause between
-// latency appends), BENCH_LIVE_WAIT_SECONDS (60, bound on any wait).
+// latency appends), BENCH_LIVE_WAIT_SECONDS (60, bound on any wait),
+// BENCH_LIVE_ACK (`frame`: readers ack every frame instead).
 import os from "node:os";
 import { EventSource } from "eventsource";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
-import { loadSettings, envNumber, checkedFetch, warmThenMeasure, percentile, parsePrometheus, metric, printTable, fmt } from "./lib.mjs";
+import { loadSettings, envNumber, checkedFetch, warmThenMeasure, percentile, parsePrometheus, metric, printTable, fmt, reportAim } from "./lib.mjs";
+import { cpuSnapshot, cpuBetween, cpuText } from "./cpu.mjs";
 
 const settings = loadSettings();
 const latencyEvents = envNumber("BENCH_LIVE_EVENTS", 200, { integer: true });
 const latencyWarmup = envNumber("BENCH_LIVE_WARMUP_EVENTS", 20, { integer: true });
 const gapMs = envNumber("BENCH_LIVE_GAP_MS", 2);
 const waitSeconds = envNumber("BENCH_LIVE_WAIT_SECONDS", 60);
+// BENCH_LIVE_ACK=frame: readers ack every frame (the README's advice before issue 20).
+const ackEveryFrame = process.env.BENCH_LIVE_ACK === "frame";
 
 const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,6 +68,59 @@ async function until(condition, what) {
     if (performance.now() > deadline) fail(`timed out after ${waitSeconds}s waiting for ${what}`);
     await sleep(5);
   }
+}
+
+/**
+ * The stream's live work over a measured run (its /-/metrics counters), per
+ * append and reader: frames sent, acknowledgements handled (each one engine
+ * call in the object), attachment writes, and frames serialized per append.
+ */
+function liveWork(before, after, appends, readers) {
+  // A build from before these counters has none of them: n/a.
+  const delta = (name) => (after.get(name) ?? NaN) - (before.get(name) ?? NaN);
+  const perReader = (name) => (readers ? delta(name) / appends / readers : NaN);
+  return {
+    framesSent: perReader("tributary_live_frames_sent_total"),
+    acks: perReader("tributary_live_acks_total"),
+    attachmentWrites: perReader("tributary_live_attachment_writes_total"),
+    serializedPerAppend: delta("tributary_live_frames_serialized_total") / appends,
+  };
+}
+
+/** One table of {label, work} rows (liveWork). */
+function printWork(rows) {
+  printTable(
+    [
+      { title: "work per append and reader" },
+      { title: "frames sent" },
+      { title: "acks handled" },
+      { title: "attachment writes" },
+      { title: "frames serialized per append" },
+    ],
+    rows.map((s) => [s.label, fmt(s.work.framesSent, 3), fmt(s.work.acks, 3), fmt(s.work.attachmentWrites, 3), fmt(s.work.serializedPerAppend, 2)]),
+  );
+}
+
+/** "1.23 / 4.56" CPU seconds of this process and of workerd. */
+const cpuCells = (cpu) => `${fmt(cpu.node, 2)} / ${fmt(cpu.workerd, 2)}`;
+
+/** What a reader may hold unacknowledged before it acks (LIVE_ACK_WINDOW_BYTES, src/limits.rs). */
+const ACK_WINDOW = 64 * 1024;
+
+/**
+ * A WebSocket reader's acknowledgements, as the README's live section tells
+ * users to send them: once the frames received since its last ack reach
+ * 64 KiB, the last offset received.
+ */
+function acknowledger(ws) {
+  if (ackEveryFrame) return (frame) => ws.send(JSON.stringify({ type: "ack", offset: frame.events.at(-1).offset }));
+  let unacknowledged = 0;
+  return (frame, data) => {
+    unacknowledged += data.length;
+    if (unacknowledged < ACK_WINDOW) return;
+    ws.send(JSON.stringify({ type: "ack", offset: frame.events.at(-1).offset }));
+    unacknowledged = 0;
+  };
 }
 
 /**
@@ -82,11 +147,12 @@ function readerSet({ baseUrl, path, after, onEvent }) {
       ws.addEventListener("open", resolve, { once: true });
       ws.addEventListener("error", () => reject(new Error(`reader ${reader.id} failed to open`)), { once: true });
     });
+    const acknowledge = acknowledger(ws);
     ws.addEventListener("message", (message) => {
       const frame = JSON.parse(message.data);
       if (frame.type !== "events") return;
       accept(reader, frame.events);
-      ws.send(JSON.stringify({ type: "ack", offset: frame.events.at(-1).offset }));
+      acknowledge(frame, message.data);
     });
     ws.addEventListener("close", (e) => set.closes.push({ id: reader.id, code: e.code, reason: e.reason }));
     reader.close = () => ws.close(1000, "bench done");
@@ -114,7 +180,7 @@ function readerSet({ baseUrl, path, after, onEvent }) {
 
 async function main() {
   console.log(
-    `live bench: latency over ${latencyEvents} appends per scenario (after ${latencyWarmup} warm-up, ${gapMs} ms apart); ` +
+    `live bench: readers ack ${ackEveryFrame ? "every frame" : "every 64 KiB (the README's advice)"}; latency over ${latencyEvents} appends per scenario (after ${latencyWarmup} warm-up, ${gapMs} ms apart); ` +
       `append rate ${settings.seconds}s after ${settings.warmupSeconds}s warm-up at concurrency ${settings.concurrency}`,
   );
   const t = await startTributary();
@@ -160,7 +226,15 @@ async function main() {
       let offset = head;
       const appendMs = [];
       const loadBefore = os.loadavg()[0];
+      let cpuBefore = cpuSnapshot();
+      let measuredFrom = performance.now();
+      let workBefore;
       for (let i = 0; i < latencyWarmup + latencyEvents; i++) {
+        if (i === latencyWarmup) {
+          workBefore = await streamMetrics(path);
+          cpuBefore = cpuSnapshot();
+          measuredFrom = performance.now();
+        }
         measuring = i >= latencyWarmup;
         offset++;
         const sentAt = performance.now();
@@ -174,6 +248,8 @@ async function main() {
         if (set.closes.length) fail(`${label}: readers closed: ${JSON.stringify(set.closes.slice(0, 3))}`);
         if (gapMs) await sleep(gapMs);
       }
+      const cpu = cpuBetween(cpuBefore, cpuSnapshot(), (performance.now() - measuredFrom) / 1000);
+      const work = liveWork(workBefore, await streamMetrics(path), latencyEvents, count);
       if (set.problems.length) fail(`${label}: ${set.problems.slice(0, 3).join("; ")}`);
       if (samples.length !== count * latencyEvents) fail(`${label}: ${samples.length} samples, expected ${count * latencyEvents}`);
       set.closeAll();
@@ -187,6 +263,8 @@ async function main() {
         p99: percentile(samples, 99),
         max: samples.at(-1),
         appendP50: percentile(appendMs, 50),
+        cpu,
+        work,
         load: `${loadBefore.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}`,
       };
     }
@@ -204,10 +282,19 @@ async function main() {
       const target = `${url}${streamUrl(path, "events")}`;
       const body = (i) => JSON.stringify(eventAt(i));
       const loadBefore = os.loadavg()[0];
+      let cpuBefore;
+      let measuredFrom;
+      let workBefore;
       const runs = await warmThenMeasure(label, {
         ...settings,
         send: (i) => checkedFetch(target, { method: "POST", headers: authJson, body: body(i) }, 201),
+        onMeasureStart: async () => {
+          workBefore = await streamMetrics(path);
+          cpuBefore = cpuSnapshot();
+          measuredFrom = performance.now();
+        },
       });
+      const cpu = cpuBetween(cpuBefore, cpuSnapshot(), (performance.now() - measuredFrom) / 1000);
       const loadAfter = os.loadavg()[0];
       let caughtUp = "n/a";
       if (set) {
@@ -218,9 +305,10 @@ async function main() {
         caughtUp = set.closes.length
           ? `${set.closes.length} closed (${set.closes[0].code} ${set.closes[0].reason})`
           : `all, ${fmt(performance.now() - started, 0)} ms after the last append`;
-        set.closeAll();
       }
-      return { label, run: runs.measured, rate: runs.measured.requests / runs.measured.seconds, caughtUp, load: `${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}` };
+      const work = liveWork(workBefore, await streamMetrics(path), runs.measured.requests, readers);
+      set?.closeAll();
+      return { label, run: runs.measured, work, rate: runs.measured.requests / runs.measured.seconds, cpu, caughtUp, load: `${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}` };
     }
 
     const none = await rateScenario("single append, no reader", "/bench/live-rate-0", 0);
@@ -236,11 +324,14 @@ async function main() {
         { title: "p99 ms" },
         { title: "max ms" },
         { title: "append p50 ms" },
+        { title: "CPU s node / workerd" },
         { title: "load avg 1m", align: "left" },
       ],
-      latency.map((s) => [s.label, fmt(s.readers), fmt(s.samples), fmt(s.p50, 2), fmt(s.p99, 2), fmt(s.max, 2), fmt(s.appendP50, 2), s.load]),
+      latency.map((s) => [s.label, fmt(s.readers), fmt(s.samples), fmt(s.p50, 2), fmt(s.p99, 2), fmt(s.max, 2), fmt(s.appendP50, 2), cpuCells(s.cpu), s.load]),
     );
     console.log("(latency = append request sent → frame received by each reader; append p50 = request → response)");
+    console.log("");
+    printWork([...latency, hundred]);
     console.log("");
     printTable(
       [
@@ -250,19 +341,25 @@ async function main() {
         { title: "appends/s" },
         { title: "p50 ms" },
         { title: "p99 ms" },
+        { title: "CPU s node / workerd" },
         { title: "readers caught up", align: "left" },
         { title: "load avg 1m", align: "left" },
       ],
-      [none, hundred].map((s) => [s.label, fmt(s.run.requests), fmt(s.run.seconds, 2), fmt(s.rate), fmt(s.run.p50, 2), fmt(s.run.p99, 2), s.caughtUp, s.load]),
+      [none, hundred].map((s) => [s.label, fmt(s.run.requests), fmt(s.run.seconds, 2), fmt(s.rate), fmt(s.run.p50, 2), fmt(s.run.p99, 2), cpuCells(s.cpu), s.caughtUp, s.load]),
     );
     const ratio = hundred.rate / none.rate;
-    const at100 = latency.find((s) => s.readers === 100);
     console.log("");
-    console.log(`append rate with 100 readers ÷ with none: ${fmt(ratio, 2)} (aim ≥ 0.80: ${ratio >= 0.8 ? "met" : "NOT met"})`);
+    console.log(`CPU during the measured appends, no reader: ${cpuText(none.cpu)}`);
+    console.log(`CPU during the measured appends, 100 WebSocket readers: ${cpuText(hundred.cpu)}`);
     console.log(
-      `100 readers: p50 ${fmt(at100.p50, 2)} ms (aim ≤ 5: ${at100.p50 <= 5 ? "met" : "NOT met"}), ` +
-        `p99 ${fmt(at100.p99, 2)} ms (aim ≤ 25: ${at100.p99 <= 25 ? "met" : "NOT met"})`,
+      `per append with 100 readers ÷ none: workerd CPU ${fmt(hundred.cpu.workerd / hundred.run.requests / (none.cpu.workerd / none.run.requests), 2)}×, ` +
+        `node CPU ${fmt(hundred.cpu.node / hundred.run.requests / (none.cpu.node / none.run.requests), 2)}×`,
     );
+    reportAim("single appends, 100 WebSocket readers ÷ none", ratio, ">=", 0.8, "ratio in one run");
+    for (const readers of [100, 1000]) {
+      const scenario = latency.find((s) => s.readers === readers && s.label.includes("WebSocket"));
+      reportAim(`append → reader p50, ${readers} WebSocket readers`, scenario.p50, "<=", readers === 100 ? 5 : 25, "ms");
+    }
     console.log(`load average (1/5/15 min) at the end: ${loadavgText()} on ${os.cpus().length} CPUs`);
   } finally {
     await t.cleanup();

@@ -191,8 +191,17 @@ pub const LIVE_PAGE_EVENTS: u64 = 1000;
 pub const LIVE_CATCH_UP_PAGES: usize = 16;
 /// Sends a WebSocket's saved record (its attachment) may lag behind (§10):
 /// fan-out is driven by commits, so a woken object never resends from a stale
-/// record; only the connection's counters may lag by that much.
+/// record; only the connection's counters may lag by that much. (A catch-up
+/// saves the record after every step: it resumes from the saved position.)
 pub const LIVE_PERSIST_EVERY_SENDS: u32 = 32;
+/// Acknowledgement coalescing (§10, §12). A WebSocket client need send an
+/// ack only once it has received this much since its last one (the
+/// README's advice: one sixteenth of [`MAX_LIVE_BACKLOG_BYTES`], so a client
+/// that follows it is never closed as slow for what it holds unacknowledged
+/// itself). The server keeps every ack in memory, and saves a caught-up
+/// connection's record into its attachment only when acks moved its
+/// acknowledged bytes by this much since the last save.
+pub const LIVE_ACK_WINDOW_BYTES: usize = 64 * 1024;
 /// WebSockets whose catch-up one alarm turn continues without an ack (§10);
 /// the rest wait for the next turn (the alarm re-arms at once).
 pub const LIVE_CATCH_UP_SOCKETS_PER_TURN: usize = 4;

@@ -50,18 +50,11 @@ fn decide(stream: &mut Stream<RusqliteStorage>, key: &str, unsent: usize) -> Opt
     decisions.into_iter().find(|(k, _)| k == key).map(|(_, fanout)| fanout)
 }
 
-/// Delivers what was committed since the last call to `key`, as the shell does.
+/// Delivers what was committed since the last call to `key`, as the shell
+/// does (the engine has recorded the send).
 fn fan_out(stream: &mut Stream<RusqliteStorage>, key: &str, unsent: usize) -> Vec<String> {
     match decide(stream, key, unsent) {
-        Some(Fanout::Send {
-            text,
-            through,
-            last_sent,
-            events,
-        }) => {
-            stream.live.record_sent(key, through, last_sent, events, text.len());
-            vec![text.to_string()]
-        }
+        Some(Fanout::Send { text, .. }) => vec![text.to_string()],
         Some(Fanout::Nothing) | None => Vec::new(),
         Some(Fanout::Close(reason)) => panic!("closed: {reason:?}"),
     }
@@ -228,12 +221,7 @@ fn s12_a_consumer_whose_backlog_passes_a_mebibyte_is_closed_and_acks_keep_one_op
     for _ in 0..30 {
         append(&mut stream, json!({"type": "big", "payload": fill}));
         match decide(&mut stream, &key, 0) {
-            Some(Fanout::Send {
-                text,
-                through,
-                last_sent,
-                events,
-            }) => stream.live.record_sent(&key, through, last_sent, events, text.len()),
+            Some(Fanout::Send { .. }) => {}
             Some(Fanout::Close(reason)) => {
                 closed = Some(reason);
                 break;
@@ -301,4 +289,54 @@ fn s12_a_filtered_connection_that_acknowledges_each_frame_is_never_slow() {
         stream.live.acknowledge(&key, last);
         assert_eq!(stream.live.backlog(&key), 0);
     }
+}
+
+#[test]
+fn s10_a_commit_serializes_each_distinct_frame_once_whatever_the_readers() {
+    let mut stream = memory_stream("/shared-frames");
+    let mut keys = Vec::new();
+    for (n, raw, transport) in [
+        (100, "", Transport::WebSocket),
+        (10, "types=a", Transport::WebSocket),
+        (3, "", Transport::Sse),
+    ] {
+        for _ in 0..n {
+            let (connection, _) = stream
+                .open_live(&query(raw), transport, 1_000, [keys.len() as u8; 16])
+                .unwrap();
+            assert!(
+                stream
+                    .live_catch_up(&connection.connection_key, 1 << 20)
+                    .unwrap()
+                    .caught_up
+            );
+            keys.push(connection.connection_key);
+        }
+    }
+    let before = stream.live.counters;
+    append(&mut stream, json!({"events": [{"type": "a"}, {"type": "b"}]}));
+    let committed = stream.take_committed();
+    let decisions = stream.live.on_commit(&committed, stream.head(), &|_| 0);
+    assert_eq!(decisions.len(), 113, "every reader gets a frame");
+    let texts: std::collections::BTreeSet<String> = decisions
+        .iter()
+        .map(|(_, fanout)| match fanout {
+            Fanout::Send { text, .. } => text.to_string(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(texts.len(), 3, "all events by WebSocket, the filtered ones, all by SSE");
+    let after = stream.live.counters;
+    assert_eq!(after.frames_serialized - before.frames_serialized, 3);
+    assert_eq!(
+        after.frames_sent - before.frames_sent,
+        113,
+        "each send recorded in the same pass"
+    );
+    assert_eq!(stream.live.get(&keys[0]).unwrap().delivered_through_offset, 2);
+    assert_eq!(
+        stream.live.get(&keys[100]).unwrap().events_sent,
+        1,
+        "the filtered reader got one event"
+    );
 }

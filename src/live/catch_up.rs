@@ -144,6 +144,7 @@ impl<S: Storage> Stream<S> {
                 Transport::Sse => frames::sse_event_frames(&admitted),
                 Transport::WebSocket => frames::websocket_frame(&admitted, head),
             };
+            self.live.counters.frames_serialized += 1;
             spent = spent.saturating_add(text.len());
             let last_sent = admitted.last().map_or(scanned_through, |event| event.offset);
             self.live

@@ -10,17 +10,19 @@
 //! the head, and only then from commits, both in the object's single thread.
 
 mod catch_up;
+mod fanout;
 mod frames;
 mod query;
 mod registry;
 mod socket;
 
 pub use catch_up::{sse_catch_up_budget, CatchUp};
+pub use fanout::Fanout;
 pub use frames::{
     sse_error, sse_event_frames, sse_preamble, sse_progress, websocket_frame, SSE_HEARTBEAT, WEBSOCKET_PING,
 };
 pub use query::{split_wait, LiveQuery};
-pub use registry::{CloseReason, Fanout, LiveCounters, Opening, Registry};
+pub use registry::{CloseReason, LiveCounters, Opening, Registry};
 pub use socket::{AfterAck, ClientMessage};
 
 use crate::error::{details, ApiFailure, ErrorCode};
@@ -68,6 +70,15 @@ pub struct Connection {
     /// was kept) never passes the check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_hash: Option<String>,
+}
+
+/// A connection record's key, read alone from a WebSocket's attachment: all
+/// a client's message needs to find its connection (the rest of the record
+/// is not converted).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordKey {
+    pub connection_key: String,
 }
 
 /// What a connection's record keeps of its bearer token (§10): the first

@@ -3,13 +3,12 @@
 //! and acknowledgements. In memory; a woken object restores its WebSocket
 //! connections from their attachments.
 
-use super::{frames, Connection, LiveError, LiveQuery, Transport};
-use crate::event::CommittedEvent;
-use crate::limits::{MAX_LIVE_BACKLOG_BYTES, MAX_LIVE_CONNECTIONS, MAX_LONG_POLL_WAITERS, MAX_UNACKNOWLEDGED_FRAMES};
+use super::socket::Flow;
+use super::{Connection, LiveError, LiveQuery, Transport};
+use crate::limits::{MAX_LIVE_CONNECTIONS, MAX_LONG_POLL_WAITERS};
 use crate::subscription::CONNECTION_KEY_PREFIX;
 use crate::time::rfc3339_millis;
-use std::collections::{BTreeMap, VecDeque};
-use std::rc::Rc;
+use std::collections::BTreeMap;
 
 /// Why the server ends a connection; clients resume from their last offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,25 +54,6 @@ impl CloseReason {
     }
 }
 
-/// What one connection gets for events just committed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Fanout {
-    /// Nothing for it (filtered out, or still catching up from the log).
-    Nothing,
-    /// Send `text` (its last event is `last_sent`; the connection is then
-    /// through `through`, filtered-out offsets included); then call
-    /// [`Registry::record_sent`].
-    Send {
-        /// Shared by every connection getting the same events.
-        text: Rc<str>,
-        through: u64,
-        last_sent: u64,
-        events: u64,
-    },
-    /// Close it: sending would pass its backlog limit.
-    Close(CloseReason),
-}
-
 /// Totals since the object started (§11 `/-/metrics`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LiveCounters {
@@ -81,6 +61,14 @@ pub struct LiveCounters {
     pub events_sent: u64,
     pub bytes_sent: u64,
     pub slow_consumer_closes: u64,
+    /// Frames handed to a transport (one `send` each).
+    pub frames_sent: u64,
+    /// Frames serialized to JSON (fan-out shares one per distinct frame).
+    pub frames_serialized: u64,
+    /// WebSocket acknowledgements received (one engine call each).
+    pub acks: u64,
+    /// Connection records saved into WebSocket attachments.
+    pub attachment_writes: u64,
     /// Long-polls waiting now (a gauge, §10): each leaves at its answer or
     /// its timeout, whichever comes first.
     pub long_poll_waiters: u64,
@@ -88,14 +76,41 @@ pub struct LiveCounters {
 
 #[derive(Debug, Default)]
 pub struct Registry {
-    connections: BTreeMap<String, Connection>,
-    /// WebSocket frames not yet acknowledged: (through offset, bytes sent
-    /// up to and including the frame).
-    unacknowledged: BTreeMap<String, VecDeque<(u64, u64)>>,
-    /// WebSocket sends since each connection's attachment was last saved
-    /// ([`Registry::attachment_due`]).
-    pub(super) unsaved_sends: BTreeMap<String, u32>,
+    pub(super) connections: BTreeMap<String, Open>,
     pub counters: LiveCounters,
+}
+
+/// One open connection: its record (what the debug card shows and a
+/// WebSocket's attachment keeps) and what the record does not keep
+/// (socket.rs).
+#[derive(Debug)]
+pub(super) struct Open {
+    pub(super) record: Connection,
+    pub(super) flow: Flow,
+}
+
+impl Open {
+    /// Records a frame sent (its last event `last_sent`; the connection is
+    /// then through `through`, filtered-out offsets included).
+    pub(super) fn record_frame(
+        &mut self,
+        counters: &mut LiveCounters,
+        through: u64,
+        last_sent: u64,
+        events: u64,
+        bytes: usize,
+    ) {
+        let record = &mut self.record;
+        record.delivered_through_offset = record.delivered_through_offset.max(through);
+        record.events_sent += events;
+        record.bytes_sent += bytes as u64;
+        counters.events_sent += events;
+        counters.frames_sent += 1;
+        counters.bytes_sent += bytes as u64;
+        if record.transport == Transport::WebSocket {
+            self.flow.sent(last_sent, record.bytes_sent);
+        }
+    }
 }
 
 /// Everything [`Registry::admit`] needs to know about the stream.
@@ -153,7 +168,11 @@ impl Registry {
             path: opening.path.to_owned(),
             token_hash: opening.token_hash.clone(),
         };
-        self.connections.insert(key, connection.clone());
+        let open = Open {
+            record: connection.clone(),
+            flow: Flow::saved_at(0),
+        };
+        self.connections.insert(key, open);
         self.counters.opened += 1;
         Ok((connection, replaced))
     }
@@ -175,24 +194,27 @@ impl Registry {
 
     /// Takes back a connection a woken object found open (its attachment).
     pub fn restore(&mut self, connection: Connection) {
-        self.connections.insert(connection.connection_key.clone(), connection);
+        let open = Open {
+            flow: Flow::saved_at(connection.bytes_acknowledged),
+            record: connection,
+        };
+        self.connections.insert(open.record.connection_key.clone(), open);
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Connection> {
-        self.unacknowledged.remove(key);
-        self.unsaved_sends.remove(key);
-        self.connections.remove(key)
+        self.connections.remove(key).map(|open| open.record)
     }
 
     /// Closes every connection's record (the stream was deleted).
     pub fn drain(&mut self) -> Vec<Connection> {
-        self.unacknowledged.clear();
-        self.unsaved_sends.clear();
-        std::mem::take(&mut self.connections).into_values().collect()
+        std::mem::take(&mut self.connections)
+            .into_values()
+            .map(|open| open.record)
+            .collect()
     }
 
     pub fn get(&self, key: &str) -> Option<&Connection> {
-        self.connections.get(key)
+        self.connections.get(key).map(|open| &open.record)
     }
 
     pub fn contains(&self, key: &str) -> bool {
@@ -212,129 +234,32 @@ impl Registry {
     }
 
     pub fn cards(&self) -> Vec<serde_json::Value> {
-        self.connections.values().map(Connection::card).collect()
+        self.connections.values().map(|open| open.record.card()).collect()
     }
 
-    /// What every connection gets of `events` just committed (§10). A frame
-    /// is serialized once and shared by every connection that gets the same
-    /// events. `unsent_bytes` says what the shell still holds for an SSE
-    /// stream; a WebSocket's backlog is what its client has not acknowledged.
-    pub fn on_commit(
-        &mut self,
-        events: &[CommittedEvent],
-        head: u64,
-        unsent_bytes: &dyn Fn(&str) -> usize,
-    ) -> Vec<(String, Fanout)> {
-        let Some(through) = events.iter().map(|event| event.offset).max() else {
-            return Vec::new();
-        };
-        let mut frames: BTreeMap<(Transport, Vec<u64>), Rc<str>> = BTreeMap::new();
-        let mut decisions = Vec::new();
-        for (key, connection) in &mut self.connections {
-            if !connection.caught_up {
-                continue;
-            }
-            let admitted: Vec<&CommittedEvent> = events.iter().filter(|event| connection.admits(event)).collect();
-            let Some(last_sent) = admitted.last().map(|event| event.offset) else {
-                connection.delivered_through_offset = connection.delivered_through_offset.max(through);
-                continue;
-            };
-            let offsets: Vec<u64> = admitted.iter().map(|event| event.offset).collect();
-            let text = frames
-                .entry((connection.transport, offsets))
-                .or_insert_with(|| {
-                    let owned: Vec<CommittedEvent> = admitted.iter().map(|event| (*event).clone()).collect();
-                    Rc::from(match connection.transport {
-                        Transport::Sse => frames::sse_event_frames(&owned),
-                        Transport::WebSocket => frames::websocket_frame(&owned, head),
-                    })
-                })
-                .clone();
-            let backlog = match connection.transport {
-                Transport::Sse => unsent_bytes(key),
-                Transport::WebSocket => {
-                    usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged))
-                        .unwrap_or(usize::MAX)
-                }
-            };
-            if backlog.saturating_add(text.len()) > MAX_LIVE_BACKLOG_BYTES {
-                self.counters.slow_consumer_closes += 1;
-                decisions.push((key.clone(), Fanout::Close(CloseReason::SlowConsumer)));
-                continue;
-            }
-            decisions.push((
-                key.clone(),
-                Fanout::Send {
-                    text,
-                    through,
-                    last_sent,
-                    events: admitted.len() as u64,
-                },
-            ));
-        }
-        decisions
-    }
-
-    /// Records a frame the shell sent to `key` (its last event `last_sent`).
+    /// Records a catch-up frame sent to `key` (fan-out records its own,
+    /// [`Registry::on_commit`]).
     pub fn record_sent(&mut self, key: &str, through: u64, last_sent: u64, events: u64, bytes: usize) {
-        let Some(connection) = self.connections.get_mut(key) else {
-            return;
-        };
-        connection.delivered_through_offset = connection.delivered_through_offset.max(through);
-        connection.events_sent += events;
-        connection.bytes_sent += bytes as u64;
-        self.counters.events_sent += events;
-        self.counters.bytes_sent += bytes as u64;
-        if connection.transport == Transport::WebSocket {
-            let pending = self.unacknowledged.entry(key.to_owned()).or_default();
-            // Keyed on the frame's last event: what a client acknowledges.
-            pending.push_back((last_sent, connection.bytes_sent));
-            // Bounded: the backlog limit closes a connection long before.
-            if pending.len() > MAX_UNACKNOWLEDGED_FRAMES {
-                pending.pop_front();
-            }
+        if let Some(open) = self.connections.get_mut(key) {
+            open.record_frame(&mut self.counters, through, last_sent, events, bytes);
         }
     }
 
     /// Marks `key` caught up with the log at `through` (from now on it is fed
     /// at commit time).
     pub fn caught_up(&mut self, key: &str, through: u64) {
-        if let Some(connection) = self.connections.get_mut(key) {
-            connection.delivered_through_offset = connection.delivered_through_offset.max(through);
-            connection.caught_up = true;
+        if let Some(open) = self.connections.get_mut(key) {
+            let record = &mut open.record;
+            record.delivered_through_offset = record.delivered_through_offset.max(through);
+            record.caught_up = true;
         }
     }
 
     /// Moves a connection past offsets its filter passed over.
     pub fn passed(&mut self, key: &str, through: u64) {
-        if let Some(connection) = self.connections.get_mut(key) {
-            connection.delivered_through_offset = connection.delivered_through_offset.max(through);
+        if let Some(open) = self.connections.get_mut(key) {
+            let record = &mut open.record;
+            record.delivered_through_offset = record.delivered_through_offset.max(through);
         }
-    }
-
-    /// A WebSocket client acknowledged everything through `offset`.
-    pub fn acknowledge(&mut self, key: &str, offset: u64) {
-        let Some(connection) = self.connections.get_mut(key) else {
-            return;
-        };
-        let pending = self.unacknowledged.entry(key.to_owned()).or_default();
-        let mut acknowledged = None;
-        while pending.front().is_some_and(|(through, _)| *through <= offset) {
-            acknowledged = pending.pop_front().map(|(_, bytes)| bytes);
-        }
-        if offset >= connection.delivered_through_offset {
-            // Everything it was sent (also after a wake, when nothing is pending).
-            acknowledged = Some(connection.bytes_sent);
-        }
-        if let Some(bytes) = acknowledged {
-            connection.bytes_acknowledged = connection.bytes_acknowledged.max(bytes);
-        }
-    }
-
-    /// A WebSocket's unacknowledged bytes.
-    pub fn backlog(&self, key: &str) -> usize {
-        self.connections.get(key).map_or(0, |connection| {
-            usize::try_from(connection.bytes_sent.saturating_sub(connection.bytes_acknowledged)).unwrap_or(usize::MAX)
-        })
     }
 }

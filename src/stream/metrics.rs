@@ -70,6 +70,10 @@ impl<S: Storage> Stream<S> {
             counter("live_events_sent_total", "Events sent to live connections.", live.events_sent),
             counter("live_bytes_sent_total", "Bytes sent to live connections.", live.bytes_sent),
             counter("live_slow_consumer_closes_total", "Live connections closed because their backlog passed the limit.", live.slow_consumer_closes),
+            counter("live_frames_sent_total", "Frames sent to live connections (one transport send each).", live.frames_sent),
+            counter("live_frames_serialized_total", "Live frames serialized (fan-out serializes each distinct frame once).", live.frames_serialized),
+            counter("live_acks_total", "WebSocket acknowledgements received.", live.acks),
+            counter("live_attachment_writes_total", "Connection records saved into WebSocket attachments.", live.attachment_writes),
             gauge("live_long_poll_waiters", "Long-polls waiting now (§10).", live.long_poll_waiters),
         ];
         render(&series)

@@ -16,6 +16,9 @@ export const fresh = (name) => `/e2e-live/${name}-${++counter}`;
 
 export const offsets = (events) => events.map((e) => e.offset);
 
+/** What a client may hold unacknowledged before it acks (LIVE_ACK_WINDOW_BYTES, src/limits.rs; the README). */
+export const ACK_WINDOW = 64 * 1024;
+
 /** `n` events of about `bytes` bytes each (payload padding). */
 export const bigEvents = (n, bytes, type = "big", from = 0) =>
   Array.from({ length: n }, (_, k) => ({ type, payload: { i: from + k, pad: "x".repeat(bytes) } }));
@@ -55,13 +58,16 @@ export function liveClients(tributary) {
   /**
    * A WebSocket live connection. `events` holds every event received, in
    * arrival order; with `ack` (default) each events frame is acknowledged with
-   * its last offset as soon as it arrives. `closed` resolves to {code, reason}.
+   * its last offset as soon as it arrives; with `ack: "window"` the client
+   * the README describes acknowledges only once ACK_WINDOW bytes arrived
+   * since its last ack (`acks` counts what it sent). `closed` resolves to
+   * {code, reason}.
    */
   function openWs(path, query = "", { token = TOKEN, protocols, ack = true, init } = {}) {
     const ws = init
       ? new WebSocket(wsUrl(path, query), init)
       : new WebSocket(wsUrl(path, query), protocols ?? ["tributary.v1", `bearer.${token}`]);
-    const conn = { ws, events: [], frames: [], pings: 0, ack, closeInfo: null };
+    const conn = { ws, events: [], frames: [], pings: 0, ack, acks: 0, unacknowledged: 0, closeInfo: null };
     conn.opened = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => resolve(ws.protocol), { once: true });
       ws.addEventListener("close", (e) => reject(new Error(`closed before open: ${e.code} ${e.reason}`)), { once: true });
@@ -80,8 +86,12 @@ export function liveClients(tributary) {
       conn.frames.push(frame);
       if (frame.type === "events") {
         conn.events.push(...frame.events);
-        if (conn.ack && ws.readyState === WebSocket.OPEN) {
+        conn.unacknowledged += message.data.length;
+        const due = conn.ack === "window" ? conn.unacknowledged >= ACK_WINDOW : conn.ack;
+        if (due && ws.readyState === WebSocket.OPEN) {
           ws.send(JSON.stringify({ type: "ack", offset: frame.events.at(-1).offset }));
+          conn.acks++;
+          conn.unacknowledged = 0;
         }
       } else if (frame.type === "ping") conn.pings++;
     });

@@ -31,7 +31,9 @@ use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{
     LIVE_CATCH_UP_SOCKETS_PER_TURN, MAX_LIVE_BACKLOG_BYTES, SSE_HEARTBEAT_MS, SSE_MAX_LIFETIME_MS, SSE_RETRY_MS,
 };
-use tributary::live::{self, AfterAck, ClientMessage, CloseReason, Connection, Fanout, LiveQuery, Transport};
+use tributary::live::{
+    self, AfterAck, ClientMessage, CloseReason, Connection, Fanout, LiveQuery, RecordKey, Transport,
+};
 use tributary::route::internal::TOKEN_HASH_HEADER;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{Headers, Request, Response, Result, WebSocket, WebSocketPair};
@@ -78,32 +80,40 @@ pub struct LiveShell {
     next_turn: RefCell<BTreeSet<String>>,
 }
 
-/// `socket.send(frame)` with a JS string built once per distinct frame.
-fn send_js(socket: &WebSocket, frame: &JsValue) -> bool {
-    let target: &web_sys::WebSocket = socket.as_ref();
-    let target: &JsValue = target.as_ref();
-    let Ok(send) = js_sys::Reflect::get(target, &JsValue::from_str("send")) else {
-        return false;
-    };
-    let Ok(send) = send.dyn_into::<js_sys::Function>() else {
-        return false;
-    };
-    send.call1(target, frame).is_ok()
+/// What one fan-out hands to JS once, whatever the readers: each distinct
+/// frame as a JS string (readers getting the same events share one
+/// `Rc<str>`, keyed by its address), and `WebSocket.prototype.send`, looked
+/// up on the first socket and called on every one.
+#[derive(Default)]
+struct JsFrames {
+    frames: Vec<(*const u8, JsValue)>,
+    send: Option<js_sys::Function>,
 }
 
-/// Each distinct fan-out frame crosses into JS once, whatever the readers:
-/// readers getting the same events share one `Rc<str>`, keyed by its address.
-#[derive(Default)]
-struct JsFrames(Vec<(*const u8, JsValue)>);
-
 impl JsFrames {
-    fn of(&mut self, text: &Rc<str>) -> JsValue {
-        if let Some((_, frame)) = self.0.iter().find(|(at, _)| *at == text.as_ptr()) {
-            return frame.clone();
+    /// `socket.send(text)`, after saving `save` into its attachment when
+    /// the engine says it is due; `false` when the send threw (the socket
+    /// is gone).
+    fn send(&mut self, socket: &WebSocket, text: &Rc<str>, save: Option<&Connection>) -> bool {
+        if let Some(record) = save {
+            let _ = socket.serialize_attachment(record);
         }
-        let frame = JsValue::from_str(text);
-        self.0.push((text.as_ptr(), frame.clone()));
-        frame
+        let target: &web_sys::WebSocket = socket.as_ref();
+        let target: &JsValue = target.as_ref();
+        if self.send.is_none() {
+            self.send = js_sys::Reflect::get(target, &JsValue::from_str("send"))
+                .ok()
+                .and_then(|send| send.dyn_into::<js_sys::Function>().ok());
+        }
+        let at = text.as_ptr();
+        if !self.frames.iter().any(|(frame_at, _)| *frame_at == at) {
+            self.frames.push((at, JsValue::from_str(text)));
+        }
+        let frame = self.frames.iter().find(|(frame_at, _)| *frame_at == at);
+        match (&self.send, frame) {
+            (Some(send), Some((_, frame))) => send.call1(target, frame).is_ok(),
+            _ => false,
+        }
     }
 }
 
@@ -314,7 +324,16 @@ impl LiveShell {
         let pair = WebSocketPair::new()?;
         object.state().accept_web_socket(&pair.server);
         let key = connection.connection_key.clone();
-        if pair.server.serialize_attachment(connection).is_err() {
+        let record = object
+            .stream_slot()
+            .borrow_mut()
+            .as_mut()
+            .and_then(|stream| stream.live.attachment_record(&key));
+        if pair
+            .server
+            .serialize_attachment(record.as_ref().unwrap_or(connection))
+            .is_err()
+        {
             self.forget(object, &key);
             return error_response(ApiError::new(ErrorCode::Internal, "could not record the connection"));
         }
@@ -346,7 +365,7 @@ impl LiveShell {
                 return;
             }
             let catch_up = stream.live_catch_up(key, budget).ok();
-            (catch_up, stream.live.get(key).cloned())
+            (catch_up, stream.live.attachment_record(key))
         };
         let Some(catch_up) = catch_up else {
             return;
@@ -396,18 +415,19 @@ impl LiveShell {
                 stream.live.on_commit(&committed, head, &unsent)
             };
             let mut frames = JsFrames::default();
+            let (sse, sockets) = (self.sse.borrow(), self.sockets.borrow());
             for (key, fanout) in decisions {
                 match fanout {
                     Fanout::Nothing => {}
                     Fanout::Close(reason) => closing.push((stream.live.get(&key).cloned(), key, reason)),
-                    Fanout::Send {
-                        text,
-                        through,
-                        last_sent,
-                        events,
-                    } => {
-                        stream.live.record_sent(&key, through, last_sent, events, text.len());
-                        if !self.send_frame(&mut stream.live, &mut frames, &key, &text) {
+                    Fanout::Send { text, save } => {
+                        let sent = match sse.get(&key) {
+                            Some(sink) => sink.push(text.to_string()),
+                            None => sockets
+                                .get(&key)
+                                .is_some_and(|socket| frames.send(socket, &text, save.as_deref())),
+                        };
+                        if !sent {
                             gone.push(key);
                         }
                     }
@@ -423,24 +443,6 @@ impl LiveShell {
             }
             self.forget(object, &key);
         }
-    }
-
-    /// Sends one fan-out frame on `key`'s transport; `false` when it is gone.
-    /// A WebSocket's record is saved into its attachment every few sends.
-    fn send_frame(&self, registry: &mut live::Registry, frames: &mut JsFrames, key: &str, text: &Rc<str>) -> bool {
-        if let Some(sink) = self.sse.borrow().get(key) {
-            return sink.push(text.to_string());
-        }
-        let sockets = self.sockets.borrow();
-        let Some(socket) = sockets.get(key) else {
-            return false;
-        };
-        if registry.attachment_due(key) {
-            if let Some(record) = registry.get(key) {
-                let _ = socket.serialize_attachment(record);
-            }
-        }
-        send_js(socket, &frames.of(text))
     }
 
     /// Ends a connection's transport with a reason the client can resume from.
@@ -485,10 +487,9 @@ impl LiveShell {
     /// A WebSocket message: an acknowledgement (which may let a catch-up
     /// continue) or a ping; anything else is ignored.
     pub fn on_message(&self, object: &StreamObject, socket: &WebSocket, text: &str) {
-        let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() else {
+        let Ok(Some(RecordKey { connection_key: key })) = socket.deserialize_attachment::<RecordKey>() else {
             return;
         };
-        let key = connection.connection_key;
         match ClientMessage::parse(text) {
             ClientMessage::Ack { offset } => {
                 let after = {
