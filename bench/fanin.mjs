@@ -1,0 +1,225 @@
+// Copy fan-in benchmark (issue 20, DESIGN.md §7 rule 2, §5 inbound): many
+// source streams, each with one copy-to-stream subscription into one target
+// stream, in one workerd started by the e2e harness (localhost only).
+//
+// Two runs side by side in the same workerd, with the same total number of
+// copied events: FEW sources (10) with many events each, and MANY sources
+// (BENCH_FANIN_SOURCES, 1,000) with few events each (BENCH_FANIN_EVENTS, 20).
+// Per run:
+//  - setup (not timed): one subscribe-from per source into the run's target;
+//  - timed: every source's events appended in batches of BENCH_FANIN_EVENTS
+//    at a fixed concurrency; the copy rate is copied events ÷ (first append
+//    sent → createdAt of the last copy committed on the target);
+//  - checked: the target holds exactly the appended events, each source's
+//    in source order, once; no source's subscription halted (the bench
+//    aborts if any did); the target's inbound fence count is the number of
+//    sources (stream info `inboundFenceCount`, else the records in its state).
+// Then reportAim("fan-in copy rate, MANY sources ÷ FEW sources", ratio, ">=", 0.8).
+//
+// Settings (environment): BENCH_FANIN_SOURCES (1000), BENCH_FANIN_FEW (10),
+// BENCH_FANIN_EVENTS (20, events per MANY source and per append batch),
+// BENCH_FANIN_CONCURRENCY (8, requests in flight), BENCH_FANIN_WAIT_SECONDS
+// (300, the bounded wait for the last copy).
+import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
+import { envNumber, checkedFetch, runLoad, assertNoFailures, parsePrometheus, metric, printTable, fmt, reportAim } from "./lib.mjs";
+
+const KEY = "fanin";
+const PAGE = 1000;
+
+const manySources = envNumber("BENCH_FANIN_SOURCES", 1000, { integer: true });
+const fewSources = envNumber("BENCH_FANIN_FEW", 10, { integer: true });
+const eventsPerBatch = envNumber("BENCH_FANIN_EVENTS", 20, { integer: true });
+const concurrency = envNumber("BENCH_FANIN_CONCURRENCY", 8, { integer: true });
+const waitSeconds = envNumber("BENCH_FANIN_WAIT_SECONDS", 300);
+const totalEvents = manySources * eventsPerBatch;
+
+const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const fail = (message) => {
+  throw new Error(`BENCH FAILED: fanin: ${message}`);
+};
+
+/** Runs `job(i)` for i in 0..count with `concurrency` in flight; every job must resolve to null. */
+async function pool(label, count, job) {
+  const result = await runLoad({ send: job, seconds: 3600, concurrency, maxRequests: count });
+  assertNoFailures(`fanin: ${label}`, result);
+  if (result.requests !== count) fail(`${label}: ${result.requests} of ${count} requests ran (${result.stoppedBy})`);
+  return result;
+}
+
+async function main() {
+  if (totalEvents % fewSources !== 0) fail(`${totalEvents} events do not divide over ${fewSources} sources`);
+  console.log(
+    `fanin bench: ${fewSources} sources vs ${manySources} sources copying into one target each, ` +
+      `${fmt(totalEvents)} events per run, appended in batches of ${eventsPerBatch} at concurrency ${concurrency}`,
+  );
+  const t = await startTributary({ bench: true });
+  try {
+    const url = t.url;
+
+    async function getJson(path, allow404 = false) {
+      const response = await t.request("GET", path);
+      if (allow404 && response.status === 404) return null;
+      if (response.status !== 200) fail(`GET ${path}: status ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
+      return response.body;
+    }
+
+    /** Every event of `path` after offset 0, paged and bounded. */
+    async function readAll(path) {
+      const events = [];
+      let after = 0;
+      for (let page = 0; page <= totalEvents / PAGE + 1; page++) {
+        const body = await getJson(`${streamUrl(path, "events")}?after=${after}&limit=${PAGE}`);
+        events.push(...body.events);
+        if (body.events.length === 0 || body.nextAfter >= body.head) return events;
+        after = body.nextAfter;
+      }
+      fail(`reading ${path}: more pages than ${totalEvents} events need`);
+    }
+
+    /** The halted subscriptions among the run's sources (each source's card). */
+    async function haltedSources(sources) {
+      const halted = [];
+      await pool("halt check", sources.length, async (i) => {
+        const card = await getJson(streamUrl(sources[i], "subscriptions"));
+        const entry = card.subscriptions?.find((s) => s.subscriptionKey === KEY);
+        if (!entry) return `${sources[i]}: no subscription ${KEY}`;
+        if (entry.deliveryHalted) halted.push({ source: sources[i], halted: entry.deliveryHalted, lastError: entry.runtime?.lastError });
+        return null;
+      });
+      return halted;
+    }
+
+    /** Polls the target's head (bounded) until it holds `count` events. */
+    async function waitForCopies(target, sources, count) {
+      const deadline = Date.now() + waitSeconds * 1000;
+      let lastHead = -1;
+      let stalledSince = Date.now();
+      for (;;) {
+        const head = (await getJson(streamUrl(target), true))?.head ?? 0;
+        if (head >= count) return;
+        if (head !== lastHead) [lastHead, stalledSince] = [head, Date.now()];
+        // A stall is when a halt would show: look, and abort on one.
+        if (Date.now() - stalledSince > 5000) {
+          const halted = await haltedSources(sources);
+          if (halted.length) fail(`${halted.length} sources halted, e.g. ${JSON.stringify(halted[0]).slice(0, 400)}`);
+          stalledSince = Date.now();
+        }
+        if (Date.now() > deadline) fail(`${target} reached head ${head} of ${count} within ${waitSeconds}s`);
+        await sleep(50);
+      }
+    }
+
+    /** One run: `sourceCount` sources, `totalEvents` events in all. */
+    async function run(label, sourceCount) {
+      const root = `/bench/fanin-${label}`;
+      const target = `${root}/target`;
+      const sources = Array.from({ length: sourceCount }, (_, i) => `${root}/s${i}`);
+      const perSource = totalEvents / sourceCount;
+      const batchesPerSource = Math.ceil(perSource / eventsPerBatch);
+
+      const setup = await pool(`${label}: subscribe-from`, sourceCount, (i) =>
+        checkedFetch(
+          `${url}${streamUrl(target, "subscribe-from")}`,
+          {
+            method: "POST",
+            headers: authJson,
+            body: JSON.stringify({ sourcePath: sources[i], subscriptionKey: KEY, filter: { eventTypes: ["data"] }, start: "now" }),
+          },
+          201,
+        ),
+      );
+
+      // Batch b of every source before batch b + 1 of any: all sources copy at once.
+      const batches = sourceCount * batchesPerSource;
+      const batchBody = (source, batch) => {
+        const from = batch * eventsPerBatch;
+        const size = Math.min(eventsPerBatch, perSource - from);
+        return JSON.stringify({ events: Array.from({ length: size }, (_, k) => ({ type: "data", payload: { source, i: from + k } })) });
+      };
+      const firstAppendAtMs = Date.now();
+      const appends = await pool(`${label}: appends`, batches, (n) => {
+        const [source, batch] = [n % sourceCount, Math.floor(n / sourceCount)];
+        return checkedFetch(`${url}${streamUrl(sources[source], "events")}`, { method: "POST", headers: authJson, body: batchBody(source, batch) }, 201);
+      });
+      await waitForCopies(target, sources, totalEvents);
+
+      const copies = await readAll(target);
+      if (copies.length !== totalEvents) fail(`${label}: target holds ${copies.length} events for ${totalEvents} appended`);
+      const next = new Array(sourceCount).fill(0);
+      for (const copy of copies) {
+        const { source, i } = copy.payload ?? {};
+        const hop = copy.source?.copiedFrom?.at(-1);
+        if (hop?.path !== sources[source] || hop?.subscriptionKey !== KEY) fail(`${label}: offset ${copy.offset} has hop ${JSON.stringify(hop)}`);
+        if (i !== next[source]) fail(`${label}: source ${source} copied i=${i} where ${next[source]} was next (order, duplicate or gap)`);
+        next[source]++;
+      }
+      if (next.some((n) => n !== perSource)) fail(`${label}: a source copied fewer than ${perSource} events`);
+      const lastCopyAtMs = Date.parse(copies.at(-1).createdAt);
+      if (!Number.isFinite(lastCopyAtMs)) fail(`${label}: last copy has no createdAt`);
+      const seconds = (lastCopyAtMs - firstAppendAtMs) / 1000;
+
+      const halted = await haltedSources(sources);
+      if (halted.length) fail(`${label}: ${halted.length} sources halted, e.g. ${JSON.stringify(halted[0]).slice(0, 400)}`);
+      const info = await getJson(streamUrl(target));
+      const fenceCount =
+        info.inboundFenceCount ?? Object.values(info.state?.subscriptions?.inbound?.bySourcePath ?? {}).reduce((n, byKey) => n + Object.keys(byKey).length, 0);
+      if (fenceCount !== sourceCount) fail(`${label}: the target counts ${fenceCount} fence records for ${sourceCount} sources`);
+      const metricsText = await t.request("GET", streamUrl(target, "metrics"));
+      if (metricsText.status !== 200) fail(`${label}: target metrics: status ${metricsText.status}`);
+      const copyBatches = metric(parsePrometheus(String(metricsText.body)), "tributary_appends_total");
+      return { label, sourceCount, perSource, setup, appends, seconds, rate: totalEvents / seconds, halted: halted.length, fenceCount, batches: copyBatches };
+    }
+
+    const few = await run("few", fewSources);
+    const many = await run("many", manySources);
+
+    console.log("");
+    const row = (r) => [
+      `${fmt(r.sourceCount)} sources × ${fmt(r.perSource)} events`,
+      fmt(r.setup.seconds, 2),
+      fmt(r.appends.requests),
+      fmt(r.appends.seconds, 2),
+      fmt(totalEvents),
+      fmt(r.seconds, 2),
+      fmt(r.rate),
+      fmt((r.seconds * 1e6) / totalEvents, 1),
+      fmt(r.batches),
+      fmt(totalEvents / r.batches, 1),
+      fmt(r.halted),
+      fmt(r.fenceCount),
+    ];
+    printTable(
+      [
+        { title: "run" },
+        { title: "setup s" },
+        { title: "appends" },
+        { title: "append s" },
+        { title: "copies" },
+        { title: "copy s" },
+        { title: "copies/s" },
+        { title: "µs/copy" },
+        { title: "copy batches" },
+        { title: "copies/batch" },
+        { title: "halted" },
+        { title: "fence records" },
+      ],
+      [row(few), row(many)],
+    );
+    console.log("(copy s = first append sent → createdAt of the last copy on the target; setup = the subscribe-from calls, not timed;");
+    console.log(" copy batches = copy appends the target committed, from its metrics)");
+    console.log(`verified: each target holds every appended event once, each source's in order; 0 of ${fmt(fewSources + manySources)} sources halted`);
+    console.log("");
+    const ratio = many.rate / few.rate;
+    console.log(`fan-in copy rate: ${fmt(many.rate)} copies/s with ${fmt(manySources)} sources, ${fmt(few.rate)} with ${fmt(fewSources)}: ratio ${fmt(ratio, 2)}`);
+    reportAim(`fan-in copy rate, ${fmt(manySources)} sources ÷ ${fmt(fewSources)} sources`, ratio, ">=", 0.8, "ratio in one run");
+    reportAim(`fan-in sources halted (${fmt(manySources)} sources)`, many.halted, "<=", 0, "count");
+  } finally {
+    await t.cleanup();
+  }
+}
+
+main().catch((error) => {
+  console.error(`\n${error.stack ?? error}`);
+  process.exit(1);
+});
