@@ -2,23 +2,25 @@
 // source streams, each with one copy-to-stream subscription into one target
 // stream, in one workerd started by the e2e harness (localhost only).
 //
-// Two runs side by side in the same workerd, with the same total number of
-// copied events: FEW sources (10) with many events each, and MANY sources
-// (BENCH_FANIN_SOURCES, 1,000) with few events each (BENCH_FANIN_EVENTS, 20).
-// Per run:
-//  - setup (not timed): one subscribe-from per source into the run's target;
+// Two sides in the same workerd: FEW sources (10) and MANY sources
+// (BENCH_FANIN_SOURCES, 1,000), each into its own target. Per side:
+//  - setup (not timed): one subscribe-from per source into the side's target;
 //  - timed, shown: one event per source (each source's first copy opens its
 //    fence record on the target);
-//  - timed, the aim: every source's further events appended in batches of
-//    BENCH_FANIN_EVENTS at a fixed concurrency, all sources copying at once;
-//    the copy rate is copied events ÷ (first append sent → createdAt of the
+//  - timed, the aim: two phases of BENCH_FANIN_EVENTS × MANY copies each —
+//    FEW sources with many events each, MANY sources with BENCH_FANIN_EVENTS
+//    (20) each — appended in batches of BENCH_FANIN_EVENTS at a fixed
+//    concurrency, every source copying at once, run in the order few, many,
+//    many, few so a drifting machine load weighs on both sides alike. A
+//    phase's copy rate is its copies ÷ (first append sent → createdAt of the
 //    last copy committed on the target), with every fence record in place,
 //    so a per-copy cost growing with the sources shows as a lower rate;
 //  - checked: the target holds exactly the appended events, each source's
 //    in source order, once; no source's subscription halted (the bench
 //    aborts if any did); the target's inbound fence count is the number of
 //    sources (stream info `inboundFenceCount`, else the records in its state).
-// Then reportAim("fan-in copy rate, MANY sources ÷ FEW sources", ratio, ">=", 0.8).
+// Then reportAim("fan-in copy rate, MANY sources ÷ FEW sources", ratio, ">=",
+// 0.8) over phases 1–4, and the halted sources (aim 0).
 //
 // Settings (environment): BENCH_FANIN_SOURCES (1000), BENCH_FANIN_FEW (10),
 // BENCH_FANIN_EVENTS (20, events per MANY source and per append batch),
@@ -55,7 +57,7 @@ async function main() {
   if (totalEvents % fewSources !== 0) fail(`${totalEvents} events do not divide over ${fewSources} sources`);
   console.log(
     `fanin bench: ${fewSources} sources vs ${manySources} sources copying into one target each, ` +
-      `${fmt(totalEvents)} events per run, appended in batches of ${eventsPerBatch} at concurrency ${concurrency}`,
+      `${fmt(totalEvents)} copies per timed phase, appended in batches of ${eventsPerBatch} at concurrency ${concurrency}`,
   );
   const t = await startTributary({ bench: true });
   try {
@@ -68,17 +70,17 @@ async function main() {
       return response.body;
     }
 
-    /** Every event of `path` after offset 0, paged and bounded. */
-    async function readAll(path) {
+    /** Every event of `path` (`expected` of them), paged and bounded. */
+    async function readAll(path, expected) {
       const events = [];
       let after = 0;
-      for (let page = 0; page <= totalEvents / PAGE + 1; page++) {
+      for (let page = 0; page <= expected / PAGE + 1; page++) {
         const body = await getJson(`${streamUrl(path, "events")}?after=${after}&limit=${PAGE}`);
         events.push(...body.events);
         if (body.events.length === 0 || body.nextAfter >= body.head) return events;
         after = body.nextAfter;
       }
-      fail(`reading ${path}: more pages than ${totalEvents} events need`);
+      fail(`reading ${path}: more pages than ${expected} events need`);
     }
 
     /** The halted subscriptions among the run's sources (each source's card). */
@@ -141,9 +143,11 @@ async function main() {
       return { appends, copies, seconds, rate: copies / seconds, batches: (await copyBatches(target)) - before };
     }
 
+    const event = (source, i) => ({ type: "data", payload: { source, i } });
+
     /** Checks the target holds every source's events 0..perSource once, in order. */
     async function verify(label, target, sources, perSource) {
-      const copies = await readAll(target);
+      const copies = await readAll(target, sources.length * perSource);
       if (copies.length !== sources.length * perSource) fail(`${label}: target holds ${copies.length} events for ${sources.length * perSource} appended`);
       const next = new Array(sources.length).fill(0);
       for (const copy of copies) {
@@ -157,17 +161,13 @@ async function main() {
     }
 
     /**
-     * One run: `sourceCount` sources. First each source's first copy (which
-     * opens its fence record on the target), then `totalEvents` more in
-     * batches, every source copying at once.
+     * One side: `sourceCount` sources subscribed to its target (setup, not
+     * timed), then each source's first copy (which opens its fence record).
      */
-    async function run(label, sourceCount) {
+    async function prepare(label, sourceCount) {
       const root = `/bench/fanin-${label}`;
       const target = `${root}/target`;
       const sources = Array.from({ length: sourceCount }, (_, i) => `${root}/s${i}`);
-      const perSource = totalEvents / sourceCount;
-      const batchesPerSource = Math.ceil(perSource / eventsPerBatch);
-
       const setup = await pool(`${label}: subscribe-from`, sourceCount, (i) =>
         checkedFetch(
           `${url}${streamUrl(target, "subscribe-from")}`,
@@ -179,35 +179,51 @@ async function main() {
           201,
         ),
       );
-      const event = (source, i) => ({ type: "data", payload: { source, i } });
       const opening = await phase(`${label}: first copies`, target, sources, sourceCount, (n) => JSON.stringify(event(n, 0)), {
         from: 0,
         to: sourceCount,
       });
-      // Batch b of every source before batch b + 1 of any.
-      const batchBody = (n) => {
-        const [source, batch] = [n % sourceCount, Math.floor(n / sourceCount)];
-        const from = 1 + batch * eventsPerBatch;
-        const size = Math.min(eventsPerBatch, perSource + 1 - from);
-        return JSON.stringify({ events: Array.from({ length: size }, (_, k) => event(source, from + k)) });
-      };
-      const steady = await phase(`${label}: appends`, target, sources, sourceCount * batchesPerSource, batchBody, {
-        from: sourceCount,
-        to: sourceCount + totalEvents,
-      });
-      await verify(label, target, sources, perSource + 1);
-
-      const halted = await haltedSources(sources);
-      if (halted.length) fail(`${label}: ${halted.length} sources halted, e.g. ${JSON.stringify(halted[0]).slice(0, 400)}`);
-      const info = await getJson(streamUrl(target));
-      const fenceCount =
-        info.inboundFenceCount ?? Object.values(info.state?.subscriptions?.inbound?.bySourcePath ?? {}).reduce((n, byKey) => n + Object.keys(byKey).length, 0);
-      if (fenceCount !== sourceCount) fail(`${label}: the target counts ${fenceCount} fence records for ${sourceCount} sources`);
-      return { label, sourceCount, perSource, setup, opening, steady, halted: halted.length, fenceCount };
+      return { label, sourceCount, target, sources, perPhase: totalEvents / sourceCount, next: 1, setup, opening, phases: [] };
     }
 
-    const few = await run("few", fewSources);
-    const many = await run("many", manySources);
+    /** One timed phase of a side: `totalEvents` copies, every source copying at once. */
+    async function steady(side) {
+      const { sourceCount, perPhase } = side;
+      const start = side.next;
+      // Batch b of every source before batch b + 1 of any.
+      const body = (n) => {
+        const [source, batch] = [n % sourceCount, Math.floor(n / sourceCount)];
+        const from = start + batch * eventsPerBatch;
+        const size = Math.min(eventsPerBatch, start + perPhase - from);
+        return JSON.stringify({ events: Array.from({ length: size }, (_, k) => event(source, from + k)) });
+      };
+      const head = sourceCount + (start - 1) * sourceCount;
+      const batches = sourceCount * Math.ceil(perPhase / eventsPerBatch);
+      side.phases.push(await phase(`${side.label}: phase ${side.phases.length + 1}`, side.target, side.sources, batches, body, { from: head, to: head + totalEvents }));
+      side.next += perPhase;
+    }
+
+    /** Checks a side's target and sources: every event once in order, none halted, one fence record per source. */
+    async function finish(side) {
+      await verify(side.label, side.target, side.sources, side.next);
+      const halted = await haltedSources(side.sources);
+      if (halted.length) fail(`${side.label}: ${halted.length} sources halted, e.g. ${JSON.stringify(halted[0]).slice(0, 400)}`);
+      const info = await getJson(streamUrl(side.target));
+      const fenceCount =
+        info.inboundFenceCount ?? Object.values(info.state?.subscriptions?.inbound?.bySourcePath ?? {}).reduce((n, byKey) => n + Object.keys(byKey).length, 0);
+      if (fenceCount !== side.sourceCount) fail(`${side.label}: the target counts ${fenceCount} fence records for ${side.sourceCount} sources`);
+      const copies = side.phases.reduce((n, p) => n + p.copies, 0);
+      const seconds = side.phases.reduce((n, p) => n + p.seconds, 0);
+      Object.assign(side, { halted: halted.length, fenceCount, rate: copies / seconds });
+    }
+
+    const few = await prepare("few", fewSources);
+    const many = await prepare("many", manySources);
+    // Phases in the order few, many, many, few: a load that drifts during the
+    // run weighs on both sides alike.
+    for (const side of [few, many, many, few]) await steady(side);
+    await finish(few);
+    await finish(many);
 
     console.log("");
     const row = (r, name, p) => [
@@ -219,6 +235,7 @@ async function main() {
       fmt(p.seconds, 2),
       fmt(p.rate),
       fmt((p.seconds * 1e6) / p.copies, 1),
+      fmt((p.seconds * 1e3) / p.batches, 2),
     ];
     printTable(
       [
@@ -230,12 +247,15 @@ async function main() {
         { title: "copy s" },
         { title: "copies/s" },
         { title: "µs/copy" },
+        { title: "ms/batch" },
       ],
       [
         row(few, "first copy of each", few.opening),
         row(many, "first copy of each", many.opening),
-        row(few, `${fmt(few.perSource)} more each`, few.steady),
-        row(many, `${fmt(many.perSource)} more each`, many.steady),
+        row(few, `phase 1: ${fmt(few.perPhase)} more each`, few.phases[0]),
+        row(many, `phase 2: ${fmt(many.perPhase)} more each`, many.phases[0]),
+        row(many, `phase 3: ${fmt(many.perPhase)} more each`, many.phases[1]),
+        row(few, `phase 4: ${fmt(few.perPhase)} more each`, few.phases[1]),
       ],
     );
     console.log("(copy s = first append sent → createdAt of the last copy on the target; a first copy opens the source's fence");
@@ -243,8 +263,13 @@ async function main() {
     console.log(` ${fmt(few.setup.seconds, 2)} s for ${fmt(fewSources)} sources, ${fmt(many.setup.seconds, 2)} s for ${fmt(manySources)})`);
     console.log(`verified: each target holds every appended event once, each source's in order; fence records ${fmt(few.fenceCount)} and ${fmt(many.fenceCount)}; sources halted ${few.halted} and ${many.halted}`);
     console.log("");
-    const ratio = many.steady.rate / few.steady.rate;
-    console.log(`fan-in copy rate: ${fmt(many.steady.rate)} copies/s with ${fmt(manySources)} sources, ${fmt(few.steady.rate)} with ${fmt(fewSources)}: ratio ${fmt(ratio, 2)}`);
+    const ratio = many.rate / few.rate;
+    console.log(`fan-in copy rate (phases 1–4): ${fmt(many.rate)} copies/s with ${fmt(manySources)} sources, ${fmt(few.rate)} with ${fmt(fewSources)}: ratio ${fmt(ratio, 2)}`);
+    const perBatch = (side) => side.phases.reduce((n, p) => n + p.seconds, 0) / side.phases.reduce((n, p) => n + p.batches, 0);
+    console.log(
+      `per copy batch (phases 1–4): ${fmt(perBatch(many) * 1e3, 2)} ms with ${fmt(manySources)} sources, ${fmt(perBatch(few) * 1e3, 2)} ms with ${fmt(fewSources)} ` +
+        `(FEW sources' backlogs coalesce into fewer, larger batches): ratio ${fmt(perBatch(few) / perBatch(many), 2)}`,
+    );
     reportAim(`fan-in copy rate, ${fmt(manySources)} sources ÷ ${fmt(fewSources)} sources`, ratio, ">=", 0.8, "ratio in one run");
     reportAim(`fan-in sources halted (${fmt(manySources)} sources)`, many.halted, "<=", 0, "count");
   } finally {
