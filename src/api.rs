@@ -9,6 +9,7 @@ use crate::event::CommittedEvent;
 use crate::route::Action;
 use crate::storage::Storage;
 use crate::stream::dead_letters::DeadLetterQuery;
+use crate::stream::fences::CardQuery;
 use crate::stream::AppendOutcome;
 use crate::stream::{RangeQuery, Stream};
 use crate::Inputs;
@@ -87,9 +88,12 @@ impl<S: Storage> Stream<S> {
                 |read| ApiResponse::json_text(200, read.body),
             ),
             Action::Append => respond(self.append_body(request.body, Authority::Public, inputs), appended),
-            Action::Subscriptions => match self.lifetime() {
-                Some(_) => respond(self.subscriptions_card(), |card| ApiResponse::json(200, &card)),
-                None => respond(self.info().map(|_| ()), |_| ApiResponse::no_content()),
+            Action::Subscriptions => match (CardQuery::parse(request.query), self.lifetime()) {
+                (Err(error), _) => ApiError::from(error).into(),
+                (Ok(query), Some(_)) => respond(self.subscriptions_card_page(&query), |card| {
+                    ApiResponse::json(200, &card)
+                }),
+                (Ok(_), None) => respond(self.info().map(|_| ()), |_| ApiResponse::no_content()),
             },
             Action::SigningSecret(key) => respond(self.signing_secret(key), |secret| {
                 ApiResponse::json(200, &serde_json::json!({"secret": secret}))

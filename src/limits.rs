@@ -41,10 +41,15 @@ pub const MAX_READ_BYTES: usize = 4 * 1024 * 1024;
 /// below the Durable Object SQLite limit of 2 MB per value).
 pub const PAGE_CHUNK_BYTES: u64 = 1024 * 1024;
 /// Fence records a receiving stream keeps for copies it received (§5
-/// inbound, §7): a copy from a new `(sourcePath, subscriptionKey)` that would
-/// take them past half the reduced-state budget is refused, so inbound records
-/// can never crowd out the stream's own subscriptions.
-pub const MAX_INBOUND_FENCE_BYTES: usize = MAX_REDUCED_STATE_BYTES / 2;
+/// inbound, §7 rule 2): one row of `inbound_fences` per
+/// `(sourcePath, subscriptionKey)`, outside the reduced-state document, so
+/// 10,000 sources fit many times over. A copy from a new pair past this many
+/// is refused (422 `inbound_fence_full`, before commit): a bounded table.
+pub const MAX_INBOUND_FENCE_RECORDS: u64 = 100_000;
+/// Inbound fence records on one page of the debug card (§11, `inboundLimit`),
+/// and the first page stream info shows beside their count: default, largest.
+pub const DEFAULT_INBOUND_FENCE_PAGE: u64 = 100;
+pub const MAX_INBOUND_FENCE_PAGE: u64 = 1000;
 
 // Delivery (§6, §8, §9, §12).
 

@@ -14,6 +14,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("../migrations/0004_retry_range.sql")),
     (5, include_str!("../migrations/0005_catalog_registration.sql")),
     (6, include_str!("../migrations/0006_journal_gates.sql")),
+    (7, include_str!("../migrations/0007_inbound_fences.sql")),
     (8, include_str!("../migrations/0008_delivery_window.sql")),
 ];
 
@@ -65,6 +66,22 @@ pub use crate::records::RuntimeRow;
 /// subscription planned past its cursor; a typed record in
 /// `records/window_slot.rs`.
 pub use crate::records::WindowSlot;
+
+/// Row of `inbound_fences` (§5 inbound, §7 rule 2): the stamp fence of one
+/// `(sourcePath, subscriptionKey)` this stream received copies from. Part of
+/// the fold, kept outside the reduced-state document: written with the copy
+/// that updates it, cleared and rebuilt by a state rebuild. A typed record
+/// with its encode/decode in `records/fence.rs`.
+pub use crate::records::FenceRow;
+
+/// Row of `inbound_fence_count` (§5 inbound): how many rows `inbound_fences`
+/// holds (one row, `id = 1`; absent means none). Written with each new
+/// record, so neither the bound (`MAX_INBOUND_FENCE_RECORDS`, §12) nor stream
+/// info's `inboundFenceCount` counts the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InboundFenceCountRow {
+    pub records: u64,
+}
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.

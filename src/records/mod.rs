@@ -6,7 +6,7 @@
 //! - [`run_stamp`]: the stamp of a delivery run (§6 rule 7, §7), ordered
 //!   numerically (lifetime as a time, then the config generation).
 //! - [`fence`]: the inbound fence record a receiving stream reduces from its
-//!   committed copies (§5 inbound, §7 rule 2).
+//!   committed copies (§5 inbound, §7 rule 2), a row of `inbound_fences`.
 //! - [`runtime_row`]: a row of `subscription_runtime` (§6), decoded by
 //!   column name.
 //! - [`gate_hit`]: a row of `gate_hits` (§13 Gates).
@@ -24,7 +24,7 @@ pub mod run_stamp;
 pub mod runtime_row;
 pub mod window_slot;
 
-pub use fence::InboundFence;
+pub use fence::{FenceRow, InboundFence};
 pub use gate_hit::GateHit;
 pub use journal_row::Journaled;
 pub use run_stamp::RunStamp;

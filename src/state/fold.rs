@@ -4,11 +4,9 @@
 
 use super::outbound::{CursorSet, DeliveryHalted, OutboundSubscription, StoredConfiguration};
 use super::ReducedState;
-use crate::copy::chain_of;
 use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::{ControlType, StoredEvent, TypeKind};
 use crate::limits::{MAX_STREAM_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_RECEIVER};
-use crate::records::InboundFence;
 use crate::subscription::{ConfigError, Configuration, Receiver, GENERATED_KEY_PREFIX};
 use crate::time::rfc3339_millis;
 use serde_json::{json, Map, Value};
@@ -33,8 +31,8 @@ pub enum ReduceError {
     ProcessorAlreadySubscribed { processor: String, key: String },
     #[error("the reduced state would be {0} bytes; the limit is {max}", max = crate::limits::MAX_REDUCED_STATE_BYTES)]
     StateTooLarge(usize),
-    #[error("inbound fence records would take {0} bytes; a stream keeps at most {max} (remove unused copy subscriptions to this stream)", max = crate::limits::MAX_INBOUND_FENCE_BYTES)]
-    InboundFenceFull(usize),
+    #[error("this stream already keeps {0} inbound fence records, one per (sourcePath, subscriptionKey) it received copies from; it takes copies from at most {max} (a copy from a new pair is refused)", max = crate::limits::MAX_INBOUND_FENCE_RECORDS)]
+    InboundFenceFull(u64),
 }
 
 impl ApiFailure for ReduceError {
@@ -63,6 +61,10 @@ impl ApiFailure for ReduceError {
                 details([("processor", json!(processor)), ("subscriptionKey", json!(key))])
             }
             ReduceError::TooManyStreamSubscriptions => details([("limit", json!(MAX_STREAM_SUBSCRIPTIONS))]),
+            ReduceError::InboundFenceFull(records) => details([
+                ("records", json!(records)),
+                ("limit", json!(crate::limits::MAX_INBOUND_FENCE_RECORDS)),
+            ]),
             _ => Map::new(),
         }
     }
@@ -236,7 +238,8 @@ impl ReducedState {
     }
 
     /// Folds one committed event. Ordinary events and copies (whose control
-    /// events are data on this stream, §4) leave the state unchanged.
+    /// events are data on this stream, §4) leave the document unchanged: a
+    /// copy's fence record is the table's part of the fold ([`super::inbound`]).
     pub fn apply(&mut self, event: &StoredEvent) -> Result<(), ReduceError> {
         self.fold(event, Mode::Commit)
     }
@@ -250,8 +253,7 @@ impl ReducedState {
     }
 
     fn fold(&mut self, event: &StoredEvent, mode: Mode) -> Result<(), ReduceError> {
-        if let Some(source) = &event.source {
-            self.record_inbound(event, source.get());
+        if event.source.is_some() {
             return Ok(());
         }
         let TypeKind::Control(control) = ControlType::classify(&event.event_type) else {
@@ -270,22 +272,6 @@ impl ReducedState {
                 crate::invalidation::Invalidation::parse(&payload, event.offset).map(|_| ())
             }
         }
-    }
-
-    /// A committed copy updates the fence record of its run (§5 inbound, §7 rule 2).
-    fn record_inbound(&mut self, event: &StoredEvent, source: &str) {
-        let source: Value = serde_json::from_str(source).unwrap_or(Value::Null);
-        let Some(hop) = chain_of(Some(&source)).pop() else {
-            return;
-        };
-        let stamp = hop.run_stamp();
-        let by_key = self.subscriptions.inbound.by_source_path.entry(hop.path).or_default();
-        let record = InboundFence::received(
-            by_key.get(&hop.subscription_key),
-            stamp,
-            rfc3339_millis(event.created_at_ms),
-        );
-        by_key.insert(hop.subscription_key, record);
     }
 
     fn configure(&mut self, event: &StoredEvent, payload: &Value, mode: Mode) -> Result<(), ReduceError> {
@@ -357,7 +343,7 @@ impl ReducedState {
 /// Whether an event is being committed (every rule refuses) or replayed
 /// from the log (what was committed stays).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     Commit,
     Replay,
 }

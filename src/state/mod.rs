@@ -1,22 +1,29 @@
 //! The reduced state (DESIGN.md §5): a deterministic fold of the stream's own
-//! committed events. Cached in `reduced_state`; rebuilding it by replaying the
-//! log must give the identical value.
+//! committed events. The outbound subscriptions are one JSON document, cached
+//! in `reduced_state`; the inbound fence records (§7 rule 2) are rows of their
+//! own table ([`inbound`]), written in the same commit. Rebuilding both by
+//! replaying the log must give the identical value.
 
 mod fold;
+pub(crate) mod inbound;
 mod outbound;
 
+pub(crate) use fold::Mode;
 pub use fold::{ReduceError, PROCESSOR_ALREADY_SUBSCRIBED};
 pub use outbound::{CursorSet, DeliveryHalted, OutboundSubscription, StoredConfiguration};
 
-use crate::records::InboundFence;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Bumped whenever the fold changes meaning: a cached state of another
 /// version is discarded and rebuilt from the log. 4: a second processor-wake
 /// subscription of one processor on a stream is kept marked invalid (§9).
-pub const STATE_VERSION: i64 = 4;
+/// 5: inbound fence records moved out of the document into `inbound_fences`
+/// (issue 20): the rebuild a version-4 stream gets on open fills the table
+/// from its committed copies.
+pub const STATE_VERSION: i64 = 5;
 
+/// The reduced-state document (cached in `reduced_state`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReducedState {
@@ -26,16 +33,7 @@ pub struct ReducedState {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subscriptions {
-    pub inbound: Inbound,
     pub outbound: Outbound,
-}
-
-/// Fence records of copies this stream received (§5 inbound, §7), by
-/// source path, then subscription key.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Inbound {
-    pub by_source_path: BTreeMap<String, BTreeMap<String, InboundFence>>,
 }
 
 /// Durable subscriptions configured on this stream (§5 outbound).

@@ -7,9 +7,10 @@ use crate::event::{Authority, CommittedEvent, ControlType, EventError, InputEven
 use crate::json_limits::raw_depth;
 use crate::limits::{
     MAX_APPEND_BATCH_BYTES as MAX_BATCH_BYTES, MAX_APPEND_BATCH_EVENTS as MAX_BATCH_EVENTS, MAX_EVENT_DEPTH,
-    MAX_INBOUND_FENCE_BYTES, MAX_REDUCED_STATE_BYTES,
+    MAX_REDUCED_STATE_BYTES,
 };
-use crate::state::ReduceError;
+use crate::state::inbound::{self, InboundError};
+use crate::state::{Mode, ReduceError};
 use crate::storage::{Storage, StorageError};
 use crate::subscription::Configuration;
 use crate::Inputs;
@@ -225,8 +226,9 @@ impl<S: Storage> Stream<S> {
     /// Stages `batch` on top of `base` (or of what is committed) and writes
     /// it, inside the caller's transaction (§3 rule 3): per event, an
     /// idempotent duplicate is answered from the earlier one; otherwise the
-    /// event takes the next offset, is checked, folded and inserted. A
-    /// changed reduced state is then checked against its budget and written.
+    /// event takes the next offset, is checked, folded and inserted — a copy
+    /// folds into its fence record (§7 rule 2). A changed reduced state is
+    /// then checked against its budget and written.
     fn stage_and_write(
         &self,
         batch: &[InputEvent],
@@ -238,8 +240,8 @@ impl<S: Storage> Stream<S> {
             (None, Some(meta)) => meta.clone(),
             (None, None) => self.start_lifetime(inputs)?,
         };
-        // Only control events and copies change the reduced state (§5): a
-        // batch of plain events never copies it.
+        // Only control events change the reduced-state document (§5): a
+        // batch of plain events or copies never copies it.
         let mut state = batch.iter().any(folds).then(|| {
             base.and_then(|base| base.state.clone())
                 .unwrap_or_else(|| self.state.clone())
@@ -256,6 +258,15 @@ impl<S: Storage> Stream<S> {
             self.check_configured(index, input)?;
             state_changed |= fold_staged(state.as_mut(), index, input, &event)?;
             rows::insert(&self.storage, &event)?;
+            if event.source.is_some() {
+                inbound::fold_copy(&self.storage, &event, Mode::Commit).map_err(|error| match error {
+                    InboundError::Full(records) => AppendError::Reduce {
+                        index,
+                        error: ReduceError::InboundFenceFull(records),
+                    },
+                    InboundError::Storage(error) => AppendError::Storage(error),
+                })?;
+            }
             meta.head = offset;
             meta.event_count += 1;
             results.push((event, false));
@@ -325,35 +336,16 @@ impl<S: Storage> Stream<S> {
             })
     }
 
-    /// The reduced-state bounds (§5, §12): the whole state stays within its
-    /// budget, and inbound fence records within half of it (checked when a
-    /// copy opens a new record), so copies from many sources can never crowd
-    /// out this stream's own subscriptions.
+    /// The reduced-state bound (§5, §12): the document stays within its
+    /// budget. Fence records are rows of their own table, bounded by count
+    /// when a copy opens one (`state::inbound`), so copies from many sources
+    /// never crowd out this stream's own subscriptions.
     fn check_state_budget(
         &self,
         batch: &[InputEvent],
         state: &crate::state::ReducedState,
     ) -> Result<String, AppendError> {
         let index = batch.len().saturating_sub(1);
-        let records = |state: &crate::state::ReducedState| {
-            state
-                .subscriptions
-                .inbound
-                .by_source_path
-                .values()
-                .map(|by_key| by_key.len())
-                .sum::<usize>()
-        };
-        if records(state) > records(&self.state) {
-            let inbound_bytes =
-                serde_json::to_string(&state.subscriptions.inbound).map_or(usize::MAX, |json| json.len());
-            if inbound_bytes > MAX_INBOUND_FENCE_BYTES {
-                return Err(AppendError::Reduce {
-                    index,
-                    error: ReduceError::InboundFenceFull(inbound_bytes),
-                });
-            }
-        }
         let state_json = state.to_json();
         if state_json.len() > MAX_REDUCED_STATE_BYTES {
             return Err(AppendError::Reduce {
@@ -365,15 +357,16 @@ impl<S: Storage> Stream<S> {
     }
 }
 
-/// Whether an input folds into the reduced state (§5): a control event or
-/// a copy. Plain events never touch it.
+/// Whether an input folds into the reduced-state document (§5): a control
+/// event. Plain events never touch it; a copy (whose control events are data
+/// here, §4) folds into its fence record instead.
 fn folds(input: &InputEvent) -> bool {
-    input.control_type().is_some() || input.source.is_some()
+    input.control_type().is_some()
 }
 
 /// Folds one written event into the staged state, when there is one and
 /// the input folds; whether that changed the state. An audit fact changes
-/// nothing; every other control event and every copy (its fence record) does.
+/// nothing; every other control event does.
 fn fold_staged(
     state: Option<&mut crate::state::ReducedState>,
     index: usize,
@@ -386,7 +379,7 @@ fn fold_staged(
     state
         .apply(event)
         .map_err(|error| AppendError::Reduce { index, error })?;
-    Ok(input.control_type().is_none_or(ControlType::changes_state))
+    Ok(input.control_type().is_some_and(ControlType::changes_state))
 }
 
 /// Events derived, in the same commit, from what an append just wrote.
@@ -436,7 +429,7 @@ mod tests {
     }
 
     #[test]
-    fn only_control_events_and_copies_fold() {
+    fn only_control_events_fold_into_the_document() {
         assert!(!folds(&input(json!({"type": "order-placed"}))));
         assert!(folds(&input(
             json!({"type": ControlType::SubscriptionRemoved.as_str()})

@@ -15,6 +15,7 @@ use crate::limits::{
     OVERLAP_CHECK_PAGE,
 };
 use crate::records::RunStamp;
+use crate::state::inbound;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
 use serde_json::{json, Map, Value};
@@ -68,15 +69,15 @@ impl<S: Storage> Stream<S> {
         self.accept_copies(batch, inputs)
     }
 
+    /// The stamp fence (§7 rule 2): one point lookup of the batch's pair.
     fn check_fence(&self, batch: &CopyBatch) -> Result<(), CopyError> {
+        if self.lifetime.is_none() {
+            // No lifetime, no committed copies: nothing to fence.
+            return Ok(());
+        }
         let stamp = &batch.stamp;
-        let record = self
-            .state
-            .subscriptions
-            .inbound
-            .by_source_path
-            .get(&stamp.source_path)
-            .and_then(|by_key| by_key.get(&stamp.subscription_key));
+        let record = inbound::lookup(&self.storage, &stamp.source_path, &stamp.subscription_key)
+            .map_err(|error| CopyError::Append(AppendError::Storage(error)))?;
         let Some(record) = record else { return Ok(()) };
         // §7 rule 2: strictly older (lifetime as a time, then generation as
         // an integer) is rejected; equal is redelivery, newer is accepted.
@@ -84,7 +85,7 @@ impl<S: Storage> Stream<S> {
         if run.is_older_than(&record.stamp) {
             return Err(CopyError::StaleStamp {
                 stamp: run,
-                accepted: record.stamp.clone(),
+                accepted: record.stamp,
             });
         }
         Ok(())
@@ -92,7 +93,9 @@ impl<S: Storage> Stream<S> {
 
     pub fn accept_copies(&mut self, batch: CopyBatch, inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
         if let Err(error) = self.check_fence(&batch) {
-            self.counters.fence_rejections += 1;
+            if matches!(error, CopyError::StaleStamp { .. }) {
+                self.counters.fence_rejections += 1;
+            }
             return Err(error);
         }
         let (project, path) = (self.project_id.clone(), self.path.as_str().to_owned());

@@ -4,6 +4,7 @@
 mod append;
 mod copies;
 pub mod dead_letters;
+pub mod fences;
 pub(crate) mod memory;
 mod metrics;
 pub mod page_json;
@@ -17,7 +18,8 @@ pub use read::{RangeQuery, ReadError};
 
 use crate::path::StreamPath;
 use crate::schema::{self, LifetimeRow, ReducedStateRow, StreamMetaRow};
-use crate::state::{ReducedState, StoredConfiguration, STATE_VERSION};
+use crate::state::inbound::{self, InboundError};
+use crate::state::{Mode, ReducedState, StoredConfiguration, STATE_VERSION};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
 
@@ -225,20 +227,30 @@ impl<S: Storage> Stream<S> {
         Ok(state)
     }
 
-    /// Replays every committed event through the fold (§5).
+    /// Replays every committed event through the fold (§5), in one
+    /// transaction: the fence table is cleared and refilled from the
+    /// committed copies (§7 rule 2), and the document is returned.
     pub fn rebuild_state(&self) -> Result<ReducedState, StorageError> {
-        let mut state = ReducedState::default();
         if !schema::stream_exists(&self.storage)? {
-            return Ok(state);
+            return Ok(ReducedState::default());
         }
-        rows::for_each_fold_input(&self.storage, |event| {
-            // A committed event was accepted by this same fold when it was
-            // appended; an error now means the fold changed meaning, and the
-            // event is skipped rather than blocking the stream (a stored
-            // configuration is kept, marked invalid: `ReducedState::replay`).
-            let _ = state.replay(&event);
-        })?;
-        Ok(state)
+        self.storage.atomically(&mut || {
+            let mut state = ReducedState::default();
+            inbound::clear(&self.storage)?;
+            rows::for_each_fold_input(&self.storage, |event| {
+                // A committed event was accepted by this same fold when it was
+                // appended; an error now means the fold changed meaning, and the
+                // event is skipped rather than blocking the stream (a stored
+                // configuration is kept, marked invalid: `ReducedState::replay`).
+                let _ = state.replay(&event);
+                match inbound::fold_copy(&self.storage, &event, Mode::Replay) {
+                    Err(InboundError::Storage(error)) => Err(error),
+                    // Replaying, no bound refuses what was committed.
+                    Ok(()) | Err(InboundError::Full(_)) => Ok(()),
+                }
+            })?;
+            Ok(state)
+        })
     }
 
     fn write_state(&self, state: &ReducedState) -> Result<(), StorageError> {

@@ -1,10 +1,11 @@
-//! Reads (DESIGN.md §3): range reads, point reads and stream info.
+//! Reads (DESIGN.md §3): range reads, point reads and stream info (§11).
 
+use super::fences::InboundView;
 use super::{rows, Stream};
 use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::CommittedEvent;
-use crate::limits::{DEFAULT_READ_LIMIT, MAX_READ_LIMIT, MAX_SAFE_INTEGER};
-use crate::state::ReducedState;
+use crate::limits::{DEFAULT_INBOUND_FENCE_PAGE, DEFAULT_READ_LIMIT, MAX_READ_LIMIT, MAX_SAFE_INTEGER};
+use crate::state::Outbound;
 use crate::storage::{Storage, StorageError};
 use crate::time::rfc3339_millis;
 use serde::Serialize;
@@ -147,6 +148,10 @@ pub struct PointRead {
     pub event: CommittedEvent,
 }
 
+/// Stream info (§3, §5, §11): the lifetime, the head, how many inbound
+/// fence records the stream keeps, and the reduced state as §5 shapes it —
+/// its inbound part the first page of those records (the debug card pages
+/// the rest).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StreamInfo<'a> {
@@ -155,7 +160,22 @@ pub struct StreamInfo<'a> {
     pub path: String,
     pub head: u64,
     pub event_count: u64,
-    pub state: &'a ReducedState,
+    pub inbound_fence_count: u64,
+    pub state: StateView<'a>,
+}
+
+/// The reduced state as §5 shapes it: `{subscriptions: {inbound, outbound}}`.
+#[derive(Debug, Serialize)]
+pub struct StateView<'a> {
+    pub subscriptions: SubscriptionsView<'a>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SubscriptionsView<'a> {
+    /// The first [`DEFAULT_INBOUND_FENCE_PAGE`] fence records, in
+    /// `(sourcePath, subscriptionKey)` order.
+    pub inbound: InboundView,
+    pub outbound: &'a Outbound,
 }
 
 impl<S: Storage> Stream<S> {
@@ -252,13 +272,20 @@ impl<S: Storage> Stream<S> {
 
     pub fn info(&self) -> Result<StreamInfo<'_>, ReadError> {
         let meta = self.existing()?;
+        let inbound = self.inbound_page(None, DEFAULT_INBOUND_FENCE_PAGE)?;
         Ok(StreamInfo {
             stream_id: meta.stream_id.clone(),
             stream_created_at: rfc3339_millis(meta.created_at_ms),
             path: meta.path.clone(),
             head: meta.head,
             event_count: meta.event_count,
-            state: &self.state,
+            inbound_fence_count: self.inbound_fence_count()?,
+            state: StateView {
+                subscriptions: SubscriptionsView {
+                    inbound: inbound.records,
+                    outbound: &self.state.subscriptions.outbound,
+                },
+            },
         })
     }
 }

@@ -133,11 +133,11 @@ pub fn range<S: Storage + ?Sized>(
     Ok(read_window(storage, window)?.events)
 }
 
-/// Calls `fold` on every event the reduced-state fold can react to (control
-/// events and copies), in offset order, a bounded page at a time.
+/// Calls `fold` on every event the fold can react to (control events and
+/// copies), in offset order, a bounded page at a time; stops at its first error.
 pub fn for_each_fold_input<S: Storage + ?Sized>(
     storage: &S,
-    mut fold: impl FnMut(StoredEvent),
+    mut fold: impl FnMut(StoredEvent) -> Result<(), StorageError>,
 ) -> Result<(), StorageError> {
     let sql = format!(
         "SELECT {EVENT_COLUMNS} FROM events WHERE event_offset > ? AND (substr(type, 1, {}) = ? OR source IS NOT NULL) \
@@ -160,7 +160,7 @@ pub fn for_each_fold_input<S: Storage + ?Sized>(
         let full = page.len() as u64 == FOLD_PAGE_ROWS;
         for event in page {
             after = event.offset;
-            fold(event);
+            fold(event)?;
         }
         if !full {
             return Ok(());

@@ -2,8 +2,9 @@
 //! `subscription_runtime` are repaired from the reduced state — created at
 //! the subscription's start, dropped on removal, moved by a cursor-set — so an
 //! interruption after committing a control event cannot lose it. Also the
-//! debug card of §11.
+//! debug card of §11, which pages the inbound fence records (`fences.rs`).
 
+use super::fences::{CardQuery, InboundCursor};
 use super::Stream;
 use crate::delivery::concurrent::concurrent;
 use crate::records::runtime_row::{RuntimeRow, SELECT as SELECT_RUNTIME, SELECT_ONE as SELECT_RUNTIME_ROW};
@@ -99,13 +100,19 @@ impl<S: Storage> Stream<S> {
         Ok(())
     }
 
-    /// The debug card (§11): configuration, halt state and runtime row of
-    /// every subscription, plus the inbound fence records.
+    /// The debug card (§11) with the first page of inbound fence records.
     pub fn subscriptions_card(&self) -> Result<Value, StorageError> {
+        self.subscriptions_card_page(&CardQuery::default())
+    }
+
+    /// The debug card (§11): configuration, halt state and runtime row of
+    /// every subscription, plus one page of the inbound fence records (§7
+    /// rule 2) — `inbound.bySourcePath`, their `inboundFenceCount` and the
+    /// `nextInboundAfter` that continues them (`null`: no more).
+    pub fn subscriptions_card_page(&self, query: &CardQuery) -> Result<Value, StorageError> {
         let rows = self.runtime_rows()?;
         let dead_letters = self.dead_letter_counts();
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let time = |ms: Option<i64>| ms.map(rfc3339_millis);
         let subscriptions: Vec<Value> = self
             .state
             .subscriptions
@@ -113,38 +120,9 @@ impl<S: Storage> Stream<S> {
             .by_key
             .iter()
             .map(|(key, subscription)| {
-                let stats = self
-                    .memory
-                    .subscriptions
+                let runtime = rows
                     .get(key)
-                    .map(|memory| memory.stats.clone())
-                    .unwrap_or_default();
-                let journal = self.journal_summary(key);
-                let held_hits = self.gate_held_count(key);
-                let runtime = rows.get(key).map(|row| {
-                    json!({
-                        "completionLatencyMs": stats.completion_latency_ms.summary(),
-                        "deliveryDurationMs": stats.delivery_duration_ms.summary(),
-                        "runOffset": row.cursor_changed_at_source_offset,
-                        "acknowledgedOffset": row.acknowledged_offset,
-                        "lag": head.saturating_sub(row.acknowledged_offset),
-                        "attempt": row.attempt,
-                        "nextAttemptAt": time(row.next_attempt_at_ms),
-                        "inFlightDeadlineAt": time(row.in_flight_deadline_at_ms),
-                        "lastError": row.last_error,
-                        "bytesSent": row.bytes_sent,
-                        "deadLetters": dead_letters.get(key).copied().unwrap_or(0),
-                        "journal": {
-                            "size": journal.0,
-                            "oldestRetainedOffset": journal.1,
-                            "prunedThroughOffset": row.journal_pruned_through,
-                        },
-                        "gate": {
-                            "heldHits": held_hits,
-                            "windowStartedAt": time(row.gate_anchor_ms),
-                        },
-                    })
-                });
+                    .map(|row| self.runtime_card(row, head, dead_letters.get(key).copied().unwrap_or(0)));
                 let mut card = json!({
                     "subscriptionKey": key,
                     "configuration": subscription.configuration,
@@ -172,10 +150,49 @@ impl<S: Storage> Stream<S> {
                 card
             })
             .collect();
+        let inbound = self.inbound_page(query.inbound_after.as_ref(), query.inbound_limit)?;
         Ok(json!({
             "subscriptions": subscriptions,
-            "inbound": self.state.subscriptions.inbound,
+            "inbound": inbound.records,
+            "inboundFenceCount": self.inbound_fence_count()?,
+            "nextInboundAfter": inbound.next_after.as_ref().map(InboundCursor::render),
             "connections": self.live.cards(),
         }))
+    }
+
+    /// The `runtime` of one subscription's card (§6, §11): its row, its
+    /// in-memory figures, its journal and gate.
+    fn runtime_card(&self, row: &RuntimeRow, head: u64, dead_letters: u64) -> Value {
+        let key = &row.subscription_key;
+        let time = |ms: Option<i64>| ms.map(rfc3339_millis);
+        let stats = self
+            .memory
+            .subscriptions
+            .get(key)
+            .map(|memory| memory.stats.clone())
+            .unwrap_or_default();
+        let journal = self.journal_summary(key);
+        json!({
+            "completionLatencyMs": stats.completion_latency_ms.summary(),
+            "deliveryDurationMs": stats.delivery_duration_ms.summary(),
+            "runOffset": row.cursor_changed_at_source_offset,
+            "acknowledgedOffset": row.acknowledged_offset,
+            "lag": head.saturating_sub(row.acknowledged_offset),
+            "attempt": row.attempt,
+            "nextAttemptAt": time(row.next_attempt_at_ms),
+            "inFlightDeadlineAt": time(row.in_flight_deadline_at_ms),
+            "lastError": row.last_error,
+            "bytesSent": row.bytes_sent,
+            "deadLetters": dead_letters,
+            "journal": {
+                "size": journal.0,
+                "oldestRetainedOffset": journal.1,
+                "prunedThroughOffset": row.journal_pruned_through,
+            },
+            "gate": {
+                "heldHits": self.gate_held_count(key),
+                "windowStartedAt": time(row.gate_anchor_ms),
+            },
+        })
     }
 }

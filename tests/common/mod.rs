@@ -151,3 +151,25 @@ impl Rng {
         self.next() % n.max(1)
     }
 }
+
+/// Every inbound fence record of a stream (§7 rule 2), as `(sourcePath,
+/// subscriptionKey, record)` in their order, paged through the engine's own
+/// pages of 1000 (bounded by the count).
+pub fn fence_rows<S: tributary::storage::Storage>(stream: &Stream<S>) -> Vec<(String, String, Value)> {
+    let count = stream.inbound_fence_count().unwrap();
+    let mut rows = Vec::new();
+    let mut after = None;
+    for _page in 0..=count / 1000 + 1 {
+        let page = stream.inbound_page(after.as_ref(), 1000).unwrap();
+        for (path, by_key) in page.records.by_source_path {
+            for (key, record) in by_key {
+                rows.push((path.clone(), key, serde_json::to_value(record).unwrap()));
+            }
+        }
+        after = page.next_after;
+        if after.is_none() {
+            return rows;
+        }
+    }
+    panic!("more pages than {count} records need")
+}

@@ -14,7 +14,6 @@ import assert from "node:assert/strict";
 import { startTributary } from "./harness.mjs";
 import {
   CONFIGURED,
-  REMOVED,
   CURSOR_SET,
   RESUMED,
   HALTED,
@@ -406,9 +405,9 @@ test("§5/§6: start \"beginning\" copies the source's history; start \"now\" co
 // 4. Halts and resume
 // ---------------------------------------------------------------------------
 
-test("§6 rules 5 and 8, §5 bounds: a receiving stream refusing a copy (reduced state too large → 422, permanent) halts with a durable fact; once fixed, resume delivers from the halt's afterOffset, every event exactly once, in order", async () => {
-  const A = fresh("halt-a");
-  const B = fresh("halt-b");
+test("§5 bounds, §7 rule 2: a receiving stream whose reduced state is just under its 256 KiB bound still takes copies from a new source — its fence records are rows of their own table, and the state document does not grow", async () => {
+  const A = fresh("full-a");
+  const B = fresh("full-b");
   const elsewhere = fresh("elsewhere");
 
   // Fill B's reduced state to just under the bound with its own (inert) outbound subscriptions.
@@ -417,6 +416,7 @@ test("§6 rules 5 and 8, §5 bounds: a receiving stream refusing a copy (reduced
     payload: { subscriptionKey: key, description, filter: { eventTypes: ["never"] }, receiver: copyReceiver(elsewhere, { start: "now" }) },
   });
   const stateBytes = async () => JSON.stringify((await api.infoOk(B)).state).length;
+  const outboundOf = async () => (await api.infoOk(B)).state.subscriptions.outbound;
   await api.appendOk(B, inert("big-1", "x".repeat(120_000)));
   await api.appendOk(B, inert("big-2", "y".repeat(120_000)));
   await api.appendOk(B, inert("pad", ""));
@@ -427,66 +427,20 @@ test("§6 rules 5 and 8, §5 bounds: a receiving stream refusing a copy (reduced
   const full = await stateBytes();
   const room = MAX_REDUCED_STATE_BYTES - full;
   assert.ok(room >= 0 && room < 150, `B's state is just under the bound: ${full} bytes, ${room} left`);
-  const bHeadBefore = (await api.infoOk(B)).head;
+  const outboundBefore = await outboundOf();
 
-  // Subscribe B to A and append: the first copy would add B's inbound record and is refused.
+  // Subscribe B to A and append: every copy lands; the new fence record is a table row.
   await api.subscribeFromOk(B, { sourcePath: A, subscriptionKey: "k", filter: { eventTypes: ["data"] } }); // A:1
   const first = await api.batchOk(A, dataEvents(5, 0)); // A:2..6
-
-  const halted = await eventually(
-    async () => {
-      const facts = await api.eventsOfType(A, HALTED);
-      assert.equal(facts.length, 1, "one durable halt fact");
-      return facts[0];
-    },
-    { what: "the halt fact on A" },
-  );
-  assert.equal(halted.source, undefined);
-  assert.deepEqual(Object.keys(halted.payload).sort(), ["afterOffset", "attempts", "error", "reason", "subscriptionKey"]);
-  assert.equal(halted.payload.subscriptionKey, "k");
-  assert.equal(halted.payload.reason, "delivery-failed");
-  assert.equal(halted.payload.attempts, 1, "a permanent refusal skips the retry ladder");
-  assert.ok(halted.payload.afterOffset < first[0].offset, `halted before the first data event: ${halted.payload.afterOffset}`);
-  assert.match(halted.payload.error, /422/);
-  assert.match(halted.payload.error, /reduced_state_too_large/);
-
-  const card = await api.cardEntry(A, "k");
-  const { subscriptionKey: _key, ...haltRecord } = halted.payload;
-  assert.deepEqual(card.deliveryHalted, haltRecord, "the card shows the halt");
-  assert.deepEqual((await api.infoOk(A)).state.subscriptions.outbound.byKey.k.deliveryHalted, haltRecord);
-  assert.match(card.runtime.lastError, /reduced_state_too_large/, "lastError names the refusal");
-  assert.equal(card.runtime.acknowledgedOffset, halted.payload.afterOffset, "the cursor did not pass the refused event");
-  assert.equal(card.runtime.nextAttemptAt, null, "a halted subscription schedules nothing");
-  assert.equal((await api.metricsOk(A)).tributary_delivery_halts_total, 1);
-
-  // Nothing was copied.
-  const bAfterHalt = await api.infoOk(B);
-  assert.equal(bAfterHalt.head, bHeadBefore);
-  assert.deepEqual(bAfterHalt.state.subscriptions.inbound, { bySourcePath: {} });
-  assert.equal(copiesOf((await api.readAll(B)).events).length, 0);
-
-  // Fix the cause: remove one of B's big subscriptions.
-  await api.appendOk(B, { type: REMOVED, payload: { subscriptionKey: "big-1", reason: "requested" } });
-  assert.ok((await stateBytes()) < MAX_REDUCED_STATE_BYTES - 100_000);
-  assert.equal((await api.eventsOfType(A, HALTED)).length, 1, "still halted until resumed");
-
-  // Resume on A; append more while delivery catches up.
-  await api.appendOk(A, { type: RESUMED, payload: { subscriptionKey: "k" } });
-  const more = await api.batchOk(A, dataEvents(3, 5));
-  await waitForCopies(B, 8);
+  const copies = await waitForCopies(B, 5);
+  assert.deepEqual(hopOffsets(copies), offsetsOf(first), "every event once, in order");
   const entry = await api.caughtUp(A, "k");
-  assert.equal(entry.deliveryHalted, undefined);
-  assert.equal(entry.runtime.lastError, null, "a success clears lastError");
-  assert.equal((await api.infoOk(A)).state.subscriptions.outbound.byKey.k.deliveryHalted, undefined);
-
-  const copies = copiesOf((await api.readAll(B)).events);
-  const expected = [...first, ...more].filter((e) => e.offset > halted.payload.afterOffset);
-  assert.deepEqual(hopOffsets(copies), offsetsOf(expected), "from the halt's afterOffset: every event once, in order, nothing skipped");
-  assert.deepEqual(copies.map((e) => e.payload.i), [0, 1, 2, 3, 4, 5, 6, 7]);
-  assert.ok(copies.every((e) => lastHop(e).cursorChangedAtSourceOffset === 1), "a resume continues the same run");
-  assert.equal((await api.eventsOfType(A, HALTED)).length, 1);
-  assert.equal((await api.metricsOk(A)).tributary_delivery_halts_total, 1);
-  assert.equal((await api.infoOk(B)).state.subscriptions.inbound.bySourcePath[A].k.numEventsReceived, 8);
+  assert.equal(entry.runtime.lastError, null);
+  assert.equal((await api.eventsOfType(A, HALTED)).length, 0, "no halt");
+  assert.deepEqual(await outboundOf(), outboundBefore, "B's own subscriptions are untouched");
+  const bInfo = await api.infoOk(B);
+  assert.equal(bInfo.inboundFenceCount, 1);
+  assert.equal(bInfo.state.subscriptions.inbound.bySourcePath[A].k.numEventsReceived, 5);
 });
 
 test("§5 filter/transform, §6 rule 5: a transform error is permanent: delivery halts at that event after one attempt, with the offset in the error; the events before it were copied", async () => {
@@ -522,6 +476,21 @@ test("§5 filter/transform, §6 rule 5: a transform error is permanent: delivery
   assert.equal(card.runtime.acknowledgedOffset, failing.offset - 1);
   assert.equal(card.deliveryHalted.afterOffset, failing.offset - 1);
   assert.match(card.runtime.lastError, new RegExp(`offset ${failing.offset}\\b`));
+
+  // §6 rule 8: resume restarts after the halt's afterOffset with a fresh
+  // attempt count — the same event fails again, alone, and halts again there.
+  await api.appendOk(A, { type: RESUMED, payload: { subscriptionKey: "k" } });
+  const again = await eventually(
+    async () => {
+      const facts = await api.eventsOfType(A, HALTED);
+      assert.equal(facts.length, 2, "a second halt fact");
+      return facts[1];
+    },
+    { what: "the second halt fact on A" },
+  );
+  assert.equal(again.payload.afterOffset, failing.offset - 1, "from the halt's afterOffset");
+  assert.equal(again.payload.attempts, 1, "a fresh attempt count");
+  assert.deepEqual(hopOffsets(copiesOf((await api.readAll(B)).events)), offsetsOf(events.slice(0, 2)), "still nothing after it");
 });
 
 // ---------------------------------------------------------------------------

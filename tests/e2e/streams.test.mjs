@@ -235,15 +235,16 @@ test("§3: point read of a missing offset is 404 event_not_found", async () => {
   assert.equal((await infoOk(path)).head, 1);
 });
 
-test("§3: stream info returns {streamId, streamCreatedAt, path, head, eventCount, state}", async () => {
+test("§3, §11: stream info returns {streamId, streamCreatedAt, path, head, eventCount, inboundFenceCount, state}", async () => {
   const path = fresh("info");
   const first = await appendOk(path, { type: "one" });
   await appendOk(path, { type: "two" });
   const i = await infoOk(path);
   assert.deepEqual(
     Object.keys(i).sort(),
-    ["eventCount", "head", "path", "state", "streamCreatedAt", "streamId"],
+    ["eventCount", "head", "inboundFenceCount", "path", "state", "streamCreatedAt", "streamId"],
   );
+  assert.equal(i.inboundFenceCount, 0);
   assert.equal(i.path, path);
   assert.match(i.streamId, STREAM_ID);
   assert.match(i.streamCreatedAt, RFC3339_MILLIS);

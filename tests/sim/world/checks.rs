@@ -3,6 +3,7 @@
 
 #[allow(unused_imports)]
 use super::*;
+use tributary::limits::MAX_INBOUND_FENCE_PAGE;
 
 impl Sim {
     // ---- the end: drain ---------------------------------------------------
@@ -221,13 +222,34 @@ impl Sim {
                     continue;
                 }
             }
-            let rebuilt = self
-                .metered("rebuild_state", target, |stream| stream.rebuild_state())?
-                .map_err(|error| engine_error("rebuild_state", error))?;
+            // The fence rows (§7 rule 2) are part of the fold too: a rebuild
+            // rewrites them, and must write the rows the commits wrote.
+            let fences = |stream: &Stream<Counting>| {
+                stream
+                    .inbound_page(None, MAX_INBOUND_FENCE_PAGE)
+                    .map(|page| (page.records, page.next_after.is_none()))
+            };
+            let (live_fences, rebuilt, rebuilt_fences) = self.metered("rebuild_state", target, |stream| {
+                (fences(stream), stream.rebuild_state(), fences(stream))
+            })?;
+            let rebuilt = rebuilt.map_err(|error| engine_error("rebuild_state", error))?;
+            let live_fences = live_fences.map_err(|error| engine_error("inbound_page", error))?;
+            let rebuilt_fences = rebuilt_fences.map_err(|error| engine_error("inbound_page", error))?;
             let stream = match target {
                 Target::Source => &self.source,
                 Target::Receiving => &self.receiving,
             };
+            if live_fences != rebuilt_fences || !live_fences.1 {
+                return Err(violation(
+                    INV_REBUILD,
+                    format!(
+                        "{}: fence rows {:?} but the log rebuilds {:?}",
+                        stream.path(),
+                        live_fences,
+                        rebuilt_fences
+                    ),
+                ));
+            }
             if stream.state() == &rebuilt {
                 self.verified[index] = Some((coordinates, rebuilt));
             } else {

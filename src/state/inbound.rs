@@ -1,0 +1,125 @@
+//! The inbound part of the fold (DESIGN.md §5 inbound, §7 rule 2): the stamp
+//! fence records, one row of `inbound_fences` per `(sourcePath,
+//! subscriptionKey)` this stream committed copies from, outside the
+//! reduced-state document so one stream can take copies from 10,000 sources.
+//!
+//! Still part of the fold: [`fold_copy`] runs for each copy in the
+//! transaction that commits it (and for each committed copy, in log order,
+//! when a rebuild replays the log after [`clear`]), so the rows are derived
+//! from committed copies only and a rebuild gives identical rows. The fence
+//! check of a copy batch is one point lookup ([`lookup`]); the bound is a row
+//! count kept beside the table ([`count`]), never a scan of it.
+
+use super::Mode;
+use crate::copy::chain_of;
+use crate::event::StoredEvent;
+use crate::limits::MAX_INBOUND_FENCE_RECORDS;
+use crate::records::fence::{self, FenceRow, InboundFence};
+use crate::records::RunStamp;
+use crate::schema::InboundFenceCountRow;
+use crate::storage::{query_optional, Columns, Storage, StorageError};
+use serde_json::Value;
+
+/// Why folding a copy into the fence table failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum InboundError {
+    /// A copy from a new pair while the table holds this many records
+    /// ([`MAX_INBOUND_FENCE_RECORDS`], §12); refused before commit.
+    #[error("{0} inbound fence records already")]
+    Full(u64),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+const SELECT_COUNT: &str = "SELECT records FROM inbound_fence_count WHERE id = 1";
+const WRITE_COUNT: &str = "INSERT INTO inbound_fence_count (id, records) VALUES (1, ?) \
+     ON CONFLICT (id) DO UPDATE SET records = excluded.records";
+
+/// The pair a committed copy names and the run that produced it: its last
+/// `source.copiedFrom` hop (§7). `None` for an event without one.
+fn received_from(event: &StoredEvent) -> Option<(String, String, RunStamp)> {
+    let source: Value = serde_json::from_str(event.source.as_ref()?.get()).ok()?;
+    let hop = chain_of(Some(&source)).pop()?;
+    let stamp = hop.run_stamp();
+    Some((hop.path, hop.subscription_key, stamp))
+}
+
+/// The fence record of one pair, if this stream received copies from it.
+pub fn lookup<S: Storage + ?Sized>(
+    storage: &S,
+    source_path: &str,
+    subscription_key: &str,
+) -> Result<Option<InboundFence>, StorageError> {
+    query_optional(
+        storage,
+        fence::SELECT_ONE,
+        &[source_path.into(), subscription_key.into()],
+    )?
+    .map(|row| FenceRow::decode(fence::SELECT_ONE, &row).map(|row| row.fence))
+    .transpose()
+}
+
+/// How many fence records this stream keeps (§11 `inboundFenceCount`).
+pub fn count<S: Storage + ?Sized>(storage: &S) -> Result<u64, StorageError> {
+    let Some(row) = query_optional(storage, SELECT_COUNT, &[])? else {
+        return Ok(0);
+    };
+    let records = Columns {
+        query: SELECT_COUNT,
+        row: &row,
+    }
+    .int(0)?
+    .max(0) as u64;
+    Ok(InboundFenceCountRow { records }.records)
+}
+
+/// At most `limit` records after the pair `after` (from the first when
+/// `None`), in `(sourcePath, subscriptionKey)` order.
+pub fn page<S: Storage + ?Sized>(
+    storage: &S,
+    after: Option<(&str, &str)>,
+    limit: u64,
+) -> Result<Vec<FenceRow>, StorageError> {
+    let (sql, rows) = match after {
+        Some((path, key)) => (
+            fence::SELECT_PAGE_AFTER,
+            storage.query(fence::SELECT_PAGE_AFTER, &[path.into(), key.into(), limit.into()])?,
+        ),
+        None => (
+            fence::SELECT_FIRST_PAGE,
+            storage.query(fence::SELECT_FIRST_PAGE, &[limit.into()])?,
+        ),
+    };
+    rows.iter().map(|row| FenceRow::decode(sql, row)).collect()
+}
+
+/// Folds one committed copy (§5 inbound): the record of its pair moves to
+/// the copy's stamp and counts it. A copy from a new pair opens a record;
+/// committing (never replaying what was committed) past the bound refuses it.
+/// Runs inside the caller's transaction.
+pub fn fold_copy<S: Storage + ?Sized>(storage: &S, event: &StoredEvent, mode: Mode) -> Result<(), InboundError> {
+    let Some((source_path, subscription_key, stamp)) = received_from(event) else {
+        return Ok(());
+    };
+    let previous = lookup(storage, &source_path, &subscription_key)?;
+    if previous.is_none() {
+        let records = count(storage)?;
+        if mode == Mode::Commit && records >= MAX_INBOUND_FENCE_RECORDS {
+            return Err(InboundError::Full(records));
+        }
+        storage.execute(WRITE_COUNT, &[records.saturating_add(1).into()])?;
+    }
+    let row = FenceRow {
+        source_path,
+        subscription_key,
+        fence: InboundFence::received(previous.as_ref(), stamp, event.created_at_ms),
+    };
+    storage.execute(fence::UPSERT, &row.encode())?;
+    Ok(())
+}
+
+/// Forgets every record, before a rebuild replays the log (§5).
+pub fn clear<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+    storage.execute("DELETE FROM inbound_fences", &[])?;
+    storage.execute("DELETE FROM inbound_fence_count", &[])
+}
