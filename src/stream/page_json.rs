@@ -2,7 +2,8 @@
 //! §2 reads, §3, §12): each committed event is written by the query itself
 //! from its stored columns — `payload`, `metadata` and `source` are stored
 //! as JSON text at append, so they are copied, never parsed — and the page
-//! arrives as one string. The same event JSON [`crate::event::CommittedEvent`]
+//! arrives as a few strings, in offset order (`group_concat ... ORDER BY`,
+//! SQLite 3.44+; workerd ships 3.47). The same event JSON [`crate::event::CommittedEvent`]
 //! serializes (fields in the same order, optional ones omitted); a property
 //! test holds the two equal.
 //!
@@ -59,7 +60,7 @@ pub fn range_json<S: Storage + ?Sized>(
                  WHERE event_offset > ? AND (ephemeral = 0 OR event_offset > ?) ORDER BY event_offset LIMIT ?) \
            WINDOW w AS (ORDER BY event_offset ROWS UNBOUNDED PRECEDING)), \
          kept AS (SELECT event_offset AS kept_offset, (json_running - 1) / {PAGE_CHUNK_BYTES} AS chunk FROM page WHERE n = 1 OR running <= ?) \
-         SELECT group_concat(event, ','), COUNT(*), MAX(event_offset) FROM \
+         SELECT group_concat(event, ',' ORDER BY event_offset), COUNT(*), MAX(event_offset) FROM \
            (SELECT chunk, event_offset, {EVENT_JSON} AS event \
             FROM kept JOIN events ON event_offset = kept_offset ORDER BY event_offset) \
          GROUP BY chunk ORDER BY chunk"
