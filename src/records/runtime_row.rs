@@ -222,20 +222,9 @@ mod tests {
 
     fn any_row_example() -> RuntimeRow {
         RuntimeRow {
-            subscription_key: "k".to_owned(),
             cursor_changed_at_source_offset: 3,
             acknowledged_offset: 2,
-            attempt: 0,
-            next_attempt_at_ms: None,
-            in_flight_deadline_at_ms: None,
-            last_error: None,
-            bytes_sent: 0,
-            isolating: false,
-            retry_through_offset: None,
-            journal_pruned_through: 0,
-            gate_anchor_ms: None,
-            window_scanned_through: None,
-            window_barrier_at: None,
+            ..RuntimeRow::fixture()
         }
     }
 }
