@@ -16,9 +16,18 @@ pub struct Deployment {
     pub itx_services: Vec<String>,
     /// `WEBHOOK_SIGNING_KEY`: root of every subscription's signing secret.
     pub webhook_signing_key: Option<String>,
+    /// `STORAGE_BUDGET_BYTES` (§16): past it, appends of data get 507.
+    pub storage_budget_bytes: Option<u64>,
 }
 
 impl Deployment {
+    /// The storage budget of one stream (§16): the deployment's, else
+    /// [`DEFAULT_STORAGE_BUDGET_BYTES`](crate::limits::DEFAULT_STORAGE_BUDGET_BYTES).
+    pub fn storage_budget_bytes(&self) -> u64 {
+        self.storage_budget_bytes
+            .unwrap_or(crate::limits::DEFAULT_STORAGE_BUDGET_BYTES)
+    }
+
     /// Refuses configurations this deployment cannot serve (422).
     pub fn check(&self, configuration: &Configuration) -> Result<(), ConfigError> {
         match &configuration.receiver {

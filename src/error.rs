@@ -84,6 +84,8 @@ error_codes! {
     /// wire code as [`ErrorCode::SubscriptionNotFound`], answered 409
     /// because the letter exists and the stream's state refuses it.
     ReplayReceiverGone = ("subscription_not_found", 409),
+    // 410 (§16): what was asked for was trimmed by retention.
+    Trimmed = ("trimmed", 410),
     // 412 (§15 a source's expected target lifetime).
     StreamLifetimeChanged = ("stream_lifetime_changed", 412),
     // 413 (§3 rule 2, §12 request bodies).
@@ -125,6 +127,8 @@ error_codes! {
     ReplayFailed = ("replay_failed", 502),
     SigningNotConfigured = ("signing_not_configured", 503),
     DirectoryUnavailable = ("directory_unavailable", 503),
+    /// The stream reached its storage budget (§16): appends of data refused.
+    StreamFull = ("stream_full", 507),
 }
 
 impl std::fmt::Display for ErrorCode {

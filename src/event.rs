@@ -22,11 +22,13 @@ pub enum ControlType {
     ErrorOccurred,
     /// Earlier events are invalid; consumers get retractions (§13).
     EventsInvalidated,
+    /// How much of the log the stream keeps (§16).
+    RetentionConfigured,
 }
 
 impl ControlType {
     /// Every control type of the catalog (§4).
-    pub const ALL: [ControlType; 7] = [
+    pub const ALL: [ControlType; 8] = [
         ControlType::SubscriptionConfigured,
         ControlType::SubscriptionRemoved,
         ControlType::SubscriptionCursorSet,
@@ -34,6 +36,7 @@ impl ControlType {
         ControlType::SubscriptionDeliveryHalted,
         ControlType::ErrorOccurred,
         ControlType::EventsInvalidated,
+        ControlType::RetentionConfigured,
     ];
 
     /// The wire `type` of this control event (§4): [`CONTROL_PREFIX`] and
@@ -47,6 +50,7 @@ impl ControlType {
             ControlType::SubscriptionDeliveryHalted => "events.iterate.com/stream/subscription-delivery-halted",
             ControlType::ErrorOccurred => "events.iterate.com/stream/error-occurred",
             ControlType::EventsInvalidated => "events.iterate.com/stream/events-invalidated",
+            ControlType::RetentionConfigured => "events.iterate.com/stream/retention-configured",
         }
     }
 

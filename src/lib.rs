@@ -22,6 +22,7 @@ pub mod path;
 pub mod processor;
 pub mod records;
 pub mod reserved_keys;
+pub mod retention;
 pub mod route;
 pub mod schema;
 pub mod source;

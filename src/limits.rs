@@ -420,3 +420,39 @@ pub const MAX_INTERNAL_BODY_BYTES: usize = 2 * MAX_APPEND_BATCH_BYTES;
 /// Most tokens `API_TOKENS` may hold: every request compares them all
 /// (constant time); a larger table is malformed (500 `misconfigured`).
 pub const MAX_API_TOKENS: usize = 1000;
+
+// Retention (§16).
+
+/// The shortest `maxAgeMs` a `retention-configured` may set (§16): one minute.
+pub const MIN_RETENTION_AGE_MS: u64 = 60_000;
+/// Ephemeral rows (§3 rule 5) are kept at most this long, whatever the
+/// retention (§16): one hour.
+pub const EPHEMERAL_RETENTION_MS: i64 = 60 * 60 * 1000;
+/// Most rows one trim step looks at and deletes (§12): a step is one
+/// transaction of the alarm, so a log of a million events past its limit is
+/// trimmed over many alarms, never in one turn.
+pub const TRIM_STEP_ROWS: u64 = 2000;
+/// Most bytes of event rows one trim step deletes (§12); the step stops
+/// before the row that would pass it (always at least one row).
+pub const TRIM_STEP_BYTES: u64 = 8 * 1024 * 1024;
+/// Most ephemeral rows one trim step expires (§12).
+pub const EXPIRE_STEP_ROWS: u64 = 2000;
+/// Most trim steps one alarm turn runs before it delivers (§12): the rest
+/// waits for the next alarm, due at once.
+pub const TRIM_STEPS_PER_TURN: u32 = 4;
+/// Trimming waits until a limit is passed by a sixteenth of it (at least one
+/// event, one second, one KiB): one trim step per many appends, not one each.
+pub const TRIM_SLACK_DIVISOR: u64 = 16;
+/// The byte count is saved once this many offsets or bytes were appended
+/// since it was last saved, so an open sums at most this much of the log.
+pub const BYTES_CHECKPOINT_OFFSETS: u64 = 1000;
+pub const BYTES_CHECKPOINT_BYTES: u64 = 4 * 1024 * 1024;
+/// An open counts the bytes of at most this many offsets past the saved
+/// count; a longer tail (a log written before the count existed) is counted
+/// by trim steps, [`COUNT_STEP_ROWS`] offsets each, before they trim.
+pub const OPEN_COUNT_ROWS: u64 = 4096;
+pub const COUNT_STEP_ROWS: u64 = 50_000;
+/// The storage budget of one stream (§16) when the deployment sets none
+/// (`STORAGE_BUDGET_BYTES`): 9 GB, below the platform's 10 GB per object, so
+/// appends are refused with 507 `stream_full` before SQLite fails mid-commit.
+pub const DEFAULT_STORAGE_BUDGET_BYTES: u64 = 9_000_000_000;

@@ -16,6 +16,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (6, include_str!("../migrations/0006_journal_gates.sql")),
     (7, include_str!("../migrations/0007_inbound_fences.sql")),
     (8, include_str!("../migrations/0008_delivery_window.sql")),
+    (9, include_str!("../migrations/0009_retention.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
@@ -82,6 +83,19 @@ pub use crate::records::FenceRow;
 pub struct InboundFenceCountRow {
     pub records: u64,
 }
+
+/// Row of `retention_progress` (§16): how far retention trimmed the log and
+/// the checkpoint of its byte count; a typed record in `retention/progress.rs`.
+pub use crate::retention::progress::ProgressRow;
+
+/// Row of `state_snapshot` (§16): the reduced state as of the trim point;
+/// `snapshot_inbound_fences` (and its count) hold the fence records as of it,
+/// rows shaped like [`FenceRow`]. In `retention/snapshot.rs`.
+pub use crate::retention::snapshot::SnapshotRow;
+
+/// Row of `retention_passes` (§16): what trimming passed, per subscription;
+/// in `retention/passes.rs`.
+pub use crate::retention::passes::PassRow;
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.

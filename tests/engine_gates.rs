@@ -145,6 +145,9 @@ impl tributary::storage::Storage for Counting {
     fn rows_written(&self) -> u64 {
         self.inner.rows_written()
     }
+    fn database_bytes(&self) -> Result<u64, tributary::storage::StorageError> {
+        self.inner.database_bytes()
+    }
 }
 
 #[test]

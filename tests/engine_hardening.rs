@@ -283,6 +283,7 @@ fn s12_a_range_read_stops_at_four_mebibytes_and_next_after_continues() {
         let read = stream
             .read_range(&RangeQuery {
                 after,
+                from_earliest: false,
                 limit: 1000,
                 include_ephemeral: false,
             })

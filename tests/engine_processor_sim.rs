@@ -132,6 +132,7 @@ fn plain_fold(stream: &mut Stream<RusqliteStorage>, processor: &Processor, seed:
     let read = stream
         .read_range(&tributary::stream::RangeQuery {
             after: 0,
+            from_earliest: false,
             limit: 1000,
             include_ephemeral: false,
         })

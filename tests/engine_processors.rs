@@ -333,6 +333,7 @@ fn processor_run(seed: u64) -> (Value, Value) {
     let read = stream
         .read_range(&tributary::stream::RangeQuery {
             after: 0,
+            from_earliest: false,
             limit: 1000,
             include_ephemeral: false,
         })

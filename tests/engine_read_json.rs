@@ -82,6 +82,7 @@ fn s2_a_page_built_by_sqlite_is_the_typed_read_over_random_histories() {
             for _ in 0..6 {
                 let query = RangeQuery {
                     after: rng.below(30),
+                    from_earliest: false,
                     limit: 1 + rng.below(20),
                     include_ephemeral: rng.below(2) == 0,
                 };
@@ -97,6 +98,7 @@ fn s2_a_page_built_by_sqlite_is_the_typed_read_over_random_histories() {
             "/dst",
             &RangeQuery {
                 after: 0,
+                from_earliest: false,
                 limit: 1000,
                 include_ephemeral: false,
             },
@@ -118,6 +120,7 @@ fn s12_a_page_of_large_events_is_cut_by_the_read_byte_budget_like_the_typed_read
     }
     let query = RangeQuery {
         after: 0,
+        from_earliest: false,
         limit: 1000,
         include_ephemeral: false,
     };
@@ -134,6 +137,7 @@ fn s2_an_empty_page_names_the_head_as_next_after() {
     world.append("/e", json!({"type": "data", "payload": {}}));
     let query = RangeQuery {
         after: 5,
+        from_earliest: false,
         limit: 10,
         include_ephemeral: false,
     };

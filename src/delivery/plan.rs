@@ -116,22 +116,37 @@ impl<S: Storage> Stream<S> {
         }
     }
 
-    /// When the single alarm should fire (§6 rule 1): the earliest due work.
-    /// `i64::MIN` means "now".
+    /// When the single alarm should fire (§6 rule 1): the earliest due work
+    /// (a delivery, or a retention trim step, §16). `i64::MIN` means "now".
     pub fn next_due_at(&self) -> Result<Option<i64>, StorageError> {
-        if self.state.subscriptions.outbound.by_key.is_empty() {
+        let has_subscriptions = !self.state.subscriptions.outbound.by_key.is_empty();
+        if !has_subscriptions
+            && self.state.retention.is_none()
+            && self.retention.oldest_ephemeral_ms == Some(None)
+            && self.retention.uncounted.is_none()
+        {
             return Ok(None);
         }
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let rows = self.runtime_rows()?;
-        let open = self.open_windows()?;
-        Ok(self
+        let rows = if has_subscriptions {
+            self.runtime_rows()?
+        } else {
+            std::collections::BTreeMap::new()
+        };
+        let open = if has_subscriptions {
+            self.open_windows()?
+        } else {
+            OpenWindows::default()
+        };
+        let delivery = self
             .deliverable()
             .filter_map(|(key, subscription)| {
                 rows.get(key)
                     .and_then(|row| self.due_of(subscription, row, head, &open))
             })
-            .min())
+            .min();
+        let retention = self.retention_due_at()?;
+        Ok(delivery.into_iter().chain(retention).min())
     }
 
     /// Keys of subscriptions with work due at `now_ms`.

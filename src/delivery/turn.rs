@@ -14,7 +14,7 @@
 use super::{Completion, DeliveryPlan, Outcome};
 use crate::limits::{
     ALARM_TURN_MS, ALARM_YIELD_EVERY_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, MAX_DELIVERY_CONCURRENCY,
-    PROCESSOR_DELIVERY_SUBREQUESTS, SEND_SUBREQUESTS,
+    PROCESSOR_DELIVERY_SUBREQUESTS, SEND_SUBREQUESTS, TRIM_STEPS_PER_TURN,
 };
 use crate::storage::{Storage, StorageError};
 use crate::stream::Stream;
@@ -74,6 +74,10 @@ pub struct Turn {
     /// completion frees its place only if it is one of them (a late result
     /// of an earlier attempt does not).
     in_flight: BTreeMap<String, KeySends>,
+    /// Retention's trim steps (§16) run once, before the turn's first plan.
+    trimmed: bool,
+    /// What they did, for the shell's log.
+    trim_steps: Vec<crate::retention::trim::TrimStep>,
 }
 
 /// How many sends `configuration` may have in flight at once (§8).
@@ -92,7 +96,40 @@ impl Turn {
             completions: 0,
             last_yield_ms: now_ms,
             in_flight: BTreeMap::new(),
+            trimmed: false,
+            trim_steps: Vec::new(),
         }
+    }
+
+    /// The turn's retention work (§16, §12): when a trim step is due, at
+    /// most [`TRIM_STEPS_PER_TURN`] of them, before anything is planned (a
+    /// `trimmed` fact precedes any send that would follow its pass). Runs
+    /// once per turn; the rest is due again at once.
+    pub fn trim<S: Storage>(
+        &mut self,
+        stream: &mut Stream<S>,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<(), StorageError> {
+        if std::mem::replace(&mut self.trimmed, true) || !stream.trim_due(now_ms)? {
+            return Ok(());
+        }
+        for _step in 0..TRIM_STEPS_PER_TURN {
+            let step = stream.trim_step(now_ms, entropy)?;
+            let more = step.more;
+            if step.trimmed > 0 || step.expired > 0 || !step.passed.is_empty() {
+                self.trim_steps.push(step);
+            }
+            if !more {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The trim steps that did something this turn (for the log), once.
+    pub fn take_trim_steps(&mut self) -> Vec<crate::retention::trim::TrimStep> {
+        std::mem::take(&mut self.trim_steps)
     }
 
     /// Whether new sends may be planned at `now_ms`: inside the turn's time,
@@ -186,6 +223,7 @@ impl Turn {
         if !self.may_plan(now_ms) {
             return Ok(plans);
         }
+        self.trim(stream, now_ms, entropy)?;
         for key in self.due(stream, now_ms)? {
             // Each send fills a place of the key: at most its capacity.
             for _place in 0..MAX_DELIVERY_CONCURRENCY {

@@ -58,6 +58,16 @@ impl<S: Storage> Stream<S> {
         token_hash: Option<String>,
     ) -> Result<(Connection, Option<Connection>), LiveError> {
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let start = self
+            .read_start(query.after, query.from_earliest)
+            .map_err(|error| match error {
+                crate::stream::ReadError::Trimmed { asked, first_offset } => LiveError::Trimmed { asked, first_offset },
+                other => LiveError::Storage(other.to_string()),
+            })?;
+        let query = &LiveQuery {
+            after: start,
+            ..query.clone()
+        };
         let by_key = &self.state.subscriptions.outbound.by_key;
         let is_subscription_key = |key: &str| by_key.contains_key(key);
         let opening = Opening {

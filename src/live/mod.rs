@@ -141,6 +141,8 @@ pub enum LiveError {
     TooManyConnections,
     #[error("this stream already has {max} long-polls waiting", max = crate::limits::MAX_LONG_POLL_WAITERS)]
     TooManyWaiters,
+    #[error("offset {asked} was trimmed by retention; the first retained offset is {first_offset} (reconnect with after={} or after=earliest)", first_offset.saturating_sub(1))]
+    Trimmed { asked: u64, first_offset: u64 },
     #[error("{0}")]
     Storage(String),
 }
@@ -152,6 +154,7 @@ impl ApiFailure for LiveError {
             LiveError::KeyIsSubscription(_) => ErrorCode::ConnectionKeyConflict,
             LiveError::TooManyConnections => ErrorCode::TooManyConnections,
             LiveError::TooManyWaiters => ErrorCode::TooManyWaiters,
+            LiveError::Trimmed { .. } => ErrorCode::Trimmed,
             LiveError::Storage(_) => ErrorCode::Internal,
         }
     }
@@ -159,6 +162,7 @@ impl ApiFailure for LiveError {
         match self {
             LiveError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
             LiveError::KeyIsSubscription(key) => details([("connectionKey", json!(key))]),
+            LiveError::Trimmed { first_offset, .. } => details([("firstOffset", json!(first_offset))]),
             _ => Map::new(),
         }
     }

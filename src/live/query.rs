@@ -13,6 +13,10 @@ use crate::subscription::GENERATED_KEY_PREFIX;
 pub struct LiveQuery {
     /// Exclusive: events after this offset are replayed, then live ones follow.
     pub after: u64,
+    /// `after=earliest` or no `after` (§16): from the first retained event.
+    /// An explicit `after` (or `Last-Event-ID`) before `firstOffset − 1` is
+    /// 410 `trimmed` when the connection opens.
+    pub from_earliest: bool,
     /// Only these event types (exact match); `None` is every type.
     pub types: Option<Vec<String>>,
     /// The caller's key; `None` generates `connection:<random>`.
@@ -34,13 +38,18 @@ impl LiveQuery {
     /// Parses the query string (no leading `?`). A reconnecting EventSource's
     /// `Last-Event-ID` (an offset) resumes after it and wins over `after`.
     pub fn parse(query: &str, last_event_id: Option<&str>) -> Result<Self, LiveError> {
-        let mut live = LiveQuery::default();
+        let mut live = LiveQuery {
+            from_earliest: true,
+            ..LiveQuery::default()
+        };
         for pair in query.split('&').filter(|pair| !pair.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             match name {
+                "after" if value == "earliest" => live.from_earliest = true,
                 "after" => {
                     live.after = parse_offset("after", value)
-                        .map_err(|_| invalid("after", "must be a non-negative integer below 2^53"))?
+                        .map_err(|_| invalid("after", "must be a non-negative integer, or earliest"))?;
+                    live.from_earliest = false;
                 }
                 "types" => live.types = Some(parse_types(&decoded("types", value)?)?),
                 "connectionKey" => live.connection_key = Some(check_key(decoded("connectionKey", value)?)?),
@@ -55,6 +64,7 @@ impl LiveQuery {
         if let Some(id) = last_event_id.map(str::trim).filter(|id| !id.is_empty()) {
             live.after =
                 parse_offset("Last-Event-ID", id).map_err(|_| invalid("Last-Event-ID", "must be an event offset"))?;
+            live.from_earliest = false;
         }
         Ok(live)
     }

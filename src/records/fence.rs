@@ -31,19 +31,39 @@ const NAMES: &[&str] = &[
     "last_event_received_at_ms",
 ];
 
-/// Writes one record, replacing the pair's earlier one ([`FenceRow::encode`]).
-pub const UPSERT: &str = "INSERT INTO inbound_fences (source_path, subscription_key, stream_id, stream_created_at, \
-     cursor_changed_at_source_offset, num_events_received, last_event_received_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) \
-     ON CONFLICT (source_path, subscription_key) DO UPDATE SET stream_id = excluded.stream_id, \
-     stream_created_at = excluded.stream_created_at, \
-     cursor_changed_at_source_offset = excluded.cursor_changed_at_source_offset, \
-     num_events_received = excluded.num_events_received, \
-     last_event_received_at_ms = excluded.last_event_received_at_ms";
+/// Writes one record into `$table`, replacing the pair's earlier one
+/// ([`FenceRow::encode`]); and the record of one pair, a point lookup.
+macro_rules! fence_sql {
+    (upsert $table:literal) => {
+        concat!(
+            "INSERT INTO ", $table, " (source_path, subscription_key, stream_id, stream_created_at, \
+             cursor_changed_at_source_offset, num_events_received, last_event_received_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (source_path, subscription_key) DO UPDATE SET stream_id = excluded.stream_id, \
+             stream_created_at = excluded.stream_created_at, \
+             cursor_changed_at_source_offset = excluded.cursor_changed_at_source_offset, \
+             num_events_received = excluded.num_events_received, \
+             last_event_received_at_ms = excluded.last_event_received_at_ms"
+        )
+    };
+    (select_one $table:literal) => {
+        concat!(
+            "SELECT source_path, subscription_key, stream_id, stream_created_at, \
+             cursor_changed_at_source_offset, num_events_received, last_event_received_at_ms \
+             FROM ", $table, " WHERE source_path = ? AND subscription_key = ?"
+        )
+    };
+}
+
+/// Writes one record of `inbound_fences`, replacing the pair's earlier one.
+pub const UPSERT: &str = fence_sql!(upsert "inbound_fences");
 
 /// The record of one pair: a point lookup on the primary key.
-pub const SELECT_ONE: &str = "SELECT source_path, subscription_key, stream_id, stream_created_at, \
-     cursor_changed_at_source_offset, num_events_received, last_event_received_at_ms \
-     FROM inbound_fences WHERE source_path = ? AND subscription_key = ?";
+pub const SELECT_ONE: &str = fence_sql!(select_one "inbound_fences");
+
+/// The same two statements over `snapshot_inbound_fences` (§16): the
+/// records as of the retention snapshot, folded from trimmed copies.
+pub const SNAPSHOT_UPSERT: &str = fence_sql!(upsert "snapshot_inbound_fences");
+pub const SNAPSHOT_SELECT_ONE: &str = fence_sql!(select_one "snapshot_inbound_fences");
 
 /// A page of records after a pair, in `(source_path, subscription_key)`
 /// order (binary collation: the order the reduced state's maps had).

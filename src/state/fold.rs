@@ -31,6 +31,8 @@ pub enum ReduceError {
     ProcessorAlreadySubscribed { processor: String, key: String },
     #[error("the reduced state would be {0} bytes; the limit is {max}", max = crate::limits::MAX_REDUCED_STATE_BYTES)]
     StateTooLarge(usize),
+    #[error(transparent)]
+    Retention(#[from] crate::retention::RetentionError),
     #[error("this stream already keeps {0} inbound fence records, one per (sourcePath, subscriptionKey) it received copies from; it takes copies from at most {max} (a copy from a new pair is refused)", max = crate::limits::MAX_INBOUND_FENCE_RECORDS)]
     InboundFenceFull(u64),
 }
@@ -39,7 +41,7 @@ impl ApiFailure for ReduceError {
     fn error_code(&self) -> ErrorCode {
         match self {
             ReduceError::Config(error) => error.error_code(),
-            ReduceError::Payload { .. } => ErrorCode::InvalidControlEvent,
+            ReduceError::Payload { .. } | ReduceError::Retention(_) => ErrorCode::InvalidControlEvent,
             ReduceError::UnknownSubscription(_) => ErrorCode::UnknownSubscription,
             ReduceError::CursorBeyondHead { .. } => ErrorCode::CursorBeyondHead,
             ReduceError::NotHalted(_) => ErrorCode::SubscriptionNotHalted,
@@ -54,6 +56,7 @@ impl ApiFailure for ReduceError {
         match self {
             ReduceError::Config(error) => error.details(),
             ReduceError::Payload { field, .. } => details([("field", json!(field))]),
+            ReduceError::Retention(error) => details([("field", json!(error.field))]),
             ReduceError::UnknownSubscription(key) | ReduceError::NotHalted(key) => {
                 details([("subscriptionKey", json!(key))])
             }
@@ -270,6 +273,11 @@ impl ReducedState {
             ControlType::ErrorOccurred => Ok(()),
             ControlType::EventsInvalidated => {
                 crate::invalidation::Invalidation::parse(&payload, event.offset).map(|_| ())
+            }
+            ControlType::RetentionConfigured => {
+                let retention = crate::retention::Retention::parse(&payload)?;
+                self.retention = retention.limits_anything().then_some(retention);
+                Ok(())
             }
         }
     }

@@ -5,7 +5,7 @@
 //!
 //! Still part of the fold: [`fold_copy`] runs for each copy in the
 //! transaction that commits it (and for each committed copy, in log order,
-//! when a rebuild replays the log after [`clear`]), so the rows are derived
+//! when a rebuild replays the log after [`reset_to_snapshot`]), so the rows are derived
 //! from committed copies only and a rebuild gives identical rows. The fence
 //! check of a copy batch is one point lookup ([`lookup`]); the bound is a row
 //! count kept beside the table ([`count`]), never a scan of it.
@@ -31,9 +31,31 @@ pub enum InboundError {
     Storage(#[from] StorageError),
 }
 
-const SELECT_COUNT: &str = "SELECT records FROM inbound_fence_count WHERE id = 1";
-const WRITE_COUNT: &str = "INSERT INTO inbound_fence_count (id, records) VALUES (1, ?) \
-     ON CONFLICT (id) DO UPDATE SET records = excluded.records";
+/// The tables one set of fence records lives in: the live ones, or those
+/// of the retention snapshot (§16), which fold the trimmed copies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FenceTables {
+    select_one: &'static str,
+    upsert: &'static str,
+    select_count: &'static str,
+    write_count: &'static str,
+}
+
+pub(crate) const LIVE: FenceTables = FenceTables {
+    select_one: fence::SELECT_ONE,
+    upsert: fence::UPSERT,
+    select_count: "SELECT records FROM inbound_fence_count WHERE id = 1",
+    write_count: "INSERT INTO inbound_fence_count (id, records) VALUES (1, ?) \
+     ON CONFLICT (id) DO UPDATE SET records = excluded.records",
+};
+
+pub(crate) const SNAPSHOT: FenceTables = FenceTables {
+    select_one: fence::SNAPSHOT_SELECT_ONE,
+    upsert: fence::SNAPSHOT_UPSERT,
+    select_count: "SELECT records FROM snapshot_inbound_fence_count WHERE id = 1",
+    write_count: "INSERT INTO snapshot_inbound_fence_count (id, records) VALUES (1, ?) \
+     ON CONFLICT (id) DO UPDATE SET records = excluded.records",
+};
 
 /// The pair a committed copy names and the run that produced it: its last
 /// `source.copiedFrom` hop (§7). `None` for an event without one.
@@ -50,22 +72,35 @@ pub fn lookup<S: Storage + ?Sized>(
     source_path: &str,
     subscription_key: &str,
 ) -> Result<Option<InboundFence>, StorageError> {
+    lookup_in(LIVE, storage, source_path, subscription_key)
+}
+
+fn lookup_in<S: Storage + ?Sized>(
+    tables: FenceTables,
+    storage: &S,
+    source_path: &str,
+    subscription_key: &str,
+) -> Result<Option<InboundFence>, StorageError> {
     query_optional(
         storage,
-        fence::SELECT_ONE,
+        tables.select_one,
         &[source_path.into(), subscription_key.into()],
     )?
-    .map(|row| FenceRow::decode(fence::SELECT_ONE, &row).map(|row| row.fence))
+    .map(|row| FenceRow::decode(tables.select_one, &row).map(|row| row.fence))
     .transpose()
 }
 
 /// How many fence records this stream keeps (§11 `inboundFenceCount`).
 pub fn count<S: Storage + ?Sized>(storage: &S) -> Result<u64, StorageError> {
-    let Some(row) = query_optional(storage, SELECT_COUNT, &[])? else {
+    count_in(LIVE, storage)
+}
+
+fn count_in<S: Storage + ?Sized>(tables: FenceTables, storage: &S) -> Result<u64, StorageError> {
+    let Some(row) = query_optional(storage, tables.select_count, &[])? else {
         return Ok(0);
     };
     let records = Columns {
-        query: SELECT_COUNT,
+        query: tables.select_count,
         row: &row,
     }
     .int(0)?
@@ -98,28 +133,45 @@ pub fn page<S: Storage + ?Sized>(
 /// committing (never replaying what was committed) past the bound refuses it.
 /// Runs inside the caller's transaction.
 pub fn fold_copy<S: Storage + ?Sized>(storage: &S, event: &StoredEvent, mode: Mode) -> Result<(), InboundError> {
+    fold_copy_into(LIVE, storage, event, mode)
+}
+
+/// [`fold_copy`] into `tables` (the retention snapshot's, §16).
+pub(crate) fn fold_copy_into<S: Storage + ?Sized>(
+    tables: FenceTables,
+    storage: &S,
+    event: &StoredEvent,
+    mode: Mode,
+) -> Result<(), InboundError> {
     let Some((source_path, subscription_key, stamp)) = received_from(event) else {
         return Ok(());
     };
-    let previous = lookup(storage, &source_path, &subscription_key)?;
+    let previous = lookup_in(tables, storage, &source_path, &subscription_key)?;
     if previous.is_none() {
-        let records = count(storage)?;
+        let records = count_in(tables, storage)?;
         if mode == Mode::Commit && records >= MAX_INBOUND_FENCE_RECORDS {
             return Err(InboundError::Full(records));
         }
-        storage.execute(WRITE_COUNT, &[records.saturating_add(1).into()])?;
+        storage.execute(tables.write_count, &[records.saturating_add(1).into()])?;
     }
     let row = FenceRow {
         source_path,
         subscription_key,
         fence: InboundFence::received(previous.as_ref(), stamp, event.created_at_ms),
     };
-    storage.execute(fence::UPSERT, &row.encode())?;
+    storage.execute(tables.upsert, &row.encode())?;
     Ok(())
 }
 
-/// Forgets every record, before a rebuild replays the log (§5).
-pub fn clear<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+/// Forgets every record, before a rebuild replays the log (§5), and starts
+/// again from the retention snapshot's records (§16; none when nothing was
+/// trimmed).
+pub fn reset_to_snapshot<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
     storage.execute("DELETE FROM inbound_fences", &[])?;
-    storage.execute("DELETE FROM inbound_fence_count", &[])
+    storage.execute("DELETE FROM inbound_fence_count", &[])?;
+    storage.execute("INSERT INTO inbound_fences SELECT * FROM snapshot_inbound_fences", &[])?;
+    storage.execute(
+        "INSERT INTO inbound_fence_count SELECT * FROM snapshot_inbound_fence_count",
+        &[],
+    )
 }

@@ -28,6 +28,9 @@ pub const STATE_VERSION: i64 = 5;
 #[serde(rename_all = "camelCase")]
 pub struct ReducedState {
     pub subscriptions: Subscriptions,
+    /// The latest `retention-configured` (§16); `None`: keep everything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention: Option<crate::retention::Retention>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

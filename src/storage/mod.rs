@@ -40,6 +40,11 @@ pub trait Storage {
     /// benchmark divides it by appended events).
     fn rows_written(&self) -> u64;
 
+    /// Bytes the database occupies (§16 storage budget): the platform's
+    /// `databaseSize` in a Durable Object (which shrinks as rows are
+    /// deleted), the pages in use natively.
+    fn database_bytes(&self) -> Result<u64, StorageError>;
+
     /// Runs a statement, ignoring rows.
     fn execute(&self, sql: &str, params: &[SqlValue]) -> Result<(), StorageError> {
         self.query(sql, params).map(|_| ())

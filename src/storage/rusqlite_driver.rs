@@ -114,4 +114,16 @@ impl Storage for RusqliteStorage {
     fn rows_written(&self) -> u64 {
         self.rows_written.get()
     }
+
+    /// Pages in use (the free list excluded, as a Durable Object's
+    /// `databaseSize` shrinks when rows are deleted) times the page size.
+    fn database_bytes(&self) -> Result<u64, StorageError> {
+        let pages = |pragma: &str| -> Result<i64, StorageError> {
+            self.connection
+                .query_row(pragma, [], |row| row.get::<_, i64>(0))
+                .map_err(sql_error)
+        };
+        let used = pages("PRAGMA page_count")? - pages("PRAGMA freelist_count")?;
+        Ok((used.max(0) as u64).saturating_mul(pages("PRAGMA page_size")?.max(0) as u64))
+    }
 }

@@ -38,6 +38,18 @@ pub enum AppendError {
     Reduce { index: usize, error: ReduceError },
     #[error("event {index}: subscription key '{key}' is held by an open live connection; connection and subscription keys never collide")]
     KeyIsConnection { index: usize, key: String },
+    #[error("event {index}: offset {after_offset} was trimmed by retention; the first retained offset is {first_offset} (set the cursor to at least {} )", first_offset.saturating_sub(1))]
+    Trimmed {
+        index: usize,
+        after_offset: u64,
+        first_offset: u64,
+    },
+    #[error("the stream holds {database_bytes} bytes and its storage budget is {budget_bytes}; appends are refused until retention trims it (configure events.iterate.com/stream/retention-configured {{maxAgeMs, maxEvents, maxBytes}}; current retention: {})", retention.as_ref().and_then(|r| serde_json::to_string(r).ok()).unwrap_or_else(|| "none, keep everything".to_owned()))]
+    StreamFull {
+        database_bytes: u64,
+        budget_bytes: u64,
+        retention: Option<crate::retention::Retention>,
+    },
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -53,6 +65,8 @@ impl ApiFailure for AppendError {
             AppendError::IdempotencyKeyReused { .. } => ErrorCode::IdempotencyKeyReused,
             AppendError::KeyIsConnection { .. } => ErrorCode::SubscriptionKeyConflict,
             AppendError::Reduce { error, .. } => error.error_code(),
+            AppendError::Trimmed { .. } => ErrorCode::Trimmed,
+            AppendError::StreamFull { .. } => ErrorCode::StreamFull,
             AppendError::Storage(_) => ErrorCode::Internal,
         }
     }
@@ -74,6 +88,24 @@ impl ApiFailure for AppendError {
             AppendError::IdempotencyKeyReused { key, offset } => {
                 details([("idempotencyKey", json!(key)), ("offset", json!(offset))])
             }
+            AppendError::Trimmed {
+                index,
+                after_offset,
+                first_offset,
+            } => details([
+                ("index", json!(index)),
+                ("afterOffset", json!(after_offset)),
+                ("firstOffset", json!(first_offset)),
+            ]),
+            AppendError::StreamFull {
+                database_bytes,
+                budget_bytes,
+                retention,
+            } => details([
+                ("databaseBytes", json!(database_bytes)),
+                ("budgetBytes", json!(budget_bytes)),
+                ("retention", json!(retention)),
+            ]),
             _ => Map::new(),
         }
     }
@@ -136,6 +168,7 @@ impl<S: Storage> Stream<S> {
         inputs: &Inputs,
     ) -> Result<AppendOutcome, AppendError> {
         let parsed = parse_body(body, authority)?;
+        self.check_storage_budget(&parsed.events, body.len())?;
         let (events, deduplicated) = self.append(parsed.events, inputs)?;
         Ok(AppendOutcome {
             events,
@@ -196,10 +229,19 @@ impl<S: Storage> Stream<S> {
             let Some(outcome) = done else {
                 return Ok(Vec::new());
             };
-            staged = Some((outcome.meta, outcome.state));
+            let added: u64 = new_rows(&outcome.results)
+                .map(crate::retention::progress::row_bytes)
+                .sum();
+            let checkpoint = self.retention.checkpoint_due(outcome.meta.head, added);
+            if let Some(row) = &checkpoint {
+                row.save(&self.storage)?;
+            }
+            staged = Some((outcome.meta, outcome.state, checkpoint));
             Ok::<_, AppendError>(outcome.results)
         })?;
-        if let Some((meta, state)) = staged {
+        if let Some((meta, state, checkpoint)) = staged {
+            let written: Vec<&StoredEvent> = new_rows(&result).collect();
+            self.retention.appended(&written, checkpoint);
             self.lifetime = Some(meta);
             if let Some(state) = state {
                 self.state = state;
@@ -256,6 +298,7 @@ impl<S: Storage> Stream<S> {
             let offset = meta.head + 1;
             let event = rows::stored_from_input(input, offset, inputs.now_ms)?;
             self.check_configured(index, input)?;
+            self.check_cursor_set(index, input)?;
             state_changed |= fold_staged(state.as_mut(), index, input, &event)?;
             rows::insert(&self.storage, &event)?;
             if event.source.is_some() {
@@ -336,6 +379,43 @@ impl<S: Storage> Stream<S> {
             })
     }
 
+    /// A cursor-set before `firstOffset` (§16) would skip trimmed events
+    /// silently: refused with 410 `trimmed`. Setting it to `firstOffset − 1`
+    /// (deliver from the first retained event) is allowed.
+    fn check_cursor_set(&self, index: usize, input: &InputEvent) -> Result<(), AppendError> {
+        if input.control_type() != Some(ControlType::SubscriptionCursorSet) {
+            return Ok(());
+        }
+        let first_offset = self.retention.first_offset();
+        match input.payload.get("afterOffset").and_then(Value::as_u64) {
+            Some(after_offset) if after_offset.saturating_add(1) < first_offset => Err(AppendError::Trimmed {
+                index,
+                after_offset,
+                first_offset,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The storage budget (§16): near it, a body carrying data is refused
+    /// with 507 `stream_full` before SQLite could fail mid-commit. Control
+    /// events still commit (a `retention-configured` is how to get out).
+    pub(crate) fn check_storage_budget(&self, events: &[InputEvent], body_bytes: usize) -> Result<(), AppendError> {
+        if events.iter().all(|event| event.control_type().is_some()) {
+            return Ok(());
+        }
+        let budget_bytes = self.deployment.storage_budget_bytes();
+        let database_bytes = self.storage.database_bytes()?;
+        if database_bytes.saturating_add(body_bytes as u64) <= budget_bytes {
+            return Ok(());
+        }
+        Err(AppendError::StreamFull {
+            database_bytes,
+            budget_bytes,
+            retention: self.state.retention.clone(),
+        })
+    }
+
     /// The reduced-state bound (§5, §12): the document stays within its
     /// budget. Fence records are rows of their own table, bounded by count
     /// when a copy opens one (`state::inbound`), so copies from many sources
@@ -355,6 +435,14 @@ impl<S: Storage> Stream<S> {
         }
         Ok(state_json)
     }
+}
+
+/// The rows an append wrote (not its idempotent duplicates).
+fn new_rows(results: &[(StoredEvent, bool)]) -> impl Iterator<Item = &StoredEvent> {
+    results
+        .iter()
+        .filter(|(_, duplicate)| !duplicate)
+        .map(|(event, _)| event)
 }
 
 /// Whether an input folds into the reduced-state document (§5): a control

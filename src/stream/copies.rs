@@ -127,6 +127,9 @@ impl<S: Storage> Stream<S> {
                 dropped: 0,
             });
         }
+        // A full stream (§16) refuses copies too: the source retries them
+        // with backoff (507 is transient) until retention makes room.
+        self.check_storage_budget(&accepted, 0)?;
         // Each copied invalidation ends a segment: its derived invalidation
         // is committed right after it, before any later copy (§13).
         let follow = FollowUp {

@@ -28,6 +28,8 @@ pub struct Counters {
     pub gate_dropped: u64,
     /// Held threshold-gate hits an `events-invalidated` named (§13).
     pub gate_invalidated: u64,
+    /// `trimmed` facts written: subscriptions retention passed (§16).
+    pub retention_passes: u64,
 }
 
 impl Counters {
@@ -46,6 +48,12 @@ impl<S: Storage> Stream<S> {
         let live = &self.live.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
         let subscriptions = self.state.subscriptions.outbound.by_key.len() as u64;
+        let events_passed = match self.lifetime {
+            Some(_) => crate::retention::passes::PassRow::all(&self.storage)
+                .map(|passes| passes.values().map(|pass| pass.events_passed).sum())
+                .unwrap_or(0),
+            None => 0,
+        };
         #[rustfmt::skip]
         let series = [
             counter("dead_letters_total", "Events dead-lettered since the object started.", c.dead_letters),
@@ -75,6 +83,11 @@ impl<S: Storage> Stream<S> {
             counter("live_acks_total", "WebSocket acknowledgements received.", live.acks),
             counter("live_attachment_writes_total", "Connection records saved into WebSocket attachments.", live.attachment_writes),
             gauge("live_long_poll_waiters", "Long-polls waiting now (§10).", live.long_poll_waiters),
+            gauge("stream_first_offset", "Lowest offset still readable (§16).", self.first_offset()),
+            gauge("stream_bytes", "Bytes of the retained event rows (§16).", self.retained_bytes()),
+            counter("retention_trimmed_events_total", "Rows deleted by retention and ephemeral expiry in this lifetime (§16).", self.trimmed_events()),
+            counter("retention_passes_total", "Subscriptions retention trimmed past (trimmed facts) since the object started (§16).", c.retention_passes),
+            counter("retention_events_passed_total", "Events trimmed before a subscription received them (trimPastSubscribers, §16).", events_passed),
         ];
         render(&series)
     }

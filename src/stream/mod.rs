@@ -39,6 +39,8 @@ pub struct Stream<S: Storage> {
     /// Events committed since the shell last fanned out; kept only while
     /// live connections are open.
     pub(crate) committed: Vec<crate::event::CommittedEvent>,
+    /// Retention's bookkeeping (§16): how far the log was trimmed, its bytes.
+    pub(crate) retention: crate::retention::progress::Progress,
     /// What the catalog acknowledged (§14), read once: `None` until read.
     pub(crate) catalog_acknowledged: std::cell::RefCell<Option<Option<String>>>,
     /// What this deployment allows (§9); checked when configuring.
@@ -48,9 +50,14 @@ pub struct Stream<S: Storage> {
 /// The lifetime row, with the head and count derived from the log itself:
 /// an append writes its event rows and nothing else (the head is the
 /// highest offset, found through the primary key).
+/// A log trimmed to nothing (§16) keeps its head in `retention_progress`.
 const SELECT_META: &str = "SELECT project_id, path, stream_id, created_at_ms, \
-     (SELECT COALESCE(MAX(event_offset), 0) FROM events), (SELECT COUNT(*) FROM events) \
+     MAX((SELECT COALESCE(MAX(event_offset), 0) FROM events), \
+     (SELECT COALESCE(MAX(trimmed_through), 0) FROM retention_progress)), (SELECT COUNT(*) FROM events) \
      FROM stream_meta WHERE id = 1";
+
+/// The coordinates an alarm opens the stream with (any schema version).
+const SELECT_COORDINATES: &str = "SELECT project_id, path FROM stream_meta WHERE id = 1";
 
 impl<S: Storage> Stream<S> {
     /// Opens the stream held by `storage`. Writes nothing when the stream does
@@ -66,12 +73,15 @@ impl<S: Storage> Stream<S> {
             memory: memory::Memory::default(),
             live: crate::live::Registry::default(),
             committed: Vec::new(),
+            retention: Default::default(),
             catalog_acknowledged: std::cell::RefCell::new(None),
             deployment: crate::deployment::Deployment::default(),
         };
         if schema::stream_exists(&stream.storage)? {
             schema::migrate(&stream.storage)?;
             stream.lifetime = stream.load_meta()?;
+            let head = stream.lifetime.as_ref().map_or(0, |meta| meta.head);
+            stream.retention = crate::retention::progress::Progress::open(&stream.storage, head)?;
             stream.state = stream.load_or_rebuild_state()?;
             if let Some(head) = stream.lifetime.as_ref().map(|meta| meta.head) {
                 let state = stream.state.clone();
@@ -140,11 +150,11 @@ impl<S: Storage> Stream<S> {
         if !schema::stream_exists(&storage)? {
             return Ok(None);
         }
-        let Some(row) = query_optional(&storage, SELECT_META, &[])? else {
+        let Some(row) = query_optional(&storage, SELECT_COORDINATES, &[])? else {
             return Ok(None);
         };
         let columns = Columns {
-            query: SELECT_META,
+            query: SELECT_COORDINATES,
             row: &row,
         };
         let (project, raw_path) = (columns.text(0)?, columns.text(1)?);
@@ -227,17 +237,19 @@ impl<S: Storage> Stream<S> {
         Ok(state)
     }
 
-    /// Replays every committed event through the fold (§5), in one
-    /// transaction: the fence table is cleared and refilled from the
-    /// committed copies (§7 rule 2), and the document is returned.
+    /// Replays every retained event through the fold (§5), in one
+    /// transaction, on top of the retention snapshot (§16; the empty state
+    /// when nothing was trimmed): the fence table restarts from the
+    /// snapshot's records and is refilled from the retained copies (§7 rule
+    /// 2), and the document is returned.
     pub fn rebuild_state(&self) -> Result<ReducedState, StorageError> {
         if !schema::stream_exists(&self.storage)? {
             return Ok(ReducedState::default());
         }
         self.storage.atomically(&mut || {
-            let mut state = ReducedState::default();
-            inbound::clear(&self.storage)?;
-            rows::for_each_fold_input(&self.storage, |event| {
+            let (mut state, after) = crate::retention::snapshot::rebuild_base(&self.storage)?;
+            inbound::reset_to_snapshot(&self.storage)?;
+            rows::for_each_fold_input(&self.storage, after, crate::limits::MAX_SAFE_INTEGER, |event| {
                 // A committed event was accepted by this same fold when it was
                 // appended; an error now means the fold changed meaning, and the
                 // event is skipped rather than blocking the stream (a stored
@@ -321,6 +333,7 @@ impl<S: Storage> Stream<S> {
         self.lifetime = None;
         self.state = ReducedState::default();
         self.memory = memory::Memory::default();
+        self.retention = Default::default();
         Ok(existed)
     }
 }

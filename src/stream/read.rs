@@ -17,6 +17,8 @@ pub enum ReadError {
     StreamNotFound(String),
     #[error("no event at offset {0}")]
     EventNotFound(u64),
+    #[error("offset {asked} was trimmed by retention; the first retained offset is {first_offset} (read with after={} or after=earliest)", first_offset.saturating_sub(1))]
+    Trimmed { asked: u64, first_offset: u64 },
     #[error("query parameter '{name}' {problem}")]
     InvalidParameter { name: &'static str, problem: String },
     #[error("no webhook-post subscription with key '{0}'")]
@@ -32,6 +34,7 @@ impl ApiFailure for ReadError {
         match self {
             ReadError::StreamNotFound(_) => ErrorCode::StreamNotFound,
             ReadError::EventNotFound(_) => ErrorCode::EventNotFound,
+            ReadError::Trimmed { .. } => ErrorCode::Trimmed,
             ReadError::NoSuchWebhook(_) => ErrorCode::SubscriptionNotFound,
             ReadError::SigningNotConfigured => ErrorCode::SigningNotConfigured,
             ReadError::InvalidParameter { .. } => ErrorCode::InvalidParameter,
@@ -41,6 +44,7 @@ impl ApiFailure for ReadError {
     fn details(&self) -> Map<String, Value> {
         match self {
             ReadError::InvalidParameter { name, .. } => details([("parameter", json!(name))]),
+            ReadError::Trimmed { first_offset, .. } => details([("firstOffset", json!(first_offset))]),
             _ => Map::new(),
         }
     }
@@ -50,6 +54,10 @@ impl ApiFailure for ReadError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RangeQuery {
     pub after: u64,
+    /// `after=earliest`, or no `after` (§16): from the first retained event,
+    /// whatever retention trimmed. An explicit `after` before `firstOffset − 1`
+    /// is 410 `trimmed` instead.
+    pub from_earliest: bool,
     pub limit: u64,
     pub include_ephemeral: bool,
 }
@@ -77,13 +85,18 @@ impl RangeQuery {
     pub fn parse(query: &str) -> Result<Self, ReadError> {
         let mut range = RangeQuery {
             after: 0,
+            from_earliest: true,
             limit: DEFAULT_READ_LIMIT,
             include_ephemeral: false,
         };
         for pair in query.split('&').filter(|pair| !pair.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             match name {
-                "after" => range.after = parse_offset("after", value)?,
+                "after" if value == "earliest" => range.from_earliest = true,
+                "after" => {
+                    range.after = parse_offset("after", value)?;
+                    range.from_earliest = false;
+                }
                 "limit" => {
                     let limit = parse_offset("limit", value)?;
                     if !(1..=MAX_READ_LIMIT).contains(&limit) {
@@ -160,6 +173,14 @@ pub struct StreamInfo<'a> {
     pub path: String,
     pub head: u64,
     pub event_count: u64,
+    /// The lowest offset still readable (§16): 1 until something is trimmed.
+    pub first_offset: u64,
+    /// The latest `retention-configured` (`null`: keep everything, §16).
+    pub retention: Option<&'a crate::retention::Retention>,
+    /// Bytes of the retained event rows (§16 `maxBytes` counts these).
+    pub bytes: u64,
+    /// Rows deleted by retention and ephemeral expiry in this lifetime.
+    pub trimmed_events: u64,
     pub inbound_fence_count: u64,
     pub state: StateView<'a>,
 }
@@ -185,10 +206,27 @@ impl<S: Storage> Stream<S> {
             .ok_or_else(|| ReadError::StreamNotFound(self.path.to_string()))
     }
 
+    /// Where a read starts (§16): `after`, or the first retained event's
+    /// predecessor when reading from the earliest; before it is 410.
+    pub fn read_start(&self, after: u64, from_earliest: bool) -> Result<u64, ReadError> {
+        let first_offset = self.retention.first_offset();
+        if from_earliest {
+            return Ok(after.max(first_offset - 1));
+        }
+        if after.saturating_add(1) < first_offset {
+            return Err(ReadError::Trimmed {
+                asked: after.saturating_add(1),
+                first_offset,
+            });
+        }
+        Ok(after)
+    }
+
     pub fn read_range(&self, query: &RangeQuery) -> Result<RangeRead, ReadError> {
         let meta = self.existing()?;
-        let events = rows::range(&self.storage, query.after, query.limit, query.include_ephemeral)?;
-        let next_after = events.last().map_or(query.after.max(meta.head), |e| e.offset);
+        let after = self.read_start(query.after, query.from_earliest)?;
+        let events = rows::range(&self.storage, after, query.limit, query.include_ephemeral)?;
+        let next_after = events.last().map_or(after.max(meta.head), |e| e.offset);
         Ok(RangeRead {
             stream_id: meta.stream_id.clone(),
             stream_created_at: rfc3339_millis(meta.created_at_ms),
@@ -204,9 +242,10 @@ impl<S: Storage> Stream<S> {
     /// HTTP reads and long-polls send.
     pub fn read_range_json(&self, query: &RangeQuery) -> Result<RangeJson, ReadError> {
         let meta = self.existing()?;
+        let after = self.read_start(query.after, query.from_earliest)?;
         let page = super::page_json::range_json(
             &self.storage,
-            query.after,
+            after,
             query.limit,
             query.include_ephemeral,
             crate::limits::MAX_READ_BYTES,
@@ -217,7 +256,7 @@ impl<S: Storage> Stream<S> {
             path: &meta.path,
             head: meta.head,
         };
-        let next_after = page.last_offset.unwrap_or(query.after.max(meta.head));
+        let next_after = page.last_offset.unwrap_or(after.max(meta.head));
         let header = serde_json::to_string(&header).map_err(|error| StorageError::Sql(error.to_string()))?;
         // `{...header}` + `,"events":[...],"nextAfter":n}`: RangeRead's field order.
         let mut body = String::with_capacity(header.len() + page.events_json.len() + 40);
@@ -233,7 +272,17 @@ impl<S: Storage> Stream<S> {
 
     pub fn read_one(&self, offset: u64) -> Result<PointRead, ReadError> {
         let meta = self.existing()?;
-        let event = rows::by_offset(&self.storage, offset)?.ok_or(ReadError::EventNotFound(offset))?;
+        let first_offset = self.retention.first_offset();
+        // Trimmed (§16), or an ephemeral row expired after its hour.
+        let gone = |offset: u64| offset < first_offset || (offset >= 1 && offset <= meta.head);
+        let event = rows::by_offset(&self.storage, offset)?.ok_or(if gone(offset) {
+            ReadError::Trimmed {
+                asked: offset,
+                first_offset,
+            }
+        } else {
+            ReadError::EventNotFound(offset)
+        })?;
         Ok(PointRead {
             stream_id: meta.stream_id.clone(),
             stream_created_at: rfc3339_millis(meta.created_at_ms),
@@ -279,6 +328,10 @@ impl<S: Storage> Stream<S> {
             path: meta.path.clone(),
             head: meta.head,
             event_count: meta.event_count,
+            first_offset: self.first_offset(),
+            retention: self.state.retention.as_ref(),
+            bytes: self.retained_bytes(),
+            trimmed_events: self.trimmed_events(),
             inbound_fence_count: self.inbound_fence_count()?,
             state: StateView {
                 subscriptions: SubscriptionsView {

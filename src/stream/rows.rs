@@ -27,7 +27,7 @@ pub fn by_idempotency_key<S: Storage + ?Sized>(storage: &S, key: &str) -> Result
 }
 
 /// Bytes one event row occupies in memory once read (all its text columns).
-pub(super) const ROW_BYTES: &str =
+pub(crate) const ROW_BYTES: &str =
     "length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
      + COALESCE(length(CAST(idempotency_key AS BLOB)), 0) + COALESCE(length(CAST(source AS BLOB)), 0)";
 
@@ -133,33 +133,42 @@ pub fn range<S: Storage + ?Sized>(
     Ok(read_window(storage, window)?.events)
 }
 
-/// Calls `fold` on every event the fold can react to (control events and
-/// copies), in offset order, a bounded page at a time; stops at its first error.
+/// Calls `fold` on every event in `(after, through]` the fold can react to
+/// (control events and copies), in offset order, a bounded page at a time;
+/// stops at its first error.
 pub fn for_each_fold_input<S: Storage + ?Sized>(
     storage: &S,
+    after: u64,
+    through: u64,
     mut fold: impl FnMut(StoredEvent) -> Result<(), StorageError>,
 ) -> Result<(), StorageError> {
     let sql = format!(
-        "SELECT {EVENT_COLUMNS} FROM events WHERE event_offset > ? AND (substr(type, 1, {}) = ? OR source IS NOT NULL) \
-         ORDER BY event_offset LIMIT ?",
+        "SELECT {EVENT_COLUMNS} FROM events WHERE event_offset > ? AND event_offset <= ? \
+         AND (substr(type, 1, {}) = ? OR source IS NOT NULL) ORDER BY event_offset LIMIT ?",
         CONTROL_PREFIX.len()
     );
     let last = "SELECT COALESCE(MAX(event_offset), 0) FROM events";
     let highest = match storage.query(last, &[])?.first() {
         Some(row) => Columns { query: last, row }.int(0)?.max(0) as u64,
         None => 0,
-    };
-    let mut after = 0u64;
-    // A full page moves `after` past at least FOLD_PAGE_ROWS offsets.
-    for _page in 0..=highest / FOLD_PAGE_ROWS {
+    }
+    .min(through);
+    let mut cursor = after;
+    // A full page moves `cursor` past at least FOLD_PAGE_ROWS offsets.
+    for _page in 0..=highest.saturating_sub(after) / FOLD_PAGE_ROWS {
         let page = select(
             storage,
             &sql,
-            &[after.into(), CONTROL_PREFIX.into(), FOLD_PAGE_ROWS.into()],
+            &[
+                cursor.into(),
+                through.into(),
+                CONTROL_PREFIX.into(),
+                FOLD_PAGE_ROWS.into(),
+            ],
         )?;
         let full = page.len() as u64 == FOLD_PAGE_ROWS;
         for event in page {
-            after = event.offset;
+            cursor = event.offset;
             fold(event)?;
         }
         if !full {

@@ -63,6 +63,7 @@ impl<S: Storage> Stream<S> {
                 "delivery_journal",
                 "gate_hits",
                 "delivery_window",
+                "retention_passes",
             ] {
                 self.storage.execute(
                     &format!("DELETE FROM {table} WHERE subscription_key = ?"),
@@ -78,7 +79,11 @@ impl<S: Storage> Stream<S> {
             {
                 continue;
             }
-            let cursor = start_cursor(subscription).min(head);
+            // Nothing before the trim point can be delivered (§16): a run
+            // from the beginning starts at the first retained event.
+            let cursor = start_cursor(subscription)
+                .min(head)
+                .max(self.retention.saved.trimmed_through);
             self.storage.execute(
                 "INSERT INTO subscription_runtime (subscription_key, run_offset, acknowledged_offset) VALUES (?, ?, ?) \
                  ON CONFLICT (subscription_key) DO UPDATE SET run_offset = excluded.run_offset, \
@@ -111,6 +116,10 @@ impl<S: Storage> Stream<S> {
     /// `nextInboundAfter` that continues them (`null`: no more).
     pub fn subscriptions_card_page(&self, query: &CardQuery) -> Result<Value, StorageError> {
         let rows = self.runtime_rows()?;
+        let passes = match self.lifetime {
+            Some(_) => crate::retention::passes::PassRow::all(&self.storage)?,
+            None => BTreeMap::new(),
+        };
         let dead_letters = self.dead_letter_counts();
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
         let subscriptions: Vec<Value> = self
@@ -139,6 +148,10 @@ impl<S: Storage> Stream<S> {
                 if let (Some(set), Some(fields)) = (&subscription.cursor_set, card.as_object_mut()) {
                     fields.insert("cursorSet".to_owned(), json!(set));
                 }
+                // What retention trimmed past it (§16 trimPastSubscribers).
+                if let (Some(pass), Some(fields)) = (passes.get(key), card.as_object_mut()) {
+                    fields.insert("trimmed".to_owned(), json!(pass));
+                }
                 let concurrent = subscription.configuration.valid().and_then(concurrent);
                 if let (Some(delivery), Some(row), Some(runtime)) = (
                     concurrent,
@@ -152,6 +165,7 @@ impl<S: Storage> Stream<S> {
             .collect();
         let inbound = self.inbound_page(query.inbound_after.as_ref(), query.inbound_limit)?;
         Ok(json!({
+            "firstOffset": self.first_offset(),
             "subscriptions": subscriptions,
             "inbound": inbound.records,
             "inboundFenceCount": self.inbound_fence_count()?,

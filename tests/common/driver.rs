@@ -38,6 +38,7 @@ fn open(file: &FileStream) -> Stream<RusqliteStorage> {
         allow_insecure_webhooks: true,
         itx_services: vec![ITX_SERVICE.to_owned()],
         webhook_signing_key: Some("test-signing-key".to_owned()),
+        ..Deployment::default()
     });
     stream
 }
@@ -156,6 +157,7 @@ impl Driver {
     pub fn events_of_type(&mut self, event_type: &str) -> Vec<Value> {
         let query = tributary::stream::RangeQuery {
             after: 0,
+            from_earliest: false,
             limit: 1000,
             include_ephemeral: false,
         };

@@ -235,6 +235,7 @@ impl World {
     pub fn events(&mut self, raw_path: &str) -> Vec<Value> {
         let query = tributary::stream::RangeQuery {
             after: 0,
+            from_earliest: true,
             limit: 1000,
             include_ephemeral: true,
         };

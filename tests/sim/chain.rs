@@ -636,6 +636,7 @@ impl ChainSim {
         let after = self.logs[node].last().map_or(0, offset);
         let query = RangeQuery {
             after,
+            from_earliest: false,
             limit: 1000,
             include_ephemeral: true,
         };

@@ -81,4 +81,7 @@ impl Storage for Counting {
     fn rows_written(&self) -> u64 {
         self.inner.rows_written()
     }
+    fn database_bytes(&self) -> Result<u64, StorageError> {
+        self.inner.database_bytes()
+    }
 }

@@ -1,6 +1,7 @@
 //! Reads the engine's `Deployment` from the Worker environment (§9):
 //! `ALLOW_INSECURE_WEBHOOKS` ("true"/"1"), `ITX_SERVICES` (comma-separated
-//! binding names), `WEBHOOK_SIGNING_KEY` (secret).
+//! binding names), `WEBHOOK_SIGNING_KEY` (secret), `STORAGE_BUDGET_BYTES`
+//! (§16; a positive integer, anything else means the default budget).
 
 use tributary::deployment::Deployment;
 use worker::Env;
@@ -25,5 +26,8 @@ pub fn from_env(env: &Env) -> Deployment {
             })
             .unwrap_or_default(),
         webhook_signing_key: text(env, "WEBHOOK_SIGNING_KEY").filter(|key| !key.is_empty()),
+        storage_budget_bytes: text(env, "STORAGE_BUDGET_BYTES")
+            .and_then(|raw| raw.trim().parse::<u64>().ok())
+            .filter(|budget| *budget > 0),
     }
 }

@@ -97,4 +97,8 @@ impl Storage for DoSql {
     fn rows_written(&self) -> u64 {
         self.rows_written.get()
     }
+
+    fn database_bytes(&self) -> Result<u64, StorageError> {
+        Ok(self.sql.database_size() as u64)
+    }
 }

@@ -126,6 +126,7 @@ fn plan_due(object: &StreamObject, turn: &mut Turn) -> Result<(Vec<Planned>, Str
         return Ok((Vec::new(), String::new()));
     };
     let plans = turn.plan_due(stream, now, entropy).map_err(storage_error)?;
+    log_trim_steps(stream.path().as_str(), turn);
     let planned = plans
         .into_iter()
         .map(|plan| Planned {
@@ -178,6 +179,20 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     // Unreachable by the budget's arithmetic; were it reached, the sends
     // still out are dropped and their in-flight deadlines retry them (§6 rule 6).
     Ok(())
+}
+
+/// Retention's trim steps of this turn (§16), logged once each.
+fn log_trim_steps(path: &str, turn: &mut Turn) {
+    for step in turn.take_trim_steps() {
+        worker::console_log!(
+            "{}",
+            serde_json::json!({
+                "event": "retention_trimmed", "path": path, "trimmed": step.trimmed,
+                "throughOffset": step.through, "expired": step.expired,
+                "passed": step.passed.iter().map(|pass| &pass.subscription_key).collect::<Vec<_>>(),
+            })
+        );
+    }
 }
 
 fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome: Outcome) -> Result<()> {

@@ -28,6 +28,7 @@ impl Sim {
         for round in 0..DRAIN_ROUNDS {
             // Each round is one alarm: nothing is in flight between rounds.
             self.turn = Some(Turn::begin(self.now));
+            self.trim_first(rng.entropy())?;
             let now = self.now;
             let due = self
                 .metered("due_subscriptions", Target::Source, |stream| {
@@ -124,6 +125,7 @@ impl Sim {
         while after < head {
             let query = RangeQuery {
                 after,
+                from_earliest: false,
                 limit: 1000,
                 include_ephemeral: true,
             };

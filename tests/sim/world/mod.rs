@@ -324,6 +324,7 @@ fn deployment() -> Deployment {
         allow_insecure_webhooks: true,
         itx_services: vec![model::ITX_SERVICE.to_owned()],
         webhook_signing_key: Some("sim-signing-key".to_owned()),
+        storage_budget_bytes: None,
     }
 }
 

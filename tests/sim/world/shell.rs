@@ -23,6 +23,7 @@ impl Sim {
             self.log("plan: the turn is over, its sends are still in flight");
             return Ok(());
         }
+        self.trim_first(rng.entropy())?;
         let due = self
             .metered("due_subscriptions", Target::Source, |stream| {
                 stream.due_subscriptions(now)
@@ -53,6 +54,32 @@ impl Sim {
                     PlanResult::OverBudget => return Ok(()),
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// The turn's retention work before its first plan (§16), as the
+    /// production `Turn::plan_due` does: once per turn.
+    pub(super) fn trim_first(&mut self, entropy: [u8; 16]) -> Result<(), Violation> {
+        let now = self.now;
+        let Some(mut turn) = self.turn.take() else {
+            return Ok(());
+        };
+        let trimmed = self.metered("trim", Target::Source, |stream| turn.trim(stream, now, entropy));
+        let steps = turn.take_trim_steps();
+        self.turn = Some(turn);
+        trimmed?.map_err(|error| engine_error("trim", error))?;
+        for step in steps {
+            self.log(format!(
+                "trim: {} rows through {}, {} ephemeral expired, passed {:?}",
+                step.trimmed,
+                step.through,
+                step.expired,
+                step.passed
+                    .iter()
+                    .map(|pass| &pass.subscription_key)
+                    .collect::<Vec<_>>()
+            ));
         }
         Ok(())
     }

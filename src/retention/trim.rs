@@ -1,0 +1,505 @@
+//! One bounded trim step of the alarm (DESIGN.md §16, §12).
+//!
+//! A step deletes the oldest events beyond any limit — at most
+//! [`TRIM_STEP_ROWS`] rows and [`TRIM_STEP_BYTES`] bytes — in one
+//! transaction that first folds them into the snapshot ([`super::snapshot`]).
+//! It never passes the cursor of a durable subscription (halted, invalid and
+//! processor-wake ones included: a processor's cursor is its instance's
+//! checkpoint, §9) unless `trimPastSubscribers`; then each passed
+//! subscription first gets its durable `error-occurred {kind: "trimmed"}`
+//! fact, and one with a send in flight is not passed until the send ends.
+//! Ephemeral rows older than an hour expire in their own bounded step.
+//!
+//! When a step is due is decided from memory ([`Stream::retention_due_at`]):
+//! the head, the trim point and the byte count, so an append that passes no
+//! limit costs nothing here.
+
+use super::progress::ProgressRow;
+use super::Retention;
+use crate::event::ControlType;
+use crate::limits::{EPHEMERAL_RETENTION_MS, EXPIRE_STEP_ROWS, TRIM_SLACK_DIVISOR, TRIM_STEP_BYTES, TRIM_STEP_ROWS};
+use crate::records::RuntimeRow;
+use crate::storage::{Columns, Storage, StorageError};
+use crate::stream::rows::ROW_BYTES;
+use crate::stream::Stream;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// What one trim step did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrimStep {
+    /// Rows deleted by the retention limits; the log now starts after `through`.
+    pub trimmed: u64,
+    pub through: u64,
+    /// Ephemeral rows expired (§3 rule 5: kept at most an hour).
+    pub expired: u64,
+    /// Subscriptions passed (`trimPastSubscribers`), each after its fact.
+    pub passed: Vec<Passed>,
+    /// The step stopped at its budget with more to trim: due again now.
+    pub more: bool,
+}
+
+/// One subscription a step trimmed past, and its fact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Passed {
+    pub subscription_key: String,
+    /// Its cursor before: it never received `(after_offset, through_offset]`.
+    pub after_offset: u64,
+    pub through_offset: u64,
+    /// Offset of its `error-occurred {kind: "trimmed"}` fact.
+    pub fact_offset: u64,
+}
+
+/// One row a step may trim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    pub offset: u64,
+    pub created_at_ms: i64,
+    pub bytes: u64,
+}
+
+/// What [`decide`] trims: through `through`, `rows` rows of `bytes` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    pub through: u64,
+    pub rows: u64,
+    pub bytes: u64,
+    /// Stopped by the step's budget, not by the limits.
+    pub budget_spent: bool,
+}
+
+/// The oldest rows `retention` no longer keeps, in offset order from the
+/// first retained one: a row is over a limit when `maxEvents` newer offsets
+/// exist, it is older than `maxAgeMs`, or the rows from it on hold more
+/// than `maxBytes`. Stops at the first row within every limit and at the
+/// step's byte budget (always at least one row).
+pub fn decide(candidates: &[Candidate], retention: &Retention, head: u64, bytes: u64, now_ms: i64) -> Option<Cut> {
+    let mut cut: Option<Cut> = None;
+    let mut remaining = bytes;
+    for candidate in candidates {
+        let over_count = retention
+            .max_events
+            .is_some_and(|max| candidate.offset.saturating_add(max) <= head);
+        let over_age = retention
+            .max_age_ms
+            .is_some_and(|max| candidate.created_at_ms < now_ms.saturating_sub(max as i64));
+        let over_bytes = retention.max_bytes.is_some_and(|max| remaining > max);
+        if !(over_count || over_age || over_bytes) {
+            break;
+        }
+        let spent = cut.map_or(0, |cut| cut.bytes);
+        if cut.is_some() && spent.saturating_add(candidate.bytes) > TRIM_STEP_BYTES {
+            return cut.map(|cut| Cut {
+                budget_spent: true,
+                ..cut
+            });
+        }
+        remaining = remaining.saturating_sub(candidate.bytes);
+        cut = Some(Cut {
+            through: candidate.offset,
+            rows: cut.map_or(0, |cut| cut.rows) + 1,
+            bytes: spent.saturating_add(candidate.bytes),
+            budget_spent: false,
+        });
+    }
+    cut.map(|cut| Cut {
+        budget_spent: cut.rows >= TRIM_STEP_ROWS,
+        ..cut
+    })
+}
+
+/// How far past a limit trimming waits (a sixteenth of it).
+fn slack(limit: u64, least: u64) -> u64 {
+    (limit / TRIM_SLACK_DIVISOR).max(least)
+}
+
+const IN_FLIGHT_WINDOWS: &str =
+    "SELECT DISTINCT subscription_key FROM delivery_window WHERE in_flight_deadline_at_ms > ?";
+
+impl<S: Storage> Stream<S> {
+    /// `firstOffset` (§16): the lowest offset still readable.
+    pub fn first_offset(&self) -> u64 {
+        self.retention.first_offset()
+    }
+
+    /// Bytes of the retained event rows (stream info `bytes`, §16).
+    pub fn retained_bytes(&self) -> u64 {
+        self.retention.bytes
+    }
+
+    /// Rows deleted by retention and ephemeral expiry in this lifetime.
+    pub fn trimmed_events(&self) -> u64 {
+        self.retention.saved.trimmed_events
+    }
+
+    /// The highest offset trimming may reach now: the lowest cursor of a
+    /// durable subscription (§16), or the head with `trimPastSubscribers`
+    /// except where a send is in flight.
+    fn trim_floor(
+        &self,
+        retention: &Retention,
+        rows: &BTreeMap<String, RuntimeRow>,
+        now_ms: i64,
+    ) -> Result<u64, StorageError> {
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let trimmed = self.retention.saved.trimmed_through;
+        let in_flight_windows: Vec<String> = if retention.trim_past_subscribers {
+            let found = self.storage.query(IN_FLIGHT_WINDOWS, &[now_ms.into()])?;
+            found
+                .iter()
+                .map(|row| {
+                    Columns {
+                        query: IN_FLIGHT_WINDOWS,
+                        row,
+                    }
+                    .text(0)
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            Vec::new()
+        };
+        let pins = self.state.subscriptions.outbound.by_key.keys().filter_map(|key| {
+            let cursor = rows
+                .get(key)
+                .map_or(trimmed, |row| row.acknowledged_offset.max(trimmed));
+            let in_flight = rows
+                .get(key)
+                .is_some_and(|row| row.in_flight_deadline_at_ms.is_some_and(|at| at > now_ms))
+                || in_flight_windows.contains(key);
+            (!retention.trim_past_subscribers || in_flight).then_some(cursor)
+        });
+        Ok(pins.min().unwrap_or(head).min(head))
+    }
+
+    /// The rows after the trim point up to `floor`, at most a step's worth.
+    fn trim_candidates(&self, floor: u64) -> Result<Vec<Candidate>, StorageError> {
+        let sql = format!(
+            "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE event_offset > ? \
+             AND event_offset <= ? ORDER BY event_offset LIMIT ?"
+        );
+        let trimmed = self.retention.saved.trimmed_through;
+        let found = self
+            .storage
+            .query(&sql, &[trimmed.into(), floor.into(), TRIM_STEP_ROWS.into()])?;
+        found
+            .iter()
+            .map(|row| {
+                let columns = Columns { query: &sql, row };
+                Ok(Candidate {
+                    offset: columns.int(0)?.max(0) as u64,
+                    created_at_ms: columns.int(1)?,
+                    bytes: columns.int(2)?.max(0) as u64,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether a trim step is due at `now_ms` (the alarm runs one only then).
+    pub fn trim_due(&self, now_ms: i64) -> Result<bool, StorageError> {
+        Ok(self.retention_due_at()?.is_some_and(|at| at <= now_ms))
+    }
+
+    /// One trim step at `now_ms` (§16): expires old ephemeral rows, then
+    /// trims what the retention no longer keeps, each in its own
+    /// transaction. `entropy` is for the facts it appends.
+    pub fn trim_step(&mut self, now_ms: i64, entropy: [u8; 16]) -> Result<TrimStep, StorageError> {
+        if self.retention.uncounted.is_some() {
+            // The byte count comes first: a trim saves it.
+            let more = self.retention.count_step(&self.storage)?;
+            if !more {
+                let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+                let whole = ProgressRow {
+                    counted_through: head,
+                    retained_bytes: self.retention.bytes,
+                    ..self.retention.saved
+                };
+                whole.save(&self.storage)?;
+                self.retention.saved = whole;
+            }
+            return Ok(TrimStep {
+                through: self.retention.saved.trimmed_through,
+                more: true,
+                ..TrimStep::default()
+            });
+        }
+        let mut step = TrimStep {
+            expired: self.expire_ephemeral(now_ms)?,
+            through: self.retention.saved.trimmed_through,
+            ..TrimStep::default()
+        };
+        let Some(retention) = self.state.retention.clone() else {
+            return Ok(step);
+        };
+        let Some(head) = self.lifetime.as_ref().map(|meta| meta.head) else {
+            return Ok(step);
+        };
+        let rows = self.runtime_rows()?;
+        let floor = self.trim_floor(&retention, &rows, now_ms)?;
+        let candidates = self.trim_candidates(floor)?;
+        let Some(mut cut) = decide(&candidates, &retention, head, self.retention.bytes, now_ms) else {
+            return Ok(step);
+        };
+        if retention.trim_past_subscribers {
+            step.passed = self.announce_passes(&rows, cut.through, now_ms, entropy)?;
+            // A fact written before a crash holds the point it announced.
+            let announced = step.passed.iter().map(|passed| passed.through_offset).min();
+            if let Some(announced) = announced.filter(|announced| *announced < cut.through) {
+                let kept: Vec<&Candidate> = candidates.iter().filter(|c| c.offset <= announced).collect();
+                cut = Cut {
+                    through: announced,
+                    rows: kept.len() as u64,
+                    bytes: kept.iter().map(|c| c.bytes).sum(),
+                    budget_spent: true,
+                };
+            }
+        }
+        self.commit_trim(cut, &step.passed)?;
+        self.counters.retention_passes += step.passed.len() as u64;
+        step.trimmed = cut.rows;
+        step.through = cut.through;
+        step.more = cut.budget_spent;
+        Ok(step)
+    }
+
+    /// Appends each passed subscription's fact before anything is deleted
+    /// (§16: never silent). Idempotent per run and cursor, so a crash
+    /// between the fact and the trim repeats neither.
+    fn announce_passes(
+        &mut self,
+        rows: &BTreeMap<String, RuntimeRow>,
+        through: u64,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<Vec<Passed>, StorageError> {
+        let trimmed = self.retention.saved.trimmed_through;
+        let behind: Vec<(String, u64, u64)> = self
+            .state
+            .subscriptions
+            .outbound
+            .by_key
+            .keys()
+            .filter_map(|key| {
+                let row = rows.get(key)?;
+                let cursor = row.acknowledged_offset.max(trimmed);
+                (cursor < through).then(|| (key.clone(), cursor, row.cursor_changed_at_source_offset))
+            })
+            .collect();
+        let mut passed = Vec::with_capacity(behind.len());
+        for (key, cursor, run) in behind {
+            let fact = json!({
+                "type": ControlType::ErrorOccurred.as_str(),
+                "payload": {"kind": "trimmed", "subscriptionKey": key, "afterOffset": cursor, "throughOffset": through},
+                "idempotencyKey": format!("trimmed:{run}:{cursor}:{key}"),
+            });
+            let event = self.append_trusted_fact(fact, now_ms, entropy)?;
+            let announced = serde_json::from_str::<Value>(event.payload.get())
+                .ok()
+                .and_then(|payload| payload.get("throughOffset").and_then(Value::as_u64))
+                .unwrap_or(through);
+            passed.push(Passed {
+                subscription_key: key,
+                after_offset: cursor,
+                through_offset: announced,
+                fact_offset: event.offset,
+            });
+        }
+        Ok(passed)
+    }
+
+    /// The trim itself, one transaction: the snapshot folds the trimmed
+    /// events, passed cursors move, the rows go, the progress is saved.
+    fn commit_trim(&mut self, cut: Cut, passed: &[Passed]) -> Result<(), StorageError> {
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let from = self.retention.saved.trimmed_through;
+        let progress = ProgressRow {
+            trimmed_through: cut.through,
+            counted_through: head,
+            retained_bytes: self.retention.bytes.saturating_sub(cut.bytes),
+            trimmed_events: self.retention.saved.trimmed_events.saturating_add(cut.rows),
+        };
+        self.storage.atomically(&mut || {
+            super::snapshot::advance(&self.storage, cut.through)?;
+            for pass in passed.iter().filter(|pass| pass.through_offset >= cut.through) {
+                self.pass_cursor(pass, cut.through)?;
+            }
+            self.storage.execute(
+                "DELETE FROM events WHERE event_offset > ? AND event_offset <= ?",
+                &[from.into(), cut.through.into()],
+            )?;
+            progress.save(&self.storage)
+        })?;
+        self.forget_rows(progress, cut.rows);
+        Ok(())
+    }
+
+    /// After a trim or an expiry committed: the saved progress, the byte
+    /// count and the lifetime's row count follow.
+    fn forget_rows(&mut self, progress: ProgressRow, rows: u64) {
+        self.retention.saved = progress;
+        self.retention.bytes = progress.retained_bytes;
+        self.retention.oldest_retained_ms.set(None);
+        if let Some(meta) = self.lifetime.as_mut() {
+            meta.event_count = meta.event_count.saturating_sub(rows);
+        }
+    }
+
+    /// Moves a passed subscription's cursor to the trim point, as a new
+    /// start of the same run (its retries and window are of trimmed events),
+    /// and records the pass for the card and the metrics (§11).
+    fn pass_cursor(&self, pass: &Passed, through: u64) -> Result<(), StorageError> {
+        let key = pass.subscription_key.as_str();
+        self.storage.execute(
+            "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
+             in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, \
+             window_scanned_through = NULL, window_barrier_at = NULL \
+             WHERE subscription_key = ? AND acknowledged_offset < ?",
+            &[through.into(), key.into(), through.into()],
+        )?;
+        self.storage
+            .execute("DELETE FROM delivery_window WHERE subscription_key = ?", &[key.into()])?;
+        super::passes::PassRow {
+            subscription_key: key.to_owned(),
+            events_passed: through.saturating_sub(pass.after_offset),
+            last_after_offset: pass.after_offset,
+            last_through_offset: through,
+            last_fact_offset: pass.fact_offset,
+        }
+        .record(&self.storage)
+    }
+
+    /// Deletes ephemeral rows older than an hour (§16), at most
+    /// [`EXPIRE_STEP_ROWS`] of them, oldest first; how many.
+    fn expire_ephemeral(&mut self, now_ms: i64) -> Result<u64, StorageError> {
+        let cutoff = now_ms.saturating_sub(EPHEMERAL_RETENTION_MS);
+        if self.oldest_ephemeral_ms()?.is_none_or(|oldest| oldest >= cutoff) {
+            return Ok(0);
+        }
+        let sql = format!(
+            "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE ephemeral = 1 \
+             ORDER BY event_offset LIMIT ?"
+        );
+        let found = self.storage.query(&sql, &[EXPIRE_STEP_ROWS.into()])?;
+        let (mut through, mut rows, mut bytes) = (0u64, 0u64, 0u64);
+        for row in &found {
+            let columns = Columns { query: &sql, row };
+            if columns.int(1)? >= cutoff {
+                break;
+            }
+            through = columns.int(0)?.max(0) as u64;
+            rows += 1;
+            bytes = bytes.saturating_add(columns.int(2)?.max(0) as u64);
+        }
+        if rows == 0 {
+            self.retention.oldest_ephemeral_ms = None;
+            return Ok(0);
+        }
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let progress = ProgressRow {
+            counted_through: head,
+            retained_bytes: self.retention.bytes.saturating_sub(bytes),
+            trimmed_events: self.retention.saved.trimmed_events.saturating_add(rows),
+            ..self.retention.saved
+        };
+        self.storage.atomically(&mut || {
+            self.storage.execute(
+                "DELETE FROM events WHERE ephemeral = 1 AND event_offset <= ?",
+                &[through.into()],
+            )?;
+            progress.save(&self.storage)
+        })?;
+        self.forget_rows(progress, rows);
+        self.retention.oldest_ephemeral_ms = None;
+        self.oldest_ephemeral_ms()?;
+        Ok(rows)
+    }
+
+    /// When the oldest ephemeral row was appended (read once, then kept).
+    fn oldest_ephemeral_ms(&mut self) -> Result<Option<i64>, StorageError> {
+        if let Some(known) = self.retention.oldest_ephemeral_ms {
+            return Ok(known);
+        }
+        let oldest = super::progress::read_oldest_ephemeral(&self.storage)?;
+        self.retention.oldest_ephemeral_ms = Some(oldest);
+        Ok(oldest)
+    }
+
+    /// Appends one trusted fact (idempotent by its key) and returns the
+    /// committed event — the earlier one when it was a duplicate.
+    fn append_trusted_fact(
+        &mut self,
+        fact: Value,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<crate::event::CommittedEvent, StorageError> {
+        let input = crate::event::InputEvent::from_json(fact, crate::event::Authority::Trusted)
+            .map_err(|error| StorageError::Sql(error.to_string()))?;
+        let (events, _) =
+            self.append(vec![input], &crate::Inputs { now_ms, entropy })
+                .map_err(|error| match error {
+                    crate::stream::AppendError::Storage(error) => error,
+                    other => StorageError::Sql(other.to_string()),
+                })?;
+        events
+            .into_iter()
+            .next()
+            .ok_or_else(|| StorageError::Sql("a fact append committed nothing".to_owned()))
+    }
+
+    /// When the alarm should next run a trim step (§16), `i64::MIN` for now:
+    /// past a limit by its slack with something the floor lets go, or when
+    /// the oldest row or ephemeral row ages out. From memory, except the
+    /// floor (read only once a limit is passed, counting every recorded send
+    /// as in flight: its end schedules the alarm again).
+    pub fn retention_due_at(&self) -> Result<Option<i64>, StorageError> {
+        let Some(head) = self.lifetime.as_ref().map(|meta| meta.head) else {
+            return Ok(None);
+        };
+        if self.retention.uncounted.is_some() {
+            return Ok(Some(i64::MIN));
+        }
+        let ephemeral = self
+            .retention
+            .oldest_ephemeral_ms
+            .flatten()
+            .map(|oldest| oldest + EPHEMERAL_RETENTION_MS + EPHEMERAL_RETENTION_MS / TRIM_SLACK_DIVISOR as i64);
+        let Some(retention) = self.state.retention.as_ref() else {
+            return Ok(ephemeral);
+        };
+        let trimmed = self.retention.saved.trimmed_through;
+        let over_count = retention
+            .max_events
+            .is_some_and(|max| head.saturating_sub(trimmed) > max.saturating_add(slack(max, 1)));
+        let over_bytes = retention
+            .max_bytes
+            .is_some_and(|max| self.retention.bytes > max.saturating_add(slack(max, 1024)));
+        let aged = match retention.max_age_ms {
+            Some(max) => self.oldest_retained_ms()?.map(|oldest| {
+                oldest
+                    .saturating_add(max as i64)
+                    .saturating_add(slack(max, 1000) as i64)
+            }),
+            None => None,
+        };
+        let limit_due = if over_count || over_bytes { Some(i64::MIN) } else { aged };
+        let limit_due = match limit_due {
+            Some(_) if self.trim_floor(retention, &self.runtime_rows()?, i64::MIN)? <= trimmed => None,
+            other => other,
+        };
+        Ok(limit_due.into_iter().chain(ephemeral).min())
+    }
+
+    /// When the oldest retained row was appended (read once per trim).
+    fn oldest_retained_ms(&self) -> Result<Option<i64>, StorageError> {
+        if let Some(known) = self.retention.oldest_retained_ms.get() {
+            return Ok(known);
+        }
+        let sql = "SELECT created_at_ms FROM events WHERE event_offset > ? ORDER BY event_offset LIMIT 1";
+        let trimmed = self.retention.saved.trimmed_through;
+        let oldest = match self.storage.query(sql, &[trimmed.into()])?.first() {
+            Some(row) => Some(Columns { query: sql, row }.int(0)?),
+            None => None,
+        };
+        self.retention.oldest_retained_ms.set(Some(oldest));
+        Ok(oldest)
+    }
+}
