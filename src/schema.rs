@@ -26,7 +26,10 @@ pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
 ];
 
 /// A processor instance's schema (§9), applied in order in its SQLite.
-pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/processor/0001_instance.sql"))];
+pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/processor/0001_instance.sql")),
+    (2, include_str!("../migrations/processor/0002_folded_from.sql")),
+];
 
 /// A source's schema (§15), applied in order in its SQLite.
 pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[

@@ -380,3 +380,46 @@ fn s9_the_instance_state_equals_a_plain_fold_whatever_the_batching_crashes_and_r
         );
     }
 }
+
+#[test]
+fn s16_a_refold_after_a_trim_says_which_offset_it_folded_from() {
+    let store = store();
+    let definition = define(&store, "totals", TOTALS);
+    let file = std::env::temp_dir().join(format!("tributary-folded-from-{}.sqlite", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let mut instance = Instance::open(RusqliteStorage::open(&file).unwrap()).unwrap();
+    let wake = |definition: &Definition| WakeRequest {
+        definition: definition.clone(),
+        stream_id: "s1".to_owned(),
+    };
+    instance.wake(&wake(&definition)).unwrap();
+    assert_eq!(instance.row().unwrap().folded_from_offset, None, "nothing folded yet");
+    let fold = |version: u64, events: Vec<Value>, through: u64| FoldRequest {
+        version,
+        stream_id: "s1".to_owned(),
+        events,
+        scanned_through_offset: through,
+    };
+    instance.fold(&fold(1, vec![event(1, "a", 5)], 1)).unwrap();
+    assert_eq!(instance.row().unwrap().folded_from_offset, Some(1));
+    // Redefined after the stream trimmed 1..=100: the reset refolds from 101.
+    let redefined = Definition {
+        version: definition.version + 1,
+        ..definition.clone()
+    };
+    instance.wake(&wake(&redefined)).unwrap();
+    assert_eq!(instance.row().unwrap().folded_from_offset, None, "a reset forgets it");
+    instance
+        .fold(&fold(
+            redefined.version,
+            vec![event(101, "a", 2), event(102, "b", 1)],
+            102,
+        ))
+        .unwrap();
+    let row = instance.row().unwrap();
+    assert_eq!((row.folded_from_offset, row.checkpoint_offset), (Some(101), 102));
+    drop(instance);
+    let reopened = Instance::open(RusqliteStorage::open(&file).unwrap()).unwrap();
+    assert_eq!(reopened.row().unwrap().folded_from_offset, Some(101), "persisted");
+    let _ = std::fs::remove_file(&file);
+}

@@ -392,3 +392,48 @@ fn a_rebuild_from_the_snapshot_equals_the_live_state() {
     let rebuilt = world.stream("/r").rebuild_state().unwrap();
     assert_eq!(rebuilt, live);
 }
+
+#[test]
+fn live_tails_before_first_offset_are_410_at_open_and_a_catch_up_behind_a_trim_says_so() {
+    use tributary::live::{LiveQuery, Transport};
+    let mut world = World::new(12);
+    retain(&mut world, "/r", json!({"maxEvents": 10}));
+    data(&mut world, "/r", 5);
+    // Opened at the beginning, not yet caught up, when the log is trimmed.
+    let query = LiveQuery::parse("after=0", None).unwrap();
+    let (connection, _) = world
+        .stream("/r")
+        .open_live(&query, Transport::WebSocket, 0, [1; 16])
+        .unwrap();
+    data(&mut world, "/r", 100);
+    trim_all(&mut world, "/r");
+    let first = info(&mut world, "/r")["firstOffset"].as_u64().unwrap();
+    let catch_up = world
+        .stream("/r")
+        .live_catch_up(&connection.connection_key, 1 << 20)
+        .unwrap();
+    let frame: Value = serde_json::from_str(&catch_up.frames[0]).unwrap();
+    assert_eq!(
+        frame,
+        json!({"type": "trimmed", "afterOffset": 0, "firstOffset": first})
+    );
+    let events: Value = serde_json::from_str(&catch_up.frames[1]).unwrap();
+    assert_eq!(events["events"][0]["offset"].as_u64().unwrap(), first);
+    // A new tail before the first offset is refused; `earliest` starts there.
+    for (raw, last_event_id) in [("after=3", None), ("", Some("3"))] {
+        let query = LiveQuery::parse(raw, last_event_id).unwrap();
+        let refused = world
+            .stream("/r")
+            .open_live(&query, Transport::Sse, 0, [2; 16])
+            .unwrap_err();
+        assert!(matches!(refused, tributary::live::LiveError::Trimmed { first_offset, .. } if first_offset == first));
+    }
+    for raw in ["after=earliest", ""] {
+        let query = LiveQuery::parse(raw, None).unwrap();
+        let (connection, _) = world
+            .stream("/r")
+            .open_live(&query, Transport::Sse, 0, [3; 16])
+            .unwrap();
+        assert_eq!(connection.delivered_through_offset, first - 1, "{raw}");
+    }
+}

@@ -115,6 +115,18 @@ impl<S: Storage> Stream<S> {
             let Some(connection) = self.live.get(key).cloned() else {
                 return Ok(catch_up);
             };
+            let first_offset = self.retention.first_offset();
+            if connection.delivered_through_offset.saturating_add(1) < first_offset {
+                // Retention trimmed what it had not been sent (§16): never
+                // silently — a `trimmed` frame, then on from the first event.
+                catch_up.frames.push(frames::trimmed(
+                    connection.transport,
+                    connection.delivered_through_offset,
+                    first_offset,
+                ));
+                self.live.passed(key, first_offset - 1);
+                continue;
+            }
             if connection.delivered_through_offset >= head {
                 self.live.caught_up(key, head);
                 catch_up.caught_up = true;

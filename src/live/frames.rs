@@ -40,6 +40,17 @@ pub fn sse_error(code: &str, message: &str) -> String {
     format!("event: error\ndata: {}\n\n", json!({"code": code, "message": message}))
 }
 
+/// The gap a connection fell into (§16): retention trimmed `(after,
+/// first_offset)` before it was sent; the connection goes on from
+/// `first_offset`. SSE: `event: trimmed`; WebSocket: `{"type": "trimmed"}`.
+pub fn trimmed(transport: super::Transport, after_offset: u64, first_offset: u64) -> String {
+    let body = json!({"type": "trimmed", "afterOffset": after_offset, "firstOffset": first_offset});
+    match transport {
+        super::Transport::Sse => format!("event: trimmed\ndata: {body}\n\n"),
+        super::Transport::WebSocket => body.to_string(),
+    }
+}
+
 /// One WebSocket text frame carrying `events`, with the stream's head.
 pub fn websocket_frame(events: &[CommittedEvent], head: u64) -> String {
     json!({"type": "events", "events": events, "head": head}).to_string()

@@ -26,6 +26,11 @@ pub struct InstanceRow {
     pub stream_id: String,
     pub checkpoint_offset: u64,
     pub state: Value,
+    /// The first offset `state` folded since the last reset (§16): after
+    /// a trim, a refold starts at the stream's first retained event.
+    /// `None` until a fold after the reset folded one.
+    #[serde(default)]
+    pub folded_from_offset: Option<u64>,
 }
 
 /// Stream → instance: where are you? (with the definition to reset to).
@@ -96,8 +101,8 @@ impl ApiFailure for FoldError {
     }
 }
 
-const SELECT: &str =
-    "SELECT version, reducer, stream_id, checkpoint_offset, state FROM processor_instance WHERE id = 1";
+const SELECT: &str = "SELECT version, reducer, stream_id, checkpoint_offset, state, folded_from_offset \
+     FROM processor_instance WHERE id = 1";
 
 pub struct Instance<S: Storage> {
     storage: S,
@@ -124,6 +129,10 @@ impl<S: Storage> Instance<S> {
                         query: SELECT.to_owned(),
                         column: 4,
                     })?,
+                    folded_from_offset: match row.get(5) {
+                        Some(SqlValue::Integer(offset)) => Some((*offset).max(0) as u64),
+                        _ => None,
+                    },
                 })
             }
             None => None,
@@ -142,16 +151,18 @@ impl<S: Storage> Instance<S> {
     fn write(&self, row: &InstanceRow) -> Result<(), StorageError> {
         let state = serde_json::to_string(&row.state).map_err(|error| StorageError::Sql(error.to_string()))?;
         self.storage.execute(
-            "INSERT INTO processor_instance (id, version, reducer, stream_id, checkpoint_offset, state) \
-             VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, \
-             reducer = excluded.reducer, stream_id = excluded.stream_id, \
-             checkpoint_offset = excluded.checkpoint_offset, state = excluded.state",
+            "INSERT INTO processor_instance (id, version, reducer, stream_id, checkpoint_offset, state, \
+             folded_from_offset) VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET \
+             version = excluded.version, reducer = excluded.reducer, stream_id = excluded.stream_id, \
+             checkpoint_offset = excluded.checkpoint_offset, state = excluded.state, \
+             folded_from_offset = excluded.folded_from_offset",
             &[
                 row.version.into(),
                 row.reducer.as_str().into(),
                 row.stream_id.as_str().into(),
                 row.checkpoint_offset.into(),
                 SqlValue::Text(state),
+                row.folded_from_offset.into(),
             ],
         )
     }
@@ -170,6 +181,7 @@ impl<S: Storage> Instance<S> {
                 stream_id: request.stream_id.clone(),
                 checkpoint_offset: 0,
                 state: request.definition.body.initial_state.clone(),
+                folded_from_offset: None,
             };
             self.write(&row)?;
             self.row = Some(row);
@@ -252,6 +264,7 @@ impl<S: Storage> Instance<S> {
             }
             state = next;
             changed = true;
+            row.folded_from_offset.get_or_insert(offset);
         }
         // Every offset before the event that ran out was folded or filtered out.
         let through = stopped_before.map_or(request.scanned_through_offset, |offset| offset.saturating_sub(1));

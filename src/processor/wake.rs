@@ -121,13 +121,16 @@ pub fn state_view(name: &str, definition: &Definition, instance: &str, stream_id
     let current = row
         .as_ref()
         .filter(|row| row.stream_id == stream_id && row.version == definition.version);
-    let (checkpoint, state) = match current {
-        Some(row) => (row.checkpoint_offset, row.state.clone()),
-        None => (0, definition.body.initial_state.clone()),
+    let (checkpoint, state, folded_from) = match current {
+        Some(row) => (row.checkpoint_offset, row.state.clone(), row.folded_from_offset),
+        None => (0, definition.body.initial_state.clone(), None),
     };
+    // §16: the first event the state folded since its reset (after a trim,
+    // the stream's first retained event or later; null before any fold).
     json!({
         "name": name, "version": definition.version, "streamId": stream_id,
         "checkpointOffset": checkpoint, "lag": head.saturating_sub(checkpoint), "state": state,
+        "foldedFromOffset": folded_from,
     })
 }
 
