@@ -47,7 +47,7 @@ impl Deployment {
                     )),
                 }
             }
-            Receiver::CopyToStream { .. } | Receiver::ProcessorWake { .. } => Ok(()),
+            Receiver::CopyToStream { .. } | Receiver::ProcessorWake { .. } | Receiver::Log { .. } => Ok(()),
         }
     }
 }
