@@ -17,6 +17,7 @@ pub mod config;
 pub mod directory;
 pub mod lifetime;
 pub mod machine;
+mod pacing;
 pub mod payload;
 mod reading;
 pub mod rpc;
