@@ -331,3 +331,9 @@ proptest! {
         history(seed, fault_percent, crash_percent, forget_percent)?;
     }
 }
+
+#[test]
+fn s15_1_a_history_without_any_match_appends_nothing() {
+    // Found by the property: no match ever, so the stream is never created.
+    history(626_707_388_268_097_861, 0, 10, 9).unwrap();
+}

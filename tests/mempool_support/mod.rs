@@ -398,7 +398,10 @@ impl Harness {
             limit: 1000,
             include_ephemeral: false,
         };
-        let read = self.stream.read_range(&query).unwrap();
+        // Nothing appended yet: the stream does not exist.
+        let Ok(read) = self.stream.read_range(&query) else {
+            return Vec::new();
+        };
         serde_json::to_value(&read.events)
             .unwrap()
             .as_array()
