@@ -1,9 +1,9 @@
 //! Performing one planned send (DESIGN.md §7, §9, §15.1): a copy to another
 //! stream, a signed webhook POST, an itx call, a processor wake or log
-//! lines. Every send runs under the
-//! plan's deadline, which covers the whole exchange — for a webhook, the
-//! headers *and* a body read capped at 64 KiB (§6 rule 10, §12) — so a hung
-//! or trickling receiver ends as a transient failure, never as a stuck alarm.
+//! lines. Every send runs under the plan's deadline, which covers the whole
+//! exchange — for a webhook, the headers *and* a body read capped at 64 KiB
+//! (§6 rule 10, §12) — so a hung or trickling receiver ends as a transient
+//! failure, never as a stuck alarm.
 
 pub mod itx;
 pub mod processor;
