@@ -56,7 +56,7 @@ impl Deployment {
                     )),
                 }
             }
-            Receiver::CopyToStream { .. } | Receiver::ProcessorWake { .. } => Ok(()),
+            Receiver::CopyToStream { .. } | Receiver::ProcessorWake { .. } | Receiver::Log { .. } => Ok(()),
         }
     }
 }

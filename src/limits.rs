@@ -384,6 +384,29 @@ const _: () = assert!(SOURCE_DEFAULT_FINALITY_DEPTH <= MAX_SOURCE_FINALITY_DEPTH
 const _: () = assert!(MIN_SOURCE_POLL_MS <= SOURCE_DEFAULT_POLL_MS && SOURCE_DEFAULT_POLL_MS <= MAX_SOURCE_POLL_MS);
 /// Largest configuration body (`PUT /v1/sources/{name}`).
 pub const MAX_SOURCE_CONFIG_BYTES: usize = 64 * 1024;
+// The mempool source (§15.1): its RPC calls per run are the sources' budget
+// above ([`MAX_SOURCE_RPC_CALLS_PER_RUN`]: one poll, then fetches), its
+// configuration bounds the sources' (URLs, filters, addresses, a function
+// signature as long as an event's, `pollMs`).
+
+/// Pending transaction hashes a mempool source holds waiting to be fetched:
+/// hashes a poll brings past it are dropped, counted (`txsDropped`) and
+/// logged, never silently.
+pub const MAX_MEMPOOL_QUEUE: u64 = 5_000;
+/// Events one mempool append carries at most (and at most
+/// [`MAX_SOURCE_APPEND_BYTES`]); fetched matches wait in the queue until a
+/// batch is full, the queue is fetched, or the run's calls are spent.
+pub const MEMPOOL_APPEND_EVENTS: usize = 100;
+/// How long a handled transaction hash is remembered (its first sighting
+/// plus this), so a hash seen again — a re-poll, another node — is neither
+/// fetched nor appended again; at most [`MAX_MEMPOOL_SEEN`] of them, the
+/// oldest forgotten first. A hash seen again after that still appends
+/// nothing twice (its idempotency key, §15.1), but costs a fetch.
+pub const MEMPOOL_SEEN_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
+pub const MAX_MEMPOOL_SEEN: u64 = 100_000;
+/// Longest filter id taken from `eth_newPendingTransactionFilter`.
+pub const MAX_MEMPOOL_FILTER_ID_BYTES: usize = 130;
+
 /// Sources one project may define (§12, §15): enforced by the project's
 /// directory when `PUT /v1/sources/{name}` registers a new name, before it
 /// commits (422 `too_many_sources`).

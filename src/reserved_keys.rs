@@ -14,7 +14,7 @@ use crate::error::{details, ApiFailure, ErrorCode};
 use serde_json::{json, Map, Value};
 
 /// Every prefix the engine builds keys with, and where.
-pub const RESERVED_KEY_PREFIXES: [&str; 7] = [
+pub const RESERVED_KEY_PREFIXES: [&str; 8] = [
     // A copied event on the receiving stream (§7 rule 4, `copy::copy_idempotency_key`).
     "copy:",
     // The audit of copies a receiving stream dropped (§7, `stream::copies`).
@@ -27,6 +27,8 @@ pub const RESERVED_KEY_PREFIXES: [&str; 7] = [
     "journal-gap:",
     // EVM source logs and reorg invalidations (§15, `source::machine`).
     "evm:",
+    // Mempool source transactions (§15.1, `source::mempool::payload`).
+    "evm-mempool:",
     // The source's `subscription-configured` of `subscribe-from` (§5,
     // `subscribe_from`): namespaced by the receiving stream so two callers'
     // keys never collide on a shared source; a public append must not take it.

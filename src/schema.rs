@@ -35,6 +35,7 @@ pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[
 pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/source/0001_source.sql")),
     (2, include_str!("../migrations/source/0002_target_lifetime.sql")),
+    (3, include_str!("../migrations/source/0003_mempool.sql")),
 ];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).

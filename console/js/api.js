@@ -92,6 +92,8 @@ export function receiverText(receiver) {
     case "itx-call":
     case "processor-wake":
       return JSON.stringify(receiver.expression ?? null);
+    case "log":
+      return "one JSON log line per event";
     default:
       return JSON.stringify(receiver ?? null);
   }

@@ -1,5 +1,6 @@
-//! The source Durable Object (DESIGN.md §15): one per `(project, source
-//! name)`, holding the engine's `Source` over its own SQLite. Its alarm
+//! The source Durable Object (DESIGN.md §15, §15.1): one per `(project,
+//! source name)`, holding the engine's source of either kind (`AnySource`:
+//! the chain source or the mempool source) over its own SQLite. Its alarm
 //! drives the engine's effects — JSON-RPC calls with `fetch` under a
 //! deadline, appends to the target stream through the stream object — and
 //! always re-arms; it never fails. The project's directory of sources
@@ -26,9 +27,8 @@ use tributary::route::internal::{
 };
 use tributary::route::public::SourceMethod;
 use tributary::route::BodyLimit;
-use tributary::source::{
-    self, check_chain_ids, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall, Source,
-};
+use tributary::source::kinds::AnySource;
+use tributary::source::{self, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall};
 use worker::{durable_object, DurableObject, Env, Headers, Method, Request, RequestInit, Response, Result, State};
 
 fn stub(env: &Env, project: &str, name: &str) -> Result<worker::Stub> {
@@ -101,7 +101,7 @@ pub async fn route_source(
 pub struct SourceObject {
     state: State,
     env: Env,
-    source: RefCell<Option<Source<DoSql>>>,
+    source: RefCell<Option<AnySource<DoSql>>>,
     directory: RefCell<Option<Directory<DoSql>>>,
 }
 
@@ -111,10 +111,10 @@ fn internal_error(error: impl std::fmt::Display) -> Result<Response> {
 
 impl SourceObject {
     /// Runs `body` on the source, opening it first.
-    fn with_source<T>(&self, body: impl FnOnce(&mut Source<DoSql>) -> T) -> std::result::Result<T, String> {
+    fn with_source<T>(&self, body: impl FnOnce(&mut AnySource<DoSql>) -> T) -> std::result::Result<T, String> {
         let mut slot = self.source.borrow_mut();
         if slot.is_none() {
-            *slot = Some(Source::open(DoSql::new(&self.state)).map_err(|error| error.to_string())?);
+            *slot = Some(AnySource::open(DoSql::new(&self.state)).map_err(|error| error.to_string())?);
         }
         let Some(source) = slot.as_mut() else {
             return Err("source not open".to_owned());
@@ -171,20 +171,20 @@ impl SourceObject {
     /// register with the directory, then commit and run now.
     async fn put(&self, project: &str, name: &str, body: &[u8]) -> Result<Response> {
         let allow_insecure = crate::internal::deployment_env::from_env(&self.env).allow_insecure_webhooks;
-        let config = match source::config::parse(name, body, allow_insecure) {
+        let config = match source::kinds::parse(name, body, allow_insecure) {
             Ok(config) => config,
             Err(error) => return responses::from_api(ApiError::from(error).into()),
         };
-        let checks = config.rpc_urls.iter().enumerate().map(|(index, url)| async move {
+        let checks = config.rpc_urls().iter().enumerate().map(|(index, url)| async move {
             let call = source::rpc::chain_id_call(url, index);
             let answer = perform_rpc(&call).await;
             source::rpc::parse_chain_id(&call, &answer)
         });
         let answers = futures_util::future::join_all(checks).await;
-        if let Err(error) = check_chain_ids(&config, &answers) {
+        if let Err(error) = config.check_chain_ids(&answers) {
             return responses::from_api(ApiError::from(error).into());
         }
-        let listed = serde_json::to_value(&config).unwrap_or_default();
+        let listed = config.listed();
         let change = DirectoryChange::Register {
             name: name.to_owned(),
             config: listed,
@@ -199,8 +199,8 @@ impl SourceObject {
                 .map(|created| (created, source.status()))
         });
         let (created, status) = match committed {
-            Ok(Ok(done)) => done,
-            Ok(Err(error)) => return internal_error(error),
+            Ok(Ok((created, Ok(status)))) => (created, status),
+            Ok(Ok((_, Err(error)))) | Ok(Err(error)) => return internal_error(error),
             Err(error) => return internal_error(error),
         };
         self.arm(Some(now)).await?;
@@ -208,7 +208,7 @@ impl SourceObject {
     }
 
     async fn delete(&self, project: &str, name: &str) -> Result<Response> {
-        let existed = match self.with_source(Source::delete) {
+        let existed = match self.with_source(AnySource::delete) {
             Ok(Ok(existed)) => existed,
             Ok(Err(error)) => return internal_error(error),
             Err(error) => return internal_error(error),
@@ -264,8 +264,9 @@ impl SourceObject {
             }
             Method::Delete => self.delete(project, &name).await,
             _ => match self.with_source(|source| source.status()) {
-                Ok(Some(status)) => responses::from_api(ApiResponse::json(200, &status)),
-                Ok(None) => not_found(&name),
+                Ok(Ok(Some(status))) => responses::from_api(ApiResponse::json(200, &status)),
+                Ok(Ok(None)) => not_found(&name),
+                Ok(Err(error)) => internal_error(error),
                 Err(error) => internal_error(error),
             },
         }
@@ -277,7 +278,7 @@ impl SourceObject {
         let inputs = platform::inputs().map_err(|error| error.to_string())?;
         let started = self.with_source(|source| {
             let effect = source.begin_run(&inputs);
-            (effect, source.run_id(), source.row().map(|row| row.project_id.clone()))
+            (effect, source.run_id(), source.project_id())
         })?;
         let (mut effect, run_id, project) = started;
         let (Some(run_id), Some(project)) = (run_id, project) else {
@@ -320,7 +321,7 @@ impl SourceObject {
     }
 
     fn print_logs(&self) {
-        let lines = self.with_source(Source::take_logs).unwrap_or_default();
+        let lines = self.with_source(AnySource::take_logs).unwrap_or_default();
         for line in lines {
             worker::console_log!("{line}");
         }

@@ -71,6 +71,29 @@ fn type_bounds(ty: &DynSolType, depth: usize) -> Result<u64, String> {
     Ok(slots)
 }
 
+/// One parameter of a signature (an event's or a function's, §15, §15.1),
+/// checked against the type bounds: its name in `args` (`"0"`, `"1"`...
+/// when unnamed), which no earlier parameter in `seen` may share.
+pub(super) fn checked_arg_name(
+    field: &str,
+    position: usize,
+    name: &str,
+    ty: Result<DynSolType, alloy_dyn_abi::Error>,
+    seen: &[String],
+) -> Result<String, ConfigError> {
+    let ty = ty.map_err(|error| invalid(field, format!("parameter {position}: {error}")))?;
+    type_bounds(&ty, 0).map_err(|problem| invalid(field, format!("parameter {position} {problem}")))?;
+    let name = if name.is_empty() {
+        position.to_string()
+    } else {
+        name.to_owned()
+    };
+    if seen.contains(&name) {
+        return Err(invalid(field, format!("names parameter '{name}' twice")));
+    }
+    Ok(name)
+}
+
 /// Compiles filter `index` (422 naming `filters[i].event` or `.address`).
 pub fn compile(index: usize, filter: &FilterConfig) -> Result<CompiledFilter, ConfigError> {
     let field = format!("filters[{index}].event");
@@ -84,18 +107,7 @@ pub fn compile(index: usize, filter: &FilterConfig) -> Result<CompiledFilter, Co
     }
     let mut arg_names = Vec::with_capacity(event.inputs.len());
     for (position, input) in event.inputs.iter().enumerate() {
-        let ty = input
-            .resolve()
-            .map_err(|error| invalid(&field, format!("parameter {position}: {error}")))?;
-        type_bounds(&ty, 0).map_err(|problem| invalid(&field, format!("parameter {position} {problem}")))?;
-        let name = if input.name.is_empty() {
-            position.to_string()
-        } else {
-            input.name.clone()
-        };
-        if arg_names.contains(&name) {
-            return Err(invalid(&field, format!("names parameter '{name}' twice")));
-        }
+        let name = checked_arg_name(&field, position, &input.name, input.resolve(), &arg_names)?;
         arg_names.push(name);
     }
     if event.num_topics() > 4 {

@@ -134,7 +134,7 @@ const FIELDS: &[&str] = &[
 ];
 
 /// A non-negative integer below 2^53 (§1), or `None` when absent or null.
-fn integer(fields: &Map<String, Value>, field: &str) -> Result<Option<u64>, ConfigError> {
+pub(super) fn integer(fields: &Map<String, Value>, field: &str) -> Result<Option<u64>, ConfigError> {
     match fields.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(value) => match value.as_u64() {
@@ -144,20 +144,38 @@ fn integer(fields: &Map<String, Value>, field: &str) -> Result<Option<u64>, Conf
     }
 }
 
-/// Validates a `PUT /v1/sources/{name}` body (§15). `allow_insecure` is the
-/// deployment's `ALLOW_INSECURE_WEBHOOKS` (§9).
-pub fn parse(name: &str, body: &[u8], allow_insecure: bool) -> Result<SourceConfig, ConfigError> {
+/// What every source kind checks first (§15): the name, the size, that the
+/// body is a JSON object. Its fields are then the kind's to validate.
+pub(super) fn body_fields(name: &str, body: &[u8]) -> Result<Map<String, Value>, ConfigError> {
     check_name(name)?;
     if body.len() > MAX_SOURCE_CONFIG_BYTES {
         return Err(ConfigError::TooLarge(body.len()));
     }
     let value: Value = serde_json::from_slice(body).map_err(|error| ConfigError::Malformed(error.to_string()))?;
-    let fields = value
-        .as_object()
-        .ok_or_else(|| invalid("body", "must be a JSON object"))?;
-    if let Some(unknown) = fields.keys().find(|key| !FIELDS.contains(&key.as_str())) {
-        return Err(invalid(unknown.clone(), "is not a source field"));
+    match value {
+        Value::Object(fields) => Ok(fields),
+        _ => Err(invalid("body", "must be a JSON object")),
     }
+}
+
+/// Refuses a field `known` does not list.
+pub(super) fn only_fields(fields: &Map<String, Value>, known: &[&str]) -> Result<(), ConfigError> {
+    match fields.keys().find(|key| !known.contains(&key.as_str())) {
+        Some(unknown) => Err(invalid(unknown.clone(), "is not a source field")),
+        None => Ok(()),
+    }
+}
+
+/// Validates a `PUT /v1/sources/{name}` body of `kind: "evm"` (§15).
+/// `allow_insecure` is the deployment's `ALLOW_INSECURE_WEBHOOKS` (§9).
+pub fn parse(name: &str, body: &[u8], allow_insecure: bool) -> Result<SourceConfig, ConfigError> {
+    let fields = body_fields(name, body)?;
+    parse_fields(&fields, allow_insecure)
+}
+
+/// The fields of a `kind: "evm"` configuration (§15).
+pub(super) fn parse_fields(fields: &Map<String, Value>, allow_insecure: bool) -> Result<SourceConfig, ConfigError> {
+    only_fields(fields, FIELDS)?;
     match fields.get("kind") {
         Some(Value::String(kind)) if kind == "evm" => {}
         _ => return Err(invalid("kind", "must be \"evm\"")),
@@ -183,14 +201,14 @@ pub fn parse(name: &str, body: &[u8], allow_insecure: bool) -> Result<SourceConf
     Ok(config)
 }
 
-fn chain_id(fields: &Map<String, Value>) -> Result<u64, ConfigError> {
+pub(super) fn chain_id(fields: &Map<String, Value>) -> Result<u64, ConfigError> {
     match integer(fields, "chainId")? {
         Some(id) if id >= 1 => Ok(id),
         _ => Err(invalid("chainId", "must be a positive integer below 2^53")),
     }
 }
 
-fn target_stream(fields: &Map<String, Value>) -> Result<String, ConfigError> {
+pub(super) fn target_stream(fields: &Map<String, Value>) -> Result<String, ConfigError> {
     match fields.get("targetStream") {
         Some(Value::String(path)) => Ok(StreamPath::parse(path)
             .map_err(|error| invalid("targetStream", format!("is not a stream path: {error}")))?
@@ -219,6 +237,11 @@ fn pacing(fields: &Map<String, Value>) -> Result<(u64, u64, u64), ConfigError> {
             format!("must be 1 to {MAX_SOURCE_FINALITY_DEPTH} blocks"),
         ));
     }
+    Ok((confirmations, finality_depth, poll_ms(fields)?))
+}
+
+/// `pollMs`, the default filled in and bounds checked.
+pub(super) fn poll_ms(fields: &Map<String, Value>) -> Result<u64, ConfigError> {
     let poll_ms = integer(fields, "pollMs")?.unwrap_or(DEFAULT_POLL_MS);
     if !(MIN_SOURCE_POLL_MS..=MAX_SOURCE_POLL_MS).contains(&poll_ms) {
         return Err(invalid(
@@ -226,10 +249,10 @@ fn pacing(fields: &Map<String, Value>) -> Result<(u64, u64, u64), ConfigError> {
             format!("must be {MIN_SOURCE_POLL_MS} to {MAX_SOURCE_POLL_MS} milliseconds"),
         ));
     }
-    Ok((confirmations, finality_depth, poll_ms))
+    Ok(poll_ms)
 }
 
-fn rpc_urls(value: Option<&Value>, allow_insecure: bool) -> Result<Vec<String>, ConfigError> {
+pub(super) fn rpc_urls(value: Option<&Value>, allow_insecure: bool) -> Result<Vec<String>, ConfigError> {
     let list = value
         .and_then(Value::as_array)
         .ok_or_else(|| invalid("rpcUrls", "must be an array of JSON-RPC endpoint URLs"))?;
@@ -286,44 +309,54 @@ fn filters(value: Option<&Value>) -> Result<Vec<FilterConfig>, ConfigError> {
                 format!("must be at most {MAX_SOURCE_EVENT_SIGNATURE_BYTES} bytes"),
             ));
         }
-        let address = match fields.get("address") {
-            None | Some(Value::Null) => None,
-            Some(Value::Array(addresses)) => {
-                if addresses.is_empty() || addresses.len() > MAX_SOURCE_FILTER_ADDRESSES {
-                    return Err(invalid(
-                        field("address"),
-                        format!("must list 1 to {MAX_SOURCE_FILTER_ADDRESSES} addresses (omit it for any address)"),
-                    ));
-                }
-                let mut checked = Vec::with_capacity(addresses.len());
-                for (position, address) in addresses.iter().enumerate() {
-                    let name = format!("filters[{index}].address[{position}]");
-                    let raw = address.as_str().ok_or_else(|| invalid(&name, "must be a string"))?;
-                    let address = abi::parse_address(raw).map_err(|problem| invalid(&name, problem))?;
-                    if !checked.contains(&address) {
-                        checked.push(address);
-                    }
-                }
-                Some(checked)
-            }
-            Some(_) => return Err(invalid(field("address"), "must be an array of addresses")),
-        };
+        let address = addresses(fields.get("address"), &field("address"))?;
         filters.push(FilterConfig { address, event });
     }
     Ok(filters)
+}
+
+/// An optional list of 1 to [`MAX_SOURCE_FILTER_ADDRESSES`] addresses (`None`:
+/// any), each EIP-55 checksummed, repeats dropped; errors name `field[i]`.
+pub(super) fn addresses(value: Option<&Value>, field: &str) -> Result<Option<Vec<String>>, ConfigError> {
+    let list = match value {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(list)) => list,
+        Some(_) => return Err(invalid(field, "must be an array of addresses")),
+    };
+    if list.is_empty() || list.len() > MAX_SOURCE_FILTER_ADDRESSES {
+        return Err(invalid(
+            field,
+            format!("must list 1 to {MAX_SOURCE_FILTER_ADDRESSES} addresses (omit it for any address)"),
+        ));
+    }
+    let mut checked = Vec::with_capacity(list.len());
+    for (position, address) in list.iter().enumerate() {
+        let name = format!("{field}[{position}]");
+        let raw = address.as_str().ok_or_else(|| invalid(&name, "must be a string"))?;
+        let address = abi::parse_address(raw).map_err(|problem| invalid(&name, problem))?;
+        if !checked.contains(&address) {
+            checked.push(address);
+        }
+    }
+    Ok(Some(checked))
 }
 
 /// The chain id every RPC URL answered (`eth_chainId`), in `rpcUrls` order:
 /// an unreachable or failing endpoint is 422 on `rpcUrls`, a different chain
 /// 422 on `chainId` (§15).
 pub fn check_chain_ids(config: &SourceConfig, answers: &[Result<u64, RpcFailure>]) -> Result<(), ConfigError> {
+    check_chain_id_answers(config.chain_id, answers)
+}
+
+/// [`check_chain_ids`] for any source kind configured with `expected`.
+pub fn check_chain_id_answers(expected: u64, answers: &[Result<u64, RpcFailure>]) -> Result<(), ConfigError> {
     for (index, answer) in answers.iter().enumerate() {
         match answer {
-            Ok(chain_id) if *chain_id == config.chain_id => {}
+            Ok(chain_id) if *chain_id == expected => {}
             Ok(chain_id) => {
                 return Err(invalid(
                     "chainId",
-                    format!("is {}, but rpcUrls[{index}] serves chain {chain_id}", config.chain_id),
+                    format!("is {expected}, but rpcUrls[{index}] serves chain {chain_id}"),
                 ))
             }
             Err(failure) => {

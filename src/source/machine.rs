@@ -30,21 +30,21 @@
 
 use super::abi::CompiledFilter;
 use super::ancestor::Search;
-use super::answers::{self, error_text};
+use super::answers;
 use super::batching::Pending;
+use super::pacing;
 use super::rpc::{self, Header, RpcAnswer, RpcCall, RpcFailure};
 use super::store::{self, SourceRow, Status};
 use crate::limits::{
     MAX_SOURCE_LOGS_PER_CALL, MAX_SOURCE_LOGS_PER_RUN, MAX_SOURCE_RPC_CALLS_PER_RUN, MAX_SOURCE_STEPS_PER_CALL,
-    SOURCE_BACKOFF_INITIAL_MS, SOURCE_BACKOFF_MAX_MS,
 };
 use crate::schema::{migrate_with, SOURCE_MIGRATIONS};
 use crate::storage::{Storage, StorageError};
-use crate::subscription::Retry;
 use crate::Inputs;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
+pub use super::pacing::backoff_ms;
 pub use super::payload::{EVM_LOG_TYPE, INVALIDATED_TYPE};
 
 /// What the shell does next.
@@ -161,16 +161,6 @@ pub struct Source<S: Storage> {
     runs_started: u64,
     /// Structured log lines for the shell to print (§11).
     pub(super) logs: Vec<Value>,
-}
-
-/// The backoff after `attempt` failed runs: 1 s doubling to 5 min, ±20%.
-pub fn backoff_ms(attempt: u64, entropy: [u8; 16]) -> i64 {
-    let retry = Retry {
-        max_attempts: u64::MAX,
-        initial_backoff_ms: SOURCE_BACKOFF_INITIAL_MS,
-        max_backoff_ms: SOURCE_BACKOFF_MAX_MS,
-    };
-    crate::delivery::backoff_ms(&retry, attempt, entropy)
 }
 
 /// The lifetime an append answer says it committed to, if it says.
@@ -478,9 +468,7 @@ impl<S: Storage> Source<S> {
             return self.finish(Finish::Budget);
         }
         run.calls_left -= 1;
-        let urls = &row.config.rpc_urls;
-        let index = usize::try_from(row.url_index).unwrap_or(0) % urls.len().max(1);
-        let url = urls.get(index).cloned().unwrap_or_default();
+        let (index, url) = pacing::current_url(&row.config.rpc_urls, row.url_index);
         let id = run.next_request_id;
         run.next_request_id += 1;
         let call = rpc::call(&url, index, id, method, params);
@@ -521,12 +509,12 @@ impl<S: Storage> Source<S> {
         };
         let now = run.now_ms;
         let (effect, log) = match finish {
-            Finish::CaughtUp => (finish_ok(&mut row, now, true), None),
-            Finish::Budget => (finish_ok(&mut row, now, false), None),
+            Finish::CaughtUp => (pacing::finish_ok(row.health(), now, true), None),
+            Finish::Budget => (pacing::finish_ok(row.health(), now, false), None),
             Finish::Transient { reason, retry_after_ms } => {
-                finish_transient(&mut row, now, run.entropy, &reason, retry_after_ms)
+                pacing::finish_transient(row.health(), now, run.entropy, &reason, retry_after_ms)
             }
-            Finish::Permanent(reason) => finish_permanent(&mut row, &reason),
+            Finish::Permanent(reason) => pacing::finish_permanent(row.health(), &reason),
         };
         self.logs.extend(log);
         row.updated_at_ms = now;
@@ -534,65 +522,4 @@ impl<S: Storage> Source<S> {
         self.row = Some(row);
         Ok(effect)
     }
-}
-
-/// A run that went well: the next is due after the poll interval when
-/// `caught_up`, else at once.
-fn finish_ok(row: &mut SourceRow, now: i64, caught_up: bool) -> Effect {
-    row.attempt = 0;
-    row.last_error = None;
-    let delay = if caught_up {
-        i64::try_from(row.config.poll_ms).unwrap_or(i64::MAX)
-    } else {
-        0
-    };
-    row.next_run_at_ms = now.saturating_add(delay);
-    Effect::Sleep {
-        at_ms: row.next_run_at_ms,
-    }
-}
-
-/// A transient failure (§15 "Failures"): back off (at least the node's
-/// `Retry-After`, capped), rotate to the next RPC URL, and log it.
-fn finish_transient(
-    row: &mut SourceRow,
-    now: i64,
-    entropy: [u8; 16],
-    reason: &str,
-    retry_after_ms: Option<u64>,
-) -> (Effect, Option<Value>) {
-    row.attempt += 1;
-    let retry_after = retry_after_ms
-        .map(|ms| i64::try_from(ms.min(SOURCE_BACKOFF_MAX_MS)).unwrap_or(0))
-        .unwrap_or(0);
-    let delay = backoff_ms(row.attempt, entropy).max(retry_after);
-    let urls = u64::try_from(row.config.rpc_urls.len()).unwrap_or(1).max(1);
-    row.url_index = (row.url_index + 1) % urls;
-    row.last_error = Some(error_text(reason));
-    row.next_run_at_ms = now.saturating_add(delay);
-    let log = json!({
-        "event": "source_retry",
-        "source": row.name,
-        "attempt": row.attempt,
-        "delayMs": delay,
-        "error": row.last_error,
-    });
-    (
-        Effect::Sleep {
-            at_ms: row.next_run_at_ms,
-        },
-        Some(log),
-    )
-}
-
-/// A permanent failure: the source stops, `failed`, until reconfigured.
-fn finish_permanent(row: &mut SourceRow, reason: &str) -> (Effect, Option<Value>) {
-    row.status = Status::Failed;
-    row.last_error = Some(error_text(reason));
-    let log = json!({
-        "event": "source_failed",
-        "source": row.name,
-        "error": row.last_error,
-    });
-    (Effect::Stop, Some(log))
 }

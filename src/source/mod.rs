@@ -2,7 +2,9 @@
 //! is a Durable Object per `(project, name)` that, driven by its alarm,
 //! reads an upstream and appends to a target stream. The first kind reads
 //! an Ethereum JSON-RPC endpoint and turns chain reorganisations into
-//! `events-invalidated` retractions.
+//! `events-invalidated` retractions; the second (`mempool`, §15.1) watches
+//! the endpoint's pending transactions. `kinds` holds whichever kind an
+//! object is configured as.
 //!
 //! Sans-I/O like the rest of the engine (§1): [`machine::Source`] says which
 //! RPC call to make and what to append ([`machine::Effect`]); the shell
@@ -15,8 +17,11 @@ mod answers;
 mod batching;
 pub mod config;
 pub mod directory;
+pub mod kinds;
 pub mod lifetime;
 pub mod machine;
+pub mod mempool;
+mod pacing;
 pub mod payload;
 mod reading;
 pub mod rpc;

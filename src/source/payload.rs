@@ -46,7 +46,7 @@ pub(super) fn log_events(
         let died = deaths.and_then(|deaths| deaths.get(&block_hash)).copied();
         let key = log_key(origin, &block_hash, log.log_index, died);
         let mut payload = log_payload(origin, &filter.event.name, args, &block_hash, log);
-        fit_event_limit(&mut payload);
+        fit_event_limit(&mut payload, &[("args", "argsOmitted"), ("data", "dataOmitted")]);
         // Serialized at once: a range's events never sit in memory as JSON trees.
         let event = json!({"type": EVM_LOG_TYPE, "payload": payload, "idempotencyKey": key}).to_string();
         events.push((key, event));
@@ -79,10 +79,11 @@ fn log_payload(origin: Origin<'_>, event: &str, args: Value, block_hash: &str, l
     })
 }
 
-/// An event stays under the event limit (§3): drop the decoded args, then
-/// the raw data, rather than fail the source.
-fn fit_event_limit(payload: &mut Value) {
-    for (field, flag) in [("args", "argsOmitted"), ("data", "dataOmitted")] {
+/// An event stays under the event limit (§3): drop the `droppable` fields
+/// in turn (the decoded args, then the raw data), each flagged, rather than
+/// fail the source.
+pub(super) fn fit_event_limit(payload: &mut Value, droppable: &[(&str, &str)]) {
+    for &(field, flag) in droppable {
         if payload.to_string().len() + SOURCE_EVENT_ENVELOPE_BYTES <= MAX_EVENT_BYTES {
             break;
         }

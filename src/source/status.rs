@@ -133,6 +133,11 @@ impl<S: Storage> Source<S> {
         Ok(existed)
     }
 
+    /// The storage back, to open another kind of source over it (§15.1).
+    pub fn into_storage(self) -> S {
+        self.storage
+    }
+
     /// `GET /v1/sources/{name}` (§15).
     pub fn status(&self) -> Option<Value> {
         self.row.as_ref().map(status_view)

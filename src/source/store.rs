@@ -62,6 +62,22 @@ pub struct SourceRow {
     pub target_stream_id: Option<String>,
 }
 
+impl SourceRow {
+    /// The fields pacing moves (§15 "Failures").
+    pub(super) fn health(&mut self) -> super::pacing::Health<'_> {
+        super::pacing::Health {
+            name: &self.name,
+            poll_ms: self.config.poll_ms,
+            urls: self.config.rpc_urls.len(),
+            status: &mut self.status,
+            last_error: &mut self.last_error,
+            attempt: &mut self.attempt,
+            next_run_at_ms: &mut self.next_run_at_ms,
+            url_index: &mut self.url_index,
+        }
+    }
+}
+
 /// Row of `source_blocks`: one unfinalized block and the offsets of the
 /// `evm.log` events appended for it.
 #[derive(Debug, Clone, PartialEq, Eq)]

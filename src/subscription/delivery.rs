@@ -120,6 +120,8 @@ pub enum PolicySet {
     Call,
     /// webhook-post: as itx-call, plus timeoutMs.
     Webhook,
+    /// log (§15.1): halt or skip; nothing to retry, throttle or gate.
+    Log,
 }
 
 fn positive(fields: &Map<String, Value>, name: &str, path: &str, max: u64) -> Result<u64, ConfigError> {
@@ -186,6 +188,7 @@ impl PolicySet {
     fn allowed(self) -> &'static [&'static str] {
         match self {
             PolicySet::Copy => &["start", "onFailingEvent", "retry"],
+            PolicySet::Log => &["start", "onFailingEvent"],
             PolicySet::Call => &[
                 "start",
                 "onFailingEvent",
@@ -224,7 +227,7 @@ fn parse_start(value: Option<&Value>) -> Result<Start, ConfigError> {
 fn parse_on_failing_event(value: Option<&Value>, policies: PolicySet) -> Result<OnFailingEvent, ConfigError> {
     match (value.and_then(Value::as_str), policies) {
         (Some("halt"), _) => Ok(OnFailingEvent::Halt),
-        (Some("skip"), PolicySet::Call | PolicySet::Webhook) => Ok(OnFailingEvent::Skip),
+        (Some("skip"), PolicySet::Call | PolicySet::Webhook | PolicySet::Log) => Ok(OnFailingEvent::Skip),
         (Some("skip"), PolicySet::Copy) => Err(invalid(
             "receiver.delivery.onFailingEvent",
             "copy-to-stream can only \"halt\": an ordered copy never skips",

@@ -1,7 +1,8 @@
 //! The receiver union of §5. The structure itself carries the rules:
 //! `processor-wake` has no transform and no delivery; `copy-to-stream` can
 //! only halt and has no throttle or aggregate; `itx-call` and `webhook-post`
-//! may halt or skip.
+//! may halt or skip; `log` (§15.1) writes each event as one structured log
+//! line and takes only `start` and `onFailingEvent`.
 
 use super::delivery::{Delivery, PolicySet};
 use super::{invalid, object, optional_jsonata, ConfigError};
@@ -30,6 +31,12 @@ pub enum Receiver {
     },
     WebhookPost {
         url: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        jsonata_transform: Option<String>,
+        delivery: Delivery,
+    },
+    /// One structured JSON log line per event (§15.1), acknowledged at once.
+    Log {
         #[serde(skip_serializing_if = "Option::is_none")]
         jsonata_transform: Option<String>,
         delivery: Delivery,
@@ -145,6 +152,15 @@ fn parse_webhook_post(value: &Value) -> Result<Receiver, ConfigError> {
     })
 }
 
+/// `log` (§15.1): a transform and the halt-or-skip choice; nothing to retry.
+fn parse_log(value: &Value) -> Result<Receiver, ConfigError> {
+    let fields = object(value, "receiver", &["action", "jsonataTransform", "delivery"])?;
+    Ok(Receiver::Log {
+        jsonata_transform: jsonata_transform(fields)?,
+        delivery: Delivery::parse(fields.get("delivery"), PolicySet::Log)?,
+    })
+}
+
 impl Receiver {
     /// A receiver of §5, one leaf per `action`.
     pub fn parse(value: &Value) -> Result<Receiver, ConfigError> {
@@ -157,9 +173,10 @@ impl Receiver {
             "copy-to-stream" => parse_copy_to_stream(value),
             "itx-call" => parse_itx_call(value),
             "webhook-post" => parse_webhook_post(value),
+            "log" => parse_log(value),
             other => Err(invalid(
                 "receiver.action",
-                format!("'{other}' is not one of processor-wake, copy-to-stream, itx-call, webhook-post"),
+                format!("'{other}' is not one of processor-wake, copy-to-stream, itx-call, webhook-post, log"),
             )),
         }
     }
@@ -174,6 +191,7 @@ impl Receiver {
                 receiving_stream_path, ..
             } => format!("stream:{receiving_stream_path}"),
             Receiver::WebhookPost { url, .. } => format!("webhook:{url}"),
+            Receiver::Log { .. } => "log".to_owned(),
         }
     }
 
@@ -182,7 +200,8 @@ impl Receiver {
             Receiver::ProcessorWake { .. } => None,
             Receiver::CopyToStream { delivery, .. }
             | Receiver::ItxCall { delivery, .. }
-            | Receiver::WebhookPost { delivery, .. } => Some(delivery),
+            | Receiver::WebhookPost { delivery, .. }
+            | Receiver::Log { delivery, .. } => Some(delivery),
         }
     }
 
@@ -191,7 +210,8 @@ impl Receiver {
             Receiver::ProcessorWake { .. } => None,
             Receiver::CopyToStream { jsonata_transform, .. }
             | Receiver::ItxCall { jsonata_transform, .. }
-            | Receiver::WebhookPost { jsonata_transform, .. } => jsonata_transform.as_deref(),
+            | Receiver::WebhookPost { jsonata_transform, .. }
+            | Receiver::Log { jsonata_transform, .. } => jsonata_transform.as_deref(),
         }
     }
 }

@@ -12,7 +12,6 @@
 // only after a later fact was observed, never after a fixed sleep.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -20,6 +19,7 @@ import { startTributary, freshStateDir, streamUrl, TOKEN } from "./harness.mjs";
 import { CONFIGURED, CONTROL, eventually, streamApi, sleep } from "./delivery_helpers.mjs";
 import { startReceiver, dedupeById } from "./webhook_receiver.mjs";
 import { startAnvil, CHAIN_ID, TRANSFER, TRANSFER_TOPIC } from "./anvil.mjs";
+import { startProxy } from "./rpc_proxy.mjs";
 
 const INVALIDATED = `${CONTROL}events-invalidated`;
 const A = "0x" + "a1".repeat(20);
@@ -330,90 +330,6 @@ test("§15: a fork deeper than the window invalidates the whole window and is co
   const last = after.logs.at(-1);
   assert.equal(last.payload.args.from.toLowerCase(), C);
 });
-
-/**
- * A loopback JSON-RPC proxy in front of anvil. `plan` steps apply, in
- * order, to the requests whose method matches (others pass through):
- * `{method?, action: "429" | "500" | "hang" | "badhash" | "pass"}`. `hold()`
- * parks every request until `release()`.
- */
-async function startProxy(upstream) {
-  const plan = [];
-  const seen = [];
-  let holding = false;
-  const parked = [];
-  const sockets = new Set();
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", async () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      let request = {};
-      try {
-        request = JSON.parse(raw);
-      } catch {}
-      const method = request.method ?? "batch";
-      if (holding && !(typeof holding === "function" && !holding(method))) {
-        await new Promise((resolve) => parked.push(resolve));
-      }
-      const step = plan[0] && (!plan[0].method || plan[0].method === method) ? plan.shift() : { action: "pass" };
-      seen.push({ method, params: request.params, action: step.action, at: Date.now() });
-      if (step.action === "429") {
-        res.writeHead(429, { "retry-after": "1" });
-        return res.end("slow down");
-      }
-      if (step.action === "500") {
-        res.writeHead(500);
-        return res.end("boom");
-      }
-      if (step.action === "hang") return; // never answers; the source's deadline ends it
-      let text;
-      try {
-        const upstreamResponse = await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: raw });
-        text = await upstreamResponse.text();
-      } catch (error) {
-        res.writeHead(502);
-        return res.end(String(error));
-      }
-      if (step.action === "badhash") {
-        const answer = JSON.parse(text);
-        if (Array.isArray(answer.result) && answer.result.length > 0) {
-          for (const log of answer.result) log.blockHash = "0x" + "ee".repeat(32);
-          text = JSON.stringify(answer);
-        } else {
-          // Only an answer with logs can carry a wrong hash: wait for one.
-          plan.unshift(step);
-          seen.at(-1).action = "pass";
-        }
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(text);
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}/`,
-    plan,
-    seen,
-    /** Parks requests (those whose method `which` accepts, when given) until `release()`. */
-    hold(which = true) {
-      holding = which;
-    },
-    release() {
-      holding = false;
-      for (const resolve of parked.splice(0)) resolve();
-    },
-    async close() {
-      this.release();
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 test("§15: 429, 5xx, a hang and logs with the wrong block hash back off and rotate URLs without a wrong append", async () => {
   const contract = await anvil.deployEmitter();

@@ -21,9 +21,11 @@ export const SIGNING_KEY = "e2e-signing-key";
 /**
  * Miniflare options for the built worker. `allowInsecureWebhooks` sets
  * ALLOW_INSECURE_WEBHOOKS (local receivers); `itx` adds the JS test service
- * (tests/e2e/itx_service.mjs) bound as ITX_TEST.
+ * (tests/e2e/itx_service.mjs) bound as ITX_TEST. `onLog({timestamp, level,
+ * message})` receives every console line of the workers (the log receiver's
+ * lines, §15.1), through Miniflare's structured logs.
  */
-export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks = false, itx = false } = {}) {
+export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks = false, itx = false, onLog } = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
     PROJECT: { className: "ProjectObject", useSQLite: true },
@@ -56,6 +58,7 @@ export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks
   const shared = { durableObjectsPersist: persistDir, cf: false, host: "127.0.0.1", port: 0 };
   // TRIBUTARY_E2E_LOG=1 shows the workers' console output (structured logs).
   if (process.env.TRIBUTARY_E2E_LOG) shared.log = new Log(LogLevel.DEBUG);
+  if (onLog) shared.handleStructuredLogs = onLog;
   // TRIBUTARY_INSPECTOR_PORT=n opens workerd's V8 inspector there (bench/profile.mjs).
   if (process.env.TRIBUTARY_INSPECTOR_PORT) shared.inspectorPort = Number(process.env.TRIBUTARY_INSPECTOR_PORT);
   if (!itx) return { ...shared, ...tributary };

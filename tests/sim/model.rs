@@ -10,7 +10,9 @@ pub const CONTROL: &str = "events.iterate.com/stream/";
 
 /// The subscription keys the schedule works with: each names a receiver kind
 /// and failure mode; policies, filters and transforms vary per configure.
-pub const KEYS: [&str; 7] = ["wh-halt", "wh-skip", "itx-halt", "itx-skip", "agg", "thr", "copy"];
+pub const KEYS: [&str; 8] = [
+    "wh-halt", "wh-skip", "itx-halt", "itx-skip", "agg", "thr", "copy", "log",
+];
 
 /// A condition that always evaluates cleanly.
 pub const COND_MOD3: &str = "payload.n % 3 != 0";
@@ -53,6 +55,15 @@ pub fn configuration(key: usize, rng: &mut SplitMix) -> Value {
     };
     let start = if rng.percent(70) { "beginning" } else { "now" };
     let mut delivery = json!({"start": start, "onFailingEvent": mode});
+    // The log receiver (§15.1) takes only start and onFailingEvent.
+    if name == "log" {
+        let mut receiver = json!({"action": "log", "delivery": delivery});
+        if let Some(transform) = transform {
+            receiver["jsonataTransform"] = json!(transform);
+        }
+        payload.insert("receiver".to_owned(), receiver);
+        return Value::Object(payload);
+    }
     if rng.percent(85) {
         let initial = rng.pick(&[10u64, 50, 200]);
         delivery["retry"] = json!({

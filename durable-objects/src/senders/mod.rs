@@ -1,8 +1,9 @@
-//! Performing one planned send (DESIGN.md §7, §9): a copy to another
-//! stream, a signed webhook POST, an itx call or a processor wake. Every send runs under the
-//! plan's deadline, which covers the whole exchange — for a webhook, the
-//! headers *and* a body read capped at 64 KiB (§6 rule 10, §12) — so a hung
-//! or trickling receiver ends as a transient failure, never as a stuck alarm.
+//! Performing one planned send (DESIGN.md §7, §9, §15.1): a copy to another
+//! stream, a signed webhook POST, an itx call, a processor wake or log
+//! lines. Every send runs under the plan's deadline, which covers the whole
+//! exchange — for a webhook, the headers *and* a body read capped at 64 KiB
+//! (§6 rule 10, §12) — so a hung or trickling receiver ends as a transient
+//! failure, never as a stuck alarm.
 
 pub mod itx;
 pub mod processor;
@@ -50,7 +51,16 @@ pub async fn send(sender: &Sender<'_>, plan: &DeliveryPlan) -> Outcome {
                 .await
                 .unwrap_or_else(timed_out)
         }
+        Receiver::Log { .. } => write_log_lines(plan),
     }
+}
+
+/// The log receiver (§15.1): one JSON line per event; written is delivered.
+fn write_log_lines(plan: &DeliveryPlan) -> Outcome {
+    for line in tributary::webhook::log_lines::lines(plan) {
+        worker::console_log!("{line}");
+    }
+    Outcome::Delivered
 }
 
 /// One signed POST (§9): no redirects followed; headers and body within the

@@ -161,6 +161,9 @@ impl Sim {
     /// stream accepts or refuses it (copy). Returns the send's outcome.
     pub(super) fn send(&mut self, plan: &DeliveryPlan, rng: &mut SplitMix) -> Result<Outcome, Violation> {
         let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+        if matches!(plan.receiver, Receiver::Log { .. }) {
+            check_log_lines(plan, &offsets)?;
+        }
         if !matches!(plan.receiver, Receiver::CopyToStream { .. }) {
             self.receive(plan, &offsets)?;
             return Ok(Outcome::Delivered);
@@ -218,4 +221,29 @@ impl Sim {
             }
         }
     }
+}
+
+/// The log receiver (§15.1) writes one line per planned event, in order,
+/// each naming its delivery, subscription and offset.
+fn check_log_lines(plan: &DeliveryPlan, offsets: &[u64]) -> Result<(), Violation> {
+    let lines: Vec<Value> = tributary::webhook::log_lines::lines(plan)
+        .iter()
+        .map(|line| serde_json::from_str(line).unwrap_or(Value::Null))
+        .collect();
+    let logged: Vec<u64> = lines.iter().filter_map(|line| line["offset"].as_u64()).collect();
+    let named = lines.iter().all(|line| {
+        line["tributary"] == json!("log-receiver")
+            && line["deliveryId"] == json!(plan.delivery_id)
+            && line["subscriptionKey"] == json!(plan.subscription_key)
+    });
+    if logged != offsets || !named {
+        return Err(violation(
+            INV_SILENT,
+            format!(
+                "log lines of '{}' name offsets {logged:?} for a batch of {offsets:?}",
+                plan.subscription_key
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -376,6 +376,11 @@ impl Sim {
             (Some(failure), _) => failure,
             (None, Fate::Zombie(outcome)) => outcome,
             (None, Fate::Hung) => Outcome::transient("timed out"),
+            // Writing log lines (§15.1) cannot fail: a live send is delivered.
+            (None, Fate::Live) if matches!(self.outstanding[index].plan.receiver, Receiver::Log { .. }) => {
+                let plan = self.outstanding[index].plan.clone();
+                self.send(&plan, rng)?
+            }
             (None, Fate::Live) => {
                 // delivered, transient, transient with Retry-After, permanent,
                 // hang, delivered but the answer lost

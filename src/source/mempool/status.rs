@@ -1,0 +1,157 @@
+//! A mempool source's row from the API's side (DESIGN.md §15.1, the
+//! `/v1/sources` routes): `PUT` creates or replaces the configuration,
+//! `DELETE` forgets the source, `GET` shows its status — since when it has
+//! watched the mempool, since what was pending while it was stopped (or
+//! before its filter was made) is not replayed.
+
+use super::config::MempoolConfig;
+use super::machine::Mempool;
+use super::store::{self, MempoolRow};
+use crate::source::store::Status;
+use crate::storage::{Storage, StorageError};
+use crate::time::rfc3339_millis;
+use serde_json::{json, Value};
+
+/// The row of a source that starts watching afresh (a new generation).
+fn fresh_row(
+    project_id: &str,
+    name: &str,
+    config: &MempoolConfig,
+    generation: u64,
+    created_at_ms: i64,
+    now_ms: i64,
+) -> MempoolRow {
+    MempoolRow {
+        project_id: project_id.to_owned(),
+        name: name.to_owned(),
+        config: config.clone(),
+        generation,
+        status: Status::Running,
+        last_error: None,
+        attempt: 0,
+        next_run_at_ms: now_ms,
+        url_index: 0,
+        filter_id: None,
+        filter_url_index: None,
+        watching_since_ms: None,
+        last_poll_at_ms: None,
+        events_appended: 0,
+        txs_seen: 0,
+        txs_dropped: 0,
+        txs_vanished: 0,
+        filter_resets: 0,
+        created_at_ms,
+        updated_at_ms: now_ms,
+    }
+}
+
+/// A configuration watching the same: progress and counters kept, running
+/// again now. New URLs need a new filter (a filter is one node's).
+fn reconfigured_row(old: &MempoolRow, project_id: &str, name: &str, config: &MempoolConfig, now_ms: i64) -> MempoolRow {
+    let mut row = old.clone();
+    if row.config.rpc_urls != config.rpc_urls {
+        row.filter_id = None;
+        row.filter_url_index = None;
+    }
+    row.project_id = project_id.to_owned();
+    row.name = name.to_owned();
+    row.config = config.clone();
+    row.status = Status::Running;
+    row.attempt = 0;
+    row.last_error = None;
+    row.next_run_at_ms = now_ms;
+    row.url_index = 0;
+    row.updated_at_ms = now_ms;
+    row
+}
+
+/// `GET /v1/sources/{name}` of a mempool source (§15.1).
+pub fn status_view(row: &MempoolRow, queued: u64) -> Value {
+    let status = match (row.status, row.attempt) {
+        (Status::Failed, _) => "failed",
+        (Status::Running, 0) => "running",
+        (Status::Running, _) => "retrying",
+    };
+    json!({
+        "name": row.name,
+        "config": row.config,
+        "status": status,
+        "watchingSince": row.watching_since_ms.map(rfc3339_millis),
+        "lastPollAt": row.last_poll_at_ms.map(rfc3339_millis),
+        "lastError": row.last_error,
+        "eventsAppended": row.events_appended,
+        "txsSeen": row.txs_seen,
+        "txsQueued": queued,
+        "txsDropped": row.txs_dropped,
+        "txsVanished": row.txs_vanished,
+        "filterResets": row.filter_resets,
+        "attempt": row.attempt,
+        "nextRunAt": (row.status == Status::Running).then(|| rfc3339_millis(row.next_run_at_ms)),
+        "createdAt": rfc3339_millis(row.created_at_ms),
+        "updatedAt": rfc3339_millis(row.updated_at_ms),
+    })
+}
+
+impl<S: Storage> Mempool<S> {
+    /// Creates or replaces the configuration (validated, chain id checked).
+    /// Changing what is watched (chain, stream, filters) starts afresh: the
+    /// queue and the hashes seen go; the events appended stay in the stream.
+    /// A failed source runs again. Returns whether the source is new.
+    pub fn configure(
+        &mut self,
+        project_id: &str,
+        name: &str,
+        config: MempoolConfig,
+        now_ms: i64,
+    ) -> Result<bool, StorageError> {
+        let created = self.row.is_none();
+        let (row, reset) = match &self.row {
+            None => (fresh_row(project_id, name, &config, 1, now_ms, now_ms), true),
+            Some(old) if old.config.same_ingestion(&config) => {
+                (reconfigured_row(old, project_id, name, &config, now_ms), false)
+            }
+            Some(old) => (
+                fresh_row(project_id, name, &config, old.generation + 1, old.created_at_ms, now_ms),
+                true,
+            ),
+        };
+        let storage = &self.storage;
+        storage.atomically(&mut || -> Result<(), StorageError> {
+            if reset {
+                store::reset_progress(storage)?;
+            }
+            store::save_state(storage, &row)
+        })?;
+        self.row = Some(row);
+        self.filters = None;
+        self.run = None;
+        Ok(created)
+    }
+
+    /// Forgets the source (its events stay in the stream). Whether it existed.
+    pub fn delete(&mut self) -> Result<bool, StorageError> {
+        let existed = self.row.is_some();
+        let storage = &self.storage;
+        storage.atomically(&mut || store::delete_all(storage))?;
+        self.row = None;
+        self.filters = None;
+        self.run = None;
+        Ok(existed)
+    }
+
+    /// `GET /v1/sources/{name}` (§15.1).
+    pub fn status(&self) -> Result<Option<Value>, StorageError> {
+        match &self.row {
+            Some(row) => Ok(Some(status_view(row, store::queue_len(&self.storage)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// When the alarm should next fire (`None`: no alarm).
+    pub fn due_at(&self) -> Option<i64> {
+        self.row
+            .as_ref()
+            .filter(|row| row.status == Status::Running)
+            .map(|row| row.next_run_at_ms)
+    }
+}
