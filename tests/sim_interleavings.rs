@@ -182,7 +182,8 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         "sim_interleavings: {} seeds, {} steps, {} plans, {} deliveries ({} events), {} dead letters, {} halts, \
          {} skips, {} stale completions, {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
          {} engine calls (max {} rows / {} statements in one), {} gated plans, {} concurrent plans (at most {} \
-         open in one window, {} receipts out of order), {} failing seeds, {:.1}s",
+         open in one window, {} receipts out of order), {} rows trimmed ({} trimmed facts, {} ephemeral expired), \
+         {} failing seeds, {:.1}s",
         stats.seeds,
         stats.steps,
         stats.plans,
@@ -203,6 +204,9 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         stats.concurrent_plans,
         stats.max_open_slots,
         stats.out_of_order_receipts,
+        stats.trimmed_rows,
+        stats.trimmed_facts,
+        stats.expired_rows,
         failures.len(),
         started.elapsed().as_secs_f64()
     );

@@ -122,7 +122,7 @@ impl<S: Storage> Stream<S> {
         let has_subscriptions = !self.state.subscriptions.outbound.by_key.is_empty();
         if !has_subscriptions
             && self.state.retention.is_none()
-            && self.retention.oldest_ephemeral_ms == Some(None)
+            && self.retention.oldest_ephemeral == Some(None)
             && self.retention.uncounted.is_none()
         {
             return Ok(None);

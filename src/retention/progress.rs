@@ -77,9 +77,9 @@ pub struct Progress {
     pub saved: ProgressRow,
     /// Bytes of every retained row.
     pub bytes: u64,
-    /// When the oldest ephemeral row was appended (`Some(None)`: there is
-    /// none; `None`: not known yet, read when next asked).
-    pub oldest_ephemeral_ms: Option<Option<i64>>,
+    /// The oldest ephemeral row, `(offset, created_at_ms)` (`Some(None)`:
+    /// there is none; `None`: not known yet, read when next asked).
+    pub oldest_ephemeral: Option<Option<(u64, i64)>>,
     /// When the first retained row was appended, the same way (§16 `maxAgeMs`).
     pub oldest_retained_ms: std::cell::Cell<Option<Option<i64>>>,
     /// Rows `(after, through]` not counted in `bytes` yet: a log older than
@@ -93,26 +93,27 @@ impl Default for Progress {
         Progress {
             saved: ProgressRow::default(),
             bytes: 0,
-            oldest_ephemeral_ms: Some(None),
+            oldest_ephemeral: Some(None),
             oldest_retained_ms: std::cell::Cell::new(None),
             uncounted: None,
         }
     }
 }
 
-const OLDEST_EPHEMERAL: &str = "SELECT created_at_ms FROM events WHERE ephemeral = 1 ORDER BY event_offset LIMIT 1";
+const OLDEST_EPHEMERAL: &str =
+    "SELECT event_offset, created_at_ms FROM events WHERE ephemeral = 1 ORDER BY event_offset LIMIT 1";
 
-/// When the oldest ephemeral row was appended: one lookup in the partial
-/// index `events_ephemeral`.
-pub fn read_oldest_ephemeral<S: Storage + ?Sized>(storage: &S) -> Result<Option<i64>, StorageError> {
+/// The oldest ephemeral row's offset and creation time: one lookup in the
+/// partial index `events_ephemeral`.
+pub fn read_oldest_ephemeral<S: Storage + ?Sized>(storage: &S) -> Result<Option<(u64, i64)>, StorageError> {
     match storage.query(OLDEST_EPHEMERAL, &[])?.first() {
-        Some(row) => Ok(Some(
-            Columns {
+        Some(row) => {
+            let columns = Columns {
                 query: OLDEST_EPHEMERAL,
                 row,
-            }
-            .int(0)?,
-        )),
+            };
+            Ok(Some((columns.int(0)?.max(0) as u64, columns.int(1)?)))
+        }
         None => Ok(None),
     }
 }
@@ -126,7 +127,7 @@ impl Progress {
         let mut progress = Progress {
             saved,
             bytes: saved.retained_bytes,
-            oldest_ephemeral_ms: Some(read_oldest_ephemeral(storage)?),
+            oldest_ephemeral: Some(read_oldest_ephemeral(storage)?),
             oldest_retained_ms: std::cell::Cell::new(None),
             uncounted: (head > saved.counted_through).then_some((saved.counted_through, head)),
         };
@@ -169,9 +170,13 @@ impl Progress {
         if let Some(row) = saved {
             self.saved = row;
         }
-        if self.oldest_ephemeral_ms == Some(None) {
+        if self.oldest_retained_ms.get() == Some(None) {
+            // Nothing below the old head: the old head may be now.
+            self.oldest_retained_ms.set(None);
+        }
+        if self.oldest_ephemeral == Some(None) {
             if let Some(first) = events.iter().find(|event| event.ephemeral) {
-                self.oldest_ephemeral_ms = Some(Some(first.created_at_ms));
+                self.oldest_ephemeral = Some(Some((first.offset, first.created_at_ms)));
             }
         }
     }

@@ -46,7 +46,8 @@ pub struct Passed {
     /// Its cursor before: it never received `(after_offset, through_offset]`.
     pub after_offset: u64,
     pub through_offset: u64,
-    /// Offset of its `error-occurred {kind: "trimmed"}` fact.
+    /// Offset of its `error-occurred {kind: "trimmed"}` fact; 0 when only
+    /// audit facts were passed (no fact is owed for those).
     pub fact_offset: u64,
 }
 
@@ -71,12 +72,17 @@ pub struct Cut {
 /// The oldest rows `retention` no longer keeps, in offset order from the
 /// first retained one: a row is over a limit when `maxEvents` newer offsets
 /// exist, it is older than `maxAgeMs`, or the rows from it on hold more
-/// than `maxBytes`. Stops at the first row within every limit and at the
+/// than `maxBytes` — never the head. Stops at the first row within every limit and at the
 /// step's byte budget (always at least one row).
 pub fn decide(candidates: &[Candidate], retention: &Retention, head: u64, bytes: u64, now_ms: i64) -> Option<Cut> {
     let mut cut: Option<Cut> = None;
     let mut remaining = bytes;
     for candidate in candidates {
+        // The newest event is always kept: a quiet stream keeps its head
+        // row, and a `trimmed` fact never ages out into another pass.
+        if candidate.offset >= head {
+            break;
+        }
         let over_count = retention
             .max_events
             .is_some_and(|max| candidate.offset.saturating_add(max) <= head);
@@ -107,6 +113,10 @@ pub fn decide(candidates: &[Candidate], retention: &Retention, head: u64, bytes:
         ..cut
     })
 }
+
+/// The most bytes one `trimmed` fact takes (a 256-byte key twice, in its
+/// payload and its idempotency key, plus the rest).
+const FACT_BYTES: u64 = 1024;
 
 /// How far past a limit trimming waits (a sixteenth of it).
 fn slack(limit: u64, least: u64) -> u64 {
@@ -168,7 +178,8 @@ impl<S: Storage> Stream<S> {
                 || in_flight_windows.contains(key);
             (!retention.trim_past_subscribers || in_flight).then_some(cursor)
         });
-        Ok(pins.min().unwrap_or(head).min(head))
+        // The head is never trimmed ([`decide`]).
+        Ok(pins.min().unwrap_or(head).min(head.saturating_sub(1)))
     }
 
     /// The rows after the trim point up to `floor`, at most a step's worth.
@@ -237,6 +248,19 @@ impl<S: Storage> Stream<S> {
         let floor = self.trim_floor(&retention, &rows, now_ms)?;
         let candidates = self.trim_candidates(floor)?;
         let Some(mut cut) = decide(&candidates, &retention, head, self.retention.bytes, now_ms) else {
+            // Expired ephemeral rows right after the trim point leave offsets
+            // without rows: the first offset moves over them (no row goes).
+            let hole_end = candidates.first().map_or(floor, |first| first.offset - 1);
+            if hole_end > step.through {
+                let hole = Cut {
+                    through: hole_end,
+                    rows: 0,
+                    bytes: 0,
+                    budget_spent: false,
+                };
+                self.commit_trim(hole, &[])?;
+                step.through = hole_end;
+            }
             return Ok(step);
         };
         if retention.trim_past_subscribers {
@@ -254,7 +278,7 @@ impl<S: Storage> Stream<S> {
             }
         }
         self.commit_trim(cut, &step.passed)?;
-        self.counters.retention_passes += step.passed.len() as u64;
+        self.counters.retention_passes += step.passed.iter().filter(|pass| pass.fact_offset > 0).count() as u64;
         step.trimmed = cut.rows;
         step.through = cut.through;
         step.more = cut.budget_spent;
@@ -286,6 +310,17 @@ impl<S: Storage> Stream<S> {
             .collect();
         let mut passed = Vec::with_capacity(behind.len());
         for (key, cursor, run) in behind {
+            if !self.owes_events(cursor, through)? {
+                // Only audit facts lie between: passed without another fact,
+                // so a stuck subscription's own facts never chain (§16).
+                passed.push(Passed {
+                    subscription_key: key,
+                    after_offset: cursor,
+                    through_offset: through,
+                    fact_offset: 0,
+                });
+                continue;
+            }
             let fact = json!({
                 "type": ControlType::ErrorOccurred.as_str(),
                 "payload": {"kind": "trimmed", "subscriptionKey": key, "afterOffset": cursor, "throughOffset": through},
@@ -304,6 +339,19 @@ impl<S: Storage> Stream<S> {
             });
         }
         Ok(passed)
+    }
+
+    /// Whether `(after, through]` holds an event a subscription could be owed:
+    /// a durable one other than this stream's own `error-occurred` audit
+    /// facts. At most a step's rows (the cursor is at least the trim point).
+    fn owes_events(&self, after: u64, through: u64) -> Result<bool, StorageError> {
+        let sql = "SELECT 1 FROM events WHERE event_offset > ? AND event_offset <= ? AND ephemeral = 0 \
+                   AND NOT (type = ? AND source IS NULL) LIMIT 1";
+        let found = self.storage.query(
+            sql,
+            &[after.into(), through.into(), ControlType::ErrorOccurred.as_str().into()],
+        )?;
+        Ok(!found.is_empty())
     }
 
     /// The trim itself, one transaction: the snapshot folds the trimmed
@@ -351,12 +399,30 @@ impl<S: Storage> Stream<S> {
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
              in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, \
-             window_scanned_through = NULL, window_barrier_at = NULL \
+             window_scanned_through = CASE WHEN window_scanned_through > ? THEN window_scanned_through END, \
+             window_barrier_at = CASE WHEN window_barrier_at > ? THEN window_barrier_at END \
              WHERE subscription_key = ? AND acknowledged_offset < ?",
-            &[through.into(), key.into(), through.into()],
+            &[
+                through.into(),
+                through.into(),
+                through.into(),
+                key.into(),
+                through.into(),
+            ],
         )?;
-        self.storage
-            .execute("DELETE FROM delivery_window WHERE subscription_key = ?", &[key.into()])?;
+        // A concurrent window (§8) keeps what it completed past the trim
+        // point, and its cursor goes on over that completed front.
+        self.storage.execute(
+            "DELETE FROM delivery_window WHERE subscription_key = ? AND event_offset <= ?",
+            &[key.into(), through.into()],
+        )?;
+        if let Some(row) = self.runtime_row(key)? {
+            let frontier = row.window_scanned_through.unwrap_or(through).max(through);
+            self.advance_window(key, row.cursor_changed_at_source_offset, through, frontier)?;
+        }
+        if pass.fact_offset == 0 {
+            return Ok(());
+        }
         super::passes::PassRow {
             subscription_key: key.to_owned(),
             events_passed: through.saturating_sub(pass.after_offset),
@@ -371,14 +437,19 @@ impl<S: Storage> Stream<S> {
     /// [`EXPIRE_STEP_ROWS`] of them, oldest first; how many.
     fn expire_ephemeral(&mut self, now_ms: i64) -> Result<u64, StorageError> {
         let cutoff = now_ms.saturating_sub(EPHEMERAL_RETENTION_MS);
-        if self.oldest_ephemeral_ms()?.is_none_or(|oldest| oldest >= cutoff) {
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        if self
+            .oldest_ephemeral()?
+            .is_none_or(|(offset, created_at_ms)| offset >= head || created_at_ms >= cutoff)
+        {
             return Ok(0);
         }
+        // Never the head row: the head is read from the log (§3).
         let sql = format!(
             "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE ephemeral = 1 \
-             ORDER BY event_offset LIMIT ?"
+             AND event_offset < ? ORDER BY event_offset LIMIT ?"
         );
-        let found = self.storage.query(&sql, &[EXPIRE_STEP_ROWS.into()])?;
+        let found = self.storage.query(&sql, &[head.into(), EXPIRE_STEP_ROWS.into()])?;
         let (mut through, mut rows, mut bytes) = (0u64, 0u64, 0u64);
         for row in &found {
             let columns = Columns { query: &sql, row };
@@ -390,10 +461,9 @@ impl<S: Storage> Stream<S> {
             bytes = bytes.saturating_add(columns.int(2)?.max(0) as u64);
         }
         if rows == 0 {
-            self.retention.oldest_ephemeral_ms = None;
+            self.retention.oldest_ephemeral = None;
             return Ok(0);
         }
-        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
         let progress = ProgressRow {
             counted_through: head,
             retained_bytes: self.retention.bytes.saturating_sub(bytes),
@@ -408,18 +478,18 @@ impl<S: Storage> Stream<S> {
             progress.save(&self.storage)
         })?;
         self.forget_rows(progress, rows);
-        self.retention.oldest_ephemeral_ms = None;
-        self.oldest_ephemeral_ms()?;
+        self.retention.oldest_ephemeral = None;
+        self.oldest_ephemeral()?;
         Ok(rows)
     }
 
-    /// When the oldest ephemeral row was appended (read once, then kept).
-    fn oldest_ephemeral_ms(&mut self) -> Result<Option<i64>, StorageError> {
-        if let Some(known) = self.retention.oldest_ephemeral_ms {
+    /// The oldest ephemeral row (read once, then kept).
+    fn oldest_ephemeral(&mut self) -> Result<Option<(u64, i64)>, StorageError> {
+        if let Some(known) = self.retention.oldest_ephemeral {
             return Ok(known);
         }
         let oldest = super::progress::read_oldest_ephemeral(&self.storage)?;
-        self.retention.oldest_ephemeral_ms = Some(oldest);
+        self.retention.oldest_ephemeral = Some(oldest);
         Ok(oldest)
     }
 
@@ -457,21 +527,26 @@ impl<S: Storage> Stream<S> {
         if self.retention.uncounted.is_some() {
             return Ok(Some(i64::MIN));
         }
+        // The head row never expires: an ephemeral head waits for the next append.
         let ephemeral = self
             .retention
-            .oldest_ephemeral_ms
+            .oldest_ephemeral
             .flatten()
-            .map(|oldest| oldest + EPHEMERAL_RETENTION_MS + EPHEMERAL_RETENTION_MS / TRIM_SLACK_DIVISOR as i64);
+            .filter(|(offset, _)| *offset < head)
+            .map(|(_, oldest)| oldest + EPHEMERAL_RETENTION_MS + EPHEMERAL_RETENTION_MS / TRIM_SLACK_DIVISOR as i64);
         let Some(retention) = self.state.retention.as_ref() else {
             return Ok(ephemeral);
         };
         let trimmed = self.retention.saved.trimmed_through;
+        // A step may append one `trimmed` fact per subscription: the slack
+        // holds them, so the facts of one step never make the next one due.
+        let facts = self.state.subscriptions.outbound.by_key.len() as u64 + 1;
         let over_count = retention
             .max_events
-            .is_some_and(|max| head.saturating_sub(trimmed) > max.saturating_add(slack(max, 1)));
+            .is_some_and(|max| head.saturating_sub(trimmed) > max.saturating_add(slack(max, facts)));
         let over_bytes = retention
             .max_bytes
-            .is_some_and(|max| self.retention.bytes > max.saturating_add(slack(max, 1024)));
+            .is_some_and(|max| self.retention.bytes > max.saturating_add(slack(max, FACT_BYTES.saturating_mul(facts))));
         let aged = match retention.max_age_ms {
             Some(max) => self.oldest_retained_ms()?.map(|oldest| {
                 oldest
@@ -488,14 +563,17 @@ impl<S: Storage> Stream<S> {
         Ok(limit_due.into_iter().chain(ephemeral).min())
     }
 
-    /// When the oldest retained row was appended (read once per trim).
+    /// When the oldest retained row below the head was appended (read once
+    /// per trim; the head is never trimmed).
     fn oldest_retained_ms(&self) -> Result<Option<i64>, StorageError> {
         if let Some(known) = self.retention.oldest_retained_ms.get() {
             return Ok(known);
         }
-        let sql = "SELECT created_at_ms FROM events WHERE event_offset > ? ORDER BY event_offset LIMIT 1";
+        let sql = "SELECT created_at_ms FROM events WHERE event_offset > ? AND event_offset < ? \
+                   ORDER BY event_offset LIMIT 1";
         let trimmed = self.retention.saved.trimmed_through;
-        let oldest = match self.storage.query(sql, &[trimmed.into()])?.first() {
+        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
+        let oldest = match self.storage.query(sql, &[trimmed.into(), head.into()])?.first() {
             Some(row) => Some(Columns { query: sql, row }.int(0)?),
             None => None,
         };

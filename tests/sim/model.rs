@@ -253,3 +253,24 @@ pub fn concurrency_of(configuration: &Value) -> u64 {
         .as_u64()
         .unwrap_or(1)
 }
+
+/// A `retention-configured` payload (§16): small limits, so trimming races
+/// the deliveries; sometimes past subscribers; sometimes cleared.
+pub fn retention(rng: &mut SplitMix) -> Value {
+    if rng.percent(15) {
+        return json!({});
+    }
+    let mut payload = serde_json::Map::new();
+    match rng.below(3) {
+        0 => payload.insert("maxEvents".to_owned(), json!(rng.between(1, 30))),
+        1 => payload.insert("maxAgeMs".to_owned(), json!(rng.between(60_000, 600_000))),
+        _ => payload.insert("maxBytes".to_owned(), json!(rng.between(200, 5_000))),
+    };
+    if rng.percent(20) {
+        payload.insert("maxEvents".to_owned(), json!(rng.between(1, 30)));
+    }
+    if rng.percent(40) {
+        payload.insert("trimPastSubscribers".to_owned(), json!(true));
+    }
+    Value::Object(payload)
+}

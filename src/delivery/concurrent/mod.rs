@@ -187,7 +187,7 @@ impl<S: Storage> Stream<S> {
     /// front of its window: to just before the first open slot, or to the
     /// frontier when none is open. Passed slots are deleted. Returns the
     /// cursor.
-    pub(super) fn advance_window(&self, key: &str, run: u64, cursor: u64, frontier: u64) -> Result<u64, StorageError> {
+    pub(crate) fn advance_window(&self, key: &str, run: u64, cursor: u64, frontier: u64) -> Result<u64, StorageError> {
         let sql = "SELECT MIN(event_offset) FROM delivery_window \
                    WHERE subscription_key = ? AND run_offset = ? AND completed = 0";
         let first_open = match query_optional(&self.storage, sql, &[key.into(), run.into()])? {

@@ -280,6 +280,21 @@ impl Sim {
         self.refresh()?;
         let log = &self.observed.events;
         let letters = &self.observed.letters;
+        // The `trimmed` facts (§16): what retention passed, per key.
+        let mut trimmed: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
+        for event in log
+            .values()
+            .filter(|event| event.local_audit && event.payload["kind"] == "trimmed")
+        {
+            let payload = &event.payload;
+            if let (Some(key), Some(after), Some(through)) = (
+                payload["subscriptionKey"].as_str(),
+                payload["afterOffset"].as_u64(),
+                payload["throughOffset"].as_u64(),
+            ) {
+                trimmed.entry(key.to_owned()).or_default().push((after, through));
+            }
+        }
         let subscriptions = self.source.state().subscriptions.outbound.by_key.clone();
         for (key, subscription) in &subscriptions {
             let run = run_offset_of(subscription);
@@ -317,13 +332,16 @@ impl Sim {
             if !configuration["receiver"].is_object() {
                 continue;
             }
+            let first_offset = self.source.first_offset();
+            let floor = *self.run_floors.entry(run_id.clone()).or_insert(first_offset - 1);
             let start = match subscription.cursor_set {
                 Some(set) => set.after_offset,
                 None if configuration["receiver"]["delivery"]["start"] == json!("now") => {
                     subscription.configured_at_offset
                 }
                 None => 0,
-            };
+            }
+            .max(floor);
             let oracle = Oracle::new(&configuration);
             let seen = self.receipts.get(&run_id);
             for offset in start + 1..=row.acknowledged_offset {
@@ -337,7 +355,13 @@ impl Sim {
                     continue;
                 }
                 let verdict = oracle.verdict(&event.event_type, &event.payload);
+                let passed_by_trim = trimmed.get(key).is_some_and(|passes| {
+                    passes
+                        .iter()
+                        .any(|(after, through)| *after < offset && offset <= *through)
+                });
                 if verdict == Verdict::FilteredOut
+                    || passed_by_trim
                     || letters.contains(&(key.clone(), offset))
                     || halted_after.is_some_and(|after| after < offset)
                 {

@@ -99,6 +99,10 @@ pub enum Step {
     },
     /// Restart the receiving stream's object.
     CrashReceiving,
+    /// Configure (or clear) the source's retention (§16).
+    Retain {
+        dice: u64,
+    },
 }
 
 /// A random schedule: a few configurations, then `steps` interleaved steps.
@@ -118,8 +122,8 @@ pub fn schedule(seed: u64, steps: usize) -> Vec<Step> {
     }
     schedule.push(Step::Append { dice: rng.next() });
     // append, plan, complete, advance, configure, cursor-set, remove, resume,
-    // destroy, crash, crash receiving
-    let weights = [12, 22, 26, 14, 4, 3, 2, 4, 2, 4, 1];
+    // destroy, crash, crash receiving, retain
+    let weights = [12, 22, 26, 14, 4, 3, 2, 4, 2, 4, 1, 3];
     for _ in 0..steps {
         let dice = rng.next();
         schedule.push(match rng.weighted(&weights) {
@@ -136,7 +140,8 @@ pub fn schedule(seed: u64, steps: usize) -> Vec<Step> {
             7 => Step::Resume { dice },
             8 => Step::Destroy { dice },
             9 => Step::Crash { dice },
-            _ => Step::CrashReceiving,
+            10 => Step::CrashReceiving,
+            _ => Step::Retain { dice },
         });
     }
     schedule
@@ -203,6 +208,11 @@ pub struct Stats {
     pub max_open_slots: u64,
     /// Events a concurrent subscription's receiver got below one it had seen.
     pub out_of_order_receipts: u64,
+    /// Retention (§16): rows trimmed, `trimmed` facts written, ephemeral
+    /// rows expired.
+    pub trimmed_rows: u64,
+    pub trimmed_facts: u64,
+    pub expired_rows: u64,
 }
 
 impl Stats {
@@ -227,6 +237,9 @@ impl Stats {
         self.concurrent_plans += other.concurrent_plans;
         self.max_open_slots = self.max_open_slots.max(other.max_open_slots);
         self.out_of_order_receipts += other.out_of_order_receipts;
+        self.trimmed_rows += other.trimmed_rows;
+        self.trimmed_facts += other.trimmed_facts;
+        self.expired_rows += other.expired_rows;
     }
 }
 
@@ -404,6 +417,9 @@ pub struct Sim {
     outstanding: Vec<Outstanding>,
     receipts: BTreeMap<RunId, RunLog>,
     cursors: BTreeMap<RunId, u64>,
+    /// Where retention had trimmed to when each run was first seen (§16): a
+    /// run from the beginning starts at the first retained event.
+    run_floors: BTreeMap<RunId, u64>,
     /// Per run: the cursor and halt at which invariant 1 last held.
     verified_runs: BTreeMap<RunId, (u64, Option<u64>)>,
     /// A call that may write dead letters ran since they were last read.
@@ -448,6 +464,7 @@ impl Sim {
             outstanding: Vec::new(),
             receipts: BTreeMap::new(),
             cursors: BTreeMap::new(),
+            run_floors: BTreeMap::new(),
             verified_runs: BTreeMap::new(),
             letters_dirty: true,
             event_counter: 0,
@@ -526,6 +543,7 @@ impl Sim {
             Step::Advance { dice } => self.advance(&mut SplitMix::new(dice)),
             Step::Crash { dice } => self.crash(&mut SplitMix::new(dice)),
             Step::CrashReceiving => self.crash_receiving(),
+            Step::Retain { dice } => self.retain(&mut SplitMix::new(dice)),
         }?;
         self.check_invariants()
     }

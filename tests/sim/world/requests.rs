@@ -106,6 +106,15 @@ impl Sim {
         Ok(())
     }
 
+    /// A `retention-configured` (§16): later trim steps race deliveries.
+    pub(super) fn retain(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
+        let payload = model::retention(rng);
+        let body = json!({"type": format!("{CONTROL}retention-configured"), "payload": payload});
+        let result = self.append_public(&body, rng)?;
+        self.log(format!("retain {payload} -> {result:?}"));
+        Ok(())
+    }
+
     pub(super) fn resume(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
         let halted: Vec<String> = self
             .source

@@ -62,6 +62,9 @@ impl Sim {
     /// production `Turn::plan_due` does: once per turn.
     pub(super) fn trim_first(&mut self, entropy: [u8; 16]) -> Result<(), Violation> {
         let now = self.now;
+        // What is about to be trimmed is observed first: the invariants
+        // judge every offset a cursor passed against the log as it was.
+        self.refresh()?;
         let Some(mut turn) = self.turn.take() else {
             return Ok(());
         };
@@ -70,6 +73,9 @@ impl Sim {
         self.turn = Some(turn);
         trimmed?.map_err(|error| engine_error("trim", error))?;
         for step in steps {
+            self.stats.trimmed_rows += step.trimmed;
+            self.stats.expired_rows += step.expired;
+            self.stats.trimmed_facts += step.passed.iter().filter(|pass| pass.fact_offset > 0).count() as u64;
             self.log(format!(
                 "trim: {} rows through {}, {} ephemeral expired, passed {:?}",
                 step.trimmed,
