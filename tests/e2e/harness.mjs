@@ -21,9 +21,10 @@ export const SIGNING_KEY = "e2e-signing-key";
 /**
  * Miniflare options for the built worker. `allowInsecureWebhooks` sets
  * ALLOW_INSECURE_WEBHOOKS (local receivers); `itx` adds the JS test service
- * (tests/e2e/itx_service.mjs) bound as ITX_TEST.
+ * (tests/e2e/itx_service.mjs) bound as ITX_TEST. `storageBudgetBytes` sets
+ * STORAGE_BUDGET_BYTES (§16; unset: the deployment default, 9 GB).
  */
-export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks = false, itx = false } = {}) {
+export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks = false, itx = false, storageBudgetBytes } = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
     PROJECT: { className: "ProjectObject", useSQLite: true },
@@ -37,6 +38,7 @@ export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks
     WEBHOOK_SIGNING_KEY: SIGNING_KEY,
   };
   if (allowInsecureWebhooks) bindings.ALLOW_INSECURE_WEBHOOKS = "true";
+  if (storageBudgetBytes !== undefined) bindings.STORAGE_BUDGET_BYTES = String(storageBudgetBytes);
   const tributary = {
     name: "tributary",
     modules: true,
