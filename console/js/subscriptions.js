@@ -44,7 +44,7 @@ function trimmedNote(sub, path) {
     h(
       "span",
       { class: "small muted" },
-      `${pass.eventsPassed} event(s) never delivered; last: after ${pass.lastAfterOffset} through ${pass.lastThroughOffset}, fact `,
+      `${pass.eventsPassed} offset(s) trimmed before delivery; last: after ${pass.lastAfterOffset} through ${pass.lastThroughOffset}, fact `,
       h("a", { href: href(`/streams${path}/-/events`, { after: pass.lastFactOffset - 1 }) }, `#${pass.lastFactOffset}`),
     ),
   );
