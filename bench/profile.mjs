@@ -5,6 +5,7 @@
 //   node bench/profile.mjs webhook [subs=10] [events=1000]
 //   node bench/profile.mjs copy [events=2000]
 //   node bench/profile.mjs append [requests=2000]
+//   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
 //
 // Not a benchmark (no figure from it is a claim); it says what to fix.
 import http from "node:http";
@@ -140,13 +141,17 @@ async function main() {
     } else {
       const requests = Number(a ?? 2000);
       expected = requests;
+      const batch = scenario === "retention" ? 100 : 1;
+      if (scenario === "retention") {
+        await appendOk([{ type: "events.iterate.com/stream/retention-configured", payload: { maxEvents: 1000 } }]);
+      }
       work = async () => {
         let n = 0;
         await Promise.all(
           Array.from({ length: 8 }, async () => {
             while (n < requests) {
               n++;
-              const r = await append([{ type: "data", payload: { n } }]);
+              const r = await append(Array.from({ length: batch }, (_, k) => ({ type: "data", payload: { n, k } })));
               if (r.status !== 201) throw new Error(`append ${r.status}`);
             }
           }),

@@ -1,7 +1,7 @@
 // One stream: its lifetime and head, and tabs for events (paged, with the
 // append form), the live tail (WebSocket), subscriptions, dead letters and
 // processors.
-import { h, replace, time, errorBox, notice, jsonBlock, preview, confirmDialog, field } from "./dom.js";
+import { h, replace, time, errorBox, notice, jsonBlock, preview, confirmDialog, field, bytes } from "./dom.js";
 import { api, session, streamRoute } from "./api.js";
 import { href } from "./hash.js";
 import { subscriptionsTab } from "./subscriptions.js";
@@ -104,7 +104,29 @@ function summaryList(info) {
     item("Stream id", h("code", { class: "id" }, info.streamId)),
     item("Created", time(info.streamCreatedAt)),
     item("Subscriptions", String(Object.keys(info.state?.subscriptions?.outbound?.byKey ?? {}).length)),
+    item("Retention", retentionText(info.retention), "retention"),
+    item("First offset", String(info.firstOffset ?? 1), "first-offset"),
+    item("Bytes", bytes(info.bytes), "bytes"),
+    item("Trimmed events", String(info.trimmedEvents ?? 0), "trimmed-events"),
   );
+}
+
+/** A stream's retention (§16) in words: its limits, or "keep everything". */
+export function retentionText(retention) {
+  if (!retention) return "keep everything";
+  const limits = [];
+  if (retention.maxEvents !== undefined) limits.push(`${retention.maxEvents} events`);
+  if (retention.maxBytes !== undefined) limits.push(bytes(retention.maxBytes));
+  if (retention.maxAgeMs !== undefined) limits.push(`${durationText(retention.maxAgeMs)} old`);
+  const past = retention.trimPastSubscribers ? ", trims past subscribers" : "";
+  return `at most ${limits.join(", ")}${past}`;
+}
+
+function durationText(ms) {
+  if (ms % 86_400_000 === 0) return `${ms / 86_400_000} d`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms} ms`;
 }
 
 /** One committed event: a disclosure whose summary line shows offset, type, time and a payload preview. */
@@ -142,7 +164,9 @@ async function eventsTab(panel, ctx, stream) {
 
   async function load(afterParam, highlight) {
     const head = stream.info?.head ?? 0;
-    const after = afterParam !== undefined ? Math.max(0, Number(afterParam) || 0) : Math.max(0, head - PAGE_SIZE);
+    // Nothing before firstOffset is readable (§16): pages start at firstOffset − 1 at the earliest.
+    const oldest = Math.max(0, (stream.info?.firstOffset ?? 1) - 1);
+    const after = Math.max(oldest, afterParam !== undefined ? Number(afterParam) || 0 : head - PAGE_SIZE);
     let page;
     try {
       page = await api("GET", streamRoute(path, "events"), { query: { after, limit: PAGE_SIZE, includeEphemeral: ephemeral ? "true" : undefined } });
@@ -157,8 +181,8 @@ async function eventsTab(panel, ctx, stream) {
     const pager = h(
       "nav",
       { class: "pager", "aria-label": "Pages of events" },
-      after > 0 ? h("a", { class: "btn", href: href(base, q({ after: 0 })), dataset: { focusKey: "oldest" } }, "Oldest") : null,
-      after > 0 ? h("a", { class: "btn", href: href(base, q({ after: Math.max(0, after - PAGE_SIZE) })), dataset: { focusKey: "older" } }, "Older") : null,
+      after > oldest ? h("a", { class: "btn", href: href(base, q({ after: oldest })), dataset: { focusKey: "oldest" } }, "Oldest") : null,
+      after > oldest ? h("a", { class: "btn", href: href(base, q({ after: Math.max(oldest, after - PAGE_SIZE) })), dataset: { focusKey: "older" } }, "Older") : null,
       page.nextAfter < page.head ? h("a", { class: "btn", href: href(base, q({ after: page.nextAfter })), dataset: { focusKey: "newer" } }, "Newer") : null,
       after < latestAfter ? h("a", { class: "btn", href: href(base, q()), dataset: { focusKey: "latest" } }, "Latest") : null,
     );

@@ -33,6 +33,23 @@ function statusCell(sub, onResume) {
   return h("span", { class: "badge badge-ok" }, "caught up");
 }
 
+/** What retention trimmed before this subscription received it (§16 trimPastSubscribers), when it did. */
+function trimmedNote(sub, path) {
+  const pass = sub.trimmed;
+  if (!pass) return null;
+  return h(
+    "div",
+    { class: "status-cell trimmed-pass" },
+    h("span", { class: "badge badge-warn", title: `retention trimmed offsets ${pass.lastAfterOffset + 1}–${pass.lastThroughOffset} before delivery` }, "trimmed past"),
+    h(
+      "span",
+      { class: "small muted" },
+      `${pass.eventsPassed} offset(s) trimmed before delivery; last: after ${pass.lastAfterOffset} through ${pass.lastThroughOffset}, fact `,
+      h("a", { href: href(`/streams${path}/-/events`, { after: pass.lastFactOffset - 1 }) }, `#${pass.lastFactOffset}`),
+    ),
+  );
+}
+
 export async function subscriptionsTab(panel, ctx, stream) {
   const path = stream.path;
   const samples = new Map();
@@ -102,7 +119,7 @@ export async function subscriptionsTab(panel, ctx, stream) {
               ? h("a", { href: href(`/streams${path}/-/dead-letters`, { subscriptionKey: sub.subscriptionKey }), dataset: { focusKey: `dl:${sub.subscriptionKey}` }, "aria-label": `${deadLetters} dead letters of ${sub.subscriptionKey}` }, String(deadLetters))
               : "0",
           ),
-          h("td", null, statusCell(sub, resume)),
+          h("td", null, statusCell(sub, resume), trimmedNote(sub, path)),
         );
       });
       replace(

@@ -32,6 +32,8 @@ const EXPECTED_CSP =
 
 const STREAM = "/console-e2e/orders";
 const OTHER = "/console-e2e/audit";
+const RETAINED = "/console-e2e/retained";
+const RETENTION = "events.iterate.com/stream/retention-configured";
 const XSS_TYPE = "<img/src=x/onerror=window.__xss=3>";
 const XSS_PAYLOAD = {
   note: "<script>window.__xss=1</script>",
@@ -383,6 +385,56 @@ test("§14: processors: definitions, each instance's checkpoint and state", asyn
   // (textContent: the fact labels are upper-cased by CSS in innerText.)
   assert.match(text, new RegExp(`Checkpoint offset\\s*${expected.checkpointOffset}(?!\\d)`));
   await shot("11-stream-processors");
+});
+
+test("§14 §16: the stream view shows retention, firstOffset, bytes and trimmed events; a subscription's trimmed pass; pages start at firstOffset", async () => {
+  const keepAll = await api.infoOk(STREAM);
+  await page.goto(`${t.url}/console/#/streams${STREAM}/-/events`);
+  await page.waitForSelector("dd[data-field=retention]");
+  const plain = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".facts dd[data-field]")].map((dd) => [dd.dataset.field, dd.textContent])));
+  assert.equal(plain.retention, "keep everything");
+  assert.equal(plain["first-offset"], "1");
+  assert.equal(plain["trimmed-events"], "0");
+  assert.equal(keepAll.firstOffset, 1);
+
+  // A subscription halted on a receiver that is down; then retention and 30 events in one batch: one pass, one fact.
+  receiver.script("/down", { status: 503 });
+  await api.appendOk(RETAINED, { type: CONFIGURED, payload: webhook("hook-down", "/down", "halt", ["data"]) });
+  await api.appendOk(RETAINED, { type: "data", payload: { first: true } });
+  await eventually(async () => assert.ok((await api.cardOk(RETAINED)).subscriptions[0]?.deliveryHalted, "hook-down halted"), { what: "hook-down halted" });
+  const data = Array.from({ length: 30 }, (_, i) => ({ type: "data", payload: { i } }));
+  await api.batchOk(RETAINED, [{ type: RETENTION, payload: { maxEvents: 5, trimPastSubscribers: true } }, ...data]);
+  const { info, pass } = await eventually(
+    async () => {
+      const entry = (await api.cardOk(RETAINED)).subscriptions.find((s) => s.subscriptionKey === "hook-down");
+      assert.ok(entry?.trimmed, "a trimmed pass on the card");
+      const seen = await api.infoOk(RETAINED);
+      assert.ok(seen.firstOffset > entry.trimmed.lastThroughOffset, "trimmed through the pass");
+      return { info: seen, pass: entry.trimmed };
+    },
+    { what: "retention trimmed past hook-down", timeoutMs: 20_000 },
+  );
+
+  await page.goto(`${t.url}/console/#/streams${RETAINED}/-/events?after=0`);
+  await page.waitForSelector("dd[data-field=retention]");
+  const facts = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".facts dd[data-field]")].map((dd) => [dd.dataset.field, dd.textContent])));
+  assert.equal(facts.retention, "at most 5 events, trims past subscribers");
+  assert.equal(facts["first-offset"], String(info.firstOffset));
+  assert.equal(facts["trimmed-events"], String(info.trimmedEvents));
+  assert.match(facts.bytes, /^\d+(\.\d)? (B|KiB)$/);
+  // A page asked for before firstOffset starts at it, not at a 410.
+  await page.waitForSelector(`.events li[data-offset="${info.firstOffset}"]`);
+  assert.equal(await page.$('[data-focus-key="oldest"]'), null, "no older page than firstOffset");
+  await shot("12-retention");
+
+  await page.goto(`${t.url}/console/#/streams${RETAINED}/-/subscriptions`);
+  await page.waitForSelector('tr[data-key="hook-down"] .trimmed-pass');
+  const note = await page.$eval('tr[data-key="hook-down"] .trimmed-pass', (el) => el.innerText);
+  assert.match(note, /trimmed past/i);
+  assert.ok(note.includes(`${pass.eventsPassed} offset(s) trimmed before delivery`), note);
+  assert.ok(note.includes(`after ${pass.lastAfterOffset} through ${pass.lastThroughOffset}`), note);
+  assert.ok(note.includes(`#${pass.lastFactOffset}`), note);
+  await shot("13-trimmed-pass");
 });
 
 test("§14: signing out clears the token; the console has logged no errors and no CSP violation", async () => {

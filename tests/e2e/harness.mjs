@@ -23,9 +23,17 @@ export const SIGNING_KEY = "e2e-signing-key";
  * ALLOW_INSECURE_WEBHOOKS (local receivers); `itx` adds the JS test service
  * (tests/e2e/itx_service.mjs) bound as ITX_TEST. `onLog({timestamp, level,
  * message})` receives every console line of the workers (the log receiver's
- * lines, §15.1), through Miniflare's structured logs.
+ * lines, §15.1), through Miniflare's structured logs. `storageBudgetBytes`
+ * sets STORAGE_BUDGET_BYTES (§16; unset: the deployment default, 9 GB).
  */
-export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks = false, itx = false, onLog } = {}) {
+export function workerOptions({
+  persistDir,
+  bench = false,
+  allowInsecureWebhooks = false,
+  itx = false,
+  onLog,
+  storageBudgetBytes,
+} = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
     PROJECT: { className: "ProjectObject", useSQLite: true },
@@ -39,6 +47,7 @@ export function workerOptions({ persistDir, bench = false, allowInsecureWebhooks
     WEBHOOK_SIGNING_KEY: SIGNING_KEY,
   };
   if (allowInsecureWebhooks) bindings.ALLOW_INSECURE_WEBHOOKS = "true";
+  if (storageBudgetBytes !== undefined) bindings.STORAGE_BUDGET_BYTES = String(storageBudgetBytes);
   const tributary = {
     name: "tributary",
     modules: true,

@@ -235,16 +235,21 @@ test("§3: point read of a missing offset is 404 event_not_found", async () => {
   assert.equal((await infoOk(path)).head, 1);
 });
 
-test("§3, §11: stream info returns {streamId, streamCreatedAt, path, head, eventCount, inboundFenceCount, state}", async () => {
+test("§3, §11, §16: stream info returns {streamId, streamCreatedAt, path, head, eventCount, firstOffset, retention, bytes, trimmedEvents, inboundFenceCount, state}", async () => {
   const path = fresh("info");
   const first = await appendOk(path, { type: "one" });
   await appendOk(path, { type: "two" });
   const i = await infoOk(path);
   assert.deepEqual(
     Object.keys(i).sort(),
-    ["eventCount", "head", "inboundFenceCount", "path", "state", "streamCreatedAt", "streamId"],
+    ["bytes", "eventCount", "firstOffset", "head", "inboundFenceCount", "path", "retention", "state", "streamCreatedAt", "streamId", "trimmedEvents"],
   );
   assert.equal(i.inboundFenceCount, 0);
+  // Nothing trimmed (§16): the log starts at 1, keeps everything, and counts the bytes of both rows.
+  assert.equal(i.firstOffset, 1);
+  assert.equal(i.retention, null);
+  assert.equal(i.trimmedEvents, 0);
+  assert.ok(Number.isInteger(i.bytes) && i.bytes >= "one".length + "two".length, `bytes: ${i.bytes}`);
   assert.equal(i.path, path);
   assert.match(i.streamId, STREAM_ID);
   assert.match(i.streamCreatedAt, RFC3339_MILLIS);
