@@ -115,7 +115,7 @@ async function main() {
       ],
       table,
     );
-    console.log(`(rows left: the retained stream's eventCount right after the run; maxEvents ${MAX_EVENTS}, trimming waits for 1/16 past it)`);
+    console.log(`(rows left: the retained stream's eventCount right after the run; maxEvents ${MAX_EVENTS}, a new round of trimming starts at most once a second, after 1/16 past it)`);
     console.log(`load average after: ${os.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
     console.log("");
     for (const shape of shapes) {

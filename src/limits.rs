@@ -466,6 +466,11 @@ pub const TRIM_STEPS_PER_TURN: u32 = 4;
 /// Trimming waits until a limit is passed by a sixteenth of it (at least one
 /// event, one second, one KiB): one trim step per many appends, not one each.
 pub const TRIM_SLACK_DIVISOR: u64 = 16;
+/// A new round of trimming past `maxEvents` or `maxBytes` starts at most
+/// this often (a round that stopped at its budget goes on at once): under a
+/// steady stream of appends, one bulk delete a second instead of one per
+/// append, and the log is back at its limit a second after appends stop.
+pub const TRIM_INTERVAL_MS: i64 = 1000;
 /// The byte count is saved once this many offsets or bytes were appended
 /// since it was last saved, so an open sums at most this much of the log.
 pub const BYTES_CHECKPOINT_OFFSETS: u64 = 1000;
@@ -479,3 +484,9 @@ pub const COUNT_STEP_ROWS: u64 = 50_000;
 /// (`STORAGE_BUDGET_BYTES`): 9 GB, below the platform's 10 GB per object, so
 /// appends are refused with 507 `stream_full` before SQLite fails mid-commit.
 pub const DEFAULT_STORAGE_BUDGET_BYTES: u64 = 9_000_000_000;
+/// The budget check reads the platform's database size again once this
+/// many event bytes were appended since it last did, or whenever the last
+/// reading plus what was appended since comes within
+/// [`BUDGET_RECHECK_MARGIN_BYTES`] of the budget (other tables grow too).
+pub const BUDGET_RECHECK_BYTES: u64 = 1024 * 1024;
+pub const BUDGET_RECHECK_MARGIN_BYTES: u64 = 16 * 1024 * 1024;

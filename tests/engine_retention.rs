@@ -126,12 +126,18 @@ fn trimming_is_bounded_per_step_and_waits_for_its_slack() {
     let step = world.stream("/r").trim_step(now, [0; 16]).unwrap();
     assert_eq!(step.trimmed, TRIM_STEP_ROWS, "a step trims at most its budget");
     assert!(step.more, "and says more is due");
+    assert!(due(&mut world, "/r"), "a round stopped by its budget goes on at once");
     trim_all(&mut world, "/r");
     assert_eq!(rows(&mut world, "/r"), 10);
     // Within a sixteenth of the limit (at least one event) nothing is due.
     data(&mut world, "/r", 1);
     assert!(!due(&mut world, "/r"));
     data(&mut world, "/r", 1);
+    // Past it, the next round starts a second after the last one.
+    assert!(!due(&mut world, "/r"));
+    let next = world.stream("/r").next_due_at().unwrap();
+    assert_eq!(next, Some(world.now + tributary::limits::TRIM_INTERVAL_MS));
+    world.now += tributary::limits::TRIM_INTERVAL_MS;
     assert!(due(&mut world, "/r"));
 }
 

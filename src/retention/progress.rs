@@ -86,6 +86,14 @@ pub struct Progress {
     /// the byte count (written before migration 0009) is counted by the trim
     /// steps, [`COUNT_STEP_ROWS`] at a time, never in one open.
     pub uncounted: Option<(u64, u64)>,
+    /// The platform's database size when last read, and `bytes` then (the
+    /// storage budget reads it again only near the budget or after
+    /// [`BUDGET_RECHECK_BYTES`](crate::limits::BUDGET_RECHECK_BYTES) appended).
+    pub database_bytes_read: std::cell::Cell<Option<(u64, u64)>>,
+    /// When the last trim step that deleted rows ran, and whether it stopped
+    /// at its budget with more to trim (then the next is due at once).
+    pub last_trim_ms: Option<i64>,
+    pub trim_backlog: bool,
 }
 
 impl Default for Progress {
@@ -96,6 +104,9 @@ impl Default for Progress {
             oldest_ephemeral: Some(None),
             oldest_retained_ms: std::cell::Cell::new(None),
             uncounted: None,
+            database_bytes_read: std::cell::Cell::new(None),
+            last_trim_ms: None,
+            trim_backlog: false,
         }
     }
 }
@@ -130,6 +141,9 @@ impl Progress {
             oldest_ephemeral: Some(read_oldest_ephemeral(storage)?),
             oldest_retained_ms: std::cell::Cell::new(None),
             uncounted: (head > saved.counted_through).then_some((saved.counted_through, head)),
+            database_bytes_read: std::cell::Cell::new(None),
+            last_trim_ms: None,
+            trim_backlog: false,
         };
         if head.saturating_sub(saved.counted_through) <= OPEN_COUNT_ROWS {
             progress.count_step(storage)?;

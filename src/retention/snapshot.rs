@@ -8,7 +8,7 @@
 //! — the snapshot, then the fold of the retained events — equals the live
 //! state. Only control events and copies are read: nothing else folds.
 
-use crate::event::StoredEvent;
+use crate::event::{StoredEvent, CONTROL_PREFIX};
 use crate::state::inbound::{self, InboundError, SNAPSHOT};
 use crate::state::{Mode, ReducedState, STATE_VERSION};
 use crate::storage::{query_optional, Columns, Storage, StorageError};
@@ -27,6 +27,17 @@ pub struct SnapshotRow {
 }
 
 const SELECT: &str = "SELECT through_offset, version, state FROM state_snapshot WHERE id = 1";
+/// Moves an existing snapshot to `through` when nothing between folds (no
+/// control event, no copy); returns a row when it did.
+fn move_if_nothing_folds() -> String {
+    format!(
+        "UPDATE state_snapshot SET through_offset = ? WHERE id = 1 AND through_offset < ? \
+         AND NOT EXISTS (SELECT 1 FROM events WHERE event_offset > state_snapshot.through_offset \
+         AND event_offset <= ? AND (substr(type, 1, {}) = ? OR source IS NOT NULL)) RETURNING through_offset",
+        CONTROL_PREFIX.len()
+    )
+}
+
 const UPSERT: &str = "INSERT INTO state_snapshot (id, through_offset, version, state) VALUES (1, ?, ?, ?) \
      ON CONFLICT (id) DO UPDATE SET through_offset = excluded.through_offset, version = excluded.version, \
      state = excluded.state";
@@ -76,6 +87,15 @@ pub fn rebuild_base<S: Storage + ?Sized>(storage: &S) -> Result<(ReducedState, u
 /// caller's transaction (the one that deletes them). A no-op when the
 /// snapshot is already there.
 pub fn advance<S: Storage + ?Sized>(storage: &S, through: u64) -> Result<(), StorageError> {
+    let moved = storage.query(
+        &move_if_nothing_folds(),
+        &[through.into(), through.into(), through.into(), CONTROL_PREFIX.into()],
+    )?;
+    if !moved.is_empty() {
+        // Plain events only (the common trim): the document is unchanged
+        // and only the snapshot's offset moves — nothing is parsed.
+        return Ok(());
+    }
     let (mut state, after) = rebuild_base(storage)?;
     if through <= after {
         return Ok(());

@@ -17,7 +17,9 @@
 use super::progress::ProgressRow;
 use super::Retention;
 use crate::event::ControlType;
-use crate::limits::{EPHEMERAL_RETENTION_MS, EXPIRE_STEP_ROWS, TRIM_SLACK_DIVISOR, TRIM_STEP_BYTES, TRIM_STEP_ROWS};
+use crate::limits::{
+    EPHEMERAL_RETENTION_MS, EXPIRE_STEP_ROWS, TRIM_INTERVAL_MS, TRIM_SLACK_DIVISOR, TRIM_STEP_BYTES, TRIM_STEP_ROWS,
+};
 use crate::records::RuntimeRow;
 use crate::storage::{Columns, Storage, StorageError};
 use crate::stream::rows::ROW_BYTES;
@@ -123,6 +125,10 @@ fn slack(limit: u64, least: u64) -> u64 {
     (limit / TRIM_SLACK_DIVISOR).max(least)
 }
 
+/// A time before every in-flight deadline: every recorded send counts as
+/// in flight (the epoch, a safe integer across the JS boundary).
+const ANY_RECORDED_SEND: i64 = 0;
+
 const IN_FLIGHT_WINDOWS: &str =
     "SELECT DISTINCT subscription_key FROM delivery_window WHERE in_flight_deadline_at_ms > ?";
 
@@ -182,7 +188,25 @@ impl<S: Storage> Stream<S> {
         Ok(pins.min().unwrap_or(head).min(head.saturating_sub(1)))
     }
 
+    /// The runtime rows, not read when no subscription pins the log.
+    fn subscription_rows(&self) -> Result<BTreeMap<String, RuntimeRow>, StorageError> {
+        if self.state.subscriptions.outbound.by_key.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        self.runtime_rows()
+    }
+
     /// The rows after the trim point up to `floor`, at most a step's worth.
+    /// The highest offset a step may look at: the floor, and with only
+    /// `maxEvents` set, no row the count keeps (a step then reads just the
+    /// rows it trims).
+    fn trim_upper_bound(retention: &Retention, floor: u64, head: u64) -> u64 {
+        match (retention.max_events, retention.max_age_ms, retention.max_bytes) {
+            (Some(max), None, None) => floor.min(head.saturating_sub(max)),
+            _ => floor,
+        }
+    }
+
     fn trim_candidates(&self, floor: u64) -> Result<Vec<Candidate>, StorageError> {
         let sql = format!(
             "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE event_offset > ? \
@@ -244,23 +268,10 @@ impl<S: Storage> Stream<S> {
         let Some(head) = self.lifetime.as_ref().map(|meta| meta.head) else {
             return Ok(step);
         };
-        let rows = self.runtime_rows()?;
+        let rows = self.subscription_rows()?;
         let floor = self.trim_floor(&retention, &rows, now_ms)?;
-        let candidates = self.trim_candidates(floor)?;
-        let Some(mut cut) = decide(&candidates, &retention, head, self.retention.bytes, now_ms) else {
-            // Expired ephemeral rows right after the trim point leave offsets
-            // without rows: the first offset moves over them (no row goes).
-            let hole_end = candidates.first().map_or(floor, |first| first.offset - 1);
-            if hole_end > step.through {
-                let hole = Cut {
-                    through: hole_end,
-                    rows: 0,
-                    bytes: 0,
-                    budget_spent: false,
-                };
-                self.commit_trim(hole, &[])?;
-                step.through = hole_end;
-            }
+        let upper = Self::trim_upper_bound(&retention, floor, head);
+        let Some(mut cut) = self.next_cut(&retention, upper, head, now_ms)? else {
             return Ok(step);
         };
         if retention.trim_past_subscribers {
@@ -268,21 +279,74 @@ impl<S: Storage> Stream<S> {
             // A fact written before a crash holds the point it announced.
             let announced = step.passed.iter().map(|passed| passed.through_offset).min();
             if let Some(announced) = announced.filter(|announced| *announced < cut.through) {
-                let kept: Vec<&Candidate> = candidates.iter().filter(|c| c.offset <= announced).collect();
+                let (rows, bytes) = self.measure(announced)?;
                 cut = Cut {
                     through: announced,
-                    rows: kept.len() as u64,
-                    bytes: kept.iter().map(|c| c.bytes).sum(),
+                    rows,
+                    bytes,
                     budget_spent: true,
                 };
             }
         }
         self.commit_trim(cut, &step.passed)?;
+        self.retention.last_trim_ms = Some(now_ms);
+        self.retention.trim_backlog = cut.budget_spent;
         self.counters.retention_passes += step.passed.iter().filter(|pass| pass.fact_offset > 0).count() as u64;
         step.trimmed = cut.rows;
         step.through = cut.through;
         step.more = cut.budget_spent;
         Ok(step)
+    }
+
+    /// What the next step trims, up to `upper`. With only `maxEvents` set it
+    /// is known from offsets: one aggregate query sizes it (the rows stay
+    /// in SQLite). Otherwise the rows are read ([`decide`]). Expired
+    /// ephemeral rows right after the trim point leave offsets without rows:
+    /// the first offset moves over them.
+    fn next_cut(&self, retention: &Retention, upper: u64, head: u64, now_ms: i64) -> Result<Option<Cut>, StorageError> {
+        let trimmed = self.retention.saved.trimmed_through;
+        if let (Some(_), None, None) = (retention.max_events, retention.max_age_ms, retention.max_bytes) {
+            let through = upper.min(trimmed.saturating_add(TRIM_STEP_ROWS));
+            if through <= trimmed {
+                return Ok(None);
+            }
+            let (rows, bytes) = self.measure(through)?;
+            if bytes <= TRIM_STEP_BYTES {
+                return Ok(Some(Cut {
+                    through,
+                    rows,
+                    bytes,
+                    budget_spent: through < upper,
+                }));
+            }
+        }
+        let candidates = self.trim_candidates(upper)?;
+        if let Some(cut) = decide(&candidates, retention, head, self.retention.bytes, now_ms) {
+            return Ok(Some(cut));
+        }
+        let hole_end = candidates.first().map_or(upper, |first| first.offset - 1);
+        Ok((hole_end > trimmed).then_some(Cut {
+            through: hole_end,
+            rows: 0,
+            bytes: 0,
+            budget_spent: false,
+        }))
+    }
+
+    /// The rows and bytes from the trim point through `through`.
+    fn measure(&self, through: u64) -> Result<(u64, u64), StorageError> {
+        let sql = format!(
+            "SELECT COUNT(*), COALESCE(SUM({ROW_BYTES}), 0) FROM events WHERE event_offset > ? AND event_offset <= ?"
+        );
+        let trimmed = self.retention.saved.trimmed_through;
+        let found = self.storage.query(&sql, &[trimmed.into(), through.into()])?;
+        match found.first() {
+            Some(row) => {
+                let columns = Columns { query: &sql, row };
+                Ok((columns.int(0)?.max(0) as u64, columns.int(1)?.max(0) as u64))
+            }
+            None => Ok((0, 0)),
+        }
     }
 
     /// Appends each passed subscription's fact before anything is deleted
@@ -555,9 +619,17 @@ impl<S: Storage> Stream<S> {
             }),
             None => None,
         };
-        let limit_due = if over_count || over_bytes { Some(i64::MIN) } else { aged };
+        let round_due = match self.retention.last_trim_ms {
+            Some(last) if !self.retention.trim_backlog => last.saturating_add(TRIM_INTERVAL_MS),
+            _ => i64::MIN,
+        };
+        let limit_due = if over_count || over_bytes {
+            Some(round_due)
+        } else {
+            aged
+        };
         let limit_due = match limit_due {
-            Some(_) if self.trim_floor(retention, &self.runtime_rows()?, i64::MIN)? <= trimmed => None,
+            Some(_) if self.trim_floor(retention, &self.subscription_rows()?, ANY_RECORDED_SEND)? <= trimmed => None,
             other => other,
         };
         Ok(limit_due.into_iter().chain(ephemeral).min())

@@ -405,7 +405,21 @@ impl<S: Storage> Stream<S> {
             return Ok(());
         }
         let budget_bytes = self.deployment.storage_budget_bytes();
+        let appended = self.retention.bytes;
+        let known = self.retention.database_bytes_read.get().filter(|(size, at)| {
+            let since = appended.saturating_sub(*at);
+            since < crate::limits::BUDGET_RECHECK_BYTES
+                && size
+                    .saturating_add(since)
+                    .saturating_add(body_bytes as u64)
+                    .saturating_add(crate::limits::BUDGET_RECHECK_MARGIN_BYTES)
+                    <= budget_bytes
+        });
+        if known.is_some() {
+            return Ok(());
+        }
         let database_bytes = self.storage.database_bytes()?;
+        self.retention.database_bytes_read.set(Some((database_bytes, appended)));
         if database_bytes.saturating_add(body_bytes as u64) <= budget_bytes {
             return Ok(());
         }

@@ -38,9 +38,8 @@ const EVENT_JSON: &str = "'{\"offset\":' || event_offset \
 
 /// An upper bound of one event row's JSON length (escaping can grow the
 /// quoted type and idempotency key at most six-fold; the rest is copied).
-const JSON_BYTES: &str =
-    "6 * length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
-     + 6 * COALESCE(length(CAST(idempotency_key AS BLOB)), 0) + COALESCE(length(CAST(source AS BLOB)), 0) + 160";
+const JSON_BYTES: &str = "6 * octet_length(type) + octet_length(payload) + octet_length(metadata) \
+     + 6 * COALESCE(octet_length(idempotency_key), 0) + COALESCE(octet_length(source), 0) + 160";
 
 /// Events after `after` (ephemeral ones too when `include_ephemeral`), at
 /// most `limit` rows and `max_bytes` of row text (at least one row). The

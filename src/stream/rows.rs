@@ -27,9 +27,8 @@ pub fn by_idempotency_key<S: Storage + ?Sized>(storage: &S, key: &str) -> Result
 }
 
 /// Bytes one event row occupies in memory once read (all its text columns).
-pub(crate) const ROW_BYTES: &str =
-    "length(CAST(type AS BLOB)) + length(CAST(payload AS BLOB)) + length(CAST(metadata AS BLOB)) \
-     + COALESCE(length(CAST(idempotency_key AS BLOB)), 0) + COALESCE(length(CAST(source AS BLOB)), 0)";
+pub(crate) const ROW_BYTES: &str = "octet_length(type) + octet_length(payload) + octet_length(metadata) \
+     + COALESCE(octet_length(idempotency_key), 0) + COALESCE(octet_length(source), 0)";
 
 /// The most bytes one event row can hold (§3, §12): an event, its
 /// idempotency key and a copy's provenance of at most [`MAX_COPY_HOPS`](crate::limits::MAX_COPY_HOPS) hops.

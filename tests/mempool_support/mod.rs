@@ -395,6 +395,7 @@ impl Harness {
     pub fn events(&mut self) -> Vec<Value> {
         let query = tributary::stream::RangeQuery {
             after: 0,
+            from_earliest: false,
             limit: 1000,
             include_ephemeral: false,
         };
