@@ -3,7 +3,9 @@
 //! few sources in older, equal and newer runs — accepted or refused — the
 //! incrementally reduced state equals a rebuild from the log, the inbound
 //! fence rows (§7 rule 2, their own table) equal the rows the rebuild
-//! writes, and the runtime rows agree with the state.
+//! writes, and the runtime rows agree with the state. Retention (§16) trims
+//! in between: the rebuild is then the snapshot plus the retained events,
+//! and must still equal the live state.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
@@ -11,7 +13,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use tributary::copy::{copy_idempotency_key, CopyBatch, Stamp};
 use tributary::event::{Authority, InputEvent};
 use tributary::time::rfc3339_millis;
@@ -43,6 +45,13 @@ enum Op {
         generation: u8,
         offset: u8,
     },
+    /// `retention-configured` (§16): keep `max_events` (0: clear it).
+    Retain {
+        max_events: u8,
+        trim_past: bool,
+    },
+    /// Run a few trim steps now.
+    Trim,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -64,6 +73,9 @@ fn op() -> impl Strategy<Value = Op> {
             generation,
             offset
         }),
+        (0u8..8, any::<bool>()).prop_map(|(max_events, trim_past)| Op::Retain { max_events, trim_past }),
+        Just(Op::Trim),
+        Just(Op::Trim),
     ]
 }
 
@@ -105,7 +117,9 @@ proptest! {
         // (source, key) → (last accepted run, copies received, when), and the
         // copies committed: the fence as the spec describes it.
         let mut fences: BTreeMap<(u8, u8), ModelFence> = BTreeMap::new();
-        let mut copied = BTreeSet::new();
+        // Each committed copy and the offset it landed at: retention forgets
+        // a trimmed copy's idempotency key (§16), so it may land again.
+        let mut copied: BTreeMap<(u8, u8, (u8, u8), u8), u64> = BTreeMap::new();
         for (step, op) in ops.iter().enumerate() {
             let now = step as i64 * 10;
             let body = match op {
@@ -129,13 +143,30 @@ proptest! {
                     let record = fences.entry((*source, *key)).or_insert((run, 0, now));
                     if run < record.0 {
                         prop_assert!(accepted.is_err(), "an older run is fenced off");
-                    } else if copied.insert((*source, *key, run, *offset)) {
+                    } else if !copied.contains_key(&(*source, *key, run, *offset)) {
+                        let landed = accepted.as_ref().ok().and_then(|a| a.appended.first()).map(|e| e.offset);
                         prop_assert_eq!(accepted.map(|a| a.appended.len() - a.deduplicated).ok(), Some(1));
+                        copied.insert((*source, *key, run, *offset), landed.unwrap_or(0));
                         *record = (run, record.1 + 1, now);
                     } else {
                         prop_assert_eq!(accepted.map(|a| a.deduplicated).ok(), Some(1));
                         record.0 = run;
                     }
+                    continue;
+                }
+                Op::Retain { max_events, trim_past } => {
+                    let payload = match max_events {
+                        0 => json!({}),
+                        n => json!({"maxEvents": n, "trimPastSubscribers": trim_past}),
+                    };
+                    control("retention-configured", payload)
+                }
+                Op::Trim => {
+                    for _ in 0..3 {
+                        stream.trim_step(now, [3; 16]).unwrap();
+                    }
+                    let first = stream.first_offset();
+                    copied.retain(|_, landed| *landed >= first);
                     continue;
                 }
                 Op::Halt { key, after } => {
