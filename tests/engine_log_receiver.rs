@@ -163,6 +163,32 @@ fn s15_1_a_failing_transform_follows_on_failing_event() {
 }
 
 #[test]
+fn s8_a_dead_letter_of_a_log_subscription_replays_as_its_line() {
+    let failing = "payload.n = 2 ? $error('no') : {'payload': payload}";
+    let mut world = World::new(8);
+    world.append("/shop", log_receiver("audit", "skip", Some(failing)));
+    world.append("/shop", orders(1, 3));
+    world.run(&["/shop"], 20, &mut |_: &DeliveryPlan| Network::Deliver);
+    let query = tributary::stream::dead_letters::DeadLetterQuery::parse("").unwrap();
+    let letters = world.stream("/shop").dead_letters(&query).unwrap();
+    let id = letters["deadLetters"][0]["id"].as_u64().unwrap();
+    let now = world.now;
+    let plan = world.stream("/shop").plan_replay(id, now).unwrap();
+    assert!(matches!(plan.receiver, tributary::subscription::Receiver::Log { .. }));
+    assert_eq!(
+        plan.events.iter().map(|event| event.offset).collect::<Vec<_>>(),
+        vec![3]
+    );
+    let lines = log_lines::lines(&plan);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let line: Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(
+        (line["offset"].clone(), line["deliveryId"].clone()),
+        (json!(3), json!(plan.delivery_id))
+    );
+}
+
+#[test]
 fn s15_1_a_bad_log_receiver_is_422_naming_the_field_and_commits_nothing() {
     let mut stream = memory_stream("/shop");
     let cases = [

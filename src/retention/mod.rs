@@ -8,8 +8,11 @@
 //!   snapshot plus the retained events.
 //! - [`trim`]: one bounded trim step of the alarm: never past a durable
 //!   subscription's cursor unless `trimPastSubscribers`, and then only after
-//!   each passed subscription's `trimmed` fact.
+//!   each passed subscription's `trimmed` fact; `due` says when one is due,
+//!   `expire` deletes ephemeral rows past their hour.
 
+mod due;
+mod expire;
 pub mod passes;
 pub mod progress;
 pub mod snapshot;

@@ -17,9 +17,7 @@
 use super::progress::ProgressRow;
 use super::Retention;
 use crate::event::ControlType;
-use crate::limits::{
-    EPHEMERAL_RETENTION_MS, EXPIRE_STEP_ROWS, TRIM_INTERVAL_MS, TRIM_SLACK_DIVISOR, TRIM_STEP_BYTES, TRIM_STEP_ROWS,
-};
+use crate::limits::{TRIM_STEP_BYTES, TRIM_STEP_ROWS};
 use crate::records::RuntimeRow;
 use crate::storage::{Columns, Storage, StorageError};
 use crate::stream::rows::ROW_BYTES;
@@ -116,18 +114,9 @@ pub fn decide(candidates: &[Candidate], retention: &Retention, head: u64, bytes:
     })
 }
 
-/// The most bytes one `trimmed` fact takes (a 256-byte key twice, in its
-/// payload and its idempotency key, plus the rest).
-const FACT_BYTES: u64 = 1024;
-
-/// How far past a limit trimming waits (a sixteenth of it).
-fn slack(limit: u64, least: u64) -> u64 {
-    (limit / TRIM_SLACK_DIVISOR).max(least)
-}
-
 /// A time before every in-flight deadline: every recorded send counts as
 /// in flight (the epoch, a safe integer across the JS boundary).
-const ANY_RECORDED_SEND: i64 = 0;
+pub(super) const ANY_RECORDED_SEND: i64 = 0;
 
 const IN_FLIGHT_WINDOWS: &str =
     "SELECT DISTINCT subscription_key FROM delivery_window WHERE in_flight_deadline_at_ms > ?";
@@ -151,7 +140,7 @@ impl<S: Storage> Stream<S> {
     /// The highest offset trimming may reach now: the lowest cursor of a
     /// durable subscription (§16), or the head with `trimPastSubscribers`
     /// except where a send is in flight.
-    fn trim_floor(
+    pub(super) fn trim_floor(
         &self,
         retention: &Retention,
         rows: &BTreeMap<String, RuntimeRow>,
@@ -189,7 +178,7 @@ impl<S: Storage> Stream<S> {
     }
 
     /// The runtime rows, not read when no subscription pins the log.
-    fn subscription_rows(&self) -> Result<BTreeMap<String, RuntimeRow>, StorageError> {
+    pub(super) fn subscription_rows(&self) -> Result<BTreeMap<String, RuntimeRow>, StorageError> {
         if self.state.subscriptions.outbound.by_key.is_empty() {
             return Ok(BTreeMap::new());
         }
@@ -227,11 +216,6 @@ impl<S: Storage> Stream<S> {
                 })
             })
             .collect()
-    }
-
-    /// Whether a trim step is due at `now_ms` (the alarm runs one only then).
-    pub fn trim_due(&self, now_ms: i64) -> Result<bool, StorageError> {
-        Ok(self.retention_due_at()?.is_some_and(|at| at <= now_ms))
     }
 
     /// One trim step at `now_ms` (§16): expires old ephemeral rows, then
@@ -446,7 +430,7 @@ impl<S: Storage> Stream<S> {
 
     /// After a trim or an expiry committed: the saved progress, the byte
     /// count and the lifetime's row count follow.
-    fn forget_rows(&mut self, progress: ProgressRow, rows: u64) {
+    pub(super) fn forget_rows(&mut self, progress: ProgressRow, rows: u64) {
         self.retention.saved = progress;
         self.retention.bytes = progress.retained_bytes;
         self.retention.oldest_retained_ms.set(None);
@@ -497,66 +481,6 @@ impl<S: Storage> Stream<S> {
         .record(&self.storage)
     }
 
-    /// Deletes ephemeral rows older than an hour (§16), at most
-    /// [`EXPIRE_STEP_ROWS`] of them, oldest first; how many.
-    fn expire_ephemeral(&mut self, now_ms: i64) -> Result<u64, StorageError> {
-        let cutoff = now_ms.saturating_sub(EPHEMERAL_RETENTION_MS);
-        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        if self
-            .oldest_ephemeral()?
-            .is_none_or(|(offset, created_at_ms)| offset >= head || created_at_ms >= cutoff)
-        {
-            return Ok(0);
-        }
-        // Never the head row: the head is read from the log (§3).
-        let sql = format!(
-            "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE ephemeral = 1 \
-             AND event_offset < ? ORDER BY event_offset LIMIT ?"
-        );
-        let found = self.storage.query(&sql, &[head.into(), EXPIRE_STEP_ROWS.into()])?;
-        let (mut through, mut rows, mut bytes) = (0u64, 0u64, 0u64);
-        for row in &found {
-            let columns = Columns { query: &sql, row };
-            if columns.int(1)? >= cutoff {
-                break;
-            }
-            through = columns.int(0)?.max(0) as u64;
-            rows += 1;
-            bytes = bytes.saturating_add(columns.int(2)?.max(0) as u64);
-        }
-        if rows == 0 {
-            self.retention.oldest_ephemeral = None;
-            return Ok(0);
-        }
-        let progress = ProgressRow {
-            counted_through: head,
-            retained_bytes: self.retention.bytes.saturating_sub(bytes),
-            trimmed_events: self.retention.saved.trimmed_events.saturating_add(rows),
-            ..self.retention.saved
-        };
-        self.storage.atomically(&mut || {
-            self.storage.execute(
-                "DELETE FROM events WHERE ephemeral = 1 AND event_offset <= ?",
-                &[through.into()],
-            )?;
-            progress.save(&self.storage)
-        })?;
-        self.forget_rows(progress, rows);
-        self.retention.oldest_ephemeral = None;
-        self.oldest_ephemeral()?;
-        Ok(rows)
-    }
-
-    /// The oldest ephemeral row (read once, then kept).
-    fn oldest_ephemeral(&mut self) -> Result<Option<(u64, i64)>, StorageError> {
-        if let Some(known) = self.retention.oldest_ephemeral {
-            return Ok(known);
-        }
-        let oldest = super::progress::read_oldest_ephemeral(&self.storage)?;
-        self.retention.oldest_ephemeral = Some(oldest);
-        Ok(oldest)
-    }
-
     /// Appends one trusted fact (idempotent by its key) and returns the
     /// committed event — the earlier one when it was a duplicate.
     fn append_trusted_fact(
@@ -578,78 +502,67 @@ impl<S: Storage> Stream<S> {
             .next()
             .ok_or_else(|| StorageError::Sql("a fact append committed nothing".to_owned()))
     }
+}
 
-    /// When the alarm should next run a trim step (§16), `i64::MIN` for now:
-    /// past a limit by its slack with something the floor lets go, or when
-    /// the oldest row or ephemeral row ages out. From memory, except the
-    /// floor (read only once a limit is passed, counting every recorded send
-    /// as in flight: its end schedules the alarm again).
-    pub fn retention_due_at(&self) -> Result<Option<i64>, StorageError> {
-        let Some(head) = self.lifetime.as_ref().map(|meta| meta.head) else {
-            return Ok(None);
-        };
-        if self.retention.uncounted.is_some() {
-            return Ok(Some(i64::MIN));
-        }
-        // The head row never expires: an ephemeral head waits for the next append.
-        let ephemeral = self
-            .retention
-            .oldest_ephemeral
-            .flatten()
-            .filter(|(offset, _)| *offset < head)
-            .map(|(_, oldest)| oldest + EPHEMERAL_RETENTION_MS + EPHEMERAL_RETENTION_MS / TRIM_SLACK_DIVISOR as i64);
-        let Some(retention) = self.state.retention.as_ref() else {
-            return Ok(ephemeral);
-        };
-        let trimmed = self.retention.saved.trimmed_through;
-        // A step may append one `trimmed` fact per subscription: the slack
-        // holds them, so the facts of one step never make the next one due.
-        let facts = self.state.subscriptions.outbound.by_key.len() as u64 + 1;
-        let over_count = retention
-            .max_events
-            .is_some_and(|max| head.saturating_sub(trimmed) > max.saturating_add(slack(max, facts)));
-        let over_bytes = retention
-            .max_bytes
-            .is_some_and(|max| self.retention.bytes > max.saturating_add(slack(max, FACT_BYTES.saturating_mul(facts))));
-        let aged = match retention.max_age_ms {
-            Some(max) => self.oldest_retained_ms()?.map(|oldest| {
-                oldest
-                    .saturating_add(max as i64)
-                    .saturating_add(slack(max, 1000) as i64)
-            }),
-            None => None,
-        };
-        let round_due = match self.retention.last_trim_ms {
-            Some(last) if !self.retention.trim_backlog => last.saturating_add(TRIM_INTERVAL_MS),
-            _ => i64::MIN,
-        };
-        let limit_due = if over_count || over_bytes {
-            Some(round_due)
-        } else {
-            aged
-        };
-        let limit_due = match limit_due {
-            Some(_) if self.trim_floor(retention, &self.subscription_rows()?, ANY_RECORDED_SEND)? <= trimmed => None,
-            other => other,
-        };
-        Ok(limit_due.into_iter().chain(ephemeral).min())
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn rows(offsets: std::ops::RangeInclusive<u64>, bytes: u64) -> Vec<Candidate> {
+        offsets
+            .map(|offset| Candidate {
+                offset,
+                created_at_ms: offset as i64 * 1000,
+                bytes,
+            })
+            .collect()
     }
 
-    /// When the oldest retained row below the head was appended (read once
-    /// per trim; the head is never trimmed).
-    fn oldest_retained_ms(&self) -> Result<Option<i64>, StorageError> {
-        if let Some(known) = self.retention.oldest_retained_ms.get() {
-            return Ok(known);
+    fn keep(max_events: Option<u64>, max_age_ms: Option<u64>, max_bytes: Option<u64>) -> Retention {
+        Retention {
+            max_age_ms,
+            max_events,
+            max_bytes,
+            trim_past_subscribers: false,
         }
-        let sql = "SELECT created_at_ms FROM events WHERE event_offset > ? AND event_offset < ? \
-                   ORDER BY event_offset LIMIT 1";
-        let trimmed = self.retention.saved.trimmed_through;
-        let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
-        let oldest = match self.storage.query(sql, &[trimmed.into(), head.into()])?.first() {
-            Some(row) => Some(Columns { query: sql, row }.int(0)?),
-            None => None,
-        };
-        self.retention.oldest_retained_ms.set(Some(oldest));
-        Ok(oldest)
+    }
+
+    #[test]
+    fn the_count_keeps_the_newest_offsets_and_never_the_head() {
+        let cut = decide(&rows(1..=10, 10), &keep(Some(3), None, None), 10, 100, 0).unwrap();
+        assert_eq!((cut.through, cut.rows, cut.bytes, cut.budget_spent), (7, 7, 70, false));
+        let everything_old = decide(&rows(1..=10, 10), &keep(None, Some(60_000), None), 10, 100, 1 << 40).unwrap();
+        assert_eq!(everything_old.through, 9, "the head stays");
+        assert_eq!(decide(&rows(10..=10, 10), &keep(Some(1), None, None), 10, 10, 0), None);
+    }
+
+    #[test]
+    fn age_and_bytes_stop_at_the_first_row_within_every_limit() {
+        // Rows 1..=5 were created at 1..=5 s; at 65 s the ones before 5 s are a minute old.
+        let cut = decide(&rows(1..=10, 10), &keep(None, Some(60_000), None), 10, 100, 65_000).unwrap();
+        assert_eq!(cut.through, 4);
+        // 100 bytes held, 35 allowed: the oldest 7 rows go (30 left).
+        let cut = decide(&rows(1..=10, 10), &keep(None, None, Some(35)), 10, 100, 0).unwrap();
+        assert_eq!((cut.through, cut.bytes), (7, 70));
+        assert_eq!(
+            decide(
+                &rows(1..=10, 10),
+                &keep(Some(100), Some(60_000), Some(1000)),
+                10,
+                100,
+                0
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_step_stops_at_its_byte_budget_but_always_takes_one_row() {
+        let big = TRIM_STEP_BYTES / 2 + 1;
+        let cut = decide(&rows(1..=10, big), &keep(Some(1), None, None), 10, 10 * big, 0).unwrap();
+        assert_eq!((cut.through, cut.rows, cut.budget_spent), (1, 1, true));
+        let huge = decide(&rows(1..=10, 2 * TRIM_STEP_BYTES), &keep(Some(1), None, None), 10, 0, 0).unwrap();
+        assert_eq!((huge.rows, huge.budget_spent), (1, true));
     }
 }

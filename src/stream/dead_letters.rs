@@ -260,7 +260,7 @@ impl<S: Storage> Stream<S> {
             .filter(|configuration| {
                 matches!(
                     configuration.receiver,
-                    Receiver::WebhookPost { .. } | Receiver::ItxCall { .. }
+                    Receiver::WebhookPost { .. } | Receiver::ItxCall { .. } | Receiver::Log { .. }
                 )
             })
             .ok_or_else(no_receiver)?;
