@@ -143,10 +143,10 @@ proptest! {
                     let record = fences.entry((*source, *key)).or_insert((run, 0, now));
                     if run < record.0 {
                         prop_assert!(accepted.is_err(), "an older run is fenced off");
-                    } else if !copied.contains_key(&(*source, *key, run, *offset)) {
+                    } else if let std::collections::btree_map::Entry::Vacant(entry) = copied.entry((*source, *key, run, *offset)) {
                         let landed = accepted.as_ref().ok().and_then(|a| a.appended.first()).map(|e| e.offset);
                         prop_assert_eq!(accepted.map(|a| a.appended.len() - a.deduplicated).ok(), Some(1));
-                        copied.insert((*source, *key, run, *offset), landed.unwrap_or(0));
+                        entry.insert(landed.unwrap_or(0));
                         *record = (run, record.1 + 1, now);
                     } else {
                         prop_assert_eq!(accepted.map(|a| a.deduplicated).ok(), Some(1));
