@@ -185,7 +185,6 @@ impl<S: Storage> Stream<S> {
         self.runtime_rows()
     }
 
-    /// The rows after the trim point up to `floor`, at most a step's worth.
     /// The highest offset a step may look at: the floor, and with only
     /// `maxEvents` set, no row the count keeps (a step then reads just the
     /// rows it trims).
@@ -196,6 +195,7 @@ impl<S: Storage> Stream<S> {
         }
     }
 
+    /// The rows after the trim point up to `floor`, at most a step's worth.
     fn trim_candidates(&self, floor: u64) -> Result<Vec<Candidate>, StorageError> {
         let sql = format!(
             "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE event_offset > ? \
