@@ -10,7 +10,7 @@
 // Every wait is for something observable. Screenshots go to
 // target/console-screenshots/; with UPDATE_CONSOLE_SCREENSHOT=1 the new
 // screens are also written to docs/ (console-subscription.png,
-// console-sources.png).
+// console-subscription-422.png, console-source.png).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
@@ -330,8 +330,48 @@ test("§14 §15: sources: a 422 against its field, create a chain and a mempool 
 
   if (process.env.UPDATE_CONSOLE_SCREENSHOT === "1") {
     copyFileSync(join(SHOTS, "20-subscription-form.png"), join(ROOT, "docs", "console-subscription.png"));
+    copyFileSync(join(SHOTS, "21-subscription-422.png"), join(ROOT, "docs", "console-subscription-422.png"));
     copyFileSync(join(SHOTS, "23-source.png"), join(ROOT, "docs", "console-source.png"));
   }
+});
+
+/** Presses Tab until `predicate(document.activeElement, arg)` holds (keyboard-only navigation). */
+async function tabTo(predicate, arg, { max = 60, what = "an element" } = {}) {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate(predicate, arg)) return;
+  }
+  throw new Error(`Tab never reached ${what}`);
+}
+
+test("§14: keyboard only: New subscription from the card, a log receiver chosen with the arrow keys, Enter submits", async () => {
+  await open(`/streams${STREAM}/-/subscriptions`);
+  await page.waitForSelector("tr[data-key]");
+  await tabTo(() => document.activeElement?.textContent === "New subscription", undefined, { what: "New subscription" });
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.activeElement?.name === "subscriptionKey", {}, undefined);
+  await page.keyboard.type("by-keys");
+  await tabTo(() => document.activeElement?.name === "action", undefined, { what: "the receiver select" });
+  // Webhook, copy, itx, processor, log: four steps down.
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press("ArrowDown");
+  assert.equal(await page.evaluate(() => document.activeElement.value), "log");
+  await tabTo(() => document.activeElement?.name === "eventTypes", undefined, { what: "event types" });
+  await page.keyboard.type("order.created");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => location.hash.includes("key=by-keys") && location.hash.includes("done=configured"));
+  const stored = await configurationOf(STREAM, "by-keys");
+  assert.deepEqual(stored.configuration, { subscriptionKey: "by-keys", filter: { eventTypes: ["order.created"] }, receiver: { action: "log", delivery: { start: "beginning", onFailingEvent: "halt" } } });
+});
+
+test("§14: API data on the new screens renders as text: a hostile key and description", async () => {
+  const key = '<img src=x onerror="window.__xss=1">';
+  await api.appendOk(STREAM, { type: CONFIGURED, payload: { subscriptionKey: key, description: "<script>window.__xss=2</script>", receiver: { action: "log", delivery: { start: "now", onFailingEvent: "skip" } } } });
+  await open(`/streams${STREAM}/-/subscription?key=${encodeURIComponent(key)}`);
+  await page.waitForSelector("form.subscription-form");
+  assert.equal(await page.$eval("main h1", (el) => el.textContent), key);
+  assert.equal(await page.$eval("form.subscription-form [name=description]", (el) => el.value), "<script>window.__xss=2</script>");
+  assert.equal(await page.$("main img[src=x]"), null);
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
 });
 
 test("§14: no console error or CSP violation along the way", () => {
