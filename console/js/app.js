@@ -6,6 +6,8 @@ import { href, parseHash } from "./hash.js";
 import { streamsPage } from "./streams.js";
 import { streamPage, STREAM_TABS } from "./stream.js";
 import { processorsPage, processorPage } from "./processors.js";
+import { subscriptionPage } from "./subscription_view.js";
+import { sourcesPage, sourcePage } from "./sources.js";
 
 const tabPattern = STREAM_TABS.map((tab) => tab.id).join("|");
 const routes = [
@@ -16,9 +18,12 @@ const routes = [
     nav: "streams",
     render: (root, ctx) => streamPage(root, ctx, ctx.params[0], ctx.params[1]),
   },
+  { pattern: /^\/streams(\/.+?)\/-\/subscription$/, nav: "streams", render: (root, ctx) => subscriptionPage(root, ctx, ctx.params[0]) },
   { pattern: /^\/streams(\/.+)$/, nav: "streams", render: (root, ctx) => ctx.redirect(`/streams${ctx.params[0]}/-/events`) },
   { pattern: /^\/processors\/?$/, nav: "processors", render: processorsPage },
   { pattern: /^\/processors\/([^/]+)$/, nav: "processors", render: (root, ctx) => processorPage(root, ctx, decodeURIComponent(ctx.params[0])) },
+  { pattern: /^\/sources\/?$/, nav: "sources", render: sourcesPage },
+  { pattern: /^\/sources\/([^/]+)$/, nav: "sources", render: (root, ctx) => sourcePage(root, ctx, decodeURIComponent(ctx.params[0])) },
 ];
 
 const main = document.getElementById("main");

@@ -7,6 +7,7 @@ import { href } from "./hash.js";
 import { subscriptionsTab } from "./subscriptions.js";
 import { deadLettersTab } from "./dead_letters.js";
 import { streamProcessorsTab } from "./processors.js";
+import { retentionForm } from "./retention_form.js";
 
 export const STREAM_TABS = [
   { id: "events", label: "Events" },
@@ -84,6 +85,7 @@ export async function streamPage(root, ctx, path, tab) {
 
   await stream.refresh();
   if (!ctx.alive()) return;
+  summary.after(retentionForm(path, stream.info?.retention, () => stream.refresh()));
   const tabs = {
     events: eventsTab,
     live: liveTab,

@@ -5,6 +5,7 @@ import { h, replace, errorBox, notice, jsonBlock, ago, bytes, settleFocus } from
 import { api, streamRoute, RESUMED, receiverText } from "./api.js";
 import { href } from "./hash.js";
 import { lineChart } from "./chart.js";
+import { subscriptionHref } from "./subscription_view.js";
 
 const POLL_MS = 2000;
 const KEEP_SAMPLES = 300;
@@ -58,7 +59,9 @@ export async function subscriptionsTab(panel, ctx, stream) {
   const tableRegion = h("div", null, h("p", { class: "muted" }, "Loading…"));
   const chartsRegion = h("div", { class: "charts" });
   const connectionsRegion = h("div");
+  if (ctx.query.removed) replace(actionStatus, notice(`Removed ${ctx.query.removed} (event at offset ${ctx.query.at}).`));
   panel.append(
+    h("div", { class: "toolbar" }, h("a", { class: "btn btn-primary", href: subscriptionHref(path), dataset: { focusKey: "new-subscription" } }, "New subscription")),
     actionStatus,
     tableRegion,
     h("h2", null, "Latency and lag"),
@@ -93,7 +96,7 @@ export async function subscriptionsTab(panel, ctx, stream) {
   function render(card) {
     const subs = card.subscriptions ?? [];
     if (subs.length === 0) {
-      replace(tableRegion, h("p", { class: "empty" }, "No subscriptions on this stream. Append a subscription-configured event to add one."));
+      replace(tableRegion, h("p", { class: "empty" }, "No subscriptions on this stream. New subscription adds one."));
     } else {
       const rows = subs.map((sub) => {
         const runtime = sub.runtime ?? {};
@@ -104,7 +107,7 @@ export async function subscriptionsTab(panel, ctx, stream) {
         return h(
           "tr",
           { class: sub.deliveryHalted ? "halted" : null, dataset: { key: sub.subscriptionKey } },
-          h("th", { scope: "row" }, config),
+          h("th", { scope: "row" }, config, h("a", { class: "small", href: subscriptionHref(path, sub.subscriptionKey), dataset: { focusKey: `open:${sub.subscriptionKey}` }, "aria-label": `Configure ${sub.subscriptionKey}` }, "Configure…")),
           h("td", null, receiver.action ?? "—"),
           h("td", { class: "wrap" }, receiverText(receiver)),
           h("td", { class: "num" }, String(runtime.lag ?? "—")),

@@ -1,6 +1,6 @@
 //! The operator console (DESIGN.md §14): static assets from the `console/`
 //! folder, served through the `ASSETS` binding (Workers static assets with
-//! `run_worker_first`), under `/console/`. The page itself is public; it
+//! `run_worker_first`), under `/console/` (`/` redirects there). The page itself is public; it
 //! calls the API with the token the operator types in. Every response gets
 //! a strict Content-Security-Policy: the console's own scripts and styles
 //! only, no inline script, no third-party origin, no framing.
@@ -30,7 +30,8 @@ pub async fn serve(request: &Request, env: &Env, url: &worker::Url) -> Result<Re
         return secured(response, "GET, HEAD");
     }
     let path = url.path();
-    if path == PREFIX {
+    // `/` and `/console` both lead to the console's index (§14).
+    if path == PREFIX || path == tributary::route::public::ROOT_PATH {
         let mut target = url.clone();
         target.set_path("/console/");
         return secured(Response::redirect_with_status(target, 308)?, "");

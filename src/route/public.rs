@@ -47,13 +47,16 @@ pub enum SourceMethod {
     Delete,
 }
 
+/// `/`: the console's front door, redirected to `/console/` (§14).
+pub const ROOT_PATH: &str = "/";
+
 /// Parses a public request's method and URL path (without query).
 pub fn parse(method: &str, url_path: &str) -> PublicRoute {
     if url_path.starts_with(BENCH_PREFIX) {
         let name = url_path.trim_start_matches("/bench/baseline/").to_owned();
         return PublicRoute::Bench { name };
     }
-    if is_console_path(url_path) {
+    if url_path == ROOT_PATH || is_console_path(url_path) {
         return PublicRoute::Console;
     }
     PublicRoute::Api(parse_api(method, url_path))
@@ -139,6 +142,7 @@ mod tests {
     fn every_public_route_section_2() {
         assert!(matches!(parse("POST", "/bench/baseline/x"), PublicRoute::Bench { name } if name == "x"));
         assert!(matches!(parse("GET", "/console"), PublicRoute::Console));
+        assert!(matches!(parse("GET", "/"), PublicRoute::Console));
         assert!(matches!(parse("DELETE", "/console/app.js"), PublicRoute::Console));
         assert!(matches!(
             parse("GET", "/consolex"),
@@ -182,7 +186,6 @@ mod tests {
     #[test]
     fn unknown_urls_are_404_section_2() {
         for (method, url) in [
-            ("GET", "/"),
             ("GET", "/v1"),
             ("GET", "/v1/jsonata/evaluate"),
             ("GET", "/v1/processorsx"),
