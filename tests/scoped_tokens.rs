@@ -294,3 +294,27 @@ fn s2_hostile_scoped_values_are_misconfigured() {
         assert!(!api.to_json().contains("secret-token-123"), "{}", api.to_json());
     }
 }
+
+#[test]
+fn s2_a_prefix_token_may_configure_copies_only_into_its_prefix() {
+    let grant = Grant::scoped("p", &[Scope::Manage], Some("/app/")).unwrap();
+    let configure = |target: &str| {
+        json!({"type": "events.iterate.com/stream/subscription-configured", "payload": {
+            "subscriptionKey": "c", "receiver": {"action": "copy-to-stream", "receivingStreamPath": target}}})
+        .to_string()
+    };
+    let url = "/v1/streams/app/a/-/events";
+    assert_eq!(decide(&grant, "POST", url, &configure("/app/b")), Ok(()));
+    assert_eq!(
+        decide(&grant, "POST", url, &configure("/other/b")),
+        Err(ScopeError::OutsidePrefix {
+            prefix: "/app/".to_owned(),
+            path: "/other/b".to_owned()
+        })
+    );
+    // In a batch too; an unprefixed manage token may copy anywhere.
+    let batch = format!(r#"{{"events": [{}, {}]}}"#, configure("/app/b"), configure("/other/b"));
+    assert!(decide(&grant, "POST", url, &batch).is_err());
+    let manager = Grant::scoped("p", &[Scope::Manage], None).unwrap();
+    assert_eq!(decide(&manager, "POST", url, &batch), Ok(()));
+}

@@ -16,6 +16,8 @@
 //!   project's data: any valid token.
 //! - An append needs `append` for data events and `manage` for control
 //!   events (`events.iterate.com/stream/…`); a batch with both needs both.
+//!   A prefix token's `subscription-configured` may copy only into streams
+//!   under its prefix (as `subscribe-from` needs `manage` on both ends).
 
 use super::public::{ApiRoute, SourceMethod};
 use super::stream::Action;
@@ -148,23 +150,34 @@ pub fn authorize(grant: &Grant, need: &Need) -> Result<(), ScopeError> {
     }
 }
 
+/// The events of an append body (one event or `{"events": [...]}`), or
+/// `None` when it does not parse (the stream then answers its 400).
+fn append_events(body: &[u8]) -> Option<Vec<Value>> {
+    let value = serde_json::from_slice::<Value>(body).ok()?;
+    match value {
+        Value::Object(mut batch) if batch.get("events").is_some_and(Value::is_array) => match batch.remove("events") {
+            Some(Value::Array(events)) => Some(events),
+            _ => None,
+        },
+        event => Some(vec![event]),
+    }
+}
+
+fn is_control(event: &Value) -> bool {
+    event
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|kind| kind.starts_with(CONTROL_PREFIX))
+}
+
 /// The scopes an append body needs: `append` for data events, `manage` for
 /// control events, in that order. A body that does not parse needs
 /// `append` (the stream then answers its 400).
 pub fn append_needs(body: &[u8]) -> Vec<Scope> {
-    let Ok(value) = serde_json::from_slice::<Value>(body) else {
-        return vec![Scope::Append];
-    };
-    let events = match value.get("events").and_then(Value::as_array) {
-        Some(events) => events.as_slice(),
-        None => std::slice::from_ref(&value),
-    };
-    let is_control = |event: &Value| {
-        event
-            .get("type")
-            .and_then(Value::as_str)
-            .is_some_and(|kind| kind.starts_with(CONTROL_PREFIX))
-    };
+    needs_of(&append_events(body).unwrap_or_default())
+}
+
+fn needs_of(events: &[Value]) -> Vec<Scope> {
     let mut needs = Vec::with_capacity(2);
     if events.is_empty() || events.iter().any(|event| !is_control(event)) {
         needs.push(Scope::Append);
@@ -175,11 +188,39 @@ pub fn append_needs(body: &[u8]) -> Vec<Scope> {
     needs
 }
 
-/// An append's body against the grant: every scope its events need.
+/// The streams a `subscription-configured` in the body would copy into
+/// (`receiver.receivingStreamPath` of a `copy-to-stream`): a prefix token
+/// may not write outside its prefix through a copy.
+fn copy_targets(events: &[Value]) -> impl Iterator<Item = &str> {
+    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
+    events
+        .iter()
+        .filter(move |event| event.get("type").and_then(Value::as_str) == Some(configured))
+        .filter_map(|event| event.pointer("/payload/receiver"))
+        .filter(|receiver| receiver.get("action").and_then(Value::as_str) == Some("copy-to-stream"))
+        .filter_map(|receiver| receiver.get("receivingStreamPath").and_then(Value::as_str))
+}
+
+/// An append's body against the grant: every scope its events need, and
+/// every stream a configured copy would write under the prefix.
 pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
-    append_needs(body)
+    let events = append_events(body).unwrap_or_default();
+    needs_of(&events)
         .into_iter()
-        .try_for_each(|scope| require(grant, scope))
+        .try_for_each(|scope| require(grant, scope))?;
+    let Some(prefix) = grant.prefix() else {
+        return Ok(());
+    };
+    let outside = copy_targets(&events)
+        .find(|target| !grant.covers(target))
+        .map(crate::text::excerpt);
+    match outside {
+        Some(path) => Err(ScopeError::OutsidePrefix {
+            prefix: prefix.to_owned(),
+            path,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The catalog a prefixed token sees (§2: only what the prefix allows).
