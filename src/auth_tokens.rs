@@ -1,7 +1,8 @@
 //! Bearer tokens (DESIGN.md §2), without HTTP: `API_TOKENS` parsed into a
-//! token → project table, the token a request presents, and a constant-time
-//! lookup. The shell reads the secret and the headers; every decision is
-//! here, natively tested.
+//! token → [`Grant`] table, the token a request presents, and a
+//! constant-time lookup. The shell reads the secret and the headers; every
+//! decision is here, natively tested. What each route needs of a grant is
+//! `route::scope`.
 //!
 //! - A missing or malformed `API_TOKENS` is an error the shell logs loudly
 //!   and answers every request with 500 `misconfigured` — never a silent
@@ -9,13 +10,15 @@
 //! - An empty token never matches: not an empty `Authorization: Bearer `,
 //!   not a bare `bearer.` WebSocket subprotocol, not an empty key in the
 //!   table.
-//! - Values are project ids (strings). Scoped values (`{"project", "scopes",
-//!   "prefix"?}`, §2 Scopes) are not understood yet and are refused as
-//!   malformed, so a token meant to be narrow is never granted every scope.
+//! - A value is a project id (every scope, anywhere in the project) or a
+//!   scoped grant `{"project", "scopes", "prefix"?}` (§2 Scopes). A scoped
+//!   value with an unknown field, an unknown scope or a prefix that is not a
+//!   path prefix is malformed, so a token meant to be narrow is never granted
+//!   more than it says.
 
 use crate::error::{ApiError, ErrorCode};
-use crate::limits::MAX_API_TOKENS;
-use serde_json::Value;
+use crate::limits::{MAX_API_TOKENS, MAX_PATH_BYTES};
+use serde_json::{json, Map, Value};
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum TokensError {
@@ -23,12 +26,14 @@ pub enum TokensError {
     Missing,
     #[error("API_TOKENS is not valid JSON: {0}")]
     NotJson(String),
-    #[error("API_TOKENS must be a JSON object of token → projectId")]
+    #[error("API_TOKENS must be a JSON object of token → projectId or {{\"project\", \"scopes\", \"prefix\"?}}")]
     NotAnObject,
     #[error("API_TOKENS has more than {MAX_API_TOKENS} tokens")]
     TooMany,
-    #[error("API_TOKENS entry {index}: the project id must be a non-empty string (scoped token objects are not supported yet)")]
+    #[error("API_TOKENS entry {index}: the project id must be a non-empty string")]
     BadProject { index: usize },
+    #[error("API_TOKENS entry {index}: {problem}")]
+    BadGrant { index: usize, problem: String },
 }
 
 impl TokensError {
@@ -42,10 +47,165 @@ impl TokensError {
     }
 }
 
-/// The configured token → project table.
+/// What a token may do (§2 Scopes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    /// Reads, stream info, live tails and long-poll, the catalog, debug
+    /// cards, metrics, processor state, source status, dead-letter lists.
+    Read,
+    /// Data events (any type outside `events.iterate.com/stream/`).
+    Append,
+    /// Control events, subscribe-from, DELETE, dead-letter replay and
+    /// discard, signing secrets, processor and source definitions.
+    Manage,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 3] = [Scope::Read, Scope::Append, Scope::Manage];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Read => "read",
+            Scope::Append => "append",
+            Scope::Manage => "manage",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|scope| scope.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What one configured token grants: its project, its scopes, and the path
+/// prefix its stream routes are limited to (`None`: the whole project).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    project: String,
+    scopes: Vec<Scope>,
+    prefix: Option<String>,
+}
+
+impl Grant {
+    /// A project-id value: every scope, the whole project.
+    pub fn full(project: impl Into<String>) -> Grant {
+        Grant {
+            project: project.into(),
+            scopes: Scope::ALL.to_vec(),
+            prefix: None,
+        }
+    }
+
+    /// A scoped grant, as a checked `API_TOKENS` value would make it.
+    pub fn scoped(project: &str, scopes: &[Scope], prefix: Option<&str>) -> Result<Grant, String> {
+        let mut scopes = scopes.to_vec();
+        scopes.sort();
+        scopes.dedup();
+        if scopes.is_empty() {
+            return Err("'scopes' must name at least one of read, append, manage".to_owned());
+        }
+        let prefix = prefix.map(check_prefix).transpose()?.flatten();
+        Ok(Grant {
+            project: project.to_owned(),
+            scopes,
+            prefix,
+        })
+    }
+
+    pub fn project(&self) -> &str {
+        &self.project
+    }
+
+    pub fn has(&self, scope: Scope) -> bool {
+        self.scopes.contains(&scope)
+    }
+
+    pub fn scopes(&self) -> &[Scope] {
+        &self.scopes
+    }
+
+    /// The path prefix (always starting and ending with `/`), if any.
+    pub fn prefix(&self) -> Option<&str> {
+        self.prefix.as_deref()
+    }
+
+    /// Whether a stream path lies under the prefix. A prefix ends with `/`,
+    /// so it matches on segment boundaries: `/app/` covers `/app/orders`,
+    /// not `/apple` nor `/app` itself.
+    pub fn covers(&self, path: &str) -> bool {
+        self.prefix.as_deref().is_none_or(|prefix| path.starts_with(prefix))
+    }
+
+    /// `GET /v1/token`: what the console may show.
+    pub fn to_json(&self) -> Value {
+        let scopes: Vec<&str> = self.scopes.iter().map(|scope| scope.as_str()).collect();
+        json!({"project": self.project, "scopes": scopes, "prefix": self.prefix})
+    }
+}
+
+/// A `prefix`: `/`, then path segments each followed by `/` (§2 path
+/// rules), at most [`MAX_PATH_BYTES`]. `/` alone is the whole project.
+fn check_prefix(prefix: &str) -> Result<Option<String>, String> {
+    if prefix.len() > MAX_PATH_BYTES {
+        return Err(format!(
+            "'prefix' is {} bytes; the limit is {MAX_PATH_BYTES}",
+            prefix.len()
+        ));
+    }
+    if prefix == "/" {
+        return Ok(None);
+    }
+    let Some(path) = prefix.strip_suffix('/').filter(|_| prefix.starts_with('/')) else {
+        return Err("'prefix' must start and end with '/', like \"/app/\"".to_owned());
+    };
+    crate::path::StreamPath::parse(path).map_err(|error| format!("'prefix' is not a path prefix: {error}"))?;
+    Ok(Some(prefix.to_owned()))
+}
+
+/// A scoped value `{"project", "scopes", "prefix"?}`; any other field is
+/// malformed (a misspelt `prefix` must not grant the whole project).
+fn parse_grant(value: &Map<String, Value>) -> Result<Grant, String> {
+    if let Some(unknown) = value
+        .keys()
+        .find(|key| !matches!(key.as_str(), "project" | "scopes" | "prefix"))
+    {
+        return Err(format!(
+            "unknown field '{}' (expected project, scopes, prefix)",
+            crate::text::name_excerpt(unknown)
+        ));
+    }
+    let project = match value.get("project") {
+        Some(Value::String(project)) if !project.is_empty() => project,
+        _ => return Err("'project' must be a non-empty string".to_owned()),
+    };
+    let Some(Value::Array(names)) = value.get("scopes") else {
+        return Err("'scopes' must be an array of read, append, manage".to_owned());
+    };
+    let mut scopes = Vec::with_capacity(Scope::ALL.len());
+    for name in names {
+        let scope = name.as_str().and_then(Scope::parse);
+        match scope {
+            Some(scope) => scopes.push(scope),
+            None => return Err("'scopes' may hold only \"read\", \"append\" and \"manage\"".to_owned()),
+        }
+    }
+    let prefix = match value.get("prefix") {
+        None => None,
+        Some(Value::String(prefix)) => Some(prefix.as_str()),
+        Some(_) => return Err("'prefix' must be a string".to_owned()),
+    };
+    Grant::scoped(project, &scopes, prefix)
+}
+
+/// The configured token → grant table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tokens {
-    entries: Vec<(String, String)>,
+    entries: Vec<(String, Grant)>,
 }
 
 /// Parses the `API_TOKENS` secret (`None` when it is not set).
@@ -59,11 +219,15 @@ pub fn parse(raw: Option<&str>) -> Result<Tokens, TokensError> {
         return Err(TokensError::TooMany);
     }
     let mut entries = Vec::with_capacity(table.len());
-    for (index, (token, project)) in table.into_iter().enumerate() {
-        match project {
-            Value::String(project) if !project.is_empty() => entries.push((token, project)),
+    for (index, (token, value)) in table.into_iter().enumerate() {
+        let grant = match value {
+            Value::String(project) if !project.is_empty() => Grant::full(project),
+            Value::Object(scoped) => {
+                parse_grant(&scoped).map_err(|problem| TokensError::BadGrant { index, problem })?
+            }
             _ => return Err(TokensError::BadProject { index }),
-        }
+        };
+        entries.push((token, grant));
     }
     Ok(Tokens { entries })
 }
@@ -77,29 +241,34 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Tokens {
-    /// The project of a presented token. Every configured token is compared,
+    /// The grant of a presented token. Every configured token is compared,
     /// whether or not one matched already; an empty token never matches.
-    pub fn project_for(&self, presented: &str) -> Option<&str> {
+    pub fn grant_for(&self, presented: &str) -> Option<&Grant> {
         if presented.is_empty() {
             return None;
         }
         let mut found = None;
-        for (token, project) in &self.entries {
+        for (token, grant) in &self.entries {
             if !token.is_empty() && constant_time_eq(token.as_bytes(), presented.as_bytes()) {
-                found = Some(project.as_str());
+                found = Some(grant);
             }
         }
         found
     }
 
-    /// Each configured token's §10 hash → its project: what re-authenticates
+    /// The project of a presented token (see [`Tokens::grant_for`]).
+    pub fn project_for(&self, presented: &str) -> Option<&str> {
+        self.grant_for(presented).map(Grant::project)
+    }
+
+    /// Each configured token's §10 hash → its grant: what re-authenticates
     /// a live connection, whose record keeps only the hash. Empty tokens are
     /// left out (they never match).
-    pub fn projects_by_hash(&self) -> std::collections::BTreeMap<String, String> {
+    pub fn grants_by_hash(&self) -> std::collections::BTreeMap<String, Grant> {
         self.entries
             .iter()
             .filter(|(token, _)| !token.is_empty())
-            .map(|(token, project)| (crate::live::token_hash(token), project.clone()))
+            .map(|(token, grant)| (crate::live::token_hash(token), grant.clone()))
             .collect()
     }
 }

@@ -57,6 +57,8 @@ error_codes! {
     ReservedIdempotencyKey = ("reserved_idempotency_key", 403),
     SourceForbidden = ("source_forbidden", 403),
     TrustedOnlyType = ("trusted_only_type", 403),
+    /// §2 Scopes: the token lacks the scope or the prefix a route needs.
+    ForbiddenScope = ("forbidden_scope", 403),
     // 404, 405: the URL names nothing.
     RouteNotFound = ("route_not_found", 404),
     /// The console's unknown page (§13).

@@ -39,9 +39,9 @@ fn s2_a_malformed_api_tokens_is_an_error_never_an_empty_table() {
         let api: ApiError = error.to_api_error();
         assert_eq!((api.status, api.code()), (500, "misconfigured"), "{raw:?}");
     }
-    // A scoped value (a later issue) is refused, never granted every scope.
-    let scoped = auth_tokens::parse(Some(r#"{"t": {"project": "p", "scopes": ["read"]}}"#));
-    assert_eq!(scoped, Err(TokensError::BadProject { index: 0 }));
+    // A value neither a project id nor an object is malformed.
+    let array = auth_tokens::parse(Some(r#"{"t": ["p"]}"#));
+    assert_eq!(array, Err(TokensError::BadProject { index: 0 }));
     // More tokens than the budget is malformed too.
     let many: serde_json::Map<String, Value> = (0..=tributary::limits::MAX_API_TOKENS)
         .map(|i| (format!("t{i}"), json!("p")))

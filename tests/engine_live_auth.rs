@@ -9,18 +9,25 @@ mod common;
 
 use common::memory_stream;
 use std::collections::BTreeMap;
+use tributary::auth_tokens::{Grant, Scope};
 use tributary::error::ApiFailure;
 use tributary::limits::MAX_LONG_POLL_WAITERS;
 use tributary::live::{token_hash, CloseReason, LiveQuery, Transport};
 
-/// Which project the tokens of `config` map `hash` to, as the shell asks.
-fn lookup<'a>(config: &'a BTreeMap<&'a str, &'a str>) -> impl Fn(&str) -> Option<String> + 'a {
+/// What the tokens of `config` (token → full-access project) grant `hash`,
+/// as the shell asks.
+fn lookup<'a>(config: &'a BTreeMap<&'a str, &'a str>) -> impl Fn(&str) -> Option<Grant> + 'a {
     move |hash: &str| {
         config
             .iter()
             .find(|(token, _)| token_hash(token) == hash)
-            .map(|(_, project)| (*project).to_owned())
+            .map(|(_, project)| Grant::full(*project))
     }
+}
+
+/// A single token whose hash maps to `grant`.
+fn granting(grant: Grant) -> impl Fn(&str) -> Option<Grant> {
+    move |hash: &str| (hash == token_hash("secret-token")).then(|| grant.clone())
 }
 
 #[test]
@@ -56,6 +63,16 @@ fn s10_a_connection_keeps_only_a_hash_of_its_token_and_fails_re_authentication_o
         !connection.still_authorized(&lookup(&moved)),
         "token now names another project"
     );
+    // §2 Scopes: the token must still allow `read` on the connection's path.
+    let reader = Grant::scoped(&project, &[Scope::Read], Some("/")).unwrap();
+    assert!(connection.still_authorized(&granting(reader)));
+    let under = Grant::scoped(&project, &[Scope::Read], Some("/reauth/")).unwrap();
+    assert!(
+        !connection.still_authorized(&granting(under)),
+        "/reauth/ does not cover /reauth"
+    );
+    let writer = Grant::scoped(&project, &[Scope::Append, Scope::Manage], None).unwrap();
+    assert!(!connection.still_authorized(&granting(writer)), "a token without read");
     // A record without a hash (kept before hashes were) never passes.
     let (legacy, _) = stream
         .open_live(

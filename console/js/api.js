@@ -71,6 +71,24 @@ export async function api(method, route, { query, body, token = session.token(),
   return response.status === 204 ? null : parsed;
 }
 
+let grantOf = { token: undefined, grant: null };
+
+/**
+ * Whether the signed-in token may use `scope` ("read", "append", "manage")
+ * on the stream at `path`, or project-wide when `path` is omitted (§2
+ * Scopes), as `GET /v1/token` says; asked once per token. Controls the
+ * token cannot use are hidden; the API still refuses (403 forbidden_scope)
+ * whatever this lets through, and an unanswered question shows everything.
+ */
+export async function can(scope, path) {
+  const token = session.token();
+  if (grantOf.token !== token) grantOf = { token, grant: api("GET", "/v1/token").catch(() => null) };
+  const grant = await grantOf.grant;
+  if (!grant) return true;
+  const covered = grant.prefix === null ? true : path !== undefined && path.startsWith(grant.prefix);
+  return grant.scopes.includes(scope) && covered;
+}
+
 export const CONTROL = "events.iterate.com/stream/";
 export const RESUMED = `${CONTROL}subscription-delivery-resumed`;
 

@@ -102,7 +102,8 @@ function signInPage(root, ctx) {
       return;
     }
     try {
-      await api("GET", "/v1/streams", { query: { limit: 1 }, token });
+      // Any valid token signs in, whatever its scopes (§2): GET /v1/token.
+      await api("GET", "/v1/token", { token });
     } catch (error) {
       replace(status, errorBox(error, { title: "Sign-in refused" }));
       input.focus();

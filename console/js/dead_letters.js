@@ -45,7 +45,9 @@ export async function deadLettersTab(panel, ctx, stream) {
     event.preventDefault();
     location.hash = href(base, { subscriptionKey: select.value });
   });
-  const discardAll = key
+  // Replay and discard need `manage` (§2 Scopes); listing needs `read`.
+  const mayManage = stream.may?.manage !== false;
+  const discardAll = key && mayManage
     ? h("button", { type: "button", class: "btn btn-danger-outline", dataset: { focusKey: "dl-discard-all" } }, `Discard all of ${key}…`)
     : null;
   discardAll?.addEventListener("click", async () => {
@@ -124,7 +126,7 @@ export async function deadLettersTab(panel, ctx, stream) {
         h("td", { class: "wrap" }, h("details", null, h("summary", null, h("span", { class: "preview" }, preview(letter.payload, 60))), jsonBlock(letter.payload, { label: `Payload of dead letter ${letter.id}` }), h("p", { class: "small muted" }, "Delivery id ", h("code", null, letter.deliveryId)))),
         h(
           "td",
-          { class: "actions-cell" },
+          { class: "actions-cell", hidden: !mayManage },
           h("button", { type: "button", class: "btn btn-small", dataset: { focusKey: `replay:${letter.id}` }, "aria-label": `Replay dead letter ${letter.id}`, onclick: () => replay(letter) }, "Replay"),
           h("button", { type: "button", class: "btn btn-small btn-danger-outline", dataset: { focusKey: `discard:${letter.id}` }, "aria-label": `Discard dead letter ${letter.id}`, onclick: () => discard(letter) }, "Discard"),
         ),

@@ -2,7 +2,7 @@
 // append form), the live tail (WebSocket), subscriptions, dead letters and
 // processors.
 import { h, replace, time, errorBox, notice, jsonBlock, preview, confirmDialog, field, bytes } from "./dom.js";
-import { api, session, streamRoute } from "./api.js";
+import { api, session, streamRoute, can } from "./api.js";
 import { href } from "./hash.js";
 import { subscriptionsTab } from "./subscriptions.js";
 import { deadLettersTab } from "./dead_letters.js";
@@ -84,6 +84,9 @@ export async function streamPage(root, ctx, path, tab) {
   });
 
   await stream.refresh();
+  const [mayAppend, mayManage] = await Promise.all([can("append", path), can("manage", path)]);
+  stream.may = { append: mayAppend, manage: mayManage };
+  deleteButton.hidden = !mayManage;
   if (!ctx.alive()) return;
   summary.after(retentionForm(path, stream.info?.retention, () => stream.refresh()));
   const tabs = {
@@ -162,6 +165,8 @@ async function eventsTab(panel, ctx, stream) {
     await stream.refresh();
     await load(undefined, event.offset);
   });
+  // Data events need `append`, control events `manage` (§2 Scopes).
+  appendSection.hidden = !stream.may.append && !stream.may.manage;
   panel.append(region, appendSection);
 
   async function load(afterParam, highlight) {

@@ -24,7 +24,9 @@ function statusCell(sub, onResume) {
       { class: "status-cell" },
       h("span", { class: "badge badge-danger", title: `${halted.reason} after ${halted.attempts} attempt(s)${halted.error ? `: ${halted.error}` : ""}` }, "halted"),
       h("span", { class: "small muted" }, `${halted.reason}, after offset ${halted.afterOffset}`),
-      h("button", { type: "button", class: "btn btn-small", dataset: { focusKey: `resume:${sub.subscriptionKey}` }, onclick: (e) => onResume(sub.subscriptionKey, e.currentTarget), "aria-label": `Resume ${sub.subscriptionKey}` }, "Resume"),
+      onResume
+        ? h("button", { type: "button", class: "btn btn-small", dataset: { focusKey: `resume:${sub.subscriptionKey}` }, onclick: (e) => onResume(sub.subscriptionKey, e.currentTarget), "aria-label": `Resume ${sub.subscriptionKey}` }, "Resume")
+        : null,
     );
   }
   if (sub.invalid) return h("span", { class: "badge badge-danger", title: JSON.stringify(sub.invalid) }, "invalid");
@@ -122,7 +124,7 @@ export async function subscriptionsTab(panel, ctx, stream) {
               ? h("a", { href: href(`/streams${path}/-/dead-letters`, { subscriptionKey: sub.subscriptionKey }), dataset: { focusKey: `dl:${sub.subscriptionKey}` }, "aria-label": `${deadLetters} dead letters of ${sub.subscriptionKey}` }, String(deadLetters))
               : "0",
           ),
-          h("td", null, statusCell(sub, resume), trimmedNote(sub, path)),
+          h("td", null, statusCell(sub, stream.may?.manage === false ? null : resume), trimmedNote(sub, path)),
         );
       });
       replace(

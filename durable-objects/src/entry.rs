@@ -5,10 +5,12 @@
 //! this matches on the typed route.
 
 use crate::internal::{auth, request_body, responses};
+use tributary::auth_tokens::{Grant, Scope};
 use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
 use tributary::route::internal::{Host, CATALOG_ROUTE};
 use tributary::route::public::{self, ApiRoute, PublicRoute};
+use tributary::route::scope::{self, CatalogView};
 use tributary::route::{Action, BodyLimit, Route, RouteError};
 use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result, Url};
 
@@ -41,38 +43,55 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
             Err(refused) => Ok(refused),
         },
         PublicRoute::Api(route) => {
-            let project = match authenticate(&mut request, &env).await? {
-                Ok(Some(project)) => project,
+            let grant = match authenticate(&mut request, &env).await? {
+                Ok(Some(grant)) => grant,
                 Ok(None) => return unauthorized(&mut request).await,
                 Err(refused) => return Ok(refused),
             };
             match route {
-                Ok(route) => api(request, &env, &project, &url, route).await,
+                Ok(route) => match scope::authorize(&grant, &scope::need(request.method().as_ref(), &route)) {
+                    Ok(()) => api(request, &env, &grant, &url, route).await,
+                    Err(forbidden) => refuse(&mut request, forbidden).await,
+                },
                 Err(error) => refuse_route(&mut request, error).await,
             }
         }
     }
 }
 
-/// An authenticated API route.
-async fn api(mut request: Request, env: &Env, project: &str, url: &Url, route: ApiRoute) -> Result<Response> {
+/// An authenticated API route the token's scopes allow (§2 Scopes).
+async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: ApiRoute) -> Result<Response> {
+    let project = grant.project();
     match route {
         ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
-        ApiRoute::Catalog => processors(request, env, project, CATALOG_ROUTE, url.query()).await,
+        ApiRoute::Token => responses::from_api(tributary::api::ApiResponse::json(200, &grant.to_json())),
+        ApiRoute::Catalog => match scope::catalog_view(grant, url.query().unwrap_or_default()) {
+            CatalogView::Query(query) => processors(request, env, project, CATALOG_ROUTE, Some(&query)).await,
+            CatalogView::Empty => {
+                responses::from_api(tributary::api::ApiResponse::json(200, &scope::empty_catalog_page()))
+            }
+        },
         ApiRoute::Processors { .. } => processors(request, env, project, url.path(), url.query()).await,
         ApiRoute::SourceDirectory => crate::source_object::route_directory(env, project, url.query()).await,
         ApiRoute::Source { name, method } => {
             crate::source_object::route_source(request, env, project, &name, method).await
         }
-        ApiRoute::Stream(route) => stream(request, env, project, url, route).await,
+        ApiRoute::Stream(route) => stream(request, env, grant, url, route).await,
     }
 }
 
-/// The request's project (`Ok(None)` without a known token); `Err` is the
+/// 403 `forbidden_scope` (§2 Scopes), the body read first so a keep-alive
+/// client can send its next request on the same connection.
+async fn refuse(request: &mut Request, forbidden: scope::ScopeError) -> Result<Response> {
+    request_body::drain(request, BodyLimit::APPEND).await;
+    responses::api_error(forbidden)
+}
+
+/// The request's grant (`Ok(None)` without a known token); `Err` is the
 /// answer of a missing or malformed `API_TOKENS`, loud on every request (§2).
-async fn authenticate(request: &mut Request, env: &Env) -> Result<std::result::Result<Option<String>, Response>> {
+async fn authenticate(request: &mut Request, env: &Env) -> Result<std::result::Result<Option<Grant>, Response>> {
     match auth::authenticate(request, env) {
-        Ok(project) => Ok(Ok(project)),
+        Ok(grant) => Ok(Ok(grant)),
         Err(misconfigured) => {
             worker::console_error!(
                 "{}",
@@ -114,15 +133,19 @@ async fn jsonata_evaluate(request: &mut Request) -> Result<Response> {
 
 /// A stream route (§3): read its body under its cap (§12), then serve
 /// subscribe-from here or forward to the stream object.
-async fn stream(mut request: Request, env: &Env, project: &str, url: &Url, route: Route) -> Result<Response> {
+async fn stream(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: Route) -> Result<Response> {
+    let project = grant.project();
     // §12: the route's cap, Content-Length first, chunked bodies counted.
     let mut body = match request_body::read_or_refuse(&mut request, BodyLimit::of(&route.action)).await? {
         Ok(body) => body,
         Err(refused) => return Ok(refused),
     };
     let passed = match route.action {
-        Action::SubscribeFrom => return subscribe_from(env, project, &route.path, &body).await,
+        Action::SubscribeFrom => return subscribe_from(env, grant, &route.path, &body).await,
         Action::Append => {
+            if let Err(forbidden) = scope::authorize_append(grant, &body) {
+                return responses::api_error(forbidden);
+            }
             if let Some(refused) = check_append(env, project, &body).await? {
                 return Ok(refused);
             }
@@ -263,11 +286,16 @@ async fn unknown_processors(env: &Env, project: &str, body: &[u8]) -> Result<Opt
 }
 
 /// §5 subscribeToEventsFrom: append the source's `subscription-configured`.
-async fn subscribe_from(env: &Env, project: &str, receiving: &StreamPath, body: &[u8]) -> Result<Response> {
+/// It needs `manage` on the source stream too (§2 Scopes).
+async fn subscribe_from(env: &Env, grant: &Grant, receiving: &StreamPath, body: &[u8]) -> Result<Response> {
+    let project = grant.project();
     let plan = match tributary::subscribe_from::plan(receiving, body) {
         Ok(plan) => plan,
         Err(error) => return responses::api_error(error),
     };
+    if let Err(forbidden) = scope::on_stream(grant, Scope::Manage, &plan.source_path) {
+        return responses::api_error(forbidden);
+    }
     let event_body = plan.event.to_json().to_string().into_bytes();
     let append_url = tributary::route::internal::append_url(plan.source_path.as_str());
     let mut appended = forward(

@@ -106,14 +106,13 @@ impl Connection {
     }
 
     /// Whether the token that opened this connection still allows it (§10):
-    /// `project_of_hash` answers which project the configured tokens map a
-    /// token hash to, if any; the connection passes only when that is its
-    /// own project.
-    pub fn still_authorized(&self, project_of_hash: &dyn Fn(&str) -> Option<String>) -> bool {
-        self.token_hash
-            .as_deref()
-            .and_then(project_of_hash)
-            .is_some_and(|project| project == self.project_id)
+    /// `grant_of_hash` answers what the configured tokens grant a token
+    /// hash, if anything; the connection passes only when that grant is for
+    /// its own project and allows `read` on its path (§2 Scopes).
+    pub fn still_authorized(&self, grant_of_hash: &dyn Fn(&str) -> Option<crate::auth_tokens::Grant>) -> bool {
+        self.token_hash.as_deref().and_then(grant_of_hash).is_some_and(|grant| {
+            grant.project() == self.project_id && grant.has(crate::auth_tokens::Scope::Read) && grant.covers(&self.path)
+        })
     }
 
     /// The debug card's view (§10 shape).

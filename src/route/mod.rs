@@ -9,10 +9,12 @@
 //! - [`internal`]: object-to-object URLs and header names, and what each
 //!   Durable Object's `fetch` serves.
 //! - [`BodyLimit`]: the request-body cap of each route (§12).
+//! - [`scope`]: the scope and prefix each route needs of a token (§2 Scopes).
 
 mod body_limit;
 pub mod internal;
 pub mod public;
+pub mod scope;
 pub mod stream;
 
 pub use body_limit::BodyLimit;
@@ -29,6 +31,8 @@ pub const STREAMS_PREFIX: &str = "/v1/streams";
 pub const PROCESSORS_PREFIX: &str = "/v1/processors";
 /// `/v1/sources` and `/v1/sources/{name}` (§15).
 pub const SOURCES_PREFIX: &str = "/v1/sources";
+/// `GET /v1/token`: what the presented token grants (§2 Scopes).
+pub const TOKEN_ROUTE: &str = "/v1/token";
 /// `POST /v1/jsonata/evaluate`, the JSONata playground.
 pub const JSONATA_EVALUATE_ROUTE: &str = "/v1/jsonata/evaluate";
 /// The operator console (§13): `/console` and `/console/...`.

@@ -4,7 +4,7 @@
 
 use super::{
     internal, stream, Route, RouteError, BENCH_PREFIX, CONSOLE_PREFIX, JSONATA_EVALUATE_ROUTE, SOURCES_PREFIX,
-    STREAMS_PREFIX,
+    STREAMS_PREFIX, TOKEN_ROUTE,
 };
 use crate::source::config::check_name;
 
@@ -37,6 +37,8 @@ pub enum ApiRoute {
     Source { name: String, method: SourceMethod },
     /// `/v1/streams/{path}[/-/{action}]` (§3).
     Stream(Route),
+    /// `GET /v1/token` (§2 Scopes): what the presented token grants.
+    Token,
 }
 
 /// The methods `/v1/sources/{name}` takes.
@@ -71,6 +73,12 @@ pub fn parse_api(method: &str, url_path: &str) -> Result<ApiRoute, RouteError> {
         return match method {
             "GET" => Ok(ApiRoute::Catalog),
             _ => Err(RouteError::MethodRefused("this route accepts GET")),
+        };
+    }
+    if url_path == TOKEN_ROUTE {
+        return match method {
+            "GET" => Ok(ApiRoute::Token),
+            _ => Err(RouteError::MethodRefused("GET /v1/token answers what the token grants")),
         };
     }
     if let Some(name) = internal::processor_name(url_path) {
@@ -158,6 +166,7 @@ mod tests {
                 name: Some("totals x".to_owned())
             })
         );
+        assert_eq!(ok("GET", "/v1/token"), Some(ApiRoute::Token));
         assert_eq!(ok("GET", "/v1/sources"), Some(ApiRoute::SourceDirectory));
         assert_eq!(ok("GET", "/v1/sources/"), Some(ApiRoute::SourceDirectory));
         for (method, typed) in [
@@ -205,6 +214,7 @@ mod tests {
             ("POST", "/v1/streams"),
             ("DELETE", "/v1/streams/"),
             ("POST", "/v1/sources"),
+            ("POST", "/v1/token"),
             ("POST", "/v1/sources/a"),
             ("PATCH", "/v1/streams/a/-/events"),
         ] {

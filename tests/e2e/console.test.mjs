@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
-import { startTributary, streamUrl, ROOT, TOKEN } from "./harness.mjs";
+import { startTributary, streamUrl, ROOT, TOKEN, READ_TOKEN } from "./harness.mjs";
 import { startReceiver } from "./webhook_receiver.mjs";
 import { CONFIGURED, eventually, streamApi } from "./delivery_helpers.mjs";
 
@@ -435,6 +435,24 @@ test("§14 §16: the stream view shows retention, firstOffset, bytes and trimmed
   assert.ok(note.includes(`after ${pass.lastAfterOffset} through ${pass.lastThroughOffset}`), note);
   assert.ok(note.includes(`#${pass.lastFactOffset}`), note);
   await shot("13-trimmed-pass");
+});
+
+test("§2 Scopes §14: signed in with a read-only token, the console hides delete, append, resume, replay and discard", async () => {
+  await page.evaluate((token) => sessionStorage.setItem("tributary.console.token", token), READ_TOKEN);
+  await page.goto(`${t.url}/console/#/streams${STREAM}/-/events`);
+  // The page has rendered the stream (its events and the scope answer) before absence is judged.
+  await waitForText("order.created");
+  await page.waitForFunction(() => document.querySelector("[data-focus-key=delete-stream]")?.hidden === true);
+  const visible = (selector) => page.evaluate((s) => [...document.querySelectorAll(s)].filter((el) => el.closest("[hidden]") === null).length, selector);
+  assert.equal(await visible("[data-focus-key=append]"), 0, "the append form is hidden");
+  await page.goto(`${t.url}/console/#/streams${STREAM}/-/subscriptions`);
+  await page.waitForFunction(() => document.querySelector("tr[data-key=hook-halt]") !== null);
+  assert.equal(await visible("[data-focus-key^='resume:']"), 0, "no Resume");
+  await page.goto(`${t.url}/console/#/streams${STREAM}/-/dead-letters?subscriptionKey=hook-skip`);
+  await page.waitForFunction(() => document.querySelector("[data-focus-key=dl-show]") !== null);
+  assert.equal(await visible("[data-focus-key^='replay:'], [data-focus-key^='discard:'], [data-focus-key=dl-discard-all]"), 0);
+  await shot("14-read-only");
+  await page.evaluate((token) => sessionStorage.setItem("tributary.console.token", token), TOKEN);
 });
 
 test("§14: signing out clears the token; the console has logged no errors and no CSP violation", async () => {

@@ -302,7 +302,7 @@ for (const [what, tokens] of [
   ["not JSON", "tok=project-a"],
   ["a JSON array", '["tok", "project-a"]'],
   ["a non-string project", '{"tok": 7}'],
-  ["a scoped object value (not supported yet)", '{"tok": {"project": "project-a", "scopes": ["read"]}}'],
+  ["a scoped value with an unknown scope", '{"tok": {"project": "project-a", "scopes": ["admin"]}}'],
   ["unset", undefined],
 ]) {
   test(`§2: API_TOKENS ${what} → every request 500 misconfigured, never a silent 401`, async () => {

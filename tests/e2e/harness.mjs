@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const TOKEN = "e2e-token";
 export const OTHER_TOKEN = "e2e-other-token";
+/** A scoped token of project-a holding only `read` (§2 Scopes). */
+export const READ_TOKEN = "e2e-read-token";
 
 export function freshStateDir(prefix = "tributary-e2e-") {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -42,7 +44,11 @@ export function workerOptions({
   };
   if (bench) durableObjects.BENCH_BASELINE = { className: "BenchBaseline", useSQLite: true };
   const bindings = {
-    API_TOKENS: JSON.stringify({ [TOKEN]: "project-a", [OTHER_TOKEN]: "project-b" }),
+    API_TOKENS: JSON.stringify({
+      [TOKEN]: "project-a",
+      [OTHER_TOKEN]: "project-b",
+      [READ_TOKEN]: { project: "project-a", scopes: ["read"] },
+    }),
     ITX_SERVICES: "X,ITX_TEST",
     WEBHOOK_SIGNING_KEY: SIGNING_KEY,
   };

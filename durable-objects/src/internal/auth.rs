@@ -1,13 +1,13 @@
 //! Bearer-token authentication (DESIGN.md §2). `API_TOKENS` is a JSON object
-//! token → projectId; the project a request may touch is derived from its
-//! token alone, so no token can name another project's streams. Parsing and
+//! token → projectId or scoped grant; the project a request may touch is
+//! derived from its token alone, so no token can name another project's streams. Parsing and
 //! matching are the engine's (`tributary::auth_tokens`); this reads the
 //! secret and the headers.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use tributary::auth_tokens::{self, Tokens, TokensError};
+use tributary::auth_tokens::{self, Grant, Tokens, TokensError};
 use worker::{Env, Request};
 
 thread_local! {
@@ -49,12 +49,12 @@ fn presented_token(request: &Request) -> Option<String> {
     auth_tokens::presented_token(authorization.as_deref(), protocols.as_deref())
 }
 
-/// The project of the request's bearer token: `Ok(None)` → 401; `Err` when
+/// The grant of the request's bearer token: `Ok(None)` → 401; `Err` when
 /// `API_TOKENS` is missing or malformed (→ 500 `misconfigured`, logged).
-pub fn authenticate(request: &Request, env: &Env) -> Result<Option<String>, TokensError> {
+pub fn authenticate(request: &Request, env: &Env) -> Result<Option<Grant>, TokensError> {
     let tokens = configured_tokens(env)?;
     let presented = presented_token(request);
-    Ok(presented.and_then(|token| tokens.project_for(&token).map(str::to_owned)))
+    Ok(presented.and_then(|token| tokens.grant_for(&token).cloned()))
 }
 
 /// The §10 hash of the request's bearer token (what a live connection's
@@ -65,11 +65,11 @@ pub fn presented_token_hash(request: &Request) -> Option<String> {
         .map(|token| tributary::live::token_hash(&token))
 }
 
-/// Each configured token's §10 hash → its project (re-authenticating live
+/// Each configured token's §10 hash → its grant (re-authenticating live
 /// connections, which keep only the hash). A malformed `API_TOKENS` maps
 /// nothing, so every socket fails re-authentication (fails closed).
-pub fn projects_by_token_hash(env: &Env) -> BTreeMap<String, String> {
+pub fn grants_by_token_hash(env: &Env) -> BTreeMap<String, Grant> {
     configured_tokens(env)
-        .map(|tokens| tokens.projects_by_hash())
+        .map(|tokens| tokens.grants_by_hash())
         .unwrap_or_default()
 }

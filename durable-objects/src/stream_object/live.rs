@@ -139,9 +139,9 @@ impl LiveShell {
         };
         let mut sockets = self.sockets.borrow_mut();
         // Re-authentication (§10): a woken object closes the sockets whose
-        // token no longer names their project.
-        let projects = crate::internal::auth::projects_by_token_hash(object.env());
-        let project_of = |hash: &str| projects.get(hash).cloned();
+        // token no longer grants `read` on their path in their project.
+        let grants = crate::internal::auth::grants_by_token_hash(object.env());
+        let project_of = |hash: &str| grants.get(hash).cloned();
         for socket in object.state().get_websockets() {
             if let Ok(Some(connection)) = socket.deserialize_attachment::<Connection>() {
                 if !connection.still_authorized(&project_of) {

@@ -1,0 +1,273 @@
+//! What every route needs of a token (DESIGN.md §2 Scopes): the one table
+//! from a typed [`ApiRoute`] to the scope and path it needs ([`need`], an
+//! exhaustive match), and the check of a [`Grant`] against it. Outside its
+//! scope or prefix a request gets 403 `forbidden_scope` naming what was
+//! missing, before anything is committed.
+//!
+//! Decisions beyond §2's list:
+//! - Listing dead letters is `read` (it shows events and errors a reader
+//!   already sees on the debug card); replaying and discarding are `manage`.
+//! - Processors and sources are project-wide: a processor is referenced by
+//!   streams anywhere, a source may write to any stream. Every route of
+//!   theirs (`/v1/processors…`, `/v1/sources…`) needs a token without a
+//!   prefix (`read` for GET, `manage` otherwise). A stream's processor
+//!   state (`/v1/streams/{path}/-/processors/{name}`) is a stream route.
+//! - The JSONata playground and `GET /v1/token` compute nothing about the
+//!   project's data: any valid token.
+//! - An append needs `append` for data events and `manage` for control
+//!   events (`events.iterate.com/stream/…`); a batch with both needs both.
+//!   A prefix token's `subscription-configured` may copy only into streams
+//!   under its prefix (as `subscribe-from` needs `manage` on both ends).
+
+use super::public::{ApiRoute, SourceMethod};
+use super::stream::Action;
+use crate::auth_tokens::{Grant, Scope};
+use crate::error::{details, ApiFailure, ErrorCode};
+use crate::event::CONTROL_PREFIX;
+use crate::path::StreamPath;
+use serde_json::{json, Map, Value};
+
+/// What a route needs of a token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need<'a> {
+    /// Any valid token.
+    AnyToken,
+    /// `scope` on the stream at `path` (the prefix must cover it).
+    Stream { scope: Scope, path: &'a StreamPath },
+    /// An append to `path`: `append` and/or `manage` as its events are
+    /// data or control ([`append_needs`], once the body is read).
+    Append { path: &'a StreamPath },
+    /// `subscribe-from`: `manage` on the receiving stream here, and on the
+    /// source stream once the body names it.
+    SubscribeFrom { receiving: &'a StreamPath },
+    /// The catalog: `read`; the listing is narrowed to the prefix.
+    Catalog,
+    /// A project-wide resource (processors, sources): `scope`, no prefix.
+    ProjectWide(Scope),
+}
+
+/// The one table: what each route needs (method matters only for
+/// `/v1/processors…`, whose route takes every method).
+pub fn need<'a>(method: &str, route: &'a ApiRoute) -> Need<'a> {
+    let read_or_manage = |read: bool| if read { Scope::Read } else { Scope::Manage };
+    match route {
+        ApiRoute::JsonataEvaluate | ApiRoute::Token => Need::AnyToken,
+        ApiRoute::Catalog => Need::Catalog,
+        ApiRoute::Processors { .. } => Need::ProjectWide(read_or_manage(method == "GET")),
+        ApiRoute::SourceDirectory => Need::ProjectWide(Scope::Read),
+        ApiRoute::Source { method, .. } => Need::ProjectWide(read_or_manage(*method == SourceMethod::Get)),
+        ApiRoute::Stream(route) => stream_need(&route.action, &route.path),
+    }
+}
+
+fn stream_need<'a>(action: &Action, path: &'a StreamPath) -> Need<'a> {
+    let scope = match action {
+        Action::Append => return Need::Append { path },
+        Action::SubscribeFrom => return Need::SubscribeFrom { receiving: path },
+        Action::Info
+        | Action::ReadRange
+        | Action::ReadOne(_)
+        | Action::Metrics
+        | Action::Subscriptions
+        | Action::Live
+        | Action::ProcessorState(_)
+        | Action::ListDeadLetters => Scope::Read,
+        Action::Destroy
+        | Action::SigningSecret(_)
+        | Action::DiscardDeadLetters
+        | Action::DiscardDeadLetter(_)
+        | Action::ReplayDeadLetter(_) => Scope::Manage,
+    };
+    Need::Stream { scope, path }
+}
+
+/// Why a token may not do what it asked (§2: 403 `forbidden_scope`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScopeError {
+    #[error("this token lacks the '{scope}' scope this request needs")]
+    MissingScope { scope: Scope },
+    #[error("this token is limited to streams under '{prefix}'; '{path}' is outside it")]
+    OutsidePrefix { prefix: String, path: String },
+    #[error("processors and sources are project-wide: they need a token without a prefix (this one is limited to '{prefix}')")]
+    ProjectWide { prefix: String },
+}
+
+impl ApiFailure for ScopeError {
+    fn error_code(&self) -> ErrorCode {
+        ErrorCode::ForbiddenScope
+    }
+    fn details(&self) -> Map<String, Value> {
+        match self {
+            ScopeError::MissingScope { scope } => details([("scope", json!(scope.as_str()))]),
+            ScopeError::OutsidePrefix { prefix, path } => details([("prefix", json!(prefix)), ("path", json!(path))]),
+            ScopeError::ProjectWide { prefix } => details([("prefix", json!(prefix)), ("resource", json!("project"))]),
+        }
+    }
+}
+
+fn require(grant: &Grant, scope: Scope) -> Result<(), ScopeError> {
+    match grant.has(scope) {
+        true => Ok(()),
+        false => Err(ScopeError::MissingScope { scope }),
+    }
+}
+
+/// `scope` on the stream at `path`.
+pub fn on_stream(grant: &Grant, scope: Scope, path: &StreamPath) -> Result<(), ScopeError> {
+    require(grant, scope)?;
+    within_prefix(grant, path)
+}
+
+fn within_prefix(grant: &Grant, path: &StreamPath) -> Result<(), ScopeError> {
+    match grant.prefix() {
+        Some(prefix) if !grant.covers(path.as_str()) => Err(ScopeError::OutsidePrefix {
+            prefix: prefix.to_owned(),
+            path: path.as_str().to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Checks what can be checked before the body is read. An append checks
+/// its prefix here, then [`authorize_append`] its scopes once its events
+/// are known; subscribe-from then needs [`on_stream`] `manage` on its source.
+pub fn authorize(grant: &Grant, need: &Need) -> Result<(), ScopeError> {
+    match *need {
+        Need::AnyToken => Ok(()),
+        Need::Catalog => require(grant, Scope::Read),
+        Need::Stream { scope, path } => on_stream(grant, scope, path),
+        Need::SubscribeFrom { receiving } => on_stream(grant, Scope::Manage, receiving),
+        Need::Append { path } => within_prefix(grant, path),
+        Need::ProjectWide(scope) => {
+            require(grant, scope)?;
+            match grant.prefix() {
+                Some(prefix) => Err(ScopeError::ProjectWide {
+                    prefix: prefix.to_owned(),
+                }),
+                None => Ok(()),
+            }
+        }
+    }
+}
+
+/// The events of an append body (one event or `{"events": [...]}`), or
+/// `None` when it does not parse (the stream then answers its 400).
+fn append_events(body: &[u8]) -> Option<Vec<Value>> {
+    let value = serde_json::from_slice::<Value>(body).ok()?;
+    match value {
+        Value::Object(mut batch) if batch.get("events").is_some_and(Value::is_array) => match batch.remove("events") {
+            Some(Value::Array(events)) => Some(events),
+            _ => None,
+        },
+        event => Some(vec![event]),
+    }
+}
+
+fn is_control(event: &Value) -> bool {
+    event
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|kind| kind.starts_with(CONTROL_PREFIX))
+}
+
+/// The scopes an append body needs: `append` for data events, `manage` for
+/// control events, in that order. A body that does not parse needs
+/// `append` (the stream then answers its 400).
+pub fn append_needs(body: &[u8]) -> Vec<Scope> {
+    needs_of(&append_events(body).unwrap_or_default())
+}
+
+fn needs_of(events: &[Value]) -> Vec<Scope> {
+    let mut needs = Vec::with_capacity(2);
+    if events.is_empty() || events.iter().any(|event| !is_control(event)) {
+        needs.push(Scope::Append);
+    }
+    if events.iter().any(is_control) {
+        needs.push(Scope::Manage);
+    }
+    needs
+}
+
+/// The streams a `subscription-configured` in the body would copy into
+/// (`receiver.receivingStreamPath` of a `copy-to-stream`): a prefix token
+/// may not write outside its prefix through a copy.
+fn copy_targets(events: &[Value]) -> impl Iterator<Item = &str> {
+    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
+    events
+        .iter()
+        .filter(move |event| event.get("type").and_then(Value::as_str) == Some(configured))
+        .filter_map(|event| event.pointer("/payload/receiver"))
+        .filter(|receiver| receiver.get("action").and_then(Value::as_str) == Some("copy-to-stream"))
+        .filter_map(|receiver| receiver.get("receivingStreamPath").and_then(Value::as_str))
+}
+
+/// An append's body against the grant: every scope its events need, and
+/// every stream a configured copy would write under the prefix.
+pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
+    let events = append_events(body).unwrap_or_default();
+    needs_of(&events)
+        .into_iter()
+        .try_for_each(|scope| require(grant, scope))?;
+    let Some(prefix) = grant.prefix() else {
+        return Ok(());
+    };
+    let outside = copy_targets(&events)
+        .find(|target| !grant.covers(target))
+        .map(crate::text::excerpt);
+    match outside {
+        Some(path) => Err(ScopeError::OutsidePrefix {
+            prefix: prefix.to_owned(),
+            path,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The catalog a prefixed token sees (§2: only what the prefix allows).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogView {
+    /// Forward this query (narrowed to the prefix, or unchanged).
+    Query(String),
+    /// The query's prefix and the token's are disjoint: an empty page.
+    Empty,
+}
+
+/// Intersects the catalog query's `prefix` with the token's. A query that
+/// does not parse is forwarded unchanged, for the catalog's own 400.
+pub fn catalog_view(grant: &Grant, query: &str) -> CatalogView {
+    let Some(token_prefix) = grant.prefix() else {
+        return CatalogView::Query(query.to_owned());
+    };
+    let Ok(mut parsed) = crate::catalog::CatalogQuery::parse(query) else {
+        return CatalogView::Query(query.to_owned());
+    };
+    if token_prefix.starts_with(parsed.prefix.as_str()) {
+        parsed.prefix = token_prefix.to_owned();
+    } else if !parsed.prefix.starts_with(token_prefix) {
+        return CatalogView::Empty;
+    }
+    CatalogView::Query(format!(
+        "prefix={}&after={}&limit={}",
+        percent_encode(&parsed.prefix),
+        percent_encode(&parsed.after),
+        parsed.limit
+    ))
+}
+
+/// The empty catalog page of a disjoint prefix (§14 shape).
+pub fn empty_catalog_page() -> Value {
+    json!({"streams": [], "nextAfter": null})
+}
+
+/// `%XX` for every byte outside `[A-Za-z0-9._~/-]` (a query value).
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'~' | b'-' | b'/') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,320 @@
+//! Scoped tokens natively (DESIGN.md §2 Scopes, issue 22): `API_TOKENS`
+//! values parsed into grants (hostile values are `misconfigured`), and the
+//! matrix scope × route — every public route, checked as the Worker entry
+//! checks it (`route::scope::need`, `authorize`, then the append's events
+//! and subscribe-from's source once the body is read).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use serde_json::json;
+use tributary::auth_tokens::{self, Grant, Scope, TokensError};
+use tributary::error::ApiError;
+use tributary::route::public::{parse_api, ApiRoute};
+use tributary::route::scope::{self, catalog_view, CatalogView, Need, ScopeError};
+
+const DATA: &str = r#"{"type": "order-placed", "payload": {}}"#;
+const CONTROL: &str =
+    r#"{"type": "events.iterate.com/stream/subscription-removed", "payload": {"subscriptionKey": "k"}}"#;
+const MIXED: &str = r#"{"events": [{"type": "a"}, {"type": "events.iterate.com/stream/subscription-removed", "payload": {"subscriptionKey": "k"}}]}"#;
+const SUBSCRIBE_FROM: &str = r#"{"sourcePath": "/app/source", "idempotencyKey": "k"}"#;
+
+/// Every public route once (one per `ApiRoute` kind and stream `Action`),
+/// with the scopes it needs: `(method, url, body, needed)`.
+fn routes() -> Vec<(&'static str, &'static str, &'static str, Vec<Scope>)> {
+    use Scope::{Append, Manage, Read};
+    vec![
+        ("POST", "/v1/jsonata/evaluate", "", vec![]),
+        ("GET", "/v1/token", "", vec![]),
+        ("GET", "/v1/streams", "", vec![Read]),
+        ("GET", "/v1/processors", "", vec![Read]),
+        ("GET", "/v1/processors/totals", "", vec![Read]),
+        ("PUT", "/v1/processors/totals", "", vec![Manage]),
+        ("DELETE", "/v1/processors/totals", "", vec![Manage]),
+        ("GET", "/v1/sources", "", vec![Read]),
+        ("GET", "/v1/sources/usdc", "", vec![Read]),
+        ("PUT", "/v1/sources/usdc", "", vec![Manage]),
+        ("DELETE", "/v1/sources/usdc", "", vec![Manage]),
+        ("GET", "/v1/streams/app/a", "", vec![Read]),
+        ("DELETE", "/v1/streams/app/a", "", vec![Manage]),
+        ("POST", "/v1/streams/app/a/-/events", DATA, vec![Append]),
+        ("POST", "/v1/streams/app/a/-/events", CONTROL, vec![Manage]),
+        ("POST", "/v1/streams/app/a/-/events", MIXED, vec![Append, Manage]),
+        ("GET", "/v1/streams/app/a/-/events", "", vec![Read]),
+        ("GET", "/v1/streams/app/a/-/events/3", "", vec![Read]),
+        ("GET", "/v1/streams/app/a/-/metrics", "", vec![Read]),
+        ("GET", "/v1/streams/app/a/-/subscriptions", "", vec![Read]),
+        (
+            "POST",
+            "/v1/streams/app/a/-/subscribe-from",
+            SUBSCRIBE_FROM,
+            vec![Manage],
+        ),
+        (
+            "GET",
+            "/v1/streams/app/a/-/subscriptions/k/signing-secret",
+            "",
+            vec![Manage],
+        ),
+        ("GET", "/v1/streams/app/a/-/dead-letters", "", vec![Read]),
+        ("DELETE", "/v1/streams/app/a/-/dead-letters", "", vec![Manage]),
+        ("DELETE", "/v1/streams/app/a/-/dead-letters/4", "", vec![Manage]),
+        ("POST", "/v1/streams/app/a/-/dead-letters/4/replay", "", vec![Manage]),
+        ("GET", "/v1/streams/app/a/-/live", "", vec![Read]),
+        ("GET", "/v1/streams/app/a/-/processors/totals", "", vec![Read]),
+    ]
+}
+
+/// What the entry decides for `grant` on this request.
+fn decide(grant: &Grant, method: &str, url: &str, body: &str) -> Result<(), ScopeError> {
+    let route = parse_api(method, url).unwrap_or_else(|error| panic!("{method} {url}: {error}"));
+    let need = scope::need(method, &route);
+    scope::authorize(grant, &need)?;
+    match need {
+        Need::Append { .. } => scope::authorize_append(grant, body.as_bytes()),
+        Need::SubscribeFrom { receiving } => {
+            let plan = tributary::subscribe_from::plan(receiving, body.as_bytes()).unwrap();
+            scope::on_stream(grant, Scope::Manage, &plan.source_path)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Every non-empty set of scopes.
+fn scope_sets() -> Vec<Vec<Scope>> {
+    (1u8..8)
+        .map(|bits| {
+            Scope::ALL
+                .into_iter()
+                .enumerate()
+                .filter(|(index, _)| bits & (1 << index) != 0)
+                .map(|(_, scope)| scope)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn s2_the_matrix_covers_every_route_kind() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for (method, url, _, _) in routes() {
+        let kind = match parse_api(method, url).unwrap() {
+            ApiRoute::Stream(route) => format!("stream {:?}", std::mem::discriminant(&route.action)),
+            other => format!("project {:?}", std::mem::discriminant(&other)),
+        };
+        kinds.insert(kind);
+    }
+    // 6 project routes (jsonata, token, catalog, processors, source
+    // directory, source) and 15 stream actions.
+    assert_eq!(kinds.len(), 6 + 15, "{kinds:?}");
+}
+
+#[test]
+fn s2_a_token_succeeds_exactly_when_it_holds_every_scope_the_route_needs() {
+    for scopes in scope_sets() {
+        let grant = Grant::scoped("p", &scopes, None).unwrap();
+        for (method, url, body, needed) in routes() {
+            let decided = decide(&grant, method, url, body);
+            let missing = needed.iter().copied().find(|scope| !scopes.contains(scope));
+            match missing {
+                None => assert_eq!(decided, Ok(()), "{scopes:?} {method} {url} {body}"),
+                Some(_) => {
+                    let error = decided.expect_err(&format!("{scopes:?} {method} {url} {body}"));
+                    let ScopeError::MissingScope { scope } = &error else {
+                        panic!("{error:?}");
+                    };
+                    assert!(!scopes.contains(scope) && needed.contains(scope), "{error:?}");
+                    let api = ApiError::from(error.clone());
+                    assert_eq!((api.status, api.code()), (403, "forbidden_scope"));
+                    assert_eq!(api.body.error.details.get("scope"), Some(&json!(scope.as_str())));
+                }
+            }
+        }
+    }
+    // A project id value is every scope.
+    let full = Grant::full("p");
+    for (method, url, body, _) in routes() {
+        assert_eq!(decide(&full, method, url, body), Ok(()), "{method} {url}");
+    }
+}
+
+#[test]
+fn s2_a_prefix_token_reaches_only_streams_under_its_prefix() {
+    let all = Scope::ALL;
+    let inside = Grant::scoped("p", &all, Some("/app/")).unwrap();
+    let outside = Grant::scoped("p", &all, Some("/other/")).unwrap();
+    let sibling = Grant::scoped("p", &all, Some("/app/a/")).unwrap();
+    for (method, url, body, _) in routes() {
+        let stream_route = url.starts_with("/v1/streams/");
+        let project_wide = url.starts_with("/v1/processors") || url.starts_with("/v1/sources");
+        let decided = decide(&inside, method, url, body);
+        if project_wide {
+            let error = decided.unwrap_err();
+            assert!(matches!(error, ScopeError::ProjectWide { .. }), "{method} {url}");
+            let api = ApiError::from(error);
+            assert_eq!(api.body.error.details.get("resource"), Some(&json!("project")));
+        } else {
+            assert_eq!(decided, Ok(()), "{method} {url}");
+        }
+        if stream_route {
+            let refused = decide(&outside, method, url, body).unwrap_err();
+            let api = ApiError::from(refused);
+            assert_eq!((api.status, api.code()), (403, "forbidden_scope"), "{method} {url}");
+            assert_eq!(api.body.error.details.get("prefix"), Some(&json!("/other/")));
+            assert_eq!(api.body.error.details.get("path"), Some(&json!("/app/a")));
+            // `/app/a/` covers what is below `/app/a`, not `/app/a` itself.
+            assert!(decide(&sibling, method, url, body).is_err(), "{method} {url}");
+        }
+    }
+}
+
+#[test]
+fn s2_subscribe_from_needs_manage_on_the_source_stream_too() {
+    let grant = Grant::scoped("p", &[Scope::Manage], Some("/app/a/")).unwrap();
+    let body = r#"{"sourcePath": "/elsewhere", "idempotencyKey": "k"}"#;
+    let refused = decide(&grant, "POST", "/v1/streams/app/a/b/-/subscribe-from", body);
+    assert_eq!(
+        refused,
+        Err(ScopeError::OutsidePrefix {
+            prefix: "/app/a/".to_owned(),
+            path: "/elsewhere".to_owned()
+        })
+    );
+    let inside = r#"{"sourcePath": "/app/a/c", "idempotencyKey": "k"}"#;
+    assert_eq!(
+        decide(&grant, "POST", "/v1/streams/app/a/b/-/subscribe-from", inside),
+        Ok(())
+    );
+}
+
+#[test]
+fn s2_append_needs_follow_the_event_types() {
+    assert_eq!(scope::append_needs(DATA.as_bytes()), vec![Scope::Append]);
+    assert_eq!(scope::append_needs(CONTROL.as_bytes()), vec![Scope::Manage]);
+    assert_eq!(
+        scope::append_needs(MIXED.as_bytes()),
+        vec![Scope::Append, Scope::Manage]
+    );
+    // Malformed or empty bodies need `append`; the stream answers their 400.
+    for body in ["", "{", "[]", r#"{"events": []}"#, r#"{"type": 7}"#] {
+        assert_eq!(scope::append_needs(body.as_bytes()), vec![Scope::Append], "{body}");
+    }
+    // Type names are compared exactly: a look-alike is data.
+    let look_alike = r#"{"type": "events.iterate.com/streamx/a"}"#;
+    assert_eq!(scope::append_needs(look_alike.as_bytes()), vec![Scope::Append]);
+}
+
+#[test]
+fn s2_s14_the_catalog_of_a_prefix_token_lists_only_its_prefix() {
+    let grant = Grant::scoped("p", &[Scope::Read], Some("/app/")).unwrap();
+    let view = |query: &str| catalog_view(&grant, query);
+    let narrowed = |prefix: &str, after: &str, limit: u64| {
+        CatalogView::Query(format!("prefix={prefix}&after={after}&limit={limit}"))
+    };
+    assert_eq!(view(""), narrowed("/app/", "", 100));
+    assert_eq!(view("prefix=/ap"), narrowed("/app/", "", 100));
+    assert_eq!(view("prefix=/app/orders&limit=5"), narrowed("/app/orders", "", 5));
+    assert_eq!(
+        view("prefix=/app/x%20y&after=/app/b"),
+        narrowed("/app/x%20y", "/app/b", 100)
+    );
+    assert_eq!(view("prefix=/apple"), CatalogView::Empty);
+    assert_eq!(view("prefix=/other/"), CatalogView::Empty);
+    // A query the catalog refuses is forwarded for its own 400.
+    assert_eq!(view("limit=0"), CatalogView::Query("limit=0".to_owned()));
+    // An unprefixed token's query is forwarded as it is.
+    let full = Grant::full("p");
+    assert_eq!(
+        catalog_view(&full, "prefix=/x"),
+        CatalogView::Query("prefix=/x".to_owned())
+    );
+}
+
+#[test]
+fn s2_scoped_values_parse_into_grants() {
+    let tokens = auth_tokens::parse(Some(
+        r#"{"full": "p", "reader": {"project": "p", "scopes": ["read", "read"]},
+            "app": {"project": "q", "scopes": ["append", "manage"], "prefix": "/app/"},
+            "root": {"project": "p", "scopes": ["read"], "prefix": "/"}}"#,
+    ))
+    .unwrap();
+    let grant = |token: &str| tokens.grant_for(token).unwrap().to_json();
+    assert_eq!(
+        grant("full"),
+        json!({"project": "p", "scopes": ["read", "append", "manage"], "prefix": null})
+    );
+    assert_eq!(
+        grant("reader"),
+        json!({"project": "p", "scopes": ["read"], "prefix": null})
+    );
+    assert_eq!(
+        grant("app"),
+        json!({"project": "q", "scopes": ["append", "manage"], "prefix": "/app/"})
+    );
+    // `/` is the whole project: no prefix.
+    assert_eq!(
+        grant("root"),
+        json!({"project": "p", "scopes": ["read"], "prefix": null})
+    );
+    assert_eq!(tokens.project_for("app"), Some("q"));
+    assert_eq!(tokens.grants_by_hash().len(), 4);
+}
+
+#[test]
+fn s2_hostile_scoped_values_are_misconfigured() {
+    let huge = format!("/{}/", "a".repeat(600));
+    let cases = [
+        json!({"project": "p", "scopes": "read"}),
+        json!({"project": "p"}),
+        json!({"project": "p", "scopes": []}),
+        json!({"project": "p", "scopes": ["read", "admin"]}),
+        json!({"project": "p", "scopes": [1]}),
+        json!({"project": "", "scopes": ["read"]}),
+        json!({"project": 7, "scopes": ["read"]}),
+        json!({"scopes": ["read"]}),
+        json!({"project": "p", "scopes": ["read"], "prefix": "app/"}),
+        json!({"project": "p", "scopes": ["read"], "prefix": "/app"}),
+        json!({"project": "p", "scopes": ["read"], "prefix": "/app//"}),
+        json!({"project": "p", "scopes": ["read"], "prefix": "/a/../b/"}),
+        json!({"project": "p", "scopes": ["read"], "prefix": "/a b/"}),
+        json!({"project": "p", "scopes": ["read"], "prefix": huge}),
+        json!({"project": "p", "scopes": ["read"], "prefix": 5}),
+        json!({"project": "p", "scopes": ["read"], "prefx": "/app/"}),
+    ];
+    for value in cases {
+        let raw = json!({"ok": "p", "secret-token-123": value}).to_string();
+        let error = auth_tokens::parse(Some(&raw)).expect_err(&raw);
+        assert!(
+            matches!(
+                error,
+                TokensError::BadGrant { index: 1, .. } | TokensError::BadProject { index: 1 }
+            ),
+            "{raw}: {error:?}"
+        );
+        let api = error.to_api_error();
+        assert_eq!((api.status, api.code()), (500, "misconfigured"), "{raw}");
+        assert!(!api.to_json().contains("secret-token-123"), "{}", api.to_json());
+    }
+}
+
+#[test]
+fn s2_a_prefix_token_may_configure_copies_only_into_its_prefix() {
+    let grant = Grant::scoped("p", &[Scope::Manage], Some("/app/")).unwrap();
+    let configure = |target: &str| {
+        json!({"type": "events.iterate.com/stream/subscription-configured", "payload": {
+            "subscriptionKey": "c", "receiver": {"action": "copy-to-stream", "receivingStreamPath": target}}})
+        .to_string()
+    };
+    let url = "/v1/streams/app/a/-/events";
+    assert_eq!(decide(&grant, "POST", url, &configure("/app/b")), Ok(()));
+    assert_eq!(
+        decide(&grant, "POST", url, &configure("/other/b")),
+        Err(ScopeError::OutsidePrefix {
+            prefix: "/app/".to_owned(),
+            path: "/other/b".to_owned()
+        })
+    );
+    // In a batch too; an unprefixed manage token may copy anywhere.
+    let batch = format!(r#"{{"events": [{}, {}]}}"#, configure("/app/b"), configure("/other/b"));
+    assert!(decide(&grant, "POST", url, &batch).is_err());
+    let manager = Grant::scoped("p", &[Scope::Manage], None).unwrap();
+    assert_eq!(decide(&manager, "POST", url, &batch), Ok(()));
+}
