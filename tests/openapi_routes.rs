@@ -244,3 +244,31 @@ fn trimmed_and_stream_full_have_their_statuses_section_16() {
     assert_eq!(ErrorCode::Trimmed.status(), 410);
     assert_eq!(ErrorCode::StreamFull.status(), 507);
 }
+
+/// Scoped tokens (§2): every token-guarded operation names its scope and
+/// documents 403 (`forbidden_scope` among its codes) and 401.
+#[test]
+fn every_guarded_operation_names_its_scope_section_2() {
+    let doc = document();
+    for (method, template) in documented(&doc) {
+        let operation = &doc["paths"][&template][method.to_lowercase()];
+        if operation.get("security") == Some(&serde_json::json!([])) {
+            assert_eq!(
+                template, "/v1/openapi.json",
+                "only the document is served without a token"
+            );
+            continue;
+        }
+        let scope = operation["x-scope"].as_str().unwrap_or_default();
+        assert!(
+            ["read", "append", "manage"].contains(&scope),
+            "{method} {template}: x-scope {scope:?}"
+        );
+        for status in ["401", "403"] {
+            assert!(
+                operation["responses"].get(status).is_some(),
+                "{method} {template} documents {status}"
+            );
+        }
+    }
+}

@@ -112,6 +112,7 @@ test("§16: a trimmed offset is 410 `trimmed` and stream info shows the retentio
     { what: `${path} trimmed`, timeoutMs: 30_000 },
   );
   assert.deepEqual(info.retention, { maxEvents: 2, trimPastSubscribers: false });
+  assertSchema("RetentionConfigured", info.retention);
   const gone = await call("GET", EVENT, { values: { path, offset: 1 }, expect: 410 });
   assert.equal(gone.body.error.details.firstOffset, info.firstOffset);
   await call("GET", EVENTS, { values: { path }, query: "?after=0", expect: 410 });
@@ -179,6 +180,7 @@ test("§8, §9, §11, §13: webhook bodies, the card, signing secrets and dead l
   assert.ok(bodies.filter((record) => record.path === hook).every((record) => record.verified), "signatures verify");
   const card = await call("GET", CARD, { values: { path }, expect: 200 });
   assert.deepEqual(card.body.subscriptions.map((entry) => entry.subscriptionKey).sort(), ["digest", "failing", "plain"]);
+  for (const entry of card.body.subscriptions) assertSchema("SubscriptionConfigured", entry.configuration);
   const letters = await eventually(
     async () => {
       const res = await call("GET", DEAD_LETTERS, { values: { path }, query: "?subscriptionKey=failing", expect: 200 });
@@ -201,11 +203,12 @@ test("§5: subscribe-from and its errors match the document", async () => {
   const source = fresh("source");
   const receiving = fresh("receiving");
   await appendOk(source, { type: "a" });
-  await call("POST", "/v1/streams/{path}/-/subscribe-from", {
+  const subscribed = await call("POST", "/v1/streams/{path}/-/subscribe-from", {
     values: { path: receiving },
     body: { sourcePath: `/${source}`, subscriptionKey: "copy" },
     expect: 201,
   });
+  assertSchema("SubscriptionConfigured", subscribed.body.subscriptionConfiguredEvent.payload);
   await call("POST", "/v1/streams/{path}/-/subscribe-from", { values: { path: receiving }, body: { sourcePath: `/${source}` }, expect: 400 });
   await call("POST", "/v1/streams/{path}/-/subscribe-from", { values: { path: receiving }, body: { sourcePath: `/${receiving}`, subscriptionKey: "self" }, expect: 422 });
 });
@@ -249,4 +252,29 @@ test("§15, §15.1: evm and evm-mempool sources, the directory and their errors 
 test("JSONata evaluate matches the document", async () => {
   await call("POST", "/v1/jsonata/evaluate", { body: { expression: "a + 1", input: { a: 1 } }, expect: 200 });
   await call("POST", "/v1/jsonata/evaluate", { body: { expression: "a +" }, expect: 422 });
+});
+
+test("§4, §5, §9: every receiver kind is configured by a body the document's SubscriptionConfigured describes", async () => {
+  const path = fresh("receivers");
+  const name = `openapi-wake-${++counter}`;
+  await call("PUT", PROCESSOR, { values: { name }, body: { kind: "jsonata-reducer", initialState: 0, reducer: "$state + 1" }, expect: 200 });
+  const now = { start: "now" };
+  const payloads = [
+    { subscriptionKey: "copy", receiver: { action: "copy-to-stream", receivingStreamPath: `/${fresh("copies")}`, delivery: { ...now, onFailingEvent: "halt" } } },
+    { subscriptionKey: "hook", filter: { eventTypes: ["data"] }, receiver: { action: "webhook-post", url: receiver.url("/openapi/kinds"), delivery: { ...now, timeoutMs: 5000, concurrency: 2, onFailingEvent: "skip" } } },
+    { subscriptionKey: "itx", receiver: { action: "itx-call", expression: ["services", "X", "m"], delivery: { ...now, onFailingEvent: "skip", throttle: { maxDeliveries: 5, windowMs: 1000 } } } },
+    { subscriptionKey: "wake", receiver: { action: "processor-wake", expression: ["processors", name, "wake"] } },
+    { subscriptionKey: "log", filter: { jsonataCondition: "type = 'data'" }, receiver: { action: "log", delivery: { ...now, onFailingEvent: "skip" } } },
+  ];
+  for (const payload of payloads) {
+    assertSchema("SubscriptionConfigured", payload);
+    await appendOk(path, { type: CONFIGURED, payload });
+  }
+  await appendOk(path, { type: `${CONTROL}subscription-cursor-set`, payload: { subscriptionKey: "log", afterOffset: 1 } });
+  await appendOk(path, { type: `${CONTROL}subscription-removed`, payload: { subscriptionKey: "itx" } });
+  const card = await call("GET", CARD, { values: { path }, expect: 200 });
+  assert.deepEqual(card.body.subscriptions.map((entry) => entry.subscriptionKey).sort(), ["copy", "hook", "log", "wake"]);
+  for (const entry of card.body.subscriptions) assertSchema("SubscriptionConfigured", entry.configuration);
+  await call("POST", EVENTS, { values: { path }, body: { type: `${CONTROL}subscription-delivery-resumed`, payload: { subscriptionKey: "log" } }, expect: 409 });
+  await call("POST", EVENTS, { values: { path }, body: { type: `${CONTROL}error-occurred`, payload: {} }, expect: 403 });
 });
