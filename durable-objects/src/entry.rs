@@ -38,6 +38,7 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
     let url = request.url()?;
     match public::parse(request.method().as_ref(), url.path()) {
         PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name).await,
+        PublicRoute::OpenApi => crate::openapi::serve(),
         PublicRoute::Console => match authenticate(&mut request, &env).await? {
             Ok(_) => crate::console::serve(&request, &env, &url).await,
             Err(refused) => Ok(refused),

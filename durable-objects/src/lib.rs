@@ -11,6 +11,7 @@ mod bench_baseline;
 mod console;
 mod entry;
 mod internal;
+mod openapi;
 mod platform;
 mod processor_object;
 mod project_object;

@@ -8,7 +8,10 @@ use super::{
 };
 use crate::source::config::check_name;
 
-/// The three kinds of public URL: two served without a token, and the API.
+/// `GET /v1/openapi.json`: the API's OpenAPI 3.1 document (§2, issue 22).
+pub const OPENAPI_ROUTE: &str = "/v1/openapi.json";
+
+/// The kinds of public URL: three served without a token, and the API.
 #[derive(Debug)]
 pub enum PublicRoute {
     /// `/bench/...`: the bench-only baseline object named by what follows
@@ -16,6 +19,9 @@ pub enum PublicRoute {
     Bench { name: String },
     /// `/console` and `/console/...` (§13): static assets, no token.
     Console,
+    /// `GET /v1/openapi.json` (§2): the OpenAPI document, no token (it
+    /// describes the API and holds no project's data).
+    OpenApi,
     /// Everything else needs a token (§2); a URL with no route is answered
     /// only after the token is checked.
     Api(Result<ApiRoute, RouteError>),
@@ -61,11 +67,19 @@ pub fn parse(method: &str, url_path: &str) -> PublicRoute {
     if url_path == ROOT_PATH || is_console_path(url_path) {
         return PublicRoute::Console;
     }
+    if url_path == OPENAPI_ROUTE && method == "GET" {
+        return PublicRoute::OpenApi;
+    }
     PublicRoute::Api(parse_api(method, url_path))
 }
 
 /// Parses a route of the token-guarded API.
 pub fn parse_api(method: &str, url_path: &str) -> Result<ApiRoute, RouteError> {
+    if url_path == OPENAPI_ROUTE {
+        return Err(RouteError::MethodRefused(
+            "GET /v1/openapi.json serves the OpenAPI document",
+        ));
+    }
     if url_path == JSONATA_EVALUATE_ROUTE && method == "POST" {
         return Ok(ApiRoute::JsonataEvaluate);
     }
@@ -152,6 +166,7 @@ mod tests {
         assert!(matches!(parse("GET", "/console"), PublicRoute::Console));
         assert!(matches!(parse("GET", "/"), PublicRoute::Console));
         assert!(matches!(parse("DELETE", "/console/app.js"), PublicRoute::Console));
+        assert!(matches!(parse("GET", "/v1/openapi.json"), PublicRoute::OpenApi));
         assert!(matches!(
             parse("GET", "/consolex"),
             PublicRoute::Api(Err(RouteError::NotFound))
@@ -217,6 +232,7 @@ mod tests {
             ("POST", "/v1/token"),
             ("POST", "/v1/sources/a"),
             ("PATCH", "/v1/streams/a/-/events"),
+            ("POST", "/v1/openapi.json"),
         ] {
             assert_eq!(
                 refused(method, url),
