@@ -1,0 +1,13 @@
+-- Project-wide metrics (DESIGN.md §11): the latest snapshot each stream
+-- lifetime reported. Written by the project object when a stream reports
+-- (only for a lifetime the catalog lists); deleted with the lifetime's
+-- catalog row (destroy, or a newer lifetime at the path). Read by
+-- GET /v1/metrics in path order. Documented in src/schema.rs
+-- (StreamMetricsRow).
+CREATE TABLE IF NOT EXISTS stream_metrics (
+  path TEXT PRIMARY KEY,
+  stream_id TEXT NOT NULL,
+  reported_at_ms INTEGER NOT NULL,
+  subscription_count INTEGER NOT NULL,
+  snapshot TEXT NOT NULL
+);
