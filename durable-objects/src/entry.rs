@@ -59,6 +59,10 @@ async fn api(mut request: Request, env: &Env, project: &str, url: &Url, route: A
     match route {
         ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
         ApiRoute::Catalog => processors(request, env, project, CATALOG_ROUTE, url.query()).await,
+        ApiRoute::Metrics => {
+            let route = tributary::route::METRICS_ROUTE;
+            processors(request, env, project, route, url.query()).await
+        }
         ApiRoute::Processors { .. } => processors(request, env, project, url.path(), url.query()).await,
         ApiRoute::SourceDirectory => crate::source_object::route_directory(env, project, url.query()).await,
         ApiRoute::Source { name, method } => {

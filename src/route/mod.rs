@@ -31,6 +31,8 @@ pub const PROCESSORS_PREFIX: &str = "/v1/processors";
 pub const SOURCES_PREFIX: &str = "/v1/sources";
 /// `POST /v1/jsonata/evaluate`, the JSONata playground.
 pub const JSONATA_EVALUATE_ROUTE: &str = "/v1/jsonata/evaluate";
+/// `GET /v1/metrics`, the project's Prometheus scrape (§11).
+pub const METRICS_ROUTE: &str = "/v1/metrics";
 /// The operator console (§13): `/console` and `/console/...`.
 pub const CONSOLE_PREFIX: &str = "/console";
 /// The bench-only baseline object (`/bench/baseline/{name}`).
