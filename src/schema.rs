@@ -107,6 +107,11 @@ pub use crate::retention::passes::PassRow;
 /// deleted with the lifetime's catalog row. In `project_metrics/store.rs`.
 pub use crate::project_metrics::store::StreamMetricsRow;
 
+/// Row of the project's `source_metrics` (§11, §15): the latest progress one
+/// source reported (a [`crate::project_metrics::sources::SourceSnapshot`]),
+/// deleted when the source is. In `project_metrics/store.rs`.
+pub use crate::project_metrics::store::SourceMetricsRow;
+
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -262,3 +262,52 @@ fn s2_s11_a_hostile_report_or_scrape_is_refused_and_changes_nothing() {
     assert_eq!(catalog.handle_metrics("PUT", "scrape", "", b"", 6).status, 405);
     assert_eq!(scrape(&catalog, ""), before, "nothing changed");
 }
+
+fn source_report(catalog: &Catalog<RusqliteStorage>, body: serde_json::Value) -> u16 {
+    catalog
+        .handle_metrics("POST", "source", "", body.to_string().as_bytes(), 5)
+        .status
+}
+
+fn progress(name: &str, next_block: u64) -> serde_json::Value {
+    json!({"op": "progress", "snapshot": {"name": name, "values": [next_block, null, 3, 0, 0, 1, 0]}})
+}
+
+#[test]
+fn s11_s15_a_source_s_progress_is_scraped_by_name_until_it_is_deleted_and_bounded_per_project() {
+    let catalog = Catalog::open(RusqliteStorage::in_memory().unwrap()).unwrap();
+    assert_eq!(source_report(&catalog, progress("usdc", 100)), 204);
+    assert_eq!(source_report(&catalog, progress("usdc", 101)), 204);
+    let text = scrape(&catalog, "");
+    assert!(
+        text.contains("tributary_source_next_block{source=\"usdc\"} 101\n"),
+        "{text}"
+    );
+    assert!(text.contains("tributary_source_errors{source=\"usdc\"} 1\n"));
+    assert!(!text.contains("tributary_source_finalized_block"), "not known yet");
+    assert!(
+        !scrape(&catalog, "prefix=%2Fapp").contains("source=\"usdc\""),
+        "a prefix scrapes streams only"
+    );
+    assert_eq!(source_report(&catalog, json!({"op": "gone", "name": "usdc"})), 204);
+    let text = scrape(&catalog, "");
+    assert!(!text.contains("source=\"usdc\""), "{text}");
+
+    for body in [
+        progress("bad name", 1),
+        progress(&"x".repeat(65), 1),
+        json!({"op": "progress", "snapshot": {"name": "x", "values": vec![1; 65]}}),
+        json!({"op": "explode", "name": "x"}),
+    ] {
+        assert_eq!(source_report(&catalog, body.clone()), 400, "{body}");
+    }
+    for i in 0..tributary::limits::MAX_SOURCES_PER_PROJECT {
+        assert_eq!(source_report(&catalog, progress(&format!("s{i}"), 1)), 204);
+    }
+    assert_eq!(source_report(&catalog, progress("one-too-many", 1)), 400);
+    assert_eq!(
+        source_report(&catalog, progress("s0", 2)),
+        204,
+        "a known source still reports"
+    );
+}

@@ -11,3 +11,13 @@ CREATE TABLE IF NOT EXISTS stream_metrics (
   subscription_count INTEGER NOT NULL,
   snapshot TEXT NOT NULL
 );
+
+-- The latest progress each source reported (§11, §15): one row per source
+-- name, replaced by each report, deleted when the source is deleted. Read
+-- by GET /v1/metrics in name order. Documented in src/schema.rs
+-- (SourceMetricsRow).
+CREATE TABLE IF NOT EXISTS source_metrics (
+  name TEXT PRIMARY KEY,
+  reported_at_ms INTEGER NOT NULL,
+  snapshot TEXT NOT NULL
+);

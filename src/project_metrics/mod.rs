@@ -11,6 +11,7 @@ pub mod analytics;
 pub mod render;
 pub mod report;
 pub mod snapshot;
+pub mod sources;
 pub mod store;
 
 pub use analytics::{AnalyticsSink, DeliveryDataPoint};

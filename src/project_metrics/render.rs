@@ -5,6 +5,7 @@
 //! (`\\`, `\"`, `\n`), so no path or key can break a line or a label.
 
 use super::snapshot::{StreamSnapshot, SUBSCRIPTION_SERIES};
+use super::sources::{SourceSnapshot, SOURCE_SERIES};
 use crate::stream::metrics::{SeriesDef, STREAM_SERIES};
 use std::fmt::Write;
 
@@ -14,6 +15,8 @@ use std::fmt::Write;
 pub struct Scrape {
     pub snapshots: Vec<StreamSnapshot>,
     pub omitted_streams: u64,
+    /// Each source's progress (§15), labelled `source`.
+    pub sources: Vec<SourceSnapshot>,
 }
 
 /// A label value, escaped per the text format.
@@ -46,6 +49,7 @@ impl Scrape {
         let mut text = String::new();
         self.render_streams(&mut text);
         self.render_subscriptions(&mut text);
+        self.render_sources(&mut text);
         let reported = SeriesDef {
             name: "metrics_streams_reported",
             kind: "gauge",
@@ -81,6 +85,29 @@ impl Scrape {
                     "tributary_{}{{stream=\"{}\"}} {value}",
                     def.name,
                     escape_label(&snapshot.path)
+                );
+            }
+        }
+    }
+
+    /// One family per source series, one sample per source that has it.
+    fn render_sources(&self, text: &mut String) {
+        for (index, (def, _)) in SOURCE_SERIES.iter().enumerate() {
+            let mut samples = self
+                .sources
+                .iter()
+                .filter_map(|source| source.values.get(index).copied().flatten().map(|value| (source, value)))
+                .peekable();
+            if samples.peek().is_none() {
+                continue;
+            }
+            family_header(text, def);
+            for (source, value) in samples {
+                let _ = writeln!(
+                    text,
+                    "tributary_{}{{source=\"{}\"}} {value}",
+                    def.name,
+                    escape_label(&source.name)
                 );
             }
         }
@@ -162,6 +189,10 @@ mod tests {
         let scrape = Scrape {
             snapshots: vec![snapshot("/a", "k1", 1), snapshot("/b", "k2", 2)],
             omitted_streams: 3,
+            sources: vec![SourceSnapshot {
+                name: "usdc".to_owned(),
+                values: vec![Some(10), None],
+            }],
         };
         let text = scrape.render();
         assert_eq!(text.matches("# TYPE tributary_appends_total counter\n").count(), 1);
@@ -190,7 +221,7 @@ mod tests {
     fn samples_of_a_family_are_contiguous_under_its_header() {
         let scrape = Scrape {
             snapshots: vec![snapshot("/a", "k1", 1), snapshot("/b", "k2", 2)],
-            omitted_streams: 0,
+            ..Scrape::default()
         };
         let mut seen: Vec<String> = Vec::new();
         for line in scrape.render().lines().filter(|line| !line.starts_with('#')) {
@@ -206,7 +237,7 @@ mod tests {
     fn hostile_paths_and_keys_stay_inside_their_label() {
         let scrape = Scrape {
             snapshots: vec![snapshot("/a\"} 1\nevil{x=\"", "k\\\"\n", 1)],
-            omitted_streams: 0,
+            ..Scrape::default()
         };
         let text = scrape.render();
         for line in text.lines().filter(|line| !line.starts_with('#')) {
@@ -224,7 +255,7 @@ mod tests {
         old.subscriptions[0].values.truncate(0);
         let text = Scrape {
             snapshots: vec![old],
-            omitted_streams: 0,
+            ..Scrape::default()
         }
         .render();
         assert_eq!(

@@ -3,16 +3,18 @@
 //! catalog lists, so a destroyed stream's late report is refused) and answers
 //! `GET /v1/metrics?prefix=` from that table alone, bounded by
 //! [`MAX_METRICS_SCRAPE_STREAMS`] and [`MAX_METRICS_SCRAPE_SUBSCRIPTIONS`]
-//! in path order: what lies past them is counted, not rendered.
+//! in path order: what lies past them is counted, not rendered. It also
+//! keeps each source's latest progress (`source_metrics`).
 
 use super::render::Scrape;
 use super::snapshot::StreamSnapshot;
+use super::sources::{SourceReport, SourceSnapshot};
 use crate::api::ApiResponse;
 use crate::catalog::Catalog;
 use crate::error::{details, ApiError, ApiFailure, ErrorCode};
 use crate::limits::{
     MAX_METRICS_SCRAPE_STREAMS, MAX_METRICS_SCRAPE_SUBSCRIPTIONS, MAX_METRICS_SNAPSHOT_VALUES, MAX_PATH_BYTES,
-    MAX_STREAM_SUBSCRIPTIONS, MAX_SUBSCRIPTION_KEY_BYTES,
+    MAX_SOURCES_PER_PROJECT, MAX_STREAM_SUBSCRIPTIONS, MAX_SUBSCRIPTION_KEY_BYTES,
 };
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use serde_json::{json, Map, Value};
@@ -27,6 +29,15 @@ pub struct StreamMetricsRow {
     /// parsing it).
     pub subscription_count: u64,
     /// The [`StreamSnapshot`] as JSON.
+    pub snapshot: String,
+}
+
+/// Row of `source_metrics` (migrations/project/0003_metrics.sql).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceMetricsRow {
+    pub name: String,
+    pub reported_at_ms: i64,
+    /// The [`SourceSnapshot`] as JSON.
     pub snapshot: String,
 }
 
@@ -85,6 +96,23 @@ fn checked(body: &[u8]) -> Result<StreamSnapshot, MetricsError> {
     Ok(snapshot)
 }
 
+/// A source's report within the bounds of its name and values.
+fn checked_source(body: &[u8]) -> Result<SourceReport, MetricsError> {
+    let report: SourceReport =
+        serde_json::from_slice(body).map_err(|error| MetricsError::Malformed(error.to_string()))?;
+    let (name, values) = match &report {
+        SourceReport::Progress { snapshot } => (&snapshot.name, snapshot.values.len()),
+        SourceReport::Gone { name } => (name, 0),
+    };
+    if crate::source::config::check_name(name).is_err() {
+        return Err(MetricsError::OutOfBounds("names no valid source"));
+    }
+    if values > MAX_METRICS_SNAPSHOT_VALUES {
+        return Err(MetricsError::OutOfBounds("holds too many values"));
+    }
+    Ok(report)
+}
+
 /// `?prefix=` of `GET /v1/metrics`.
 pub fn parse_prefix(query: &str) -> Result<String, MetricsError> {
     let mut prefix = String::new();
@@ -139,6 +167,57 @@ impl<S: Storage> Catalog<S> {
             ],
         )?;
         Ok(())
+    }
+
+    /// Stores a source's progress, or forgets a deleted source's. A new name
+    /// past [`MAX_SOURCES_PER_PROJECT`] is refused.
+    pub fn apply_source_report(&self, body: &[u8], now_ms: i64) -> Result<(), MetricsError> {
+        match checked_source(body)? {
+            SourceReport::Gone { name } => {
+                self.storage()
+                    .execute("DELETE FROM source_metrics WHERE name = ?", &[name.as_str().into()])?;
+            }
+            SourceReport::Progress { snapshot } => {
+                let known = "SELECT 1 FROM source_metrics WHERE name = ?";
+                let count = "SELECT COUNT(*) FROM source_metrics";
+                let is_new = query_optional(self.storage(), known, &[snapshot.name.as_str().into()])?.is_none();
+                let held = match query_optional(self.storage(), count, &[])? {
+                    Some(row) => Columns {
+                        query: count,
+                        row: &row,
+                    }
+                    .int(0)?
+                    .max(0) as usize,
+                    None => 0,
+                };
+                if is_new && held >= MAX_SOURCES_PER_PROJECT {
+                    return Err(MetricsError::OutOfBounds("names more sources than a project may have"));
+                }
+                let text = serde_json::to_string(&snapshot).unwrap_or_default();
+                self.storage().execute(
+                    "INSERT INTO source_metrics (name, reported_at_ms, snapshot) VALUES (?, ?, ?) \
+                     ON CONFLICT (name) DO UPDATE SET reported_at_ms = excluded.reported_at_ms, \
+                     snapshot = excluded.snapshot",
+                    &[snapshot.name.as_str().into(), SqlValue::Integer(now_ms), text.into()],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every source's latest progress, in name order (at most
+    /// [`MAX_SOURCES_PER_PROJECT`] rows).
+    fn source_snapshots(&self) -> Result<Vec<SourceSnapshot>, MetricsError> {
+        let sql = "SELECT snapshot FROM source_metrics ORDER BY name LIMIT ?";
+        let rows = self.storage().query(sql, &[(MAX_SOURCES_PER_PROJECT as u64).into()])?;
+        let mut snapshots = Vec::new();
+        for row in &rows {
+            let text = Columns { query: sql, row }.text(0)?;
+            if let Ok(snapshot) = serde_json::from_str(&text) {
+                snapshots.push(snapshot);
+            }
+        }
+        Ok(snapshots)
     }
 
     /// Forgets the series of every lifetime at `path` the catalog no longer
@@ -196,6 +275,10 @@ impl<S: Storage> Catalog<S> {
             }
         }
         scrape.omitted_streams = matching.saturating_sub(scrape.snapshots.len() as u64);
+        // Sources have names, not paths: a scrape by prefix leaves them out.
+        if prefix.is_empty() {
+            scrape.sources = self.source_snapshots()?;
+        }
         Ok(scrape)
     }
 
@@ -204,6 +287,10 @@ impl<S: Storage> Catalog<S> {
     pub fn handle_metrics(&self, method: &str, route: &str, query: &str, body: &[u8], now_ms: i64) -> ApiResponse {
         match (method, route) {
             ("POST", "report") => match self.apply_report(body, now_ms) {
+                Ok(()) => ApiResponse::no_content(),
+                Err(error) => ApiError::from(error).into(),
+            },
+            ("POST", "source") => match self.apply_source_report(body, now_ms) {
                 Ok(()) => ApiResponse::no_content(),
                 Err(error) => ApiError::from(error).into(),
             },

@@ -28,6 +28,8 @@ pub const CATALOG_ROUTE: &str = STREAMS_PREFIX;
 pub const CATALOG_CHANGE_ROUTE: &str = "/internal/catalog";
 /// `POST /internal/metrics`: a stream's metrics snapshot (§11).
 pub const METRICS_REPORT_ROUTE: &str = "/internal/metrics";
+/// `POST /internal/metrics/source`: a source's progress (§11, §15).
+pub const SOURCE_METRICS_ROUTE: &str = "/internal/metrics/source";
 /// `POST /internal/processor/{wake|fold}`, `GET /internal/processor/state` (§9).
 pub const INSTANCE_ROUTE: &str = "/internal/processor/";
 /// Router → one source object (the [`SOURCE_NAME_HEADER`] names it).
@@ -81,6 +83,8 @@ pub enum ProjectObjectRoute {
     MetricsScrape,
     /// `POST /internal/metrics` (§11).
     MetricsReport,
+    /// `POST /internal/metrics/source` (§11, §15).
+    SourceMetricsReport,
 }
 
 impl ProjectObjectRoute {
@@ -98,6 +102,7 @@ impl ProjectObjectRoute {
         match self {
             ProjectObjectRoute::MetricsScrape => Some("scrape"),
             ProjectObjectRoute::MetricsReport => Some("report"),
+            ProjectObjectRoute::SourceMetricsReport => Some("source"),
             _ => None,
         }
     }
@@ -126,6 +131,7 @@ pub fn project_object(url_path: &str) -> Result<ProjectObjectRoute, RouteError> 
         CATALOG_CHANGE_ROUTE => Ok(ProjectObjectRoute::CatalogChange),
         METRICS_ROUTE => Ok(ProjectObjectRoute::MetricsScrape),
         METRICS_REPORT_ROUTE => Ok(ProjectObjectRoute::MetricsReport),
+        SOURCE_METRICS_ROUTE => Ok(ProjectObjectRoute::SourceMetricsReport),
         _ => processor_name(url_path)
             .map(|name| ProjectObjectRoute::Processors { name })
             .ok_or(RouteError::NotFound),
