@@ -4,8 +4,9 @@
 //! changed, at most once per [`crate::limits::METRICS_REPORT_INTERVAL_MS`]
 //! ([`report::ReportClock`]); the project object keeps the latest one per
 //! stream (`stream_metrics`, [`store`]) and renders them with `stream` and
-//! `subscription` labels ([`render`]). Delivery outcomes and latencies can
-//! also go to a Workers Analytics Engine dataset ([`analytics`]).
+//! `subscription` labels ([`render`]). Sources report their progress the
+//! same way ([`sources`]). Delivery outcomes and latencies can also go to a
+//! Workers Analytics Engine dataset ([`analytics`]).
 
 pub mod analytics;
 pub mod render;
