@@ -22,6 +22,9 @@ pub struct ApiRequest<'a> {
     pub body: &'a [u8],
 }
 
+/// The Prometheus text format's content type (§11).
+pub const PROMETHEUS_CONTENT_TYPE: &str = "text/plain; version=0.0.4";
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiResponse {
     pub status: u16,
@@ -121,7 +124,7 @@ impl<S: Storage> Stream<S> {
             }
             Action::Metrics => ApiResponse {
                 status: 200,
-                content_type: "text/plain; version=0.0.4",
+                content_type: PROMETHEUS_CONTENT_TYPE,
                 body: self.metrics_text(),
             },
         }

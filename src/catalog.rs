@@ -194,10 +194,21 @@ impl<S: Storage> Catalog<S> {
         Ok(Catalog { storage })
     }
 
+    pub(crate) fn storage(&self) -> &S {
+        &self.storage
+    }
+
     /// Applies a stream's change. Lifetimes are ordered by creation time: an
     /// older registration never replaces a newer one, and an unregistration
-    /// removes only the lifetime it names. Idempotent.
+    /// removes only the lifetime it names. Idempotent. A lifetime the
+    /// catalog no longer lists loses its metrics (§11).
     pub fn apply(&self, change: &CatalogChange) -> Result<(), StorageError> {
+        self.apply_to_streams(change)?;
+        let (CatalogChange::Register { path, .. } | CatalogChange::Unregister { path, .. }) = change;
+        self.forget_unlisted_metrics(path)
+    }
+
+    fn apply_to_streams(&self, change: &CatalogChange) -> Result<(), StorageError> {
         match change {
             CatalogChange::Register {
                 path,

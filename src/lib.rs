@@ -20,6 +20,7 @@ pub mod limits;
 pub mod live;
 pub mod path;
 pub mod processor;
+pub mod project_metrics;
 pub mod records;
 pub mod reserved_keys;
 pub mod retention;

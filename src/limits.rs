@@ -490,3 +490,18 @@ pub const DEFAULT_STORAGE_BUDGET_BYTES: u64 = 9_000_000_000;
 /// [`BUDGET_RECHECK_MARGIN_BYTES`] of the budget (other tables grow too).
 pub const BUDGET_RECHECK_BYTES: u64 = 1024 * 1024;
 pub const BUDGET_RECHECK_MARGIN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A stream reports its metrics snapshot to its project at most this often,
+/// and only when it changed (§11: "at most every few seconds").
+pub const METRICS_REPORT_INTERVAL_MS: i64 = 2_000;
+/// Streams one `GET /v1/metrics` renders (§11, §12), in path order; the
+/// rest are left out and counted by `tributary_metrics_streams_omitted`
+/// (a larger project scrapes by `?prefix=`).
+pub const MAX_METRICS_SCRAPE_STREAMS: u64 = 1_000;
+/// Subscription rows one scrape renders across its streams: a stream whose
+/// subscriptions would pass it is left out (and counted) with the rest.
+/// Bounds a scrape at about 1,000 × 32 + 10,000 × 10 samples.
+pub const MAX_METRICS_SCRAPE_SUBSCRIPTIONS: u64 = 10_000;
+/// Values one metrics snapshot may carry per stream or per subscription
+/// (§11): a report holding more is refused (400), not stored.
+pub const MAX_METRICS_SNAPSHOT_VALUES: usize = 64;

@@ -23,6 +23,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
 pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/project/0001_processors.sql")),
     (2, include_str!("../migrations/project/0002_catalog.sql")),
+    (3, include_str!("../migrations/project/0003_metrics.sql")),
 ];
 
 /// A processor instance's schema (§9), applied in order in its SQLite.
@@ -100,6 +101,16 @@ pub use crate::retention::snapshot::SnapshotRow;
 /// Row of `retention_passes` (§16): what trimming passed, per subscription;
 /// in `retention/passes.rs`.
 pub use crate::retention::passes::PassRow;
+
+/// Row of the project's `stream_metrics` (§11): the latest metrics snapshot
+/// of one stream lifetime the catalog lists, replaced by each report and
+/// deleted with the lifetime's catalog row. In `project_metrics/store.rs`.
+pub use crate::project_metrics::store::StreamMetricsRow;
+
+/// Row of the project's `source_metrics` (§11, §15): the latest progress one
+/// source reported (a [`crate::project_metrics::sources::SourceSnapshot`]),
+/// deleted when the source is. In `project_metrics/store.rs`.
+pub use crate::project_metrics::store::SourceMetricsRow;
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.

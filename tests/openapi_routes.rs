@@ -77,6 +77,7 @@ fn template_of(method: &str, route: &PublicRoute) -> Option<(String, String)> {
             ApiRoute::JsonataEvaluate => "/v1/jsonata/evaluate",
             ApiRoute::Catalog => "/v1/streams",
             ApiRoute::Token => "/v1/token",
+            ApiRoute::Metrics => "/v1/metrics",
             // Any method reaches the project object, which answers 405 to
             // all but these (checked over HTTP by tests/e2e/openapi.test.mjs).
             ApiRoute::Processors { name: None } if method == "GET" => "/v1/processors",
@@ -121,9 +122,10 @@ fn stream_template(action: &Action) -> &'static str {
 
 /// One URL of every route the router has (each `ApiRoute` and `Action`),
 /// written independently of the document; every method is tried on each.
-const ROUTER_URLS: [&str; 23] = [
+const ROUTER_URLS: [&str; 24] = [
     "/v1/openapi.json",
     "/v1/token",
+    "/v1/metrics",
     "/v1/jsonata/evaluate",
     "/v1/streams",
     "/v1/streams/",

@@ -72,6 +72,16 @@ async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: A
                 responses::from_api(tributary::api::ApiResponse::json(200, &scope::empty_catalog_page()))
             }
         },
+        ApiRoute::Metrics => match scope::metrics_view(grant, url.query().unwrap_or_default()) {
+            CatalogView::Query(query) => {
+                processors(request, env, project, tributary::route::METRICS_ROUTE, Some(&query)).await
+            }
+            CatalogView::Empty => responses::from_api(tributary::api::ApiResponse {
+                status: 200,
+                content_type: tributary::api::PROMETHEUS_CONTENT_TYPE,
+                body: String::new(),
+            }),
+        },
         ApiRoute::Processors { .. } => processors(request, env, project, url.path(), url.query()).await,
         ApiRoute::SourceDirectory => crate::source_object::route_directory(env, project, url.query()).await,
         ApiRoute::Source { name, method } => {

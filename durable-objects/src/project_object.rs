@@ -1,6 +1,7 @@
-//! The project Durable Object (DESIGN.md §9, §14): one per project, holding
-//! its processor definitions (and, later, its stream catalog). Reached only
-//! through the router, which sets the project header.
+//! The project Durable Object (DESIGN.md §9, §11, §14): one per project,
+//! holding its processor definitions, its stream catalog and its streams'
+//! latest metrics snapshots. Reached only through the router (and the
+//! project's streams), which set the project header.
 
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
@@ -43,7 +44,8 @@ impl DurableObject for ProjectObject {
 }
 
 impl ProjectObject {
-    /// `GET /v1/streams` and `POST /internal/catalog` (§14).
+    /// `GET /v1/streams`, `POST /internal/catalog` (§14), `GET /v1/metrics`
+    /// and `POST /internal/metrics` (§11): all over the catalog's tables.
     async fn catalog(&self, request: &mut Request, route: &ProjectObjectRoute, query: &str) -> Result<Response> {
         let method = request.method();
         let body = if method == Method::Post {
@@ -61,10 +63,17 @@ impl ProjectObject {
                 Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
             }
         }
-        let (Some(catalog), Some(route)) = (slot.as_ref(), route.catalog_route()) else {
+        let Some(catalog) = slot.as_ref() else {
             return responses::error(ErrorCode::Internal, "catalog not open");
         };
-        responses::from_api(catalog.handle(method.as_ref(), route, query, &body))
+        let answer = match (route.catalog_route(), route.metrics_route()) {
+            (Some(route), _) => catalog.handle(method.as_ref(), route, query, &body),
+            (None, Some(route)) => {
+                catalog.handle_metrics(method.as_ref(), route, query, &body, crate::platform::now_ms())
+            }
+            (None, None) => return responses::error(ErrorCode::Internal, "not a catalog route"),
+        };
+        responses::from_api(answer)
     }
 
     /// `/v1/processors[/{name}]` (§9): the store answers each method.

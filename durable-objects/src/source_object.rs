@@ -17,13 +17,15 @@ use crate::platform;
 use crate::platform::sql_driver::DoSql;
 use crate::platform::timers::within;
 use futures_util::StreamExt;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use tributary::api::ApiResponse;
 use tributary::error::{ApiError, ErrorCode};
 use tributary::limits::{ALARM_RETRY_MS, MAX_SOURCE_EFFECTS_PER_RUN, MAX_SOURCE_RPC_RESPONSE_BYTES, SEND_TIMEOUT_MS};
+use tributary::project_metrics::sources::{SourceReport, SourceSnapshot};
+use tributary::project_metrics::{ReportClock, ReportDecision};
 use tributary::route::internal::PROJECT_HEADER;
 use tributary::route::internal::{
-    self, append_url, Host, SourceObjectRoute, DIRECTORY_ROUTE, SOURCE_NAME_HEADER, SOURCE_ROUTE,
+    self, append_url, Host, SourceObjectRoute, DIRECTORY_ROUTE, SOURCE_METRICS_ROUTE, SOURCE_NAME_HEADER, SOURCE_ROUTE,
 };
 use tributary::route::public::SourceMethod;
 use tributary::route::BodyLimit;
@@ -103,6 +105,8 @@ pub struct SourceObject {
     env: Env,
     source: RefCell<Option<AnySource<DoSql>>>,
     directory: RefCell<Option<Directory<DoSql>>>,
+    /// When the source's progress is next reported to the project (§11).
+    metrics_report: Cell<ReportClock>,
 }
 
 fn internal_error(error: impl std::fmt::Display) -> Result<Response> {
@@ -218,6 +222,14 @@ impl SourceObject {
         if let Some(refused) = self.tell_directory(project, &change).await? {
             return Ok(refused);
         }
+        // Its series leave the project's scrape (§11); a retried DELETE repairs.
+        let gone = SourceReport::Gone { name: name.to_owned() };
+        if !self.tell_project(project, &gone).await {
+            return responses::error(
+                ErrorCode::DirectoryUnavailable,
+                "the project object did not take the deletion",
+            );
+        }
         if existed {
             responses::from_api(ApiResponse::no_content())
         } else {
@@ -311,13 +323,58 @@ impl SourceObject {
 
     async fn settle(&self, effect: Effect) -> std::result::Result<(), String> {
         self.print_logs();
+        // A report still due (spaced, or retried) keeps the alarm set.
+        let report_due = self.report_progress().await;
         let armed = match effect {
-            Effect::Sleep { at_ms } => self.arm(Some(at_ms)).await,
-            Effect::Stop => self.arm(None).await,
+            Effect::Sleep { at_ms } => self.arm(Some(report_due.map_or(at_ms, |due| due.min(at_ms)))).await,
+            Effect::Stop => self.arm(report_due).await,
             // Superseded by a PUT or DELETE, which armed (or cleared) the alarm itself.
             Effect::Abandoned | Effect::Call(_) | Effect::Append(_) => Ok(()),
         };
         armed.map_err(|error| error.to_string())
+    }
+
+    /// Tells the project a source's progress or deletion (§11); whether it
+    /// took it.
+    async fn tell_project(&self, project: &str, report: &SourceReport) -> bool {
+        let sent = async {
+            let headers = Headers::new();
+            headers.set(PROJECT_HEADER, project)?;
+            let mut init = RequestInit::new();
+            init.with_method(Method::Post)
+                .with_headers(headers)
+                .with_body(Some(serde_json::to_string(report).unwrap_or_default().into()));
+            let request = Request::new_with_init(&Host::Project.url(SOURCE_METRICS_ROUTE), &init)?;
+            let stub = crate::internal::bindings::project_stub(&self.env, project)?;
+            stub.fetch_with_request(request).await
+        };
+        matches!(within(SEND_TIMEOUT_MS, sent).await, Some(Ok(response)) if response.status_code() < 300)
+    }
+
+    /// After a run: the source's progress to its project when it changed,
+    /// at most once per interval (§11). Returns when a report is next due.
+    async fn report_progress(&self) -> Option<i64> {
+        let (status, project) = self.with_source(|source| (source.status(), source.project_id())).ok()?;
+        let (Ok(Some(status)), Some(project)) = (status, project) else {
+            return None;
+        };
+        let snapshot = SourceSnapshot::of_status(&status)?;
+        let fingerprint = snapshot.fingerprint();
+        let mut clock = self.metrics_report.get();
+        clock.touched();
+        let decision = clock.decide(fingerprint, platform::now_ms());
+        self.metrics_report.set(clock);
+        if decision == ReportDecision::Send {
+            let took = self.tell_project(&project, &SourceReport::Progress { snapshot }).await;
+            let mut clock = self.metrics_report.get();
+            if took {
+                clock.acknowledged(fingerprint);
+            } else {
+                clock.failed(platform::now_ms());
+            }
+            self.metrics_report.set(clock);
+        }
+        self.metrics_report.get().due_at()
     }
 
     fn print_logs(&self) {
@@ -440,6 +497,7 @@ impl DurableObject for SourceObject {
             env,
             source: RefCell::new(None),
             directory: RefCell::new(None),
+            metrics_report: Cell::new(ReportClock::default()),
         }
     }
 

@@ -22,7 +22,7 @@ mod turn;
 pub use backoff::backoff_ms;
 pub use plan::{retraction_delivery_id, DeliveryPlan, PlannedEvent, Retraction};
 pub use replay::{replay_answer, Replay, ReplayNext};
-pub use stats::DeliveryStats;
+pub use stats::{DeliveryOutcomes, DeliveryStats};
 pub use turn::{send_cost, Planned, Turn};
 
 use serde::{Deserialize, Serialize};

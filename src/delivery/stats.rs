@@ -44,4 +44,30 @@ impl Samples {
 pub struct DeliveryStats {
     pub completion_latency_ms: Samples,
     pub delivery_duration_ms: Samples,
+    pub outcomes: DeliveryOutcomes,
+}
+
+/// Completions by what they did (§11 deliveries by outcome), since the
+/// object started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeliveryOutcomes {
+    pub delivered: u64,
+    pub retried: u64,
+    pub halted: u64,
+    pub dead_lettered: u64,
+    pub stale: u64,
+}
+
+impl DeliveryOutcomes {
+    pub fn record(&mut self, completion: &super::Completion) {
+        use super::Completion;
+        let count = match completion {
+            Completion::Acknowledged { .. } => &mut self.delivered,
+            Completion::RetryScheduled { .. } => &mut self.retried,
+            Completion::Halted { .. } => &mut self.halted,
+            Completion::Skipped { .. } => &mut self.dead_lettered,
+            Completion::Stale => &mut self.stale,
+        };
+        *count += 1;
+    }
 }

@@ -276,7 +276,11 @@ impl Turn {
             }
         }
         self.completions = self.completions.saturating_add(1);
-        stream.complete_delivery(plan, outcome, now_ms, entropy)
+        let completion = stream.complete_delivery(plan, outcome, now_ms, entropy)?;
+        if stream.state.subscriptions.outbound.by_key.contains_key(key) {
+            stream.memory.of(key).stats.outcomes.record(&completion);
+        }
+        Ok(completion)
     }
 }
 

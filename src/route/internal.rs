@@ -4,7 +4,7 @@
 //! one typed route per object. Only the Worker and its objects reach these
 //! URLs; the public router never forwards to an `/internal/` path.
 
-use super::{stream, Route, RouteError, PROCESSORS_PREFIX, STREAMS_PREFIX};
+use super::{stream, Route, RouteError, METRICS_ROUTE, PROCESSORS_PREFIX, STREAMS_PREFIX};
 
 /// Set by the router on every request it forwards; an object trusts it
 /// because only this Worker can reach the object.
@@ -26,6 +26,10 @@ pub const COPY_ROUTE: &str = "/internal/copy";
 pub const CATALOG_ROUTE: &str = STREAMS_PREFIX;
 /// `POST /internal/catalog`: a stream's registration (§14).
 pub const CATALOG_CHANGE_ROUTE: &str = "/internal/catalog";
+/// `POST /internal/metrics`: a stream's metrics snapshot (§11).
+pub const METRICS_REPORT_ROUTE: &str = "/internal/metrics";
+/// `POST /internal/metrics/source`: a source's progress (§11, §15).
+pub const SOURCE_METRICS_ROUTE: &str = "/internal/metrics/source";
 /// `POST /internal/processor/{wake|fold}`, `GET /internal/processor/state` (§9).
 pub const INSTANCE_ROUTE: &str = "/internal/processor/";
 /// Router → one source object (the [`SOURCE_NAME_HEADER`] names it).
@@ -75,6 +79,12 @@ pub enum ProjectObjectRoute {
     /// `/v1/processors[/{name}]` (§9); a name that does not decode is empty
     /// (the store refuses it).
     Processors { name: Option<String> },
+    /// `GET /v1/metrics` (§11).
+    MetricsScrape,
+    /// `POST /internal/metrics` (§11).
+    MetricsReport,
+    /// `POST /internal/metrics/source` (§11, §15).
+    SourceMetricsReport,
 }
 
 impl ProjectObjectRoute {
@@ -83,7 +93,17 @@ impl ProjectObjectRoute {
         match self {
             ProjectObjectRoute::CatalogList => Some("list"),
             ProjectObjectRoute::CatalogChange => Some("change"),
-            ProjectObjectRoute::Processors { .. } => None,
+            _ => None,
+        }
+    }
+
+    /// The metrics' own name for its route (`Catalog::handle_metrics`).
+    pub fn metrics_route(&self) -> Option<&'static str> {
+        match self {
+            ProjectObjectRoute::MetricsScrape => Some("scrape"),
+            ProjectObjectRoute::MetricsReport => Some("report"),
+            ProjectObjectRoute::SourceMetricsReport => Some("source"),
+            _ => None,
         }
     }
 }
@@ -109,6 +129,9 @@ pub fn project_object(url_path: &str) -> Result<ProjectObjectRoute, RouteError> 
     match url_path {
         CATALOG_ROUTE => Ok(ProjectObjectRoute::CatalogList),
         CATALOG_CHANGE_ROUTE => Ok(ProjectObjectRoute::CatalogChange),
+        METRICS_ROUTE => Ok(ProjectObjectRoute::MetricsScrape),
+        METRICS_REPORT_ROUTE => Ok(ProjectObjectRoute::MetricsReport),
+        SOURCE_METRICS_ROUTE => Ok(ProjectObjectRoute::SourceMetricsReport),
         _ => processor_name(url_path)
             .map(|name| ProjectObjectRoute::Processors { name })
             .ok_or(RouteError::NotFound),
@@ -189,6 +212,17 @@ mod tests {
         );
         assert_eq!(ProjectObjectRoute::CatalogList.catalog_route(), Some("list"));
         assert_eq!(ProjectObjectRoute::CatalogChange.catalog_route(), Some("change"));
+        assert_eq!(
+            project_object("/v1/metrics").ok(),
+            Some(ProjectObjectRoute::MetricsScrape)
+        );
+        assert_eq!(
+            project_object("/internal/metrics").ok(),
+            Some(ProjectObjectRoute::MetricsReport)
+        );
+        assert_eq!(ProjectObjectRoute::MetricsScrape.metrics_route(), Some("scrape"));
+        assert_eq!(ProjectObjectRoute::MetricsReport.metrics_route(), Some("report"));
+        assert_eq!(ProjectObjectRoute::MetricsScrape.catalog_route(), None);
         assert_eq!(processor_object("/internal/processor/wake").ok(), Some("wake"));
         assert_eq!(
             source_object("/internal/sources").ok(),

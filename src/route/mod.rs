@@ -35,6 +35,8 @@ pub const SOURCES_PREFIX: &str = "/v1/sources";
 pub const TOKEN_ROUTE: &str = "/v1/token";
 /// `POST /v1/jsonata/evaluate`, the JSONata playground.
 pub const JSONATA_EVALUATE_ROUTE: &str = "/v1/jsonata/evaluate";
+/// `GET /v1/metrics`, the project's Prometheus scrape (§11).
+pub const METRICS_ROUTE: &str = "/v1/metrics";
 /// The operator console (§13): `/console` and `/console/...`.
 pub const CONSOLE_PREFIX: &str = "/console";
 /// The bench-only baseline object (`/bench/baseline/{name}`).

@@ -3,8 +3,8 @@
 //! baseline; the console page needs no token), then matches on the route.
 
 use super::{
-    internal, stream, Route, RouteError, BENCH_PREFIX, CONSOLE_PREFIX, JSONATA_EVALUATE_ROUTE, SOURCES_PREFIX,
-    STREAMS_PREFIX, TOKEN_ROUTE,
+    internal, stream, Route, RouteError, BENCH_PREFIX, CONSOLE_PREFIX, JSONATA_EVALUATE_ROUTE, METRICS_ROUTE,
+    SOURCES_PREFIX, STREAMS_PREFIX, TOKEN_ROUTE,
 };
 use crate::source::config::check_name;
 
@@ -34,6 +34,8 @@ pub enum ApiRoute {
     JsonataEvaluate,
     /// `GET /v1/streams` (and `/v1/streams/`), the project's catalog (§14).
     Catalog,
+    /// `GET /v1/metrics`, the project's Prometheus scrape (§11).
+    Metrics,
     /// `/v1/processors[/{name}]` (§9), any method: the project object's
     /// store answers the methods it takes.
     Processors { name: Option<String> },
@@ -93,6 +95,14 @@ pub fn parse_api(method: &str, url_path: &str) -> Result<ApiRoute, RouteError> {
         return match method {
             "GET" => Ok(ApiRoute::Token),
             _ => Err(RouteError::MethodRefused("GET /v1/token answers what the token grants")),
+        };
+    }
+    if url_path == METRICS_ROUTE {
+        return match method {
+            "GET" => Ok(ApiRoute::Metrics),
+            _ => Err(RouteError::MethodRefused(
+                "GET /v1/metrics answers the project's scrape",
+            )),
         };
     }
     if let Some(name) = internal::processor_name(url_path) {
@@ -174,6 +184,8 @@ mod tests {
         assert_eq!(ok("POST", "/v1/jsonata/evaluate"), Some(ApiRoute::JsonataEvaluate));
         assert_eq!(ok("GET", "/v1/streams"), Some(ApiRoute::Catalog));
         assert_eq!(ok("GET", "/v1/streams/"), Some(ApiRoute::Catalog));
+        assert_eq!(ok("GET", "/v1/metrics"), Some(ApiRoute::Metrics));
+        assert_eq!(refused("POST", "/v1/metrics"), refusal(405, "method_not_allowed"));
         assert_eq!(ok("GET", "/v1/processors"), Some(ApiRoute::Processors { name: None }));
         assert_eq!(
             ok("PUT", "/v1/processors/totals%20x"),

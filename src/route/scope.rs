@@ -52,7 +52,8 @@ pub fn need<'a>(method: &str, route: &'a ApiRoute) -> Need<'a> {
     let read_or_manage = |read: bool| if read { Scope::Read } else { Scope::Manage };
     match route {
         ApiRoute::JsonataEvaluate | ApiRoute::Token => Need::AnyToken,
-        ApiRoute::Catalog => Need::Catalog,
+        // Both list what the token's prefix allows (`catalog_view`, `metrics_view`).
+        ApiRoute::Catalog | ApiRoute::Metrics => Need::Catalog,
         ApiRoute::Processors { .. } => Need::ProjectWide(read_or_manage(method == "GET")),
         ApiRoute::SourceDirectory => Need::ProjectWide(Scope::Read),
         ApiRoute::Source { method, .. } => Need::ProjectWide(read_or_manage(*method == SourceMethod::Get)),
@@ -252,6 +253,26 @@ pub fn catalog_view(grant: &Grant, query: &str) -> CatalogView {
         percent_encode(&parsed.after),
         parsed.limit
     ))
+}
+
+/// The scrape a token may see (§11, §2): a prefix token's `GET /v1/metrics`
+/// is narrowed to its prefix like the catalog (so it never shows sources,
+/// which are project-wide); a disjoint `?prefix=` is an empty scrape.
+pub fn metrics_view(grant: &Grant, query: &str) -> CatalogView {
+    let Some(token_prefix) = grant.prefix() else {
+        return CatalogView::Query(query.to_owned());
+    };
+    let Ok(asked) = crate::project_metrics::store::parse_prefix(query) else {
+        return CatalogView::Query(query.to_owned());
+    };
+    let narrowed = if token_prefix.starts_with(asked.as_str()) {
+        token_prefix.to_owned()
+    } else if asked.starts_with(token_prefix) {
+        asked
+    } else {
+        return CatalogView::Empty;
+    };
+    CatalogView::Query(format!("prefix={}", percent_encode(&narrowed)))
 }
 
 /// The empty catalog page of a disjoint prefix (§14 shape).

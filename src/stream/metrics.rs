@@ -41,9 +41,64 @@ impl Counters {
     }
 }
 
+/// How many series one stream reports (§11).
+pub const STREAM_SERIES_COUNT: usize = 32;
+
+/// A series of the metrics text: its name after `tributary_`, its
+/// Prometheus type and its help line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesDef {
+    pub name: &'static str,
+    pub kind: &'static str,
+    pub help: &'static str,
+}
+
+/// The stream's series, in the order of [`Stream::series_values`]: the
+/// per-stream page and the project's scrape (§11) both render this table.
+#[rustfmt::skip]
+pub const STREAM_SERIES: [SeriesDef; STREAM_SERIES_COUNT] = [
+    SeriesDef { name: "dead_letters_total", kind: "counter", help: "Events dead-lettered since the object started." },
+    SeriesDef { name: "delivery_skips_total", kind: "counter", help: "Batches given up in skip mode (recorded as error-occurred)." },
+    SeriesDef { name: "appends_total", kind: "counter", help: "Append requests committed since the object started." },
+    SeriesDef { name: "events_appended_total", kind: "counter", help: "Events committed since the object started." },
+    SeriesDef { name: "events_deduplicated_total", kind: "counter", help: "Appended events answered from idempotency." },
+    SeriesDef { name: "delivery_halts_total", kind: "counter", help: "Subscriptions halted after exhausting retries." },
+    SeriesDef { name: "copies_accepted_total", kind: "counter", help: "Copied events committed on this stream." },
+    SeriesDef { name: "copies_dropped_total", kind: "counter", help: "Copies dropped by the cycle and hop guard." },
+    SeriesDef { name: "fence_rejections_total", kind: "counter", help: "Copy batches rejected by the stamp fence." },
+    SeriesDef { name: "sqlite_rows_written_total", kind: "counter", help: "SQLite rows written since the object started." },
+    SeriesDef { name: "stream_head", kind: "gauge", help: "Highest assigned offset." },
+    SeriesDef { name: "subscriptions", kind: "gauge", help: "Durable subscriptions configured on this stream." },
+    SeriesDef { name: "retractions_total", kind: "counter", help: "Retractions delivered (§13)." },
+    SeriesDef { name: "journal_gap_total", kind: "counter", help: "Invalidations reaching past what the delivery journal retained (§13)." },
+    SeriesDef { name: "gate_discarded_total", kind: "counter", help: "Matching events a maxOnce gate discarded (§13)." },
+    SeriesDef { name: "gate_dropped_total", kind: "counter", help: "Held threshold-gate hits that fell out of the window (§13)." },
+    SeriesDef { name: "gate_invalidated_total", kind: "counter", help: "Held threshold-gate hits dropped because an events-invalidated named them (§13)." },
+    SeriesDef { name: "live_connections", kind: "gauge", help: "Open live connections (SSE and WebSocket, §10)." },
+    SeriesDef { name: "live_connections_opened_total", kind: "counter", help: "Live connections opened since the object started." },
+    SeriesDef { name: "live_events_sent_total", kind: "counter", help: "Events sent to live connections." },
+    SeriesDef { name: "live_bytes_sent_total", kind: "counter", help: "Bytes sent to live connections." },
+    SeriesDef { name: "live_slow_consumer_closes_total", kind: "counter", help: "Live connections closed because their backlog passed the limit." },
+    SeriesDef { name: "live_frames_sent_total", kind: "counter", help: "Frames sent to live connections (one transport send each)." },
+    SeriesDef { name: "live_frames_serialized_total", kind: "counter", help: "Live frames serialized (fan-out serializes each distinct frame once)." },
+    SeriesDef { name: "live_acks_total", kind: "counter", help: "WebSocket acknowledgements received." },
+    SeriesDef { name: "live_attachment_writes_total", kind: "counter", help: "Connection records saved into WebSocket attachments." },
+    SeriesDef { name: "live_long_poll_waiters", kind: "gauge", help: "Long-polls waiting now (§10)." },
+    SeriesDef { name: "stream_first_offset", kind: "gauge", help: "Lowest offset still readable (§16)." },
+    SeriesDef { name: "stream_bytes", kind: "gauge", help: "Bytes of the retained event rows (§16)." },
+    SeriesDef { name: "retention_trimmed_events_total", kind: "counter", help: "Rows deleted by retention and ephemeral expiry in this lifetime (§16)." },
+    SeriesDef { name: "retention_passes_total", kind: "counter", help: "Subscriptions retention trimmed past (trimmed facts) since the object started (§16)." },
+    SeriesDef { name: "retention_events_passed_total", kind: "counter", help: "Events trimmed before a subscription received them (trimPastSubscribers, §16)." },
+];
+
 impl<S: Storage> Stream<S> {
     /// The metrics text (§11): one `tributary_` series per line of the table.
     pub fn metrics_text(&self) -> String {
+        render(&STREAM_SERIES, &self.series_values())
+    }
+
+    /// The value of each of [`STREAM_SERIES`], in its order.
+    pub fn series_values(&self) -> [u64; STREAM_SERIES_COUNT] {
         let c = &self.counters;
         let live = &self.live.counters;
         let head = self.lifetime.as_ref().map_or(0, |meta| meta.head);
@@ -54,85 +109,47 @@ impl<S: Storage> Stream<S> {
                 .unwrap_or(0),
             None => 0,
         };
-        #[rustfmt::skip]
-        let series = [
-            counter("dead_letters_total", "Events dead-lettered since the object started.", c.dead_letters),
-            counter("delivery_skips_total", "Batches given up in skip mode (recorded as error-occurred).", c.skips),
-            counter("appends_total", "Append requests committed since the object started.", c.appends),
-            counter("events_appended_total", "Events committed since the object started.", c.events_appended),
-            counter("events_deduplicated_total", "Appended events answered from idempotency.", c.events_deduplicated),
-            counter("delivery_halts_total", "Subscriptions halted after exhausting retries.", c.halts),
-            counter("copies_accepted_total", "Copied events committed on this stream.", c.copies_accepted),
-            counter("copies_dropped_total", "Copies dropped by the cycle and hop guard.", c.copies_dropped),
-            counter("fence_rejections_total", "Copy batches rejected by the stamp fence.", c.fence_rejections),
-            counter("sqlite_rows_written_total", "SQLite rows written since the object started.", self.storage.rows_written()),
-            gauge("stream_head", "Highest assigned offset.", head),
-            gauge("subscriptions", "Durable subscriptions configured on this stream.", subscriptions),
-            counter("retractions_total", "Retractions delivered (§13).", c.retractions),
-            counter("journal_gap_total", "Invalidations reaching past what the delivery journal retained (§13).", c.journal_gaps),
-            counter("gate_discarded_total", "Matching events a maxOnce gate discarded (§13).", c.gate_discarded),
-            counter("gate_dropped_total", "Held threshold-gate hits that fell out of the window (§13).", c.gate_dropped),
-            counter("gate_invalidated_total", "Held threshold-gate hits dropped because an events-invalidated named them (§13).", c.gate_invalidated),
-            gauge("live_connections", "Open live connections (SSE and WebSocket, §10).", self.live.len() as u64),
-            counter("live_connections_opened_total", "Live connections opened since the object started.", live.opened),
-            counter("live_events_sent_total", "Events sent to live connections.", live.events_sent),
-            counter("live_bytes_sent_total", "Bytes sent to live connections.", live.bytes_sent),
-            counter("live_slow_consumer_closes_total", "Live connections closed because their backlog passed the limit.", live.slow_consumer_closes),
-            counter("live_frames_sent_total", "Frames sent to live connections (one transport send each).", live.frames_sent),
-            counter("live_frames_serialized_total", "Live frames serialized (fan-out serializes each distinct frame once).", live.frames_serialized),
-            counter("live_acks_total", "WebSocket acknowledgements received.", live.acks),
-            counter("live_attachment_writes_total", "Connection records saved into WebSocket attachments.", live.attachment_writes),
-            gauge("live_long_poll_waiters", "Long-polls waiting now (§10).", live.long_poll_waiters),
-            gauge("stream_first_offset", "Lowest offset still readable (§16).", self.first_offset()),
-            gauge("stream_bytes", "Bytes of the retained event rows (§16).", self.retained_bytes()),
-            counter("retention_trimmed_events_total", "Rows deleted by retention and ephemeral expiry in this lifetime (§16).", self.trimmed_events()),
-            counter("retention_passes_total", "Subscriptions retention trimmed past (trimmed facts) since the object started (§16).", c.retention_passes),
-            counter("retention_events_passed_total", "Events trimmed before a subscription received them (trimPastSubscribers, §16).", events_passed),
-        ];
-        render(&series)
-    }
-}
-
-/// One series of the metrics text: its name after `tributary_`, its
-/// Prometheus type, its help line and its value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Series {
-    name: &'static str,
-    kind: &'static str,
-    help: &'static str,
-    value: u64,
-}
-
-/// A count since the object started (or a durable one).
-fn counter(name: &'static str, help: &'static str, value: u64) -> Series {
-    Series {
-        name,
-        kind: "counter",
-        help,
-        value,
-    }
-}
-
-/// A value as it is now.
-fn gauge(name: &'static str, help: &'static str, value: u64) -> Series {
-    Series {
-        name,
-        kind: "gauge",
-        help,
-        value,
+        [
+            c.dead_letters,              // dead_letters_total
+            c.skips,                     // delivery_skips_total
+            c.appends,                   // appends_total
+            c.events_appended,           // events_appended_total
+            c.events_deduplicated,       // events_deduplicated_total
+            c.halts,                     // delivery_halts_total
+            c.copies_accepted,           // copies_accepted_total
+            c.copies_dropped,            // copies_dropped_total
+            c.fence_rejections,          // fence_rejections_total
+            self.storage.rows_written(), // sqlite_rows_written_total
+            head,                        // stream_head
+            subscriptions,               // subscriptions
+            c.retractions,               // retractions_total
+            c.journal_gaps,              // journal_gap_total
+            c.gate_discarded,            // gate_discarded_total
+            c.gate_dropped,              // gate_dropped_total
+            c.gate_invalidated,          // gate_invalidated_total
+            self.live.len() as u64,      // live_connections
+            live.opened,                 // live_connections_opened_total
+            live.events_sent,            // live_events_sent_total
+            live.bytes_sent,             // live_bytes_sent_total
+            live.slow_consumer_closes,   // live_slow_consumer_closes_total
+            live.frames_sent,            // live_frames_sent_total
+            live.frames_serialized,      // live_frames_serialized_total
+            live.acks,                   // live_acks_total
+            live.attachment_writes,      // live_attachment_writes_total
+            live.long_poll_waiters,      // live_long_poll_waiters
+            self.first_offset(),         // stream_first_offset
+            self.retained_bytes(),       // stream_bytes
+            self.trimmed_events(),       // retention_trimmed_events_total
+            c.retention_passes,          // retention_passes_total
+            events_passed,               // retention_events_passed_total
+        ]
     }
 }
 
 /// Prometheus text format: `# HELP`, `# TYPE` and the sample, per series.
-fn render(series: &[Series]) -> String {
+fn render(series: &[SeriesDef], values: &[u64]) -> String {
     let mut text = String::new();
-    for Series {
-        name,
-        kind,
-        help,
-        value,
-    } in series
-    {
+    for (SeriesDef { name, kind, help }, value) in series.iter().zip(values) {
         let _ = writeln!(
             text,
             "# HELP tributary_{name} {help}\n# TYPE tributary_{name} {kind}\ntributary_{name} {value}"
@@ -146,9 +163,20 @@ fn render(series: &[Series]) -> String {
 mod tests {
     use super::*;
 
+    const A: SeriesDef = SeriesDef {
+        name: "a_total",
+        kind: "counter",
+        help: "As.",
+    };
+    const B: SeriesDef = SeriesDef {
+        name: "b",
+        kind: "gauge",
+        help: "B now.",
+    };
+
     #[test]
     fn renders_help_type_and_sample_per_series() {
-        let text = render(&[counter("a_total", "As.", 3), gauge("b", "B now.", 0)]);
+        let text = render(&[A, B], &[3, 0]);
         assert_eq!(
             text,
             "# HELP tributary_a_total As.\n# TYPE tributary_a_total counter\ntributary_a_total 3\n\
@@ -158,6 +186,17 @@ mod tests {
 
     #[test]
     fn renders_nothing_for_no_series() {
-        assert_eq!(render(&[]), "");
+        assert_eq!(render(&[], &[]), "");
+    }
+
+    #[test]
+    fn every_series_name_is_distinct_and_counters_end_in_total() {
+        let mut names: Vec<&str> = STREAM_SERIES.iter().map(|def| def.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), STREAM_SERIES_COUNT);
+        for def in STREAM_SERIES {
+            assert_eq!(def.kind == "counter", def.name.ends_with("_total"), "{}", def.name);
+        }
     }
 }

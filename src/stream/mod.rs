@@ -6,7 +6,7 @@ mod copies;
 pub mod dead_letters;
 pub mod fences;
 pub(crate) mod memory;
-mod metrics;
+pub mod metrics;
 pub mod page_json;
 pub mod read;
 pub(crate) mod rows;

@@ -27,6 +27,7 @@ export const SIGNING_KEY = "e2e-signing-key";
  * message})` receives every console line of the workers (the log receiver's
  * lines, §15.1), through Miniflare's structured logs. `storageBudgetBytes`
  * sets STORAGE_BUDGET_BYTES (§16; unset: the deployment default, 9 GB).
+ * `analytics` binds Miniflare's Analytics Engine dataset as METRICS (§11).
  */
 export function workerOptions({
   persistDir,
@@ -35,6 +36,7 @@ export function workerOptions({
   itx = false,
   onLog,
   storageBudgetBytes,
+  analytics = false,
 } = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
@@ -70,6 +72,7 @@ export function workerOptions({
       routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
     },
   };
+  if (analytics) tributary.analyticsEngineDatasets = { METRICS: { dataset: "tributary_deliveries" } };
   const shared = { durableObjectsPersist: persistDir, cf: false, host: "127.0.0.1", port: 0 };
   // TRIBUTARY_E2E_LOG=1 shows the workers' console output (structured logs).
   if (process.env.TRIBUTARY_E2E_LOG) shared.log = new Log(LogLevel.DEBUG);

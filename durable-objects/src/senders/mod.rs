@@ -5,6 +5,7 @@
 //! (§6 rule 10, §12) — so a hung or trickling receiver ends as a transient
 //! failure, never as a stuck alarm.
 
+pub mod analytics;
 pub mod itx;
 pub mod processor;
 

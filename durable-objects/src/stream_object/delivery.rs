@@ -19,7 +19,8 @@ use std::future::Future;
 use std::pin::Pin;
 use tributary::delivery::{replay_answer, Completion, DeliveryPlan, Outcome, Replay, ReplayNext, Turn};
 use tributary::limits::{MAX_RETRY_ATTEMPTS, MAX_TURN_ROUNDS};
-use tributary::route::internal::{Host, CATALOG_CHANGE_ROUTE, PROJECT_HEADER};
+use tributary::project_metrics::ReportDecision;
+use tributary::route::internal::{Host, CATALOG_CHANGE_ROUTE, METRICS_REPORT_ROUTE, PROJECT_HEADER};
 use tributary::stream::Stream;
 use tributary::subscription::Receiver;
 use worker::Result;
@@ -52,6 +53,42 @@ fn open(object: &StreamObject) -> Result<bool> {
     }
 }
 
+/// Posts `body` to the project object's `route` under the send deadline;
+/// `None` when it timed out.
+async fn post_to_project(
+    object: &StreamObject,
+    project: &str,
+    route: &str,
+    body: String,
+) -> Option<Result<worker::Response>> {
+    let request = (|| {
+        let headers = worker::Headers::new();
+        headers.set(PROJECT_HEADER, project)?;
+        let mut init = worker::RequestInit::new();
+        init.with_method(worker::Method::Post)
+            .with_headers(headers)
+            .with_body(Some(body.into()));
+        let request = worker::Request::new_with_init(&Host::Project.url(route), &init)?;
+        let stub = crate::internal::bindings::project_stub(object.env(), project)?;
+        Ok::<_, worker::Error>((request, stub))
+    })();
+    let (request, stub) = match request {
+        Ok(prepared) => prepared,
+        Err(error) => return Some(Err(error)),
+    };
+    within(tributary::limits::SEND_TIMEOUT_MS, stub.fetch_with_request(request)).await
+}
+
+/// Why a post to the project failed, for the log; `None` when it succeeded.
+fn project_failure(answer: &Option<Result<worker::Response>>) -> Option<String> {
+    match answer {
+        Some(Ok(response)) if response.status_code() < 300 => None,
+        Some(Ok(response)) => Some(format!("project object answered {}", response.status_code())),
+        Some(Err(error)) => Some(error.to_string()),
+        None => Some("timed out".to_owned()),
+    }
+}
+
 /// Tells the project's catalog about this stream's lifetime until it
 /// acknowledges (§14, at least once). A failure is retried by the alarm.
 pub async fn sync_catalog(object: &StreamObject) -> Result<()> {
@@ -65,41 +102,69 @@ pub async fn sync_catalog(object: &StreamObject) -> Result<()> {
             None => return Ok(()),
         }
     };
-    let headers = worker::Headers::new();
-    headers.set(PROJECT_HEADER, &project)?;
-    let mut init = worker::RequestInit::new();
-    init.with_method(worker::Method::Post)
-        .with_headers(headers)
-        .with_body(Some(serde_json::to_string(&change).map_err(storage_error)?.into()));
-    let url = Host::Project.url(CATALOG_CHANGE_ROUTE);
-    let request = worker::Request::new_with_init(&url, &init)?;
-    let stub = crate::internal::bindings::project_stub(object.env(), &project)?;
-    let answer = within(tributary::limits::SEND_TIMEOUT_MS, stub.fetch_with_request(request)).await;
-    match answer {
-        Some(Ok(response)) if response.status_code() < 300 => {
+    let body = serde_json::to_string(&change).map_err(storage_error)?;
+    let answer = post_to_project(object, &project, CATALOG_CHANGE_ROUTE, body).await;
+    match project_failure(&answer) {
+        None => {
             let slot = object.stream_slot().borrow();
             if let Some(stream) = slot.as_ref() {
                 stream.catalog_acknowledged(&change).map_err(storage_error)?;
             }
             object.catalog_retry_at().set(None);
-            Ok(())
         }
-        other => {
+        Some(reason) => {
             object
                 .catalog_retry_at()
                 .set(Some(platform::now_ms() + tributary::limits::ALARM_RETRY_MS));
-            let reason = match other {
-                Some(Ok(response)) => format!("project object answered {}", response.status_code()),
-                Some(Err(error)) => error.to_string(),
-                None => "timed out".to_owned(),
-            };
             worker::console_log!(
                 "{}",
                 serde_json::json!({"event": "catalog_sync_failed", "project": project, "error": reason})
             );
-            Ok(())
         }
     }
+    Ok(())
+}
+
+/// Sends the stream's metrics snapshot to its project when the report
+/// clock says it is due and the values changed (§11); after the catalog
+/// registration, which the project checks it against. A failure is retried.
+pub async fn report_metrics(object: &StreamObject) -> Result<()> {
+    let now = platform::now_ms();
+    let (snapshot, project) = {
+        let slot = object.stream_slot().borrow();
+        let Some(stream) = slot.as_ref() else {
+            return Ok(());
+        };
+        if stream.catalog_due().map_err(storage_error)?.is_some() {
+            return Ok(());
+        }
+        match stream.metrics_snapshot().map_err(storage_error)? {
+            Some(snapshot) => (snapshot, stream.project_id().to_owned()),
+            None => return Ok(()),
+        }
+    };
+    let fingerprint = snapshot.fingerprint();
+    let mut clock = object.metrics_report().get();
+    let decision = clock.decide(fingerprint, now);
+    object.metrics_report().set(clock);
+    if decision != ReportDecision::Send {
+        return Ok(());
+    }
+    let answer = post_to_project(object, &project, METRICS_REPORT_ROUTE, snapshot.encode()).await;
+    let failure = project_failure(&answer);
+    let mut clock = object.metrics_report().get();
+    match &failure {
+        None => clock.acknowledged(fingerprint),
+        Some(_) => clock.failed(platform::now_ms()),
+    }
+    object.metrics_report().set(clock);
+    if let Some(reason) = failure {
+        worker::console_log!(
+            "{}",
+            serde_json::json!({"event": "metrics_report_failed", "project": project, "error": reason})
+        );
+    }
+    Ok(())
 }
 
 /// One planned send with what the sender needs from the stream.
@@ -126,7 +191,9 @@ fn plan_due(object: &StreamObject, turn: &mut Turn) -> Result<(Vec<Planned>, Str
         return Ok((Vec::new(), String::new()));
     };
     let plans = turn.plan_due(stream, now, entropy).map_err(storage_error)?;
-    log_trim_steps(stream.path().as_str(), turn);
+    if log_trim_steps(stream.path().as_str(), turn) {
+        object.touch_metrics();
+    }
     let planned = plans
         .into_iter()
         .map(|plan| Planned {
@@ -144,6 +211,7 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         return Ok(());
     }
     sync_catalog(object).await?;
+    report_metrics(object).await?;
     let mut turn = Turn::begin(platform::now_ms());
     let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
     // Each round takes one completion (§12 budget: MAX_TURN_ROUNDS).
@@ -181,9 +249,12 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     Ok(())
 }
 
-/// Retention's trim steps of this turn (§16), logged once each.
-fn log_trim_steps(path: &str, turn: &mut Turn) {
-    for step in turn.take_trim_steps() {
+/// Retention's trim steps of this turn (§16), logged once each; whether
+/// there were any.
+fn log_trim_steps(path: &str, turn: &mut Turn) -> bool {
+    let steps = turn.take_trim_steps();
+    let trimmed = !steps.is_empty();
+    for step in steps {
         worker::console_log!(
             "{}",
             serde_json::json!({
@@ -193,6 +264,7 @@ fn log_trim_steps(path: &str, turn: &mut Turn) {
             })
         );
     }
+    trimmed
 }
 
 fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome: Outcome) -> Result<()> {
@@ -205,6 +277,8 @@ fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome
         .complete(stream, plan, outcome.clone(), platform::now_ms(), entropy)
         .map_err(storage_error)?;
     drop(slot);
+    object.touch_metrics();
+    object.write_analytics(plan, &completion);
     log(plan, &outcome, &completion);
     // A halt or a dead letter appended a fact: live readers see it (§10).
     object.live().fan_out(object);

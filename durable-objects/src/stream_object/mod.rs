@@ -36,6 +36,8 @@ pub struct StreamObject {
     /// When a failed catalog registration is retried (§14); `None` when due
     /// now (or nothing is due).
     catalog_retry_at: Cell<Option<i64>>,
+    /// When the metrics snapshot is next reported to the project (§11).
+    metrics_report: Cell<tributary::project_metrics::ReportClock>,
 }
 
 impl StreamObject {
@@ -134,7 +136,9 @@ impl StreamObject {
                         .map(|_| self.catalog_retry_at.get().unwrap_or(i64::MIN));
                     // A live catch-up waiting for a turn is due now (§10).
                     let live = self.live.wants_turn().then_some(i64::MIN);
-                    delivery.into_iter().chain(catalog).chain(live).min()
+                    // A report of a lifetime's changed metrics (§11).
+                    let metrics = stream.lifetime().and_then(|_| self.metrics_report.get().due_at());
+                    delivery.into_iter().chain(catalog).chain(live).chain(metrics).min()
                 }
                 None => None,
             }
@@ -171,6 +175,7 @@ impl DurableObject for StreamObject {
             alarm_checked: Cell::new(false),
             live: live::LiveShell::default(),
             catalog_retry_at: Cell::new(None),
+            metrics_report: Cell::new(tributary::project_metrics::ReportClock::default()),
         }
     }
 
@@ -201,6 +206,7 @@ impl DurableObject for StreamObject {
     async fn websocket_close(&self, ws: worker::WebSocket, code: usize, _reason: String, _clean: bool) -> Result<()> {
         if self.open_for_socket(&ws) {
             self.live.on_closed(self, &ws);
+            self.touch_metrics();
         }
         // Completes the closing handshake; the socket may already be closed.
         let code = u16::try_from(code)
@@ -309,6 +315,7 @@ impl StreamObject {
         });
         let api = answer.unwrap_or_else(|error| ApiError::new(ErrorCode::Internal, error).into());
         self.live.fan_out(self);
+        self.touch_metrics();
         self.schedule_alarm().await?;
         responses::from_api(api)
     }
@@ -319,6 +326,8 @@ impl StreamObject {
             return responses::error(ErrorCode::Internal, &error);
         }
         let api = delivery::replay(self, id).await?;
+        self.touch_metrics();
+        self.schedule_alarm().await?;
         responses::from_api(api)
     }
 
@@ -328,9 +337,8 @@ impl StreamObject {
             return responses::error(ErrorCode::Internal, &error);
         }
         let response = self.live.open(self, request, query).await?;
-        if self.live.wants_turn() {
-            self.schedule_alarm().await?;
-        }
+        self.touch_metrics();
+        self.schedule_alarm().await?;
         Ok(response)
     }
 
@@ -398,6 +406,14 @@ impl StreamObject {
     /// The alarm after an engine route: an append has work to deliver; a
     /// destroy closes live connections and leaves only the catalog's notice.
     async fn after_engine(&self, action: &Action, status: u16) -> Result<()> {
+        // What a report shows changed (§11): the alarm reports it.
+        if status < 300 && matches!(action, Action::DiscardDeadLetter(_) | Action::DiscardDeadLetters) {
+            self.touch_metrics();
+            return self.schedule_alarm().await;
+        }
+        if status < 300 && *action == Action::Append {
+            self.touch_metrics();
+        }
         match action {
             Action::Append if status < 300 => self.schedule_alarm().await,
             Action::Destroy if status < 300 => {
@@ -427,6 +443,40 @@ impl StreamObject {
     }
     pub(crate) fn catalog_retry_at(&self) -> &Cell<Option<i64>> {
         &self.catalog_retry_at
+    }
+    pub(crate) fn metrics_report(&self) -> &Cell<tributary::project_metrics::ReportClock> {
+        &self.metrics_report
+    }
+
+    /// Something the metrics report shows may have changed (§11).
+    pub(crate) fn touch_metrics(&self) {
+        let mut clock = self.metrics_report.get();
+        clock.touched();
+        self.metrics_report.set(clock);
+    }
+
+    /// A completion's data point to the `METRICS` Analytics Engine dataset,
+    /// when the deployment binds one (§11).
+    pub(crate) fn write_analytics(
+        &self,
+        plan: &tributary::delivery::DeliveryPlan,
+        completion: &tributary::delivery::Completion,
+    ) {
+        let Ok(dataset) = self.env.analytics_engine(crate::senders::analytics::METRICS_BINDING) else {
+            return;
+        };
+        let project = match self.stream.borrow().as_ref() {
+            Some(stream) => stream.project_id().to_owned(),
+            None => return,
+        };
+        let mut sink = crate::senders::analytics::Dataset(dataset);
+        tributary::project_metrics::analytics::record_delivery(
+            &mut sink,
+            &project,
+            plan,
+            completion,
+            crate::platform::now_ms(),
+        );
     }
 
     /// Opens the stream a WebSocket belongs to (the object may have been

@@ -1,0 +1,28 @@
+//! The `METRICS` Workers Analytics Engine dataset (DESIGN.md §11): the
+//! engine's [`AnalyticsSink`] over the binding. Writing a data point is
+//! fire-and-forget on the platform; a failure is logged, never retried (the
+//! Prometheus counters are the durable view).
+
+use tributary::project_metrics::{AnalyticsSink, DeliveryDataPoint};
+use worker::{AnalyticsEngineDataPointBuilder, AnalyticsEngineDataset};
+
+/// The binding's name in `wrangler.toml` (`[[analytics_engine_datasets]]`).
+pub const METRICS_BINDING: &str = "METRICS";
+
+pub struct Dataset(pub AnalyticsEngineDataset);
+
+impl AnalyticsSink for Dataset {
+    fn write(&mut self, point: DeliveryDataPoint) {
+        let data_point = AnalyticsEngineDataPointBuilder::new()
+            .indexes([point.index.as_str()])
+            .doubles(point.doubles)
+            .blobs(point.blobs)
+            .build();
+        if let Err(error) = self.0.write_data_point(&data_point) {
+            worker::console_log!(
+                "{}",
+                serde_json::json!({"event": "analytics_write_failed", "error": error.to_string()})
+            );
+        }
+    }
+}
