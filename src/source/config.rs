@@ -275,16 +275,23 @@ pub(super) fn rpc_urls(value: Option<&Value>, allow_insecure: bool) -> Result<Ve
     Ok(urls)
 }
 
-fn filters(value: Option<&Value>) -> Result<Vec<FilterConfig>, ConfigError> {
+/// A source's `filters`: an array of 1 to [`MAX_SOURCE_FILTERS`] entries
+/// (`shape` names what an entry holds, for the 422), shared by both kinds.
+pub(crate) fn filter_list<'a>(value: Option<&'a Value>, shape: &str) -> Result<&'a Vec<Value>, ConfigError> {
     let list = value
         .and_then(Value::as_array)
-        .ok_or_else(|| invalid("filters", "must be an array of {address?, event}"))?;
+        .ok_or_else(|| invalid("filters", format!("must be an array of {shape}")))?;
     if list.is_empty() || list.len() > MAX_SOURCE_FILTERS {
         return Err(invalid(
             "filters",
             format!("must list 1 to {MAX_SOURCE_FILTERS} filters"),
         ));
     }
+    Ok(list)
+}
+
+fn filters(value: Option<&Value>) -> Result<Vec<FilterConfig>, ConfigError> {
+    let list = filter_list(value, "{address?, event}")?;
     let mut filters = Vec::with_capacity(list.len());
     for (index, filter) in list.iter().enumerate() {
         let field = |name: &str| format!("filters[{index}].{name}");

@@ -7,7 +7,6 @@
 
 use super::calldata::{self, CompiledCall};
 use crate::limits::MAX_SOURCE_EVENT_SIGNATURE_BYTES as MAX_FUNCTION_SIGNATURE_BYTES;
-use crate::limits::MAX_SOURCE_FILTERS;
 use crate::source::config::{self as shared, invalid, ConfigError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -77,15 +76,7 @@ pub fn parse_fields(fields: &Map<String, Value>, allow_insecure: bool) -> Result
 }
 
 fn filters(value: Option<&Value>) -> Result<Vec<CallFilter>, ConfigError> {
-    let list = value
-        .and_then(Value::as_array)
-        .ok_or_else(|| invalid("filters", "must be an array of {to?, function?}"))?;
-    if list.is_empty() || list.len() > MAX_SOURCE_FILTERS {
-        return Err(invalid(
-            "filters",
-            format!("must list 1 to {MAX_SOURCE_FILTERS} filters"),
-        ));
-    }
+    let list = shared::filter_list(value, "{to?, function?}")?;
     let mut filters = Vec::with_capacity(list.len());
     for (index, filter) in list.iter().enumerate() {
         let fields = filter
