@@ -1,0 +1,29 @@
+// The project's streams (DESIGN.md §14), narrowed to a prefix token's prefix.
+import type { Http } from "./http.js";
+import { paged } from "./pages.js";
+import type { CatalogEntry, CatalogPage } from "./types.js";
+
+export interface CatalogQuery {
+  /** Only paths starting with this (e.g. `/app/`). */
+  prefix?: string;
+  after?: string;
+  limit?: number;
+}
+
+export class Catalog {
+  constructor(private readonly http: Http) {}
+
+  async page(query: CatalogQuery = {}): Promise<CatalogPage> {
+    return (await this.http.call("listStreams", { query })).body;
+  }
+
+  /** Every stream, in path order. */
+  streams(query: CatalogQuery = {}): AsyncGenerator<CatalogEntry, void, undefined> {
+    return paged(
+      (after: string | undefined) => this.page({ ...query, ...(after !== undefined ? { after } : {}) }),
+      (page) => page.streams,
+      (page) => page.nextAfter,
+      query.after,
+    );
+  }
+}

@@ -1,0 +1,99 @@
+// Streams (DESIGN.md §3, §16): append, read, inspect, delete.
+import type { Http } from "./http.js";
+import type { AppendResult, Event, EventPage, EventsInvalidated, InputEvent, PointRead, Retention, StreamInfo } from "./types.js";
+import { CONTROL } from "./types.js";
+
+type SingleAppend = Extract<AppendResult, { event: unknown }>;
+type BatchAppend = Extract<AppendResult, { events: unknown }>;
+
+/** What a single append answers: the committed event, and whether it was already committed under its idempotency key. */
+export interface Appended {
+  event: Event;
+  deduplicated: boolean;
+}
+
+/** What a batch append answers, in order. */
+export interface AppendedBatch {
+  events: Event[];
+  deduplicated: boolean[];
+}
+
+export interface ReadOptions {
+  /** Events after this offset (exclusive), or `"earliest"` (the default: the first retained event). */
+  after?: number | "earliest";
+  /** Page size (the route's maximum applies, §12). */
+  limit?: number;
+  includeEphemeral?: boolean;
+  signal?: AbortSignal;
+}
+
+export class Streams {
+  constructor(private readonly http: Http) {}
+
+  /** Appends one event (§3). With an `idempotencyKey` a repeat answers the committed event (`deduplicated: true`). */
+  async append(path: string, event: InputEvent, options: { signal?: AbortSignal } = {}): Promise<Appended> {
+    const answer = await this.http.call("appendEvents", { path: { path }, body: event, ...options });
+    return answer.body as SingleAppend as Appended;
+  }
+
+  /** Appends a batch, all or nothing (§3). */
+  async appendBatch(path: string, events: InputEvent[], options: { signal?: AbortSignal } = {}): Promise<AppendedBatch> {
+    const answer = await this.http.call("appendEvents", { path: { path }, body: { events }, ...options });
+    return answer.body as BatchAppend as AppendedBatch;
+  }
+
+  /** Stream info and reduced state; 404 `stream_not_found` before its first write. */
+  async get(path: string): Promise<StreamInfo> {
+    return (await this.http.call("getStream", { path: { path } })).body;
+  }
+
+  /** Destroys the stream; the next write starts a new lifetime (§3). */
+  async delete(path: string): Promise<void> {
+    await this.http.call("deleteStream", { path: { path } });
+  }
+
+  /** One page of events. */
+  async read(path: string, options: ReadOptions = {}): Promise<EventPage> {
+    const { signal, ...query } = options;
+    return (await this.http.call("readEvents", { path: { path }, query, ...(signal ? { signal } : {}) })).body;
+  }
+
+  /** Every page from `after` through the head (each page's `head` as it answers). */
+  async *pages(path: string, options: ReadOptions = {}): AsyncGenerator<EventPage, void, undefined> {
+    let after = options.after;
+    for (;;) {
+      const page = await this.read(path, { ...options, ...(after !== undefined ? { after } : {}) });
+      yield page;
+      const moved = after === undefined || after === "earliest" || page.nextAfter > after;
+      if (page.nextAfter >= page.head || !moved) return;
+      after = page.nextAfter;
+    }
+  }
+
+  /** Every event from `after` through the head, page by page, as an async iterator. */
+  async *events(path: string, options: ReadOptions = {}): AsyncGenerator<Event, void, undefined> {
+    for await (const page of this.pages(path, options)) yield* page.events;
+  }
+
+  /** A point read (§3). */
+  async event(path: string, offset: number): Promise<PointRead> {
+    return (await this.http.call("readEvent", { path: { path, offset } })).body;
+  }
+
+  /** The stream's counters in the Prometheus text format (§11). */
+  async metrics(path: string): Promise<string> {
+    return (await this.http.call("getStreamMetrics", { path: { path } })).body;
+  }
+
+  /** Appends `events-invalidated` (§13): subscriptions retract what they delivered of those events. */
+  async invalidate(path: string, invalidation: EventsInvalidated, idempotencyKey?: string): Promise<Appended> {
+    return this.append(path, { type: CONTROL.eventsInvalidated, payload: invalidation, ...key(idempotencyKey) });
+  }
+
+  /** Appends `retention-configured` (§16); `{}` keeps everything again. */
+  async configureRetention(path: string, retention: Retention, idempotencyKey?: string): Promise<Appended> {
+    return this.append(path, { type: CONTROL.retentionConfigured, payload: retention, ...key(idempotencyKey) });
+  }
+}
+
+export const key = (idempotencyKey: string | undefined) => (idempotencyKey === undefined ? {} : { idempotencyKey });
