@@ -56,6 +56,35 @@ pub fn websocket_frame(events: &[CommittedEvent], head: u64) -> String {
     json!({"type": "events", "events": events, "head": head}).to_string()
 }
 
+/// The last frame a WebSocket gets before the server closes it with a
+/// reason (§10): the same `{code, message}` as SSE's final `event: error`,
+/// so a client knows why at once (a close frame's code reaches some clients
+/// only when the TCP connection ends, seconds later).
+pub fn websocket_error(code: &str, message: &str) -> String {
+    json!({"type": "error", "code": code, "message": message}).to_string()
+}
+
 /// The WebSocket keep-alive frame (§10); answered to a client's own ping
 /// by the platform without waking the object.
 pub const WEBSOCKET_PING: &str = r#"{"type":"ping"}"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn a_websocket_error_frame_carries_the_code_and_message_an_sse_error_does() {
+        let frame: Value =
+            serde_json::from_str(&websocket_error("replaced", "a \"newer\" connection")).unwrap_or_default();
+        assert_eq!(
+            frame,
+            json!({"type": "error", "code": "replaced", "message": "a \"newer\" connection"})
+        );
+        let sse = sse_error("replaced", "a \"newer\" connection");
+        let data = sse.trim_end().strip_prefix("event: error\ndata: ").unwrap_or_default();
+        let sse_body: Value = serde_json::from_str(data).unwrap_or_default();
+        assert_eq!(sse_body.get("code"), frame.get("code"));
+        assert_eq!(sse_body.get("message"), frame.get("message"));
+    }
+}

@@ -19,7 +19,8 @@ mod socket;
 pub use catch_up::{sse_catch_up_budget, CatchUp};
 pub use fanout::Fanout;
 pub use frames::{
-    sse_error, sse_event_frames, sse_preamble, sse_progress, websocket_frame, SSE_HEARTBEAT, WEBSOCKET_PING,
+    sse_error, sse_event_frames, sse_preamble, sse_progress, websocket_error, websocket_frame, SSE_HEARTBEAT,
+    WEBSOCKET_PING,
 };
 pub use query::{split_wait, LiveQuery};
 pub use registry::{CloseReason, LiveCounters, Opening, Registry};

@@ -257,7 +257,8 @@ test("§10, §12: a WebSocket that never acks is closed 1013 slow_consumer after
   const got = offsets(slow.events);
   assert.ok(got.length > 0, "it received events before it was closed");
   assert.deepEqual(got, range(2, got.at(-1)), "what it got is gap-free and in order");
-  const bytes = slow.frames.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+  const bytes = slow.frames.filter((f) => f.type === "events").reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+  assert.deepEqual(slow.frames.at(-1), { type: "error", code: "slow_consumer", message: "the unsent backlog passed 1 MiB; reconnect after your last offset" }, "the reason comes as a frame before the close");
   assert.ok(bytes <= MiB, `at most 1 MiB was sent unacknowledged (${bytes})`);
   const after = await api.metricsOk(path);
   assert.equal(after.tributary_live_slow_consumer_closes_total - before.tributary_live_slow_consumer_closes_total, 1);

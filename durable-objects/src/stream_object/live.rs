@@ -147,6 +147,7 @@ impl LiveShell {
                 if !connection.still_authorized(&project_of) {
                     let reason = CloseReason::Unauthorized;
                     let _ = socket.serialize_attachment(serde_json::Value::Null);
+                    let _ = socket.send_with_str(live::websocket_error(reason.code(), reason.message()));
                     let _ = socket.close(Some(reason.websocket_code()), Some(reason.code()));
                     continue;
                 }
@@ -455,6 +456,7 @@ impl LiveShell {
             // A closing socket is no connection any more: a woken object
             // must not restore it (a replacement may hold its key).
             let _ = socket.serialize_attachment(serde_json::Value::Null);
+            let _ = socket.send_with_str(live::websocket_error(reason.code(), reason.message()));
             let _ = socket.close(Some(reason.websocket_code()), Some(reason.code()));
         }
     }

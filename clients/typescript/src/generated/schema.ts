@@ -337,8 +337,10 @@ export type paths = {
          *     `tributary.v1` and `bearer.<token>` (browsers cannot send headers);
          *     the server selects `tributary.v1`. Server frames are text JSON:
          *     `{"type": "events", "events": [Event...], "head": n}`,
-         *     `{"type": "ping"}`, and `{"type": "trimmed", "afterOffset",
-         *     "firstOffset"}`. The client acknowledges with
+         *     `{"type": "ping"}`, `{"type": "trimmed", "afterOffset",
+         *     "firstOffset"}`, and, just before a close with a reason,
+         *     `{"type": "error", "code", "message"}` (the same codes as SSE's
+         *     `event: error`, plus `unauthorized`). The client acknowledges with
          *     `{"type": "ack", "offset": n}` once the frames since its last ack
          *     reach 64 KiB. Close codes: 1013 `slow_consumer`, 4409 replaced,
          *     4410 stream deleted, 4401 unauthorized.

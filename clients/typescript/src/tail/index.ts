@@ -80,8 +80,8 @@ export function tail(http: Http, resolveHead: () => Promise<number>, path: strin
                 if (state.position !== undefined && event.offset <= state.position) continue;
                 state.position = event.offset;
                 yield event;
+                item.taken?.(event);
               }
-              item.consumed?.();
             } else if (item.kind === "progress") {
               state.position = Math.max(state.position ?? 0, item.through);
             } else {

@@ -3,8 +3,8 @@
 import type { Event } from "../types.js";
 
 export type LiveItem =
-  /** Events in offset order; `consumed()` runs once the caller has taken them all (a WebSocket acks then). */
-  | { kind: "events"; events: Event[]; consumed?: () => void }
+  /** Events in offset order; `taken(event)` runs once the caller has taken `event` (a WebSocket acks then). */
+  | { kind: "events"; events: Event[]; taken?: (event: Event) => void }
   /** The connection scanned through `through` (SSE `progress`, a long-poll's `nextAfter`). */
   | { kind: "progress"; through: number }
   /** Retention trimmed `(afterOffset, firstOffset)` before it was sent (§16); it goes on from `firstOffset`. */

@@ -1,9 +1,12 @@
 // A live connection over a hibernatable WebSocket (DESIGN.md §10): the
 // token goes as the subprotocol `bearer.<token>` beside `tributary.v1`.
-// Frames are `{"type":"events","events":[…],"head"}`, `{"type":"ping"}`
-// and `{"type":"trimmed",…}`. Acknowledgements follow the README's rule:
-// once the frames the caller has taken since the last ack reach 64 KiB, ack
-// the last offset taken. An ack therefore paces the server to the caller.
+// Frames are `{"type":"events","events":[…],"head"}`, `{"type":"ping"}`,
+// `{"type":"trimmed",…}` and, before a close with a reason,
+// `{"type":"error","code","message"}`. Acknowledgements follow the README's
+// rule, counted in what the caller has taken rather than what arrived: once
+// the events taken since the last ack reach 64 KiB of frames, ack the last
+// offset taken. An ack therefore paces the server to the caller, and a
+// caller that stops taking is closed as a slow consumer (then resumed).
 import { TributaryError, isRecord } from "../errors.js";
 import type { Http } from "../http.js";
 import type { Event } from "../types.js";
@@ -43,10 +46,15 @@ export async function* webSocketConnection(http: Http, spec: ConnectionSpec): Co
     if (!isRecord(frame)) return;
     if (frame.type === "events" && Array.isArray(frame.events) && frame.events.length > 0) {
       const events = frame.events as Event[];
-      const last = events[events.length - 1] as Event;
-      queue.push({ kind: "events", events, consumed: () => acknowledge(last.offset, chars) });
+      // Each event taken counts for its share of the frame.
+      const share = Math.ceil(chars / events.length);
+      queue.push({ kind: "events", events, taken: (event) => acknowledge(event.offset, share) });
     } else if (frame.type === "trimmed" && typeof frame.afterOffset === "number" && typeof frame.firstOffset === "number") {
       queue.push({ kind: "trimmed", afterOffset: frame.afterOffset, firstOffset: frame.firstOffset });
+    } else if (frame.type === "error") {
+      // The server closes right after this frame; its close code may reach us only when the TCP connection ends.
+      queue.close(frame.code === "unauthorized" ? unauthorized() : endedBy(frame));
+      socket.close(1000, "closed by the client");
     }
   });
   socket.addEventListener("close", (event: CloseEvent) => {
@@ -55,7 +63,7 @@ export async function* webSocketConnection(http: Http, spec: ConnectionSpec): Co
       return;
     }
     if (event.code === 4401) {
-      queue.close(new TributaryError("unauthorized", "the server closed the WebSocket: the token is no longer valid", {}, 401));
+      queue.close(unauthorized());
       return;
     }
     const reason = CLOSE_REASONS[event.code];
@@ -91,6 +99,8 @@ export async function* webSocketConnection(http: Http, spec: ConnectionSpec): Co
     if (socket.readyState === socket.CONNECTING || socket.readyState === socket.OPEN) socket.close(1000, "closed by the client");
   }
 }
+
+const unauthorized = () => new TributaryError("unauthorized", "the server closed the WebSocket: the token is no longer accepted", {}, 401);
 
 /** Asks the live route over plain HTTP why the upgrade failed; a 200 means the API is fine and WebSockets are not. */
 async function whyNotOpened(http: Http, spec: ConnectionSpec, original: Disconnected): Promise<Error> {
