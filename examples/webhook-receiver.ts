@@ -2,7 +2,7 @@
 // §9), with the TypeScript client's `verifyWebhook`. It verifies every
 // delivery's Standard Webhooks signature before trusting a byte of it,
 // answers 401 to anything that does not verify, and deduplicates on
-// `deliveryId` (delivery is at least once: a retry carries the same id).
+// `webhook-id` (delivery is at least once: a retry carries the same id).
 //
 //   WEBHOOK_SECRET=whsec_… PORT=8788 node examples/webhook-receiver.ts
 //
@@ -69,13 +69,16 @@ const server = createServer(async (request, response) => {
     response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: code }));
     return;
   }
-  const duplicate = seen.has(body.deliveryId);
+  // Verified, so the header is present and single. (A retraction's body
+  // `deliveryId` names the delivery it retracts; its own id is the header.)
+  const webhookId = String(request.headers["webhook-id"]);
+  const duplicate = seen.has(webhookId);
   if (!duplicate) {
-    seen.add(body.deliveryId);
+    seen.add(webhookId);
     if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value as string);
   }
   const { offsets } = handle(body);
-  console.log(JSON.stringify({ deliveryId: body.deliveryId, type: body.type, subscriptionKey: body.subscriptionKey, offsets, duplicate }));
+  console.log(JSON.stringify({ webhookId, type: body.type, subscriptionKey: body.subscriptionKey, offsets, duplicate }));
   response.writeHead(204).end();
 });
 

@@ -17,8 +17,9 @@ const BODY_TYPES = new Set(["event", "digest", "retracted"]);
  * `retracted`). `body` must be the raw request body, exactly as received.
  * Throws `TributaryError` `invalid_signature` (forged, altered, stale, or a
  * header missing or repeated) or `invalid_webhook_body` (verified, but not
- * a Tributary webhook body). Deduplicate on `deliveryId` (= `webhook-id`):
- * delivery is at least once.
+ * a Tributary webhook body). Deduplicate on `webhook-id` (an event's or
+ * digest's `deliveryId`): delivery is at least once, and a retry carries
+ * the same id.
  */
 export function verifyWebhook(secret: string, headers: WebhookHeaders, body: string | Uint8Array): WebhookBody {
   const signed = signedHeaders(headers);
@@ -33,7 +34,9 @@ export function verifyWebhook(secret: string, headers: WebhookHeaders, body: str
   if (!isRecord(verified) || typeof verified.type !== "string" || !BODY_TYPES.has(verified.type)) {
     throw new TributaryError("invalid_webhook_body", "the webhook verified but its body is not an event, digest or retracted body", {});
   }
-  if (verified.deliveryId !== signed["webhook-id"]) {
+  // An event or digest is its own delivery (`deliveryId` = `webhook-id`); a
+  // retraction's `deliveryId` names the delivery it retracts.
+  if (verified.type !== "retracted" && verified.deliveryId !== signed["webhook-id"]) {
     throw new TributaryError("invalid_webhook_body", "the body's deliveryId is not the signed webhook-id", {});
   }
   return verified as WebhookBody;
