@@ -282,6 +282,21 @@ test("the catalog, project metrics, the token, JSONata and the OpenAPI document 
   assert.equal(document.openapi, "3.1.0");
 });
 
+test("hostile keys and names are one percent-encoded segment: they reach their own route or its 400, never another", async () => {
+  const path = fresh("odd-keys");
+  const key = "hook/with?odd#chars&x=1 %2F..";
+  receiver.script("/odd", { status: 200 });
+  await tributary.subscriptions.configure(path, {
+    subscriptionKey: key,
+    receiver: { action: "webhook-post", url: receiver.url("/odd"), delivery: { start: "now", onFailingEvent: "skip" } },
+  });
+  assert.match(await tributary.subscriptions.signingSecret(path, key), /^whsec_/);
+  await rejectsWith(tributary.subscriptions.signingSecret(path, "../hook"), "subscription_not_found", 404);
+  await rejectsWith(tributary.processors.get("../../streams/x"), "invalid_processor_name", 400);
+  await rejectsWith(tributary.sources.get("a/b"), "invalid_source_name", 400);
+  await rejectsWith(tributary.deadLetters.discard(path, "1/../../x"), "invalid_parameter", 400);
+});
+
 test("every documented operation but the live tail was called through the client, and nothing undocumented was", () => {
   const called = new Set(recorder.calls.map((c) => c.operationId));
   assert.ok(!called.has(undefined), `a request matched no operation: ${JSON.stringify(recorder.calls.find((c) => !c.operationId))}`);
