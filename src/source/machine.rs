@@ -34,7 +34,7 @@ use super::answers;
 use super::batching::Pending;
 use super::pacing;
 use super::rpc::{self, Header, RpcAnswer, RpcCall, RpcFailure};
-use super::store::{self, SourceRow, Status};
+use super::store::{self, SourceRow};
 use crate::limits::{
     MAX_SOURCE_LOGS_PER_CALL, MAX_SOURCE_LOGS_PER_RUN, MAX_SOURCE_RPC_CALLS_PER_RUN, MAX_SOURCE_STEPS_PER_CALL,
 };
@@ -212,13 +212,8 @@ impl<S: Storage> Source<S> {
         let Some(row) = &self.row else {
             return Ok(Effect::Stop);
         };
-        if row.status == Status::Failed {
-            return Ok(Effect::Stop);
-        }
-        if inputs.now_ms < row.next_run_at_ms {
-            return Ok(Effect::Sleep {
-                at_ms: row.next_run_at_ms,
-            });
+        if let Some(effect) = pacing::not_due(row.status, row.next_run_at_ms, inputs.now_ms) {
+            return Ok(effect);
         }
         let generation = row.generation;
         self.runs_started += 1;

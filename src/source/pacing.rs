@@ -90,6 +90,40 @@ pub(super) fn finish_transient(
     )
 }
 
+/// A source reconfigured to read what it read: it runs again now, from its
+/// first RPC URL, with no failure held against it.
+pub(super) fn restart(health: Health<'_>, now: i64) {
+    *health.status = Status::Running;
+    *health.attempt = 0;
+    *health.last_error = None;
+    *health.next_run_at_ms = now;
+    *health.url_index = 0;
+}
+
+/// Why a run may not start now: a failed source stops; one not yet due
+/// sleeps until it is. `None`: the run may start.
+pub(super) fn not_due(status: Status, next_run_at_ms: i64, now: i64) -> Option<Effect> {
+    if status == Status::Failed {
+        return Some(Effect::Stop);
+    }
+    (now < next_run_at_ms).then_some(Effect::Sleep { at_ms: next_run_at_ms })
+}
+
+/// When the alarm should next fire: a running source's next run; none once failed.
+pub(super) fn due_at(status: Status, next_run_at_ms: i64) -> Option<i64> {
+    (status == Status::Running).then_some(next_run_at_ms)
+}
+
+/// The `status` a source's view shows (§15): `failed`, `running`, or
+/// `retrying` while failed runs are backing off.
+pub(super) fn status_name(status: Status, attempt: u64) -> &'static str {
+    match (status, attempt) {
+        (Status::Failed, _) => "failed",
+        (Status::Running, 0) => "running",
+        (Status::Running, _) => "retrying",
+    }
+}
+
 /// A permanent failure: the source stops, `failed`, until reconfigured.
 pub(super) fn finish_permanent(health: Health<'_>, reason: &str) -> (Effect, Option<Value>) {
     *health.status = Status::Failed;

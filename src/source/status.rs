@@ -6,6 +6,7 @@
 
 use super::config::SourceConfig;
 use super::machine::Source;
+use super::pacing;
 use super::store::{self, SourceRow, Status};
 use crate::limits::SOURCE_LOG_RANGE_BLOCKS;
 use crate::storage::{Storage, StorageError};
@@ -52,26 +53,17 @@ fn reconfigured_row(old: &SourceRow, project_id: &str, name: &str, config: &Sour
     row.project_id = project_id.to_owned();
     row.name = name.to_owned();
     row.config = config.clone();
-    row.status = Status::Running;
-    row.attempt = 0;
-    row.last_error = None;
-    row.next_run_at_ms = now_ms;
-    row.url_index = 0;
     row.updated_at_ms = now_ms;
+    pacing::restart(row.health(), now_ms);
     row
 }
 
 /// `GET /v1/sources/{name}` (§15): the status view of a row.
 pub fn status_view(row: &SourceRow) -> Value {
-    let status = match (row.status, row.attempt) {
-        (Status::Failed, _) => "failed",
-        (Status::Running, 0) => "running",
-        (Status::Running, _) => "retrying",
-    };
     json!({
         "name": row.name,
         "config": row.config,
-        "status": status,
+        "status": pacing::status_name(row.status, row.attempt),
         "nextBlock": row.next_block,
         "finalizedBlock": row.finalized_block,
         "lastError": row.last_error,
@@ -80,7 +72,7 @@ pub fn status_view(row: &SourceRow) -> Value {
         "reorgs": row.reorgs,
         "deepReorgs": row.deep_reorgs,
         "attempt": row.attempt,
-        "nextRunAt": (row.status == Status::Running).then(|| rfc3339_millis(row.next_run_at_ms)),
+        "nextRunAt": pacing::due_at(row.status, row.next_run_at_ms).map(rfc3339_millis),
         "createdAt": rfc3339_millis(row.created_at_ms),
         "updatedAt": rfc3339_millis(row.updated_at_ms),
     })
@@ -147,7 +139,6 @@ impl<S: Storage> Source<S> {
     pub fn due_at(&self) -> Option<i64> {
         self.row
             .as_ref()
-            .filter(|row| row.status == Status::Running)
-            .map(|row| row.next_run_at_ms)
+            .and_then(|row| pacing::due_at(row.status, row.next_run_at_ms))
     }
 }

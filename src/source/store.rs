@@ -148,30 +148,8 @@ pub struct Batch {
     pub offsets: Option<Vec<u64>>,
 }
 
-fn decode_error(query: &str, column: usize) -> StorageError {
-    StorageError::Decode {
-        query: crate::text::query_excerpt(query),
-        column,
-    }
-}
-
-fn unsigned(columns: &Columns<'_>, column: usize) -> Result<u64, StorageError> {
-    u64::try_from(columns.int(column)?).map_err(|_| decode_error(columns.query, column))
-}
-
-fn opt_unsigned(columns: &Columns<'_>, column: usize) -> Result<Option<u64>, StorageError> {
-    match columns.row.get(column) {
-        Some(SqlValue::Null) => Ok(None),
-        _ => unsigned(columns, column).map(Some),
-    }
-}
-
 fn to_json<T: Serialize>(value: &T) -> Result<String, StorageError> {
     serde_json::to_string(value).map_err(|error| StorageError::Sql(error.to_string()))
-}
-
-fn from_json<T: for<'de> Deserialize<'de>>(text: &str, query: &str, column: usize) -> Result<T, StorageError> {
-    serde_json::from_str(text).map_err(|_| decode_error(query, column))
 }
 
 const SELECT_STATE: &str =
@@ -190,24 +168,24 @@ pub fn load_state<S: Storage + ?Sized>(storage: &S) -> Result<Option<SourceRow>,
     Ok(Some(SourceRow {
         project_id: columns.text(0)?,
         name: columns.text(1)?,
-        config: from_json(&columns.text(2)?, SELECT_STATE, 2)?,
-        generation: unsigned(&columns, 3)?,
-        next_block: opt_unsigned(&columns, 4)?,
-        finalized_block: opt_unsigned(&columns, 5)?,
+        config: columns.json(2)?,
+        generation: columns.unsigned(3)?,
+        next_block: columns.opt_unsigned(4)?,
+        finalized_block: columns.opt_unsigned(5)?,
         anchor_hash: columns.opt_text(6)?,
         status: match columns.text(7)?.as_str() {
             "failed" => Status::Failed,
             _ => Status::Running,
         },
         last_error: columns.opt_text(8)?,
-        attempt: unsigned(&columns, 9)?,
+        attempt: columns.unsigned(9)?,
         next_run_at_ms: columns.int(10)?,
-        url_index: unsigned(&columns, 11)?,
-        range_blocks: unsigned(&columns, 12)?,
-        events_appended: unsigned(&columns, 13)?,
-        invalidations: unsigned(&columns, 14)?,
-        reorgs: unsigned(&columns, 15)?,
-        deep_reorgs: unsigned(&columns, 16)?,
+        url_index: columns.unsigned(11)?,
+        range_blocks: columns.unsigned(12)?,
+        events_appended: columns.unsigned(13)?,
+        invalidations: columns.unsigned(14)?,
+        reorgs: columns.unsigned(15)?,
+        deep_reorgs: columns.unsigned(16)?,
         created_at_ms: columns.int(17)?,
         updated_at_ms: columns.int(18)?,
         target_stream_id: columns.opt_text(19)?,
@@ -267,10 +245,10 @@ const SELECT_WINDOW: &str =
 fn window_block(query: &str, row: &[SqlValue]) -> Result<WindowBlock, StorageError> {
     let columns = Columns { query, row };
     Ok(WindowBlock {
-        number: unsigned(&columns, 0)?,
+        number: columns.unsigned(0)?,
         hash: columns.text(1)?,
         parent_hash: columns.text(2)?,
-        offsets: from_json(&columns.text(3)?, query, 3)?,
+        offsets: columns.json(3)?,
     })
 }
 
@@ -293,7 +271,7 @@ pub fn window_above<S: Storage + ?Sized>(storage: &S, above: Option<u64>) -> Res
 pub fn window_len<S: Storage + ?Sized>(storage: &S) -> Result<u64, StorageError> {
     let sql = "SELECT COUNT(*) FROM source_blocks";
     match query_optional(storage, sql, &[])? {
-        Some(row) => unsigned(&Columns { query: sql, row: &row }, 0),
+        Some(row) => Columns { query: sql, row: &row }.unsigned(0),
         None => Ok(0),
     }
 }
@@ -332,7 +310,7 @@ pub fn load_deaths<S: Storage + ?Sized>(storage: &S) -> Result<std::collections:
         .iter()
         .map(|row| {
             let columns = Columns { query: sql, row };
-            Ok((columns.text(0)?, unsigned(&columns, 1)?))
+            Ok((columns.text(0)?, columns.unsigned(1)?))
         })
         .collect()
 }
@@ -390,7 +368,7 @@ pub fn load_pending<S: Storage + ?Sized>(storage: &S) -> Result<Option<(Transiti
     let Some(row) = query_optional(storage, sql, &[])? else {
         return Ok(None);
     };
-    let transition: Transition = from_json(&Columns { query: sql, row: &row }.text(0)?, sql, 0)?;
+    let transition: Transition = Columns { query: sql, row: &row }.json(0)?;
     let sql = "SELECT body, offsets FROM source_pending_batches ORDER BY seq";
     let mut batches = Vec::new();
     for row in storage.query(sql, &[])? {
@@ -400,11 +378,8 @@ pub fn load_pending<S: Storage + ?Sized>(storage: &S) -> Result<Option<(Transiti
             body: String,
             keys: Vec<String>,
         }
-        let record: Record = from_json(&columns.text(0)?, sql, 0)?;
-        let offsets = match columns.opt_text(1)? {
-            Some(text) => Some(from_json(&text, sql, 1)?),
-            None => None,
-        };
+        let record: Record = columns.json(0)?;
+        let offsets = columns.opt_json(1)?;
         batches.push(Batch {
             body: record.body,
             keys: record.keys,

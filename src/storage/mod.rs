@@ -87,6 +87,38 @@ impl Columns<'_> {
             _ => self.text(column).map(Some),
         }
     }
+
+    pub fn opt_int(&self, column: usize) -> Result<Option<i64>, StorageError> {
+        match self.row.get(column) {
+            Some(SqlValue::Null) => Ok(None),
+            _ => self.int(column).map(Some),
+        }
+    }
+
+    /// An integer column that is never negative (counts, generations, blocks).
+    pub fn unsigned(&self, column: usize) -> Result<u64, StorageError> {
+        u64::try_from(self.int(column)?).map_err(|_| self.decode_error(column))
+    }
+
+    pub fn opt_unsigned(&self, column: usize) -> Result<Option<u64>, StorageError> {
+        match self.row.get(column) {
+            Some(SqlValue::Null) => Ok(None),
+            _ => self.unsigned(column).map(Some),
+        }
+    }
+
+    /// A text column holding JSON of `T`.
+    pub fn json<T: serde::de::DeserializeOwned>(&self, column: usize) -> Result<T, StorageError> {
+        serde_json::from_str(&self.text(column)?).map_err(|_| self.decode_error(column))
+    }
+
+    /// A column holding JSON of `T`, or NULL.
+    pub fn opt_json<T: serde::de::DeserializeOwned>(&self, column: usize) -> Result<Option<T>, StorageError> {
+        match self.row.get(column) {
+            Some(SqlValue::Null) => Ok(None),
+            _ => self.json(column).map(Some),
+        }
+    }
 }
 
 /// Runs a query that returns at most one row (never relies on a driver's

@@ -24,7 +24,6 @@ use crate::limits::{MAX_MEMPOOL_QUEUE, MAX_SOURCE_APPEND_BYTES, MAX_SOURCE_RPC_C
 use crate::schema::{migrate_with, SOURCE_MIGRATIONS};
 use crate::source::machine::{AppendAnswer, AppendCall, Effect, Finish};
 use crate::source::rpc::{self, RpcAnswer, RpcCall, RpcFailure};
-use crate::source::store::Status;
 use crate::source::{answers as append_answers, batching, pacing};
 use crate::storage::{Storage, StorageError};
 use crate::Inputs;
@@ -111,13 +110,8 @@ impl<S: Storage> Mempool<S> {
         let Some(row) = &self.row else {
             return Ok(Effect::Stop);
         };
-        if row.status == Status::Failed {
-            return Ok(Effect::Stop);
-        }
-        if inputs.now_ms < row.next_run_at_ms {
-            return Ok(Effect::Sleep {
-                at_ms: row.next_run_at_ms,
-            });
+        if let Some(effect) = pacing::not_due(row.status, row.next_run_at_ms, inputs.now_ms) {
+            return Ok(effect);
         }
         self.runs_started += 1;
         self.run = Some(Run {

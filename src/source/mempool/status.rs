@@ -7,6 +7,7 @@
 use super::config::MempoolConfig;
 use super::machine::Mempool;
 use super::store::{self, MempoolRow};
+use crate::source::pacing;
 use crate::source::store::Status;
 use crate::storage::{Storage, StorageError};
 use crate::time::rfc3339_millis;
@@ -56,26 +57,17 @@ fn reconfigured_row(old: &MempoolRow, project_id: &str, name: &str, config: &Mem
     row.project_id = project_id.to_owned();
     row.name = name.to_owned();
     row.config = config.clone();
-    row.status = Status::Running;
-    row.attempt = 0;
-    row.last_error = None;
-    row.next_run_at_ms = now_ms;
-    row.url_index = 0;
     row.updated_at_ms = now_ms;
+    pacing::restart(row.health(), now_ms);
     row
 }
 
 /// `GET /v1/sources/{name}` of a mempool source (§15.1).
 pub fn status_view(row: &MempoolRow, queued: u64) -> Value {
-    let status = match (row.status, row.attempt) {
-        (Status::Failed, _) => "failed",
-        (Status::Running, 0) => "running",
-        (Status::Running, _) => "retrying",
-    };
     json!({
         "name": row.name,
         "config": row.config,
-        "status": status,
+        "status": pacing::status_name(row.status, row.attempt),
         "watchingSince": row.watching_since_ms.map(rfc3339_millis),
         "lastPollAt": row.last_poll_at_ms.map(rfc3339_millis),
         "lastError": row.last_error,
@@ -86,7 +78,7 @@ pub fn status_view(row: &MempoolRow, queued: u64) -> Value {
         "txsVanished": row.txs_vanished,
         "filterResets": row.filter_resets,
         "attempt": row.attempt,
-        "nextRunAt": (row.status == Status::Running).then(|| rfc3339_millis(row.next_run_at_ms)),
+        "nextRunAt": pacing::due_at(row.status, row.next_run_at_ms).map(rfc3339_millis),
         "createdAt": rfc3339_millis(row.created_at_ms),
         "updatedAt": rfc3339_millis(row.updated_at_ms),
     })
@@ -151,7 +143,6 @@ impl<S: Storage> Mempool<S> {
     pub fn due_at(&self) -> Option<i64> {
         self.row
             .as_ref()
-            .filter(|row| row.status == Status::Running)
-            .map(|row| row.next_run_at_ms)
+            .and_then(|row| pacing::due_at(row.status, row.next_run_at_ms))
     }
 }

@@ -71,24 +71,6 @@ pub struct Queued {
     pub event: Option<String>,
 }
 
-fn decode_error(query: &str, column: usize) -> StorageError {
-    StorageError::Decode {
-        query: crate::text::query_excerpt(query),
-        column,
-    }
-}
-
-fn unsigned(columns: &Columns<'_>, column: usize) -> Result<u64, StorageError> {
-    u64::try_from(columns.int(column)?).map_err(|_| decode_error(columns.query, column))
-}
-
-fn optional_int(columns: &Columns<'_>, column: usize) -> Result<Option<i64>, StorageError> {
-    match columns.row.get(column) {
-        Some(SqlValue::Null) => Ok(None),
-        _ => columns.int(column).map(Some),
-    }
-}
-
 const SELECT_STATE: &str = "SELECT project_id, name, config, generation, status, last_error, attempt, \
      next_run_at_ms, url_index, filter_id, filter_url_index, watching_since_ms, last_poll_at_ms, events_appended, \
      txs_seen, txs_dropped, txs_vanished, filter_resets, created_at_ms, updated_at_ms FROM mempool_state WHERE id = 1";
@@ -104,26 +86,26 @@ pub fn load_state<S: Storage + ?Sized>(storage: &S) -> Result<Option<MempoolRow>
     Ok(Some(MempoolRow {
         project_id: c.text(0)?,
         name: c.text(1)?,
-        config: serde_json::from_str(&c.text(2)?).map_err(|_| decode_error(SELECT_STATE, 2))?,
-        generation: unsigned(&c, 3)?,
+        config: c.json(2)?,
+        generation: c.unsigned(3)?,
         status: if c.text(4)? == "failed" {
             Status::Failed
         } else {
             Status::Running
         },
         last_error: c.opt_text(5)?,
-        attempt: unsigned(&c, 6)?,
+        attempt: c.unsigned(6)?,
         next_run_at_ms: c.int(7)?,
-        url_index: unsigned(&c, 8)?,
+        url_index: c.unsigned(8)?,
         filter_id: c.opt_text(9)?,
-        filter_url_index: optional_int(&c, 10)?.and_then(|n| u64::try_from(n).ok()),
-        watching_since_ms: optional_int(&c, 11)?,
-        last_poll_at_ms: optional_int(&c, 12)?,
-        events_appended: unsigned(&c, 13)?,
-        txs_seen: unsigned(&c, 14)?,
-        txs_dropped: unsigned(&c, 15)?,
-        txs_vanished: unsigned(&c, 16)?,
-        filter_resets: unsigned(&c, 17)?,
+        filter_url_index: c.opt_unsigned(10)?,
+        watching_since_ms: c.opt_int(11)?,
+        last_poll_at_ms: c.opt_int(12)?,
+        events_appended: c.unsigned(13)?,
+        txs_seen: c.unsigned(14)?,
+        txs_dropped: c.unsigned(15)?,
+        txs_vanished: c.unsigned(16)?,
+        filter_resets: c.unsigned(17)?,
         created_at_ms: c.int(18)?,
         updated_at_ms: c.int(19)?,
     }))
@@ -163,7 +145,7 @@ pub fn save_state<S: Storage + ?Sized>(storage: &S, row: &MempoolRow) -> Result<
 
 fn count<S: Storage + ?Sized>(storage: &S, sql: &str) -> Result<u64, StorageError> {
     match query_optional(storage, sql, &[])? {
-        Some(row) => unsigned(&Columns { query: sql, row: &row }, 0),
+        Some(row) => Columns { query: sql, row: &row }.unsigned(0),
         None => Ok(0),
     }
 }
