@@ -51,13 +51,18 @@ impl ReportClock {
         Some(spaced.max(self.retry_at_ms.unwrap_or(i64::MIN)))
     }
 
+    /// Whether a report is due at `now_ms`: asked before the snapshot is
+    /// taken, so an alarm that has no report to make reads nothing for one.
+    pub fn is_due(&self, now_ms: i64) -> bool {
+        self.due_at().is_some_and(|due| due <= now_ms)
+    }
+
     /// At `now_ms`, with the snapshot whose fingerprint is `fingerprint`.
     /// Taking a report clears `dirty`: what changes while it is sent is
     /// touched again and reported next time.
     pub fn decide(&mut self, fingerprint: u64, now_ms: i64) -> ReportDecision {
-        match self.due_at() {
-            Some(due) if due <= now_ms => {}
-            _ => return ReportDecision::NotDue,
+        if !self.is_due(now_ms) {
+            return ReportDecision::NotDue;
         }
         self.dirty = false;
         if self.acknowledged == Some(fingerprint) {
@@ -89,7 +94,21 @@ mod tests {
     fn an_untouched_clock_is_never_due() {
         let mut clock = ReportClock::default();
         assert_eq!(clock.due_at(), None);
+        assert!(!clock.is_due(i64::MAX));
         assert_eq!(clock.decide(1, 1_000), ReportDecision::NotDue);
+    }
+
+    #[test]
+    fn is_due_agrees_with_decide_so_the_shell_can_skip_the_snapshot() {
+        let mut clock = ReportClock::default();
+        clock.touched();
+        assert!(clock.is_due(0));
+        assert_eq!(clock.decide(1, 0), ReportDecision::Send);
+        clock.acknowledged(1);
+        clock.touched();
+        assert!(!clock.is_due(METRICS_REPORT_INTERVAL_MS - 1));
+        assert_eq!(clock.decide(2, METRICS_REPORT_INTERVAL_MS - 1), ReportDecision::NotDue);
+        assert!(clock.is_due(METRICS_REPORT_INTERVAL_MS));
     }
 
     #[test]

@@ -9,9 +9,9 @@ use worker::{AnalyticsEngineDataPointBuilder, AnalyticsEngineDataset};
 /// The binding's name in `wrangler.toml` (`[[analytics_engine_datasets]]`).
 pub const METRICS_BINDING: &str = "METRICS";
 
-pub struct Dataset(pub AnalyticsEngineDataset);
+pub struct Dataset<'a>(pub &'a AnalyticsEngineDataset);
 
-impl AnalyticsSink for Dataset {
+impl AnalyticsSink for Dataset<'_> {
     fn write(&mut self, point: DeliveryDataPoint) {
         let data_point = AnalyticsEngineDataPointBuilder::new()
             .indexes([point.index.as_str()])

@@ -38,6 +38,8 @@ pub struct StreamObject {
     catalog_retry_at: Cell<Option<i64>>,
     /// When the metrics snapshot is next reported to the project (§11).
     metrics_report: Cell<tributary::project_metrics::ReportClock>,
+    /// The `METRICS` Analytics Engine dataset, when the deployment binds one (§11).
+    analytics: Option<worker::AnalyticsEngineDataset>,
 }
 
 impl StreamObject {
@@ -169,13 +171,15 @@ impl DurableObject for StreamObject {
     fn new(state: State, env: Env) -> Self {
         StreamObject {
             state,
-            env,
             stream: RefCell::new(None),
             scheduled_alarm: Cell::new(None),
             alarm_checked: Cell::new(false),
             live: live::LiveShell::default(),
             catalog_retry_at: Cell::new(None),
             metrics_report: Cell::new(tributary::project_metrics::ReportClock::default()),
+            // Looked up once: a deployment's bindings do not change under a running object.
+            analytics: env.analytics_engine(crate::senders::analytics::METRICS_BINDING).ok(),
+            env,
         }
     }
 
@@ -462,7 +466,7 @@ impl StreamObject {
         plan: &tributary::delivery::DeliveryPlan,
         completion: &tributary::delivery::Completion,
     ) {
-        let Ok(dataset) = self.env.analytics_engine(crate::senders::analytics::METRICS_BINDING) else {
+        let Some(dataset) = &self.analytics else {
             return;
         };
         let project = match self.stream.borrow().as_ref() {
