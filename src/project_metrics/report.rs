@@ -5,9 +5,11 @@
 //! [`ALARM_RETRY_MS`], as the catalog registration is (§14). The due time is
 //! a value in memory (the alarm takes the earliest of it and the delivery's
 //! due time): an untouched stream never wakes for metrics, so there is no
-//! alarm storm. A restarted object has acknowledged nothing and reports once.
+//! alarm storm, and a busy one reports from the delivery alarms it runs
+//! anyway: it wakes for a report of its own only
+//! [`METRICS_REPORT_IDLE_WAKE_MS`] after the last. A restarted object has acknowledged nothing and reports once.
 
-use crate::limits::{ALARM_RETRY_MS, METRICS_REPORT_INTERVAL_MS};
+use crate::limits::{ALARM_RETRY_MS, METRICS_REPORT_IDLE_WAKE_MS, METRICS_REPORT_INTERVAL_MS};
 
 /// The shell keeps one per stream object (it is `Copy`, so a `Cell` holds it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -40,21 +42,28 @@ impl ReportClock {
         self.dirty = true;
     }
 
-    /// When the next report is due, if one may be.
-    pub fn due_at(&self) -> Option<i64> {
+    /// When a report may be made: `interval` after the last one (at once
+    /// for the first), not before a failed one's retry time.
+    fn spaced(&self, interval_ms: i64) -> Option<i64> {
         if !self.dirty {
             return None;
         }
-        let spaced = self
-            .last_sent_at_ms
-            .map_or(i64::MIN, |at| at + METRICS_REPORT_INTERVAL_MS);
+        let spaced = self.last_sent_at_ms.map_or(i64::MIN, |at| at + interval_ms);
         Some(spaced.max(self.retry_at_ms.unwrap_or(i64::MIN)))
     }
 
-    /// Whether a report is due at `now_ms`: asked before the snapshot is
-    /// taken, so an alarm that has no report to make reads nothing for one.
+    /// When the alarm should wake for a report, if one may be due:
+    /// [`METRICS_REPORT_IDLE_WAKE_MS`] after the last, so that a busy stream
+    /// reports from the delivery alarms it runs anyway ([`Self::is_due`]).
+    pub fn due_at(&self) -> Option<i64> {
+        self.spaced(METRICS_REPORT_IDLE_WAKE_MS)
+    }
+
+    /// Whether an alarm running at `now_ms` makes a report: at most once per
+    /// [`METRICS_REPORT_INTERVAL_MS`]. Asked before the snapshot is taken,
+    /// so an alarm with no report to make reads nothing for one.
     pub fn is_due(&self, now_ms: i64) -> bool {
-        self.due_at().is_some_and(|due| due <= now_ms)
+        self.spaced(METRICS_REPORT_INTERVAL_MS).is_some_and(|due| due <= now_ms)
     }
 
     /// At `now_ms`, with the snapshot whose fingerprint is `fingerprint`.
@@ -120,7 +129,11 @@ mod tests {
         clock.acknowledged(1);
         assert_eq!(clock.due_at(), None, "nothing touched since");
         clock.touched();
-        assert_eq!(clock.due_at(), Some(1_000 + METRICS_REPORT_INTERVAL_MS));
+        assert_eq!(
+            clock.due_at(),
+            Some(1_000 + METRICS_REPORT_IDLE_WAKE_MS),
+            "an alarm of its own only after the idle wake"
+        );
         assert_eq!(clock.decide(2, 1_001), ReportDecision::NotDue);
         assert_eq!(
             clock.decide(2, 1_000 + METRICS_REPORT_INTERVAL_MS),
@@ -146,7 +159,10 @@ mod tests {
         assert_eq!(clock.decide(7, 0), ReportDecision::Send);
         clock.failed(10);
         let due = (10 + ALARM_RETRY_MS).max(METRICS_REPORT_INTERVAL_MS);
-        assert_eq!(clock.due_at(), Some(due));
+        assert_eq!(
+            clock.due_at(),
+            Some((10 + ALARM_RETRY_MS).max(METRICS_REPORT_IDLE_WAKE_MS))
+        );
         assert_eq!(clock.decide(7, due - 1), ReportDecision::NotDue);
         assert_eq!(
             clock.decide(7, due),
@@ -162,6 +178,10 @@ mod tests {
         assert_eq!(clock.decide(1, 0), ReportDecision::Send);
         clock.touched();
         clock.acknowledged(1);
-        assert_eq!(clock.due_at(), Some(METRICS_REPORT_INTERVAL_MS));
+        assert_eq!(clock.due_at(), Some(METRICS_REPORT_IDLE_WAKE_MS));
+        assert!(
+            clock.is_due(METRICS_REPORT_INTERVAL_MS),
+            "a delivery alarm may make it sooner"
+        );
     }
 }

@@ -499,7 +499,8 @@ export type paths = {
          *     `stream` and `subscription` (deliveries by `outcome`, lag, attempt,
          *     halted, dead letters held, bytes sent), each source's labelled
          *     `source`. Streams report from their alarms when their counters change,
-         *     at most every 2 s, so a scrape may be a few seconds behind. At most
+         *     at most every 2 s (an otherwise idle stream within 10 s), so a
+         *     scrape may be up to about 10 s behind. At most
          *     1,000 streams and 10,000 subscriptions in path order;
          *     `tributary_metrics_streams_omitted` counts the rest. A prefix token
          *     sees only its prefix (and no sources).
