@@ -291,6 +291,17 @@ impl InputEvent {
         }
     }
 
+    /// Whether this engine fact (a trusted-only control event, §4) restates
+    /// `stored`, the same kind of fact the engine committed under the same
+    /// key: its details may have moved on (a retried trim step after the
+    /// head moved), and the first one stands (§2, `stream::facts`). Public
+    /// inputs never carry these types, so this never answers for them.
+    pub fn restates_fact(&self, stored: &StoredEvent) -> bool {
+        self.control_type().is_some_and(ControlType::is_trusted_only)
+            && stored.source.is_none()
+            && self.event_type == stored.event_type
+    }
+
     /// Whether a stored event is the same content (§3 rule 4).
     pub fn same_content_as(&self, stored: &StoredEvent) -> bool {
         let parse = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).ok();

@@ -16,6 +16,10 @@ pub const MAX_PATH_SEGMENTS: usize = 16;
 pub const MAX_TYPE_BYTES: usize = 256;
 /// Longest idempotency key in bytes (§3 rule 4).
 pub const MAX_IDEMPOTENCY_KEY_BYTES: usize = 256;
+/// How often an engine fact moves to another key when its own is held by
+/// an event that is not that fact (§2: no engine append fails forever on
+/// its own key; `stream::facts`); past it the fact is appended keyless.
+pub const ENGINE_FACT_KEY_MOVES: usize = 2;
 /// Longest subscription key in bytes (§5).
 pub const MAX_SUBSCRIPTION_KEY_BYTES: usize = 256;
 /// Most subscriptions from one source stream to one receiving stream (§5).

@@ -14,7 +14,7 @@ use crate::error::{details, ApiFailure, ErrorCode};
 use serde_json::{json, Map, Value};
 
 /// Every prefix the engine builds keys with, and where.
-pub const RESERVED_KEY_PREFIXES: [&str; 8] = [
+pub const RESERVED_KEY_PREFIXES: [&str; 9] = [
     // A copied event on the receiving stream (§7 rule 4, `copy::copy_idempotency_key`).
     "copy:",
     // The audit of copies a receiving stream dropped (§7, `stream::copies`).
@@ -25,6 +25,8 @@ pub const RESERVED_KEY_PREFIXES: [&str; 8] = [
     "skipped:",
     // The audit of retractions past the delivery journal (§13, `delivery::plan`).
     "journal-gap:",
+    // A subscription retention trimmed past (§16, `retention::trim`).
+    "trimmed:",
     // EVM source logs and reorg invalidations (§15, `source::machine`).
     "evm:",
     // Mempool source transactions (§15.1, `source::mempool::payload`).

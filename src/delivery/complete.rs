@@ -5,11 +5,12 @@
 use super::settle::{settle, Settle};
 use super::{Completion, DeliveryPlan, FailureKind, Outcome};
 use crate::delivery::journal::Journaled;
-use crate::event::{Authority, ControlType, InputEvent};
+use crate::event::ControlType;
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
 use crate::stream::memory::ThrottleWindow;
-use crate::stream::{AppendError, Stream};
+use crate::stream::facts::fact_key;
+use crate::stream::Stream;
 use crate::subscription::{Configuration, Gate, Throttle};
 use crate::Inputs;
 use serde_json::json;
@@ -261,7 +262,7 @@ impl<S: Storage> Stream<S> {
         } else {
             self.journal_plan(plan, configuration)?;
         }
-        self.append_fact(skipped_fact(plan, attempts, &reason), now_ms, entropy)?;
+        self.append_engine_fact(skipped_fact(plan, attempts, &reason), &Inputs { now_ms, entropy })?;
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
              in_flight_deadline_at_ms = NULL, last_error = ?, isolating = 0, retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
@@ -296,28 +297,9 @@ impl<S: Storage> Stream<S> {
              last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
             &[message.into(), key.into()],
         )?;
-        let halt_offset = self.append_fact(halted, now_ms, entropy)?;
+        let halt_offset = self.append_engine_fact(halted, &Inputs { now_ms, entropy })?.event.offset;
         self.counters.halts += 1;
         Ok(Completion::Halted { halt_offset })
-    }
-
-    /// Appends one trusted fact with an idempotency key; `true` when it is
-    /// new (not a retried duplicate).
-    pub(crate) fn append_fact_once(
-        &mut self,
-        fact: serde_json::Value,
-        now_ms: i64,
-        entropy: [u8; 16],
-    ) -> Result<bool, StorageError> {
-        let input =
-            InputEvent::from_json(fact, Authority::Trusted).map_err(|error| StorageError::Sql(error.to_string()))?;
-        let (_, duplicates) = self
-            .append(vec![input], &Inputs { now_ms, entropy })
-            .map_err(|error| match error {
-                AppendError::Storage(error) => error,
-                other => StorageError::Sql(other.to_string()),
-            })?;
-        Ok(duplicates.first() == Some(&false))
     }
 
     /// Journals what `plan` delivered or dead-lettered (§13), before the
@@ -360,23 +342,6 @@ impl<S: Storage> Stream<S> {
         }
     }
 
-    /// Appends one trusted fact (a halt or an audit) and returns its offset.
-    pub(super) fn append_fact(
-        &mut self,
-        fact: serde_json::Value,
-        now_ms: i64,
-        entropy: [u8; 16],
-    ) -> Result<u64, StorageError> {
-        let input =
-            InputEvent::from_json(fact, Authority::Trusted).map_err(|error| StorageError::Sql(error.to_string()))?;
-        let (events, _) = self
-            .append(vec![input], &Inputs { now_ms, entropy })
-            .map_err(|error| match error {
-                AppendError::Storage(error) => error,
-                other => StorageError::Sql(other.to_string()),
-            })?;
-        Ok(events.first().map_or(0, |event| event.offset))
-    }
 }
 
 /// The durable `error-occurred` fact of a batch `skip` mode gave up on (§8),
@@ -390,7 +355,7 @@ pub(super) fn skipped_fact(plan: &DeliveryPlan, attempts: u64, reason: &str) -> 
             "offsets": plan.events.iter().map(|event| event.offset).collect::<Vec<_>>(),
             "attempts": attempts, "reason": reason,
         },
-        "idempotencyKey": format!("skipped:{}:{}", plan.stamp.cursor_changed_at_source_offset, plan.delivery_id),
+        "idempotencyKey": fact_key("skipped:", &format!("{}:{}", plan.stamp.cursor_changed_at_source_offset, plan.delivery_id)),
     })
 }
 

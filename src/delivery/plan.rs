@@ -513,9 +513,12 @@ impl<S: Storage> Stream<S> {
                 "journalPrunedThroughOffset": pruned_through,
                 "message": "part of the invalidated range is older than the delivery journal retains; those deliveries were not retracted",
             },
-            "idempotencyKey": format!("journal-gap:{}:{}:{}", stamp.cursor_changed_at_source_offset, key, invalidation.at),
+            "idempotencyKey": crate::stream::facts::fact_key(
+                "journal-gap:",
+                &format!("{}:{}:{}", stamp.cursor_changed_at_source_offset, key, invalidation.at),
+            ),
         });
-        if self.append_fact_once(fact, now_ms, entropy)? {
+        if self.append_engine_fact(fact, &crate::Inputs { now_ms, entropy })?.fresh {
             self.counters.journal_gaps += 1;
         }
         Ok(())

@@ -115,7 +115,19 @@ impl Turn {
             return Ok(());
         }
         for _step in 0..TRIM_STEPS_PER_TURN {
-            let step = stream.trim_step(now_ms, entropy)?;
+            // A failed step is logged and retried next round; it never
+            // stops the turn's deliveries (§16, §6 rule 10).
+            let step = match stream.trim_step(now_ms, entropy) {
+                Ok(step) => step,
+                Err(error) => {
+                    stream.trim_failed(now_ms);
+                    self.trim_steps.push(crate::retention::trim::TrimStep {
+                        error: Some(error.to_string()),
+                        ..Default::default()
+                    });
+                    break;
+                }
+            };
             let more = step.more;
             if step.trimmed > 0 || step.expired > 0 || !step.passed.is_empty() {
                 self.trim_steps.push(step);

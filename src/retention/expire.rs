@@ -37,7 +37,9 @@ impl<S: Storage> Stream<S> {
             bytes = bytes.saturating_add(columns.int(2)?.max(0) as u64);
         }
         if rows == 0 {
-            self.retention.oldest_ephemeral = None;
+            // The cached row was gone (a trim deleted it): learn the real
+            // oldest, never "unknown", or expiry stops being scheduled.
+            self.retention.oldest_ephemeral = Some(super::progress::read_oldest_ephemeral(&self.storage)?);
             return Ok(0);
         }
         let progress = ProgressRow {
@@ -53,9 +55,7 @@ impl<S: Storage> Stream<S> {
             )?;
             progress.save(&self.storage)
         })?;
-        self.forget_rows(progress, rows);
-        self.retention.oldest_ephemeral = None;
-        self.oldest_ephemeral()?;
+        self.forget_rows(progress, rows)?;
         Ok(rows)
     }
 

@@ -21,6 +21,7 @@ use crate::limits::{TRIM_STEP_BYTES, TRIM_STEP_ROWS};
 use crate::records::RuntimeRow;
 use crate::storage::{Columns, Storage, StorageError};
 use crate::stream::rows::ROW_BYTES;
+use crate::stream::facts::fact_key;
 use crate::stream::Stream;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -37,6 +38,8 @@ pub struct TrimStep {
     pub passed: Vec<Passed>,
     /// The step stopped at its budget with more to trim: due again now.
     pub more: bool,
+    /// The step failed (nothing of it committed); retried next round.
+    pub error: Option<String>,
 }
 
 /// One subscription a step trimmed past, and its fact.
@@ -282,6 +285,13 @@ impl<S: Storage> Stream<S> {
         Ok(step)
     }
 
+    /// After a failed step: the next round starts no sooner than a normal
+    /// one would, so a step that keeps failing never spins the alarm.
+    pub fn trim_failed(&mut self, now_ms: i64) {
+        self.retention.last_trim_ms = Some(now_ms);
+        self.retention.trim_backlog = false;
+    }
+
     /// What the next step trims, up to `upper`. With only `maxEvents` set it
     /// is known from offsets: one aggregate query sizes it (the rows stay
     /// in SQLite). Otherwise the rows are read ([`decide`]). Expired
@@ -372,9 +382,9 @@ impl<S: Storage> Stream<S> {
             let fact = json!({
                 "type": ControlType::ErrorOccurred.as_str(),
                 "payload": {"kind": "trimmed", "subscriptionKey": key, "afterOffset": cursor, "throughOffset": through},
-                "idempotencyKey": format!("trimmed:{run}:{cursor}:{key}"),
+                "idempotencyKey": fact_key("trimmed:", &format!("{run}:{cursor}:{key}")),
             });
-            let event = self.append_trusted_fact(fact, now_ms, entropy)?;
+            let event = self.append_engine_fact(fact, &crate::Inputs { now_ms, entropy })?.event;
             let announced = serde_json::from_str::<Value>(event.payload.get())
                 .ok()
                 .and_then(|payload| payload.get("throughOffset").and_then(Value::as_u64))
@@ -424,19 +434,22 @@ impl<S: Storage> Stream<S> {
             )?;
             progress.save(&self.storage)
         })?;
-        self.forget_rows(progress, cut.rows);
-        Ok(())
+        self.forget_rows(progress, cut.rows)
     }
 
     /// After a trim or an expiry committed: the saved progress, the byte
-    /// count and the lifetime's row count follow.
-    pub(super) fn forget_rows(&mut self, progress: ProgressRow, rows: u64) {
+    /// count and the lifetime's row count follow, and the oldest ephemeral
+    /// row is read again (it may be among the rows deleted; a stale one
+    /// would stop its expiry from being scheduled, §16).
+    pub(super) fn forget_rows(&mut self, progress: ProgressRow, rows: u64) -> Result<(), StorageError> {
         self.retention.saved = progress;
         self.retention.bytes = progress.retained_bytes;
         self.retention.oldest_retained_ms.set(None);
         if let Some(meta) = self.lifetime.as_mut() {
             meta.event_count = meta.event_count.saturating_sub(rows);
         }
+        self.retention.oldest_ephemeral = Some(super::progress::read_oldest_ephemeral(&self.storage)?);
+        Ok(())
     }
 
     /// Moves a passed subscription's cursor to the trim point, as a new
@@ -479,28 +492,6 @@ impl<S: Storage> Stream<S> {
             last_fact_offset: pass.fact_offset,
         }
         .record(&self.storage)
-    }
-
-    /// Appends one trusted fact (idempotent by its key) and returns the
-    /// committed event — the earlier one when it was a duplicate.
-    fn append_trusted_fact(
-        &mut self,
-        fact: Value,
-        now_ms: i64,
-        entropy: [u8; 16],
-    ) -> Result<crate::event::CommittedEvent, StorageError> {
-        let input = crate::event::InputEvent::from_json(fact, crate::event::Authority::Trusted)
-            .map_err(|error| StorageError::Sql(error.to_string()))?;
-        let (events, _) =
-            self.append(vec![input], &crate::Inputs { now_ms, entropy })
-                .map_err(|error| match error {
-                    crate::stream::AppendError::Storage(error) => error,
-                    other => StorageError::Sql(other.to_string()),
-                })?;
-        events
-            .into_iter()
-            .next()
-            .ok_or_else(|| StorageError::Sql("a fact append committed nothing".to_owned()))
     }
 }
 

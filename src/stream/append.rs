@@ -325,7 +325,8 @@ impl<S: Storage> Stream<S> {
 
     /// The earlier event an input with an idempotency key duplicates (§3
     /// rule 4): one written earlier in this batch, else one in storage. The
-    /// same key for different content is refused.
+    /// same key for different content is refused, except an engine fact's:
+    /// the first fact under its key stands (`stream::facts`).
     fn duplicate_of(
         &self,
         input: &InputEvent,
@@ -342,10 +343,12 @@ impl<S: Storage> Stream<S> {
             None => rows::by_idempotency_key(&self.storage, key)?,
         };
         match earlier {
-            Some(earlier) if !input.same_content_as(&earlier) => Err(AppendError::IdempotencyKeyReused {
+            Some(earlier) if !input.same_content_as(&earlier) && !input.restates_fact(&earlier) => {
+                Err(AppendError::IdempotencyKeyReused {
                 key: key.clone(),
                 offset: earlier.offset,
-            }),
+            })
+            }
             earlier => Ok(earlier),
         }
     }
@@ -397,11 +400,13 @@ impl<S: Storage> Stream<S> {
         }
     }
 
-    /// The storage budget (§16): near it, a body carrying data is refused
-    /// with 507 `stream_full` before SQLite could fail mid-commit. Control
-    /// events still commit (a `retention-configured` is how to get out).
+    /// The storage budget (§16): near it, a body is refused with 507
+    /// `stream_full` before SQLite could fail mid-commit. Only what lets
+    /// retention make room still commits (`retention-configured`, and
+    /// `subscription-removed`, which unpins the log); a retry of what was
+    /// already committed answers as the duplicate it is.
     pub(crate) fn check_storage_budget(&self, events: &[InputEvent], body_bytes: usize) -> Result<(), AppendError> {
-        if events.iter().all(|event| event.control_type().is_some()) {
+        if events.iter().all(frees_storage) {
             return Ok(());
         }
         let budget_bytes = self.deployment.storage_budget_bytes();
@@ -420,7 +425,7 @@ impl<S: Storage> Stream<S> {
         }
         let database_bytes = self.storage.database_bytes()?;
         self.retention.database_bytes_read.set(Some((database_bytes, appended)));
-        if database_bytes.saturating_add(body_bytes as u64) <= budget_bytes {
+        if database_bytes.saturating_add(body_bytes as u64) <= budget_bytes || self.all_committed(events)? {
             return Ok(());
         }
         Err(AppendError::StreamFull {
@@ -428,6 +433,22 @@ impl<S: Storage> Stream<S> {
             budget_bytes,
             retention: self.state.retention.clone(),
         })
+    }
+
+    /// Whether every event of a body that needs room is an idempotent
+    /// duplicate of one already committed (§3 rule 4): then nothing new
+    /// would be written. One key lookup per event of the (bounded) body.
+    fn all_committed(&self, events: &[InputEvent]) -> Result<bool, AppendError> {
+        for event in events.iter().filter(|event| !frees_storage(event)) {
+            let Some(key) = &event.idempotency_key else {
+                return Ok(false);
+            };
+            match rows::by_idempotency_key(&self.storage, key)? {
+                Some(earlier) if event.same_content_as(&earlier) => {}
+                _ => return Ok(false),
+            }
+        }
+        Ok(true)
     }
 
     /// The reduced-state bound (§5, §12): the document stays within its
@@ -514,6 +535,14 @@ impl Staged {
             results,
         }
     }
+}
+
+/// What a full stream still commits (§16): what lets retention make room.
+fn frees_storage(event: &InputEvent) -> bool {
+    matches!(
+        event.control_type(),
+        Some(ControlType::RetentionConfigured | ControlType::SubscriptionRemoved)
+    )
 }
 
 #[cfg(test)]

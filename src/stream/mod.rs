@@ -4,6 +4,7 @@
 mod append;
 mod copies;
 pub mod dead_letters;
+pub(crate) mod facts;
 pub mod fences;
 pub(crate) mod memory;
 pub mod metrics;

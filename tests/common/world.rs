@@ -245,12 +245,16 @@ impl World {
         }
     }
 
+    /// The stream's SQLite file (a second connection can play a failing disk).
+    pub fn file(&self, raw_path: &str) -> std::path::PathBuf {
+        self.dir.path().join(format!("{}.sqlite", raw_path.replace('/', "_")))
+    }
+
     /// Overwrites the cached reduced state on disk (as a restored backup
     /// might), then reopens the stream.
     pub fn corrupt_state(&mut self, raw_path: &str, state_json: &str) {
         self.streams.remove(raw_path);
-        let file = self.dir.path().join(format!("{}.sqlite", raw_path.replace('/', "_")));
-        let connection = rusqlite::Connection::open(file).unwrap();
+        let connection = rusqlite::Connection::open(self.file(raw_path)).unwrap();
         connection
             .execute("UPDATE reduced_state SET state = ?1", [state_json])
             .unwrap();

@@ -229,7 +229,7 @@ test("§12: a keep-alive client's small bodies on a route that takes none are re
 // §3 rule 4: the engine's idempotency-key namespace is reserved
 // ---------------------------------------------------------------------------
 
-const RESERVED_PREFIXES = ["copy:", "copy-dropped:", "invalidated-copies:", "skipped:", "journal-gap:", "evm:", "evm-mempool:", "subscribe-from:"];
+const RESERVED_PREFIXES = ["copy:", "copy-dropped:", "invalidated-copies:", "skipped:", "journal-gap:", "trimmed:", "evm:", "evm-mempool:", "subscribe-from:"];
 
 test("§3 rule 4: a public append with a key the engine derives → 403 reserved_idempotency_key, nothing committed", async () => {
   const path = fresh("reserved");

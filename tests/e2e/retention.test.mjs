@@ -227,10 +227,14 @@ test("§16: near the storage budget data appends are 507 stream_full naming rete
     const pad = "x".repeat(2000);
     let full;
     let accepted = 0;
+    let lastCommitted;
     for (let i = 0; i < 2000 && !full; i++) {
-      const res = await smallApi.append(path, { type: "data", payload: { i, pad } });
-      if (res.status === 201) accepted++;
-      else full = res;
+      const body = { type: "data", payload: { i, pad }, idempotencyKey: `fill-${i}` };
+      const res = await smallApi.append(path, body);
+      if (res.status === 201) {
+        accepted++;
+        lastCommitted = { body, event: res.body.event };
+      } else full = res;
     }
     assert.ok(full, "the budget was reached within 2000 appends");
     assert.ok(accepted > 10, `some appends fit first: ${accepted}`);
@@ -245,7 +249,15 @@ test("§16: near the storage budget data appends are 507 stream_full naming rete
     assertError(await smallApi.append(path, { type: "data", payload: { again: true, pad } }), 507, "stream_full");
     const mixed = { events: [{ type: RETENTION, payload: { maxEvents: 5 } }, { type: "data", payload: { pad } }] };
     assertError(await smallApi.append(path, mixed), 507, "stream_full");
+    // Control events that cannot make room are refused too (a manage token cannot grow a full log).
+    const invalidated = { type: "events.iterate.com/stream/events-invalidated", payload: { afterOffset: 0, reason: "r".repeat(200_000) } };
+    assertError(await smallApi.append(path, invalidated), 507, "stream_full");
     assert.equal((await smallApi.infoOk(path)).head, before.head, "refused appends commit nothing");
+    // A retry of what already committed answers its duplicate, full or not.
+    const retried = await smallApi.append(path, lastCommitted.body);
+    assert.equal(retried.status, 200, JSON.stringify(retried.body));
+    assert.equal(retried.body.deduplicated, true);
+    assert.equal(retried.body.event.offset, lastCommitted.event.offset);
 
     const configured = await smallApi.appendOk(path, { type: RETENTION, payload: { maxEvents: 5 } });
     assert.equal(configured.offset, before.head + 1, "a control event still commits");

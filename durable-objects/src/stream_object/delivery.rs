@@ -262,9 +262,10 @@ fn log_trim_steps(path: &str, turn: &mut Turn) -> bool {
         worker::console_log!(
             "{}",
             serde_json::json!({
-                "event": "retention_trimmed", "path": path, "trimmed": step.trimmed,
+                "event": if step.error.is_some() { "retention_failed" } else { "retention_trimmed" }, "path": path, "trimmed": step.trimmed,
                 "throughOffset": step.through, "expired": step.expired,
                 "passed": step.passed.iter().map(|pass| &pass.subscription_key).collect::<Vec<_>>(),
+                "error": step.error,
             })
         );
     }
