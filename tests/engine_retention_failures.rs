@@ -344,3 +344,33 @@ fn near_the_budget_only_what_makes_room_commits() {
     let retention = json!({"type": RETENTION, "payload": {"maxEvents": 10}});
     assert_eq!(post(&mut world, "/c", &retention).0, 201);
 }
+
+#[test]
+fn a_pass_never_cuts_a_digest_awaiting_its_send() {
+    let mut world = World::new(8);
+    let digest = json!({"action": "webhook-post", "url": "https://example.com/hook",
+        "delivery": {"start": "beginning", "onFailingEvent": "skip", "aggregate": {"windowMs": 60_000, "maxBatch": 20},
+                     "retry": {"maxAttempts": 5, "initialBackoffMs": 1000, "maxBackoffMs": 1000}, "timeoutMs": 1000}});
+    configure(&mut world, "/d", "digest", digest);
+    data(&mut world, "/d", 20);
+    // The digest is planned and its send lost (the object died with it).
+    let now = world.now;
+    let mut turn = Turn::begin(now);
+    let entropy = world.entropy();
+    let plans = turn.plan_due(world.stream("/d"), now, entropy).unwrap();
+    let lost = plans.iter().find(|plan| plan.subscription_key == "digest").expect("a digest");
+    let (after, through) = (lost.after_offset, lost.through_offset);
+    assert!(through > after + 10, "a digest of many events: ({after}..{through}]");
+    world.crash();
+    world.append(
+        "/d",
+        json!({"type": RETENTION, "payload": {"maxEvents": 5, "trimPastSubscribers": true}}),
+    );
+    data(&mut world, "/d", 30);
+    world.now += 10_000;
+    let now = world.now;
+    let entropy = world.entropy();
+    let step = world.stream("/d").trim_step(now, entropy).unwrap();
+    assert!(step.through <= after, "never into the pending digest: {step:?}");
+    assert_eq!(runtime(&mut world, "/d", "digest")["acknowledgedOffset"], after);
+}

@@ -9,7 +9,7 @@ use crate::limits::{
 };
 use crate::schema::RuntimeRow;
 use crate::stream::memory::ThrottleWindow;
-use crate::subscription::{Aggregate, Gate, Receiver, Throttle};
+use crate::subscription::{Aggregate, Delivery, Gate, Receiver, Throttle};
 
 /// One subscription's delivery, as its runtime row says at `now_ms`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +74,6 @@ impl Shape {
         let delivery = receiver.delivery();
         let aggregate = delivery.and_then(|delivery| delivery.aggregate);
         let gate = delivery.and_then(|delivery| delivery.gate);
-        let threshold_gate = matches!(gate, Some(Gate::Threshold { .. }));
         // A maxOnce gate plans one admitted hit at a time (§13): the hits
         // behind it are judged against the anchor its success sets, so an
         // isolated retry can never discard a hit this batch already tried.
@@ -90,7 +89,7 @@ impl Shape {
         // threshold gate's too (§13: the gate decided once, when it minted).
         let retry_through = row
             .retry_through_offset
-            .filter(|through| (aggregate.is_some() || threshold_gate) && *through > row.acknowledged_offset);
+            .filter(|through| delivery.is_some_and(Delivery::resends_whole) && *through > row.acknowledged_offset);
         let scan_limit = retry_through.map_or(head, |through| through.min(head));
         Shape {
             batch_limit,

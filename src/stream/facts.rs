@@ -57,7 +57,7 @@ impl<S: Storage> Stream<S> {
             InputEvent::from_json(fact, Authority::Trusted).map_err(|error| StorageError::Sql(error.to_string()))?;
         for _move in 0..=ENGINE_FACT_KEY_MOVES {
             match self.append(vec![input.clone()], inputs) {
-                Ok(committed) => return Ok(committed_fact(committed)?),
+                Ok(committed) => return committed_fact(committed),
                 Err(AppendError::IdempotencyKeyReused { key, offset }) => {
                     input.idempotency_key = Some(moved_key(&key, offset));
                 }

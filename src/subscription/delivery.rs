@@ -94,6 +94,13 @@ pub struct Delivery {
 }
 
 impl Delivery {
+    /// Whether a batch is a digest resent whole (§8 aggregate, §13 threshold
+    /// gate): its range is pinned until it completes, and no re-plan may
+    /// choose its events again (retention never cuts one in half, §16).
+    pub fn resends_whole(&self) -> bool {
+        self.aggregate.is_some() || matches!(self.gate, Some(Gate::Threshold { .. }))
+    }
+
     /// How many delivered or dead-lettered offsets the journal keeps (§13).
     pub fn journal_depth(&self) -> u64 {
         self.journal_depth.unwrap_or(crate::limits::DEFAULT_JOURNAL_DEPTH)

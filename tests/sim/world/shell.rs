@@ -85,7 +85,7 @@ impl Sim {
         let mut crashed = false;
         for step in steps {
             match step.error.as_deref() {
-                Some(super::super::storage::TRIM_CRASH) => {
+                Some(error) if error.contains(super::super::storage::TRIM_CRASH) => {
                     self.log("trim: CRASH between the step's facts and its transaction");
                     crashed = true;
                     continue;
