@@ -20,6 +20,11 @@ pub struct ApiRequest<'a> {
     /// URL query string without the leading `?`.
     pub query: &'a str,
     pub body: &'a [u8],
+    /// The prefix the caller's token is limited to (§2 Scopes; `None`: the
+    /// whole project), which the router passes on: what the stream decides
+    /// about its own subscriptions (a cursor-set or resume of a copy) is
+    /// checked against it.
+    pub token_prefix: Option<&'a str>,
 }
 
 /// The Prometheus text format's content type (§11).
@@ -90,7 +95,10 @@ impl<S: Storage> Stream<S> {
                 RangeQuery::parse(request.query).and_then(|query| self.read_range_json(&query)),
                 |read| ApiResponse::json_text(200, read.body),
             ),
-            Action::Append => respond(self.append_body(request.body, Authority::Public, inputs), appended),
+            Action::Append => respond(
+                self.append_body_within(request.body, Authority::Public, request.token_prefix, inputs),
+                appended,
+            ),
             Action::Subscriptions => match (CardQuery::parse(request.query), self.lifetime()) {
                 (Err(error), _) => ApiError::from(error).into(),
                 (Ok(query), Some(_)) => respond(self.subscriptions_card_page(&query), |card| {

@@ -138,7 +138,7 @@ impl Grant {
     /// so it matches on segment boundaries: `/app/` covers `/app/orders`,
     /// not `/apple` nor `/app` itself.
     pub fn covers(&self, path: &str) -> bool {
-        self.prefix.as_deref().is_none_or(|prefix| path.starts_with(prefix))
+        covers(self.prefix(), path)
     }
 
     /// `GET /v1/token`: what the console may show.
@@ -146,6 +146,12 @@ impl Grant {
         let scopes: Vec<&str> = self.scopes.iter().map(|scope| scope.as_str()).collect();
         json!({"project": self.project, "scopes": scopes, "prefix": self.prefix})
     }
+}
+
+/// Whether `prefix` (a grant's, `None`: the whole project) covers the
+/// stream `path`: on segment boundaries, as [`Grant::covers`] says.
+pub fn covers(prefix: Option<&str>, path: &str) -> bool {
+    prefix.is_none_or(|prefix| path.starts_with(prefix))
 }
 
 /// A `prefix`: `/`, then path segments each followed by `/` (§2 path

@@ -436,6 +436,13 @@ pub const MAX_PROCESSOR_DEFINITION_BODY_BYTES: usize = MAX_PROCESSOR_STATE_BYTES
 /// and drops up to [`MAX_APPEND_BODY_BYTES`] before its 404 or 405, since it
 /// is often a mistyped append.)
 pub const MAX_UNUSED_BODY_BYTES: usize = 64 * 1024;
+/// A body past its route's cap by at most this much is still read to its
+/// end, and dropped, before the 413 (§12): answering while the client still
+/// sends makes the runtime close the connection with the rest unread, which
+/// resets it, and a client (or a proxy in front, like `wrangler dev`'s) may
+/// lose the answer to that reset. A larger body gets its 413 at once, the
+/// rest unread, as §12 says.
+pub const OVERSIZED_BODY_DRAIN_BYTES: usize = 4 * 1024 * 1024;
 /// Object-to-object requests (copy batches of at most
 /// [`MAX_DELIVERY_BATCH_BYTES`], processor folds with their definition and
 /// state, catalog and directory changes): built by Tributary itself, so the

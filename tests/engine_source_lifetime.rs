@@ -154,6 +154,7 @@ impl Harness {
                 action: &action,
                 query,
                 body: body.as_bytes(),
+                token_prefix: None,
             },
             &inputs,
         );

@@ -318,3 +318,220 @@ fn s2_a_prefix_token_may_configure_copies_only_into_its_prefix() {
     let manager = Grant::scoped("p", &[Scope::Manage], None).unwrap();
     assert_eq!(decide(&manager, "POST", url, &batch), Ok(()));
 }
+
+// A prefix token may not set writing again a copy an unrestricted token
+// configured into a stream outside its prefix (§2): cursor-set, resume and
+// dead-letter replay are decided by the stream, which knows where its
+// subscriptions copy (`route::scope::authorize_restarts`).
+
+mod common;
+
+use common::world::{Network, World};
+use tributary::delivery::Outcome;
+use tributary::route::Action;
+
+const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
+const CURSOR_SET: &str = "events.iterate.com/stream/subscription-cursor-set";
+const RESUMED: &str = "events.iterate.com/stream/subscription-delivery-resumed";
+const REMOVED: &str = "events.iterate.com/stream/subscription-removed";
+
+fn copy_config(key: &str, target: &str) -> serde_json::Value {
+    json!({"type": CONFIGURED, "payload": {"subscriptionKey": key, "receiver": {"action": "copy-to-stream",
+        "receivingStreamPath": target, "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}})
+}
+
+fn data(world: &mut World, path: &str, n: usize) {
+    let events: Vec<_> = (0..n).map(|i| json!({"type": "data", "payload": {"i": i}})).collect();
+    world.append(path, json!({ "events": events }));
+}
+
+/// Copies that arrived at `path` (its data events).
+fn copies(world: &mut World, path: &str) -> usize {
+    world.events(path).iter().filter(|event| event["type"] == "data").count()
+}
+
+fn head(world: &mut World, path: &str) -> u64 {
+    world.stream(path).lifetime().map_or(0, |meta| meta.head)
+}
+
+/// An append to `path` by a token limited to `prefix`, as the router passes it on.
+fn append_as(world: &mut World, prefix: Option<&str>, path: &str, body: serde_json::Value) -> (u16, serde_json::Value) {
+    let inputs = world.inputs();
+    common::call_within(world.stream(path), Action::Append, "", &body.to_string(), &inputs, prefix)
+}
+
+fn assert_forbidden(answer: (u16, serde_json::Value), path: &str) {
+    assert_eq!(answer.0, 403, "{}", answer.1);
+    assert_eq!(answer.1["error"]["code"], "forbidden_scope");
+    assert_eq!(answer.1["error"]["details"], json!({"prefix": "/app/", "path": path}));
+}
+
+/// `/app/o` copies into `/audit/all` (outside `/app/`) and `/app/mirror`
+/// (inside), configured by an unrestricted token, both caught up on 3 events.
+fn copying_world(seed: u64) -> World {
+    let mut world = World::new(seed);
+    world.append("/app/o", copy_config("audit", "/audit/all"));
+    world.append("/app/o", copy_config("mirror", "/app/mirror"));
+    data(&mut world, "/app/o", 3);
+    world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
+    assert_eq!((copies(&mut world, "/audit/all"), copies(&mut world, "/app/mirror")), (3, 3));
+    world
+}
+
+#[test]
+fn s2_a_prefix_token_may_not_move_a_copy_into_a_stream_outside_its_prefix() {
+    let mut world = copying_world(51);
+    let app = Some("/app/");
+    let before = head(&mut world, "/app/o");
+    let rewind = |key: &str| json!({"type": CURSOR_SET, "payload": {"subscriptionKey": key, "afterOffset": 0}});
+    assert_forbidden(append_as(&mut world, app, "/app/o", rewind("audit")), "/audit/all");
+    // In a batch with events it may append: the whole batch is refused.
+    let batch = json!({"events": [{"type": "data"}, rewind("audit")]});
+    assert_forbidden(append_as(&mut world, app, "/app/o", batch), "/audit/all");
+    assert_eq!(head(&mut world, "/app/o"), before, "nothing was committed");
+    // Moving the copy inside its prefix is allowed: that run copies again…
+    let (status, body) = append_as(&mut world, app, "/app/o", rewind("mirror"));
+    assert_eq!(status, 201, "{body}");
+    world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
+    assert_eq!(copies(&mut world, "/app/mirror"), 6, "the allowed rewind copied again");
+    // …while the audit stream got nothing new from the refused ones.
+    assert_eq!(copies(&mut world, "/audit/all"), 3);
+    // An unrestricted token may: a new run copies the whole log again.
+    let (status, body) = append_as(&mut world, None, "/app/o", rewind("audit"));
+    assert_eq!(status, 201, "{body}");
+    world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
+    assert_eq!(copies(&mut world, "/audit/all"), 6);
+}
+
+#[test]
+fn s2_a_prefix_token_may_not_resume_a_halted_copy_outside_its_prefix() {
+    let mut world = copying_world(52);
+    data(&mut world, "/app/o", 1);
+    // The audit copy fails permanently and halts (copies always halt, §5).
+    world.run(&["/app/o"], 20, &mut |plan| match plan.subscription_key.as_str() {
+        "audit" => Network::Fail(Outcome::permanent("receiving stream refused")),
+        _ => Network::Deliver,
+    });
+    let halted = world.stream("/app/o").state().subscriptions.outbound.by_key["audit"]
+        .delivery_halted
+        .clone();
+    assert!(halted.is_some(), "the audit copy halted");
+    let before = head(&mut world, "/app/o");
+    let resume = json!({"type": RESUMED, "payload": {"subscriptionKey": "audit"}});
+    assert_forbidden(append_as(&mut world, Some("/app/"), "/app/o", resume.clone()), "/audit/all");
+    assert_eq!(head(&mut world, "/app/o"), before, "nothing was committed");
+    world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
+    assert_eq!(copies(&mut world, "/audit/all"), 3, "still halted");
+    assert_eq!(copies(&mut world, "/app/mirror"), 4, "the other copy went on");
+    // An unrestricted token resumes it.
+    assert_eq!(append_as(&mut world, None, "/app/o", resume).0, 201);
+    world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
+    assert_eq!(copies(&mut world, "/audit/all"), 4);
+}
+
+#[test]
+fn s2_a_prefix_token_may_stop_a_copy_outside_its_prefix_and_replace_it_with_one_inside() {
+    let mut world = copying_world(53);
+    let app = Some("/app/");
+    // Replacing the key with a copy inside the prefix, then rewinding it in
+    // the same batch: the rewind moves the new copy (a batch folds in order).
+    let replace = json!({"events": [copy_config("audit", "/app/kept"),
+        {"type": CURSOR_SET, "payload": {"subscriptionKey": "audit", "afterOffset": 0}}]});
+    let (status, body) = append_as(&mut world, app, "/app/o", replace);
+    assert_eq!(status, 201, "{body}");
+    // Removing a copy only stops it.
+    let remove = json!({"type": REMOVED, "payload": {"subscriptionKey": "mirror", "reason": "requested"}});
+    assert_eq!(append_as(&mut world, app, "/app/o", remove).0, 201);
+    world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
+    assert_eq!(copies(&mut world, "/app/kept"), 3);
+    assert_eq!(copies(&mut world, "/audit/all"), 3, "the audit stream got nothing new");
+    // A key removed, then named by a cursor-set in the same batch: the
+    // fold answers that (it is no copy outside the prefix any more).
+    world.append("/app/o", copy_config("audit2", "/audit/all"));
+    let removed_then_moved = json!({"events": [
+        {"type": REMOVED, "payload": {"subscriptionKey": "audit2", "reason": "requested"}},
+        {"type": CURSOR_SET, "payload": {"subscriptionKey": "audit2", "afterOffset": 0}}]});
+    let (status, body) = append_as(&mut world, app, "/app/o", removed_then_moved);
+    assert_ne!(status, 403, "{body}");
+    assert_ne!(status, 201, "{body}");
+}
+
+#[test]
+fn s2_a_prefix_token_may_not_replay_a_dead_letter_into_a_copy_outside_its_prefix() {
+    let mut world = World::new(54);
+    let deployment = tributary::deployment::Deployment {
+        allow_insecure_webhooks: true,
+        ..Default::default()
+    };
+    world.set_deployment("/app/o", deployment);
+    let skip = json!({"start": "beginning", "onFailingEvent": "skip", "retry": {"maxAttempts": 1, "initialBackoffMs": 10, "maxBackoffMs": 10}});
+    world.append("/app/o", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "k",
+        "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": skip}}}));
+    data(&mut world, "/app/o", 1);
+    world.run(&["/app/o"], 20, &mut |_| Network::Fail(Outcome::permanent("HTTP 400")));
+    let query = tributary::stream::dead_letters::DeadLetterQuery {
+        subscription_key: None,
+        after: 0,
+        limit: 10,
+    };
+    let letters = world.stream("/app/o").dead_letters(&query).unwrap();
+    let id = letters["deadLetters"][0]["id"].as_u64().unwrap();
+    let now = world.now;
+    // While it is a webhook, a prefix token may replay it.
+    assert!(world.stream("/app/o").plan_replay_within(id, now, Some("/app/")).is_ok());
+    // An unrestricted token makes the key a copy into /audit/all.
+    world.append("/app/o", copy_config("k", "/audit/all"));
+    let error = world
+        .stream("/app/o")
+        .plan_replay_within(id, now, Some("/app/"))
+        .unwrap_err();
+    let api = ApiError::from(error);
+    assert_eq!((api.status, api.code()), (403, "forbidden_scope"), "{api:?}");
+    assert_eq!(
+        api.body.error.details.get("path"),
+        Some(&json!("/audit/all"))
+    );
+    // Without a prefix the replay is judged on its own terms (a copy takes no replays).
+    let error = world.stream("/app/o").plan_replay_within(id, now, None).unwrap_err();
+    assert_eq!(ApiError::from(error).code(), "subscription_not_found");
+}
+
+#[test]
+fn s2_restarts_are_judged_by_where_the_copy_writes_when_the_event_is_folded() {
+    let target_of = |key: &str| match key {
+        "out" => Some("/audit/all"),
+        "in" => Some("/app/x"),
+        _ => None,
+    };
+    let events = |body: serde_json::Value| -> Vec<tributary::event::InputEvent> {
+        let list = body.get("events").cloned().unwrap_or(json!([body]));
+        let list = list.as_array().unwrap().iter().cloned();
+        list.map(|event| tributary::event::InputEvent::from_json(event, tributary::event::Authority::Public).unwrap())
+            .collect()
+    };
+    let set = |key: &str| json!({"type": CURSOR_SET, "payload": {"subscriptionKey": key, "afterOffset": 0}});
+    let decide = |prefix: Option<&str>, body| scope::authorize_restarts(prefix, &events(body), target_of);
+    let app = Some("/app/");
+    assert!(decide(app, set("out")).is_err());
+    assert_eq!(decide(None, set("out")), Ok(()));
+    assert_eq!(decide(app, set("in")), Ok(()));
+    assert_eq!(decide(app, set("webhook")), Ok(()), "not a copy");
+    assert_eq!(decide(app, set("unknown")), Ok(()), "the fold answers an unknown key");
+    // A copy configured outside in the same batch (the router refuses that
+    // configure on its own), then moved: refused here too.
+    let batch = json!({"events": [copy_config("in", "/audit/b"), set("in")]});
+    assert_eq!(
+        decide(app, batch),
+        Err(ScopeError::OutsidePrefix {
+            prefix: "/app/".to_owned(),
+            path: "/audit/b".to_owned()
+        })
+    );
+    // A restart before the replacing configure is judged by the old target.
+    let batch = json!({"events": [set("out"), copy_config("out", "/app/y")]});
+    assert!(decide(app, batch).is_err());
+    // An unreadable stored configuration is judged by its raw receiver.
+    let raw = tributary::state::StoredConfiguration::Unreadable(json!({"receiver": {
+        "action": "copy-to-stream", "receivingStreamPath": "/audit/all", "delivery": "?"}}));
+    assert_eq!(raw.copy_target(), Some("/audit/all"));
+}

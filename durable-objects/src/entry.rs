@@ -151,7 +151,7 @@ async fn stream(mut request: Request, env: &Env, grant: &Grant, url: &Url, route
         Ok(body) => body,
         Err(refused) => return Ok(refused),
     };
-    let passed = match route.action {
+    let mut passed = match route.action {
         Action::SubscribeFrom => return subscribe_from(env, grant, &route.path, &body).await,
         Action::Append => {
             if let Err(forbidden) = scope::authorize_append(grant, &body) {
@@ -170,6 +170,11 @@ async fn stream(mut request: Request, env: &Env, grant: &Grant, url: &Url, route
             Vec::new()
         }
     };
+    // What the stream decides against the token's prefix (§2): the copies
+    // its subscriptions make.
+    if let Some(prefix) = grant.prefix() {
+        passed.push((tributary::route::internal::TOKEN_PREFIX_HEADER, prefix.to_owned()));
+    }
     let path_and_query = format!(
         "{}{}",
         url.path(),

@@ -15,6 +15,10 @@ pub const PATH_HEADER: &str = "x-tributary-path";
 pub const SOURCE_NAME_HEADER: &str = "x-tributary-source";
 /// The SHA-256 of the token a live connection presented (§10 re-authentication).
 pub const TOKEN_HASH_HEADER: &str = "x-tributary-token-hash";
+/// The prefix the caller's token is limited to (§2 Scopes), set by the
+/// router on a stream route when the token has one: the stream checks
+/// what it alone knows (which stream a subscription copies into) against it.
+pub const TOKEN_PREFIX_HEADER: &str = "x-tributary-token-prefix";
 /// The target lifetime a source's append answers with (§15).
 pub const STREAM_ID_HEADER: &str = "x-tributary-stream-id";
 /// The target lifetime a source's append expects (§15).

@@ -18,14 +18,27 @@
 //!   events (`events.iterate.com/stream/…`); a batch with both needs both.
 //!   A prefix token's `subscription-configured` may copy only into streams
 //!   under its prefix (as `subscribe-from` needs `manage` on both ends).
+//! - Nor may it set writing again a copy an unrestricted token configured
+//!   into a stream outside its prefix ([`authorize_restarts`], decided by
+//!   the stream, which knows its subscriptions): not by a
+//!   `subscription-cursor-set` (a new run copies again from the cursor,
+//!   under new copy keys), a `subscription-delivery-resumed`, or a
+//!   dead-letter replay. What only stops a copy is allowed:
+//!   `subscription-removed`, discarding dead letters, and a
+//!   `subscription-configured` replacing the copy's key with a receiver
+//!   under the prefix (the old run ends; the new one writes inside).
+//!   Appending data or `events-invalidated` to the source is allowed too:
+//!   the copy carries the source's new events as it was configured to, and
+//!   writes nothing it would not have.
 
 use super::public::{ApiRoute, SourceMethod};
 use super::stream::Action;
 use crate::auth_tokens::{Grant, Scope};
 use crate::error::{details, ApiFailure, ErrorCode};
-use crate::event::CONTROL_PREFIX;
+use crate::event::{ControlType, InputEvent, CONTROL_PREFIX};
 use crate::path::StreamPath;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// What a route needs of a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +142,19 @@ fn within_prefix(grant: &Grant, path: &StreamPath) -> Result<(), ScopeError> {
     }
 }
 
+/// A copy into `target`, configured or set going by a token limited to
+/// `prefix` (`None`: the whole project): only under the prefix (§2). The
+/// target, perhaps from a body, is quoted as an excerpt.
+pub fn copy_within(prefix: Option<&str>, path: &str) -> Result<(), ScopeError> {
+    match prefix {
+        Some(prefix) if !crate::auth_tokens::covers(Some(prefix), path) => Err(ScopeError::OutsidePrefix {
+            prefix: prefix.to_owned(),
+            path: crate::text::excerpt(path),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Checks what can be checked before the body is read. An append checks
 /// its prefix here, then [`authorize_append`] its scopes once its events
 /// are known; subscribe-from then needs [`on_stream`] `manage` on its source.
@@ -189,17 +215,27 @@ fn needs_of(events: &[Value]) -> Vec<Scope> {
     needs
 }
 
-/// The streams a `subscription-configured` in the body would copy into
-/// (`receiver.receivingStreamPath` of a `copy-to-stream`): a prefix token
-/// may not write outside its prefix through a copy.
+/// The stream a receiver, as configured (JSON), copies into: a
+/// `copy-to-stream`'s `receivingStreamPath`. The one receiver that writes
+/// into another stream of the project: itx-call calls an allowlisted
+/// service, webhook-post a URL, processor-wake this stream's own instance,
+/// log a log line.
+pub fn copy_target(receiver: &Value) -> Option<&str> {
+    match receiver.get("action").and_then(Value::as_str) {
+        Some("copy-to-stream") => receiver.get("receivingStreamPath").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// The streams a `subscription-configured` in the body would copy into:
+/// a prefix token may not write outside its prefix through a copy.
 fn copy_targets(events: &[Value]) -> impl Iterator<Item = &str> {
-    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
+    let configured = ControlType::SubscriptionConfigured.as_str();
     events
         .iter()
         .filter(move |event| event.get("type").and_then(Value::as_str) == Some(configured))
         .filter_map(|event| event.pointer("/payload/receiver"))
-        .filter(|receiver| receiver.get("action").and_then(Value::as_str) == Some("copy-to-stream"))
-        .filter_map(|receiver| receiver.get("receivingStreamPath").and_then(Value::as_str))
+        .filter_map(copy_target)
 }
 
 /// An append's body against the grant: every scope its events need, and
@@ -209,19 +245,63 @@ pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
     needs_of(&events)
         .into_iter()
         .try_for_each(|scope| require(grant, scope))?;
-    let Some(prefix) = grant.prefix() else {
-        return Ok(());
-    };
-    let outside = copy_targets(&events)
-        .find(|target| !grant.covers(target))
-        .map(crate::text::excerpt);
-    match outside {
-        Some(path) => Err(ScopeError::OutsidePrefix {
-            prefix: prefix.to_owned(),
-            path,
-        }),
-        None => Ok(()),
+    let within = copy_targets(&events).try_for_each(|target| copy_within(grant.prefix(), target));
+    within
+}
+
+/// The subscription a control event sets writing again from a point of
+/// its own (§2): a `subscription-cursor-set` moves its cursor (a new run
+/// copies everything after it again), a `subscription-delivery-resumed`
+/// clears its halt.
+fn restarted(event: &InputEvent) -> Option<&str> {
+    match event.control_type() {
+        Some(ControlType::SubscriptionCursorSet | ControlType::SubscriptionDeliveryResumed) => {
+            event.payload.get("subscriptionKey").and_then(Value::as_str)
+        }
+        _ => None,
     }
+}
+
+/// An append's events against a token limited to `prefix` (§2): none may
+/// move or resume a copy into a stream outside it. `copy_target_of(key)` is
+/// where the subscription `key` copies before this append; the append's
+/// own `subscription-configured` and `subscription-removed` events change
+/// that for the events after them (a batch is folded in order). Decided by
+/// the stream, which knows its subscriptions, before anything is committed.
+pub fn authorize_restarts<'s>(
+    prefix: Option<&str>,
+    events: &[InputEvent],
+    copy_target_of: impl Fn(&str) -> Option<&'s str>,
+) -> Result<(), ScopeError> {
+    if prefix.is_none() {
+        return Ok(());
+    }
+    // Keys this append configures or removes → where they copy after it
+    // (at most one entry per event of the bounded batch).
+    let mut changed: BTreeMap<&str, Option<&str>> = BTreeMap::new();
+    for event in events {
+        let key = event.payload.get("subscriptionKey").and_then(Value::as_str);
+        match (event.control_type(), key) {
+            (Some(ControlType::SubscriptionConfigured), Some(key)) => {
+                changed.insert(key, event.payload.get("receiver").and_then(copy_target));
+            }
+            (Some(ControlType::SubscriptionRemoved), Some(key)) => {
+                changed.insert(key, None);
+            }
+            _ => {}
+        }
+        let Some(key) = restarted(event) else {
+            continue;
+        };
+        let target = match changed.get(key) {
+            Some(target) => *target,
+            None => copy_target_of(key),
+        };
+        if let Some(target) = target {
+            copy_within(prefix, target)?;
+        }
+    }
+    Ok(())
 }
 
 /// The catalog a prefixed token sees (§2: only what the prefix allows).

@@ -25,6 +25,20 @@ impl StoredConfiguration {
             StoredConfiguration::Unreadable(_) => None,
         }
     }
+
+    /// The stream this subscription copies into, if it is a copy (§2: what
+    /// a prefix token may set going): an unreadable one by its raw receiver.
+    pub fn copy_target(&self) -> Option<&str> {
+        match self {
+            StoredConfiguration::Valid(configuration) => match &configuration.receiver {
+                crate::subscription::Receiver::CopyToStream {
+                    receiving_stream_path, ..
+                } => Some(receiving_stream_path),
+                _ => None,
+            },
+            StoredConfiguration::Unreadable(raw) => raw.get("receiver").and_then(crate::route::scope::copy_target),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

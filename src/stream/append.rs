@@ -51,6 +51,8 @@ pub enum AppendError {
         retention: Option<crate::retention::Retention>,
     },
     #[error(transparent)]
+    Scope(#[from] crate::route::scope::ScopeError),
+    #[error(transparent)]
     Storage(#[from] StorageError),
 }
 
@@ -67,6 +69,7 @@ impl ApiFailure for AppendError {
             AppendError::Reduce { error, .. } => error.error_code(),
             AppendError::Trimmed { .. } => ErrorCode::Trimmed,
             AppendError::StreamFull { .. } => ErrorCode::StreamFull,
+            AppendError::Scope(error) => error.error_code(),
             AppendError::Storage(_) => ErrorCode::Internal,
         }
     }
@@ -106,6 +109,7 @@ impl ApiFailure for AppendError {
                 ("budgetBytes", json!(budget_bytes)),
                 ("retention", json!(retention)),
             ]),
+            AppendError::Scope(error) => error.details(),
             _ => Map::new(),
         }
     }
@@ -167,7 +171,22 @@ impl<S: Storage> Stream<S> {
         authority: Authority,
         inputs: &Inputs,
     ) -> Result<AppendOutcome, AppendError> {
+        self.append_body_within(body, authority, None, inputs)
+    }
+
+    /// [`Self::append_body`] for a token limited to `prefix` (§2, `None`:
+    /// the whole project): a cursor-set or resume of a copy into a stream
+    /// outside the prefix is refused (403 `forbidden_scope`) before
+    /// anything is committed.
+    pub fn append_body_within(
+        &mut self,
+        body: &[u8],
+        authority: Authority,
+        prefix: Option<&str>,
+        inputs: &Inputs,
+    ) -> Result<AppendOutcome, AppendError> {
         let parsed = parse_body(body, authority)?;
+        crate::route::scope::authorize_restarts(prefix, &parsed.events, |key| self.copy_target(key))?;
         self.check_storage_budget(&parsed.events, body.len())?;
         let (events, deduplicated) = self.append(parsed.events, inputs)?;
         Ok(AppendOutcome {

@@ -37,6 +37,8 @@ pub enum DeadLetterError {
     #[error(transparent)]
     Read(#[from] crate::stream::ReadError),
     #[error(transparent)]
+    Scope(#[from] crate::route::scope::ScopeError),
+    #[error(transparent)]
     Storage(#[from] StorageError),
 }
 
@@ -51,6 +53,7 @@ impl ApiFailure for DeadLetterError {
             DeadLetterError::LifetimeEnded { .. } => ErrorCode::StreamLifetimeEnded,
             DeadLetterError::InvalidParameter { .. } => ErrorCode::InvalidParameter,
             DeadLetterError::Read(error) => error.error_code(),
+            DeadLetterError::Scope(error) => error.error_code(),
             DeadLetterError::Storage(_) => ErrorCode::Internal,
         }
     }
@@ -69,6 +72,7 @@ impl ApiFailure for DeadLetterError {
             DeadLetterError::InvalidationCheckTooLong { id, .. } | DeadLetterError::LifetimeEnded { id } => {
                 details([("id", json!(id))])
             }
+            DeadLetterError::Scope(error) => error.details(),
             _ => Map::new(),
         }
     }
@@ -235,7 +239,22 @@ impl<S: Storage> Stream<S> {
     /// A plan that resends one dead letter to the subscription's *current*
     /// receiver, under its original delivery id (§8 replay).
     pub fn plan_replay(&self, id: u64, now_ms: i64) -> Result<DeliveryPlan, DeadLetterError> {
+        self.plan_replay_within(id, now_ms, None)
+    }
+
+    /// [`Self::plan_replay`] asked by a token limited to `prefix` (§2,
+    /// `None`: the whole project): a letter whose subscription now copies
+    /// into a stream outside the prefix is refused (403 `forbidden_scope`).
+    pub fn plan_replay_within(
+        &self,
+        id: u64,
+        now_ms: i64,
+        prefix: Option<&str>,
+    ) -> Result<DeliveryPlan, DeadLetterError> {
         let letter = self.dead_letter(id)?;
+        if let Some(target) = self.copy_target(&letter.subscription_key) {
+            crate::route::scope::copy_within(prefix, target)?;
+        }
         if letter.kind == "retraction" {
             return Err(DeadLetterError::RetractionNotReplayable(id));
         }

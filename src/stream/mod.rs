@@ -193,6 +193,16 @@ impl<S: Storage> Stream<S> {
         &self.state
     }
 
+    /// The stream the subscription `key` copies into, if it is a copy (§2).
+    pub fn copy_target(&self, key: &str) -> Option<&str> {
+        self.state
+            .subscriptions
+            .outbound
+            .by_key
+            .get(key)
+            .and_then(|subscription| subscription.configuration.copy_target())
+    }
+
     fn load_meta(&self) -> Result<Option<StreamMetaRow>, StorageError> {
         let Some(row) = query_optional(&self.storage, SELECT_META, &[])? else {
             return Ok(None);

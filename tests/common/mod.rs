@@ -68,11 +68,24 @@ pub fn call(
     body: &str,
     inputs: &Inputs,
 ) -> (u16, Value) {
+    call_within(stream, action, query, body, inputs, None)
+}
+
+/// [`call`] by a token limited to `token_prefix` (§2), as the router passes it on.
+pub fn call_within(
+    stream: &mut Stream<RusqliteStorage>,
+    action: Action,
+    query: &str,
+    body: &str,
+    inputs: &Inputs,
+    token_prefix: Option<&str>,
+) -> (u16, Value) {
     let response: ApiResponse = stream.handle(
         &ApiRequest {
             action: &action,
             query,
             body: body.as_bytes(),
+            token_prefix,
         },
         inputs,
     );

@@ -3,10 +3,12 @@
 // WebSocket, SSE and long-polls it replays then follows, resumes across a
 // cut connection with no gap and no duplicate, acknowledges as the caller
 // takes events, survives a slow-consumer close, filters by type, starts
-// at "now", reports retention gaps, falls back to long-polls behind a
-// proxy that refuses upgrades, and ends on `replaced`, `stream_deleted`,
-// 401, `close()` and `break`. Connections are cut through a TCP proxy
-// (tests/e2e/client_helpers.mjs); every wait is on something observable.
+// at "now", replays no ephemeral event appended before it opened but
+// delivers those after (on every transport), reports retention gaps,
+// falls back to long-polls behind a proxy that refuses upgrades, and ends
+// on `replaced`, `stream_deleted`, 401, `close()` and `break`. Connections
+// are cut through a TCP proxy (tests/e2e/client_helpers.mjs); every wait
+// is on something observable.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTributary, TOKEN } from "./harness.mjs";
@@ -143,6 +145,26 @@ for (const transport of TRANSPORTS) {
     tail.close();
     assert.deepEqual([second.offset, third.offset], [4, 6], "only the b events after the head at the call");
     assert.deepEqual([second.payload, third.payload], [{ n: 1 }, { n: 2 }]);
+  });
+}
+
+for (const transport of TRANSPORTS) {
+  test(`${transport}: replays no ephemeral event appended before the tail opened, and delivers those appended after it (§10)`, { timeout: 30_000 }, async () => {
+    const path = fresh(`ephemeral-${transport}`);
+    const connectionKey = `ephemeral-${counter}`;
+    await direct.streams.appendBatch(path, [{ type: "d", payload: { n: 1 } }, { type: "e", ephemeral: true, payload: { n: 2 } }, { type: "d", payload: { n: 3 } }]);
+    const tail = direct.tail(path, { transport, connectionKey, longPollWaitMs: 10_000 });
+    const iterator = tail[Symbol.asyncIterator]();
+    const seen = (event) => [event.offset, event.type, event.ephemeral ?? false];
+    const replayed = [(await iterator.next()).value, (await iterator.next()).value];
+    assert.deepEqual(replayed.map(seen), [[1, "d", false], [3, "d", false]], "the replay holds no ephemeral event");
+    const third = iterator.next();
+    // Caught up and waiting: what is appended now is appended after the open.
+    await connected(path, transport, connectionKey);
+    await direct.streams.appendBatch(path, [{ type: "e", ephemeral: true, payload: { n: 4 } }, { type: "d", payload: { n: 5 } }]);
+    const followed = [(await third).value, (await iterator.next()).value];
+    tail.close();
+    assert.deepEqual(followed.map(seen), [[4, "e", true], [5, "d", false]], "an ephemeral event appended after the open arrives");
   });
 }
 

@@ -2,9 +2,11 @@
 // with a streaming cap at their route's limit, chunked or not, and refused
 // with 413 without the server reading the rest (the client counts what it
 // managed to send: a server that stops reading stops the upload through TCP
-// back-pressure); the engine's idempotency-key namespace is reserved; a
-// malformed API_TOKENS answers 500 `misconfigured` on every request, and an
-// empty bearer never matches.
+// back-pressure) — except a body at most 4 MiB past its cap, read to its
+// end first so the client is never reset before it reads its 413; the
+// engine's idempotency-key namespace is reserved; a malformed API_TOKENS
+// answers 500 `misconfigured` on every request, and an empty bearer never
+// matches.
 //
 // Every hostile request ends with a request to ANOTHER stream that must
 // answer (an append and a read of a fresh path).
@@ -29,6 +31,8 @@ const fresh = (name) => `/e2e-edge/${name}-${++counter}`;
 const MiB = 1024 * 1024;
 const HUGE = 64 * MiB;
 const CHUNK = 64 * 1024;
+/** src/limits.rs OVERSIZED_BODY_DRAIN_BYTES: a body this much past its cap is still read to its end before the 413. */
+const DRAIN = 4 * MiB;
 
 /** Another stream still answers: an append, then a read of it. */
 async function anotherStreamAnswers() {
@@ -57,8 +61,8 @@ async function within(ms, promise, fallback = null) {
  * Sends `HUGE` bytes of body on its own connection, chunk by chunk (each
  * written once the last one left), chunked unless `declared` sets a
  * Content-Length. Like curl, it gives the server a moment to answer after
- * the headers, and again once it has sent more than `limit` (a pause that
- * costs nothing when the server answers, so it is long): a server
+ * the headers, and again once it has sent more than `limit` and the drain
+ * (a pause that costs nothing when the server answers, so it is long): a server
  * that stops reading at its cap answers in that pause, while nothing is in
  * flight (so the connection it closes with the rest unread cannot reset the
  * answer away unseen); a server that reads everything makes the client send
@@ -114,7 +118,7 @@ async function hugeUpload(method, path, { declared = false, limit }) {
       sent += piece.length;
       // Let the event loop poll the socket between writes.
       await new Promise((resolve) => setImmediate(resolve));
-      if (!paused && sent > limit) {
+      if (!paused && sent > limit + DRAIN) {
         paused = true;
         await settled(10_000);
       }
@@ -158,6 +162,37 @@ for (const declared of [false, true]) {
     });
   }
 }
+
+test("§12: bodies a little past their cap, declared or chunked, are read to their end before the 413: 20 in a row per route and framing, every one answered, none reset", { timeout: 120_000 }, async () => {
+  const cases = [
+    ["PUT", "/v1/sources/over", 64 * 1024, 70_000],
+    ["POST", "/v1/jsonata/evaluate", 256 * 1024, 300_000],
+    ["POST", streamUrl(fresh("over"), "events"), 2 * MiB, 2 * MiB + 300_000],
+    ["POST", "/v1/jsonata/evaluate", 256 * 1024, 256 * 1024 + DRAIN],
+  ];
+  const problems = [];
+  for (const [method, path, limit, size] of cases) {
+    for (const chunked of [false, true]) {
+      const body = Buffer.alloc(size, " ");
+      for (let i = 0; i < 20; i++) {
+        const answer = await fetch(`${t.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+          body: chunked ? new Blob([body]).stream() : body,
+          duplex: "half",
+        }).then(
+          async (res) => ({ status: res.status, body: await res.json() }),
+          (error) => ({ status: `fetch failed: ${error.cause?.code ?? error.message}` }),
+        );
+        if (answer.status !== 413 || answer.body.error.details.limitBytes !== limit) {
+          problems.push(`${method} ${path} ${size} ${chunked ? "chunked" : "declared"} #${i}: ${answer.status}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+  await anotherStreamAnswers();
+});
 
 test("§12: a chunked body one byte over the append cap → 413 and nothing committed; at the cap it is read", async () => {
   const path = fresh("cap");

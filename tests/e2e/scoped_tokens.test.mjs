@@ -1,10 +1,11 @@
 // Scoped tokens end to end (DESIGN.md §2 Scopes, issue 22) over HTTP against
 // the built worker: the matrix scope × route (a token holding the scopes a
 // route needs is not refused; one lacking any gets 403 `forbidden_scope`
-// naming it), prefix tokens refused outside their prefix and for the
-// project-wide processors and sources, the catalog narrowed to the prefix,
-// refused requests commit nothing, `GET /v1/token`, and hostile scoped
-// values answering 500 `misconfigured`. The mapping itself is
+// naming it), prefix tokens refused outside their prefix, for the
+// project-wide processors and sources, and for moving, resuming or
+// replaying a copy another token configured outside the prefix, the
+// catalog narrowed to the prefix, refused requests commit nothing,
+// `GET /v1/token`, and hostile scoped values answering 500 `misconfigured`. The mapping itself is
 // `src/route/scope.rs`, its native matrix `tests/scoped_tokens.rs`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -197,6 +198,71 @@ test("§2 Scopes: a prefix token reaches only streams under its prefix; processo
   assert.deepEqual(await head("/other/x"), [1], "nothing was appended outside the prefix");
   const inside = await call("app", "POST", streamUrl("/app/inside", "events"), DATA);
   assert.equal(inside.status, 201, JSON.stringify(inside.body));
+});
+
+const CONFIGURED = "events.iterate.com/stream/subscription-configured";
+const copyTo = (key, target) => ({
+  type: CONFIGURED,
+  payload: { subscriptionKey: key, receiver: { action: "copy-to-stream", receivingStreamPath: target, delivery: { start: "beginning", onFailingEvent: "halt" } } },
+});
+const dataIn = async (path) => (await call("full", "GET", streamUrl(path, "events"))).body?.events?.filter((e) => e.type === "order-placed").length ?? 0;
+const info = async (path) => (await call("full", "GET", streamUrl(path))).body;
+
+test("§2 Scopes: a prefix token may not move, resume or replay a copy another token configured into a stream outside its prefix; it may move one inside", { timeout: 60_000 }, async () => {
+  const source = "/app/o";
+  // An unrestricted token copies /app/o into /audit/all (outside /app/) and /app/mirror (inside).
+  await appendOk(source, copyTo("audit", "/audit/all"));
+  await appendOk(source, copyTo("mirror", "/app/mirror"));
+  for (let n = 0; n < 3; n++) await appendOk(source, JSON.parse(DATA));
+  await eventually(async () => {
+    assert.equal(await dataIn("/audit/all"), 3);
+    assert.equal(await dataIn("/app/mirror"), 3);
+  }, { what: "both copies caught up" });
+  const before = await info(source);
+  const events = streamUrl(source, "events");
+  const rewind = (key) => JSON.stringify({ type: "events.iterate.com/stream/subscription-cursor-set", payload: { subscriptionKey: key, afterOffset: 0 } });
+  const resume = JSON.stringify({ type: "events.iterate.com/stream/subscription-delivery-resumed", payload: { subscriptionKey: "audit" } });
+  for (const [what, body] of [
+    ["cursor-set", rewind("audit")],
+    ["resume", resume],
+    ["a batch with a cursor-set", JSON.stringify({ events: [JSON.parse(DATA), JSON.parse(rewind("audit"))] })],
+  ]) {
+    assert.deepEqual(assertForbidden(await call("app", "POST", events, body), what), { prefix: "/app/", path: "/audit/all" }, what);
+  }
+  const after = await info(source);
+  assert.equal(after.head, before.head, "nothing was committed");
+  assert.deepEqual(after.state.subscriptions.outbound.byKey.audit, before.state.subscriptions.outbound.byKey.audit);
+  // The same move of the copy inside the prefix is allowed: it copies the log again…
+  const allowed = await call("app", "POST", events, rewind("mirror"));
+  assert.equal(allowed.status, 201, JSON.stringify(allowed.body));
+  assert.equal(allowed.body.event.offset, before.head + 1, "the refused ones took no offset");
+  await eventually(async () => assert.equal(await dataIn("/app/mirror"), 6), { what: "the allowed rewind copied again" });
+  // …while /audit/all got nothing new.
+  assert.equal(await dataIn("/audit/all"), 3);
+
+  // A dead letter whose subscription is now a copy outside the prefix is not replayed.
+  await appendOk(source, {
+    type: CONFIGURED,
+    payload: {
+      subscriptionKey: "k",
+      filter: { eventTypes: ["order-placed"] },
+      receiver: { action: "log", jsonataTransform: "$error('refused')", delivery: { start: "now", onFailingEvent: "skip" } },
+    },
+  });
+  await appendOk(source, JSON.parse(DATA));
+  const letter = await eventually(async () => {
+    const res = await call("full", "GET", `${streamUrl(source, "dead-letters")}?subscriptionKey=k`);
+    assert.equal(res.body.deadLetters.length, 1, JSON.stringify(res.body));
+    return res.body.deadLetters[0];
+  }, { what: "the dead letter" });
+  await appendOk(source, copyTo("k", "/audit/all"));
+  const replay = await call("app", "POST", streamUrl(source, `dead-letters/${letter.id}/replay`));
+  assert.deepEqual(assertForbidden(replay, "replay"), { prefix: "/app/", path: "/audit/all" });
+  // The letter is still there, and another stream answers.
+  const letters = await call("full", "GET", `${streamUrl(source, "dead-letters")}?subscriptionKey=k`);
+  assert.deepEqual(letters.body.deadLetters.map((l) => l.id), [letter.id]);
+  const elsewhere = await call("app", "POST", streamUrl("/app/elsewhere", "events"), DATA);
+  assert.equal(elsewhere.status, 201, JSON.stringify(elsewhere.body));
 });
 
 test("§2 Scopes §5: subscribe-from needs manage on the source stream as well as the receiving one", async () => {

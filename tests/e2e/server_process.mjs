@@ -1,6 +1,7 @@
-// A Tributary in its own detached process group (tests/e2e/server.mjs), for
-// tests that SIGKILL it: the whole group — Node, Miniflare and its workerd
-// child — dies at once, and no process of it may outlive the test.
+// A Tributary in its own detached process group (tests/e2e/server.mjs, or
+// scripts/local_server.mjs), for tests that SIGKILL it: the whole group —
+// Node, Miniflare and its workerd child — dies at once, and no process of
+// it may outlive the test.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -34,9 +35,19 @@ export function liveGroupMembers(pgid) {
 
 /** A server process: `url`, `kill()` (SIGKILL to the whole group, waits until no member is alive). */
 export async function startServer(persistDir) {
-  const child = spawn(process.execPath, [SERVER, persistDir], {
+  return startProcess([SERVER, persistDir], {}, (line) => JSON.parse(line).url);
+}
+
+/**
+ * `node ...args` (with `env` added) in its own process group, up once a
+ * line on stdout names its URL (`urlOf(line)`, `undefined` for any other
+ * line): `url`, `logged(pattern)`, `kill()`.
+ */
+export async function startProcess(args, env, urlOf) {
+  const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   const pgid = child.pid;
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -46,8 +57,16 @@ export async function startServer(persistDir) {
   });
   const lines = createInterface({ input: child.stdout });
   let timer;
-  const first = await Promise.race([
-    new Promise((resolve) => lines.once("line", resolve)),
+  const url = await Promise.race([
+    new Promise((resolve) => {
+      const seen = (line) => {
+        const url = urlOf(line);
+        if (url === undefined) return;
+        lines.off("line", seen);
+        resolve(url);
+      };
+      lines.on("line", seen);
+    }),
     exited.then((code) => {
       throw new Error(`server exited (${code}) before printing its URL: ${stderr}`);
     }),
@@ -56,10 +75,20 @@ export async function startServer(persistDir) {
     }),
   ]).finally(() => clearTimeout(timer));
   lines.on("line", () => {}); // keep draining workerd's log lines
-  const { url } = JSON.parse(first);
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
   const server = {
     url,
+    /** Resolves at the next line on stdout matching `pattern` (a request log, say). */
+    logged(pattern) {
+      return new Promise((resolve) => {
+        const seen = (line) => {
+          if (!pattern.test(line)) return;
+          lines.off("line", seen);
+          resolve(line);
+        };
+        lines.on("line", seen);
+      });
+    },
     pgid,
     killed: false,
     async kill() {

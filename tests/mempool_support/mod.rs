@@ -286,6 +286,7 @@ impl Harness {
                 action: &Action::Append,
                 query: "",
                 body: body.as_bytes(),
+                token_prefix: None,
             },
             &inputs,
         );

@@ -123,6 +123,7 @@ impl Harness {
                 action: &Action::Append,
                 query: "",
                 body: body.as_bytes(),
+                token_prefix: None,
             },
             &inputs,
         );
@@ -245,6 +246,7 @@ impl Harness {
                     action: &Action::ReadRange,
                     query: &format!("after={after}&limit=1000"),
                     body: b"",
+                    token_prefix: None,
                 },
                 &Inputs {
                     now_ms: 0,

@@ -318,7 +318,8 @@ fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
 /// the subscription's current receiver and retry policy (attempts spaced by
 /// its backoff, capped at 1 s each and 10 s in all, so the request returns).
 /// Success deletes the letter (204); exhaustion updates attempts and reason.
-pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::ApiResponse> {
+/// A token limited to `prefix` (§2) may not replay into a copy outside it.
+pub async fn replay(object: &StreamObject, id: u64, prefix: Option<&str>) -> Result<tributary::api::ApiResponse> {
     use tributary::error::{ApiError, ErrorCode};
     let now = platform::now_ms();
     let planned = {
@@ -326,7 +327,7 @@ pub async fn replay(object: &StreamObject, id: u64) -> Result<tributary::api::Ap
         let Some(stream) = slot.as_ref() else {
             return Ok(ApiError::new(ErrorCode::StreamNotFound, "stream does not exist").into());
         };
-        stream.plan_replay(id, now).map(|plan| {
+        stream.plan_replay_within(id, now, prefix).map(|plan| {
             let secret = signing_secret(stream, &plan);
             (plan, stream.project_id().to_owned(), secret)
         })

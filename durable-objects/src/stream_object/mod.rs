@@ -16,7 +16,7 @@ use std::cell::{Cell, RefCell};
 use tributary::api::{ApiRequest, ApiResponse};
 use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
-use tributary::route::internal::{self, StreamObjectRoute, PATH_HEADER, PROJECT_HEADER};
+use tributary::route::internal::{self, StreamObjectRoute, PATH_HEADER, PROJECT_HEADER, TOKEN_PREFIX_HEADER};
 use tributary::route::{Action, BodyLimit, Route};
 use tributary::stream::Stream;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State, Url};
@@ -274,7 +274,10 @@ impl StreamObject {
     async fn serve(&self, request: &mut Request, project: &str, url: &Url, route: Route) -> Result<Response> {
         let query = url.query().unwrap_or("");
         match &route.action {
-            Action::ReplayDeadLetter(id) => self.replay(project, &route.path, *id).await,
+            Action::ReplayDeadLetter(id) => {
+                let prefix = request.headers().get(TOKEN_PREFIX_HEADER)?;
+                self.replay(project, &route.path, *id, prefix.as_deref()).await
+            }
             Action::Live => self.open_live(request, project, &route.path, query).await,
             Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
             Action::ReadRange => match self.long_poll(project, &route.path, query).await? {
@@ -325,11 +328,11 @@ impl StreamObject {
     }
 
     /// `POST .../-/dead-letters/{id}/replay` (§8).
-    async fn replay(&self, project: &str, path: &StreamPath, id: u64) -> Result<Response> {
+    async fn replay(&self, project: &str, path: &StreamPath, id: u64, prefix: Option<&str>) -> Result<Response> {
         if let Err(error) = self.open_stream(project, path) {
             return responses::error(ErrorCode::Internal, &error);
         }
-        let api = delivery::replay(self, id).await?;
+        let api = delivery::replay(self, id, prefix).await?;
         self.touch_metrics();
         self.schedule_alarm().await?;
         responses::from_api(api)
@@ -378,6 +381,7 @@ impl StreamObject {
                 .get(tributary::source::lifetime::IF_STREAM_ID_HEADER)?,
             _ => None,
         };
+        let token_prefix = request.headers().get(TOKEN_PREFIX_HEADER)?;
         let answer = self.with_stream(project, &route.path, |stream| {
             let current = || stream.lifetime().map(|meta| meta.stream_id.clone());
             if let Some(refusal) = tributary::source::lifetime::refusal(expected.as_deref(), current().as_deref()) {
@@ -387,6 +391,7 @@ impl StreamObject {
                 action: &route.action,
                 query,
                 body: &body,
+                token_prefix: token_prefix.as_deref(),
             };
             let response = stream.handle(&request, &inputs);
             let appended_to = (route.action == Action::Append && response.status < 300)

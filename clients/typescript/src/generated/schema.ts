@@ -86,9 +86,13 @@ export type paths = {
          *     `SubscriptionCursorSet`, `SubscriptionDeliveryResumed`,
          *     `EventsInvalidated` and `RetentionConfigured` (§16).
          *     `subscription-delivery-halted` and `error-occurred` are written by
-         *     the engine only (403 `trusted_only_type`). An idempotency key already used with
-         *     the same content returns the committed event (200); with other
-         *     content it is 409 `idempotency_key_reused`. Body limit 2 MiB (§12).
+         *     the engine only (403 `trusted_only_type`). A token with a `prefix`
+         *     may not configure a copy into a stream outside it, nor move or
+         *     resume (`subscription-cursor-set`, `subscription-delivery-resumed`)
+         *     one configured by another token (403 `forbidden_scope`, §2). An
+         *     idempotency key already used with the same content returns the
+         *     committed event (200); with other content it is 409
+         *     `idempotency_key_reused`. Body limit 2 MiB (§12).
          */
         post: operations["appendEvents"];
         delete?: never;
@@ -290,7 +294,7 @@ export type paths = {
         put?: never;
         /**
          * Deliver one dead letter again, under its original delivery id (§8).
-         * @description Through the subscription's current receiver and retry policy; each wait ≤ 1 s, the whole replay ≤ 10 s. Success deletes the letter.
+         * @description Through the subscription's current receiver and retry policy; each wait ≤ 1 s, the whole replay ≤ 10 s. Success deletes the letter. A token with a `prefix` may not replay through a copy into a stream outside it (403 `forbidden_scope`, §2).
          */
         post: operations["replayDeadLetter"];
         delete?: never;
