@@ -95,8 +95,34 @@ pub const ALARM_TURN_MS: i64 = 20_000;
 /// How long a delivery turn runs before it lets waiting requests in (a
 /// macrotask boundary), so a long catch-up never starves appends and reads.
 pub const ALARM_YIELD_EVERY_MS: i64 = 50;
+/// Completions a delivery turn takes between two yields (§12 "one alarm
+/// turn's synchronous work"), whatever the clock says: completions that need
+/// no I/O (log lines, prepared failures, dead letters of a failing filter)
+/// do not move the Workers clock, so [`ALARM_YIELD_EVERY_MS`] alone would
+/// let them run to [`MAX_ALARM_COMPLETIONS`] in one synchronous stretch.
+pub const ALARM_YIELD_EVERY_COMPLETIONS: u32 = 64;
+/// Offsets the plans of a delivery turn may cover between two yields (§12):
+/// a plan scans at most [`MAX_SCAN_ROWS`] of them, so a turn of selective
+/// filters yields after about one full scan's worth.
+pub const ALARM_YIELD_EVERY_ROWS: u64 = MAX_SCAN_ROWS;
 /// Sends one alarm turn completes before re-arming for the rest.
 pub const MAX_ALARM_COMPLETIONS: u32 = 10_000;
+/// What one invocation may write to its log (§12 "log receiver", §15.1):
+/// Workers Logs captures 256 KB of log output per invocation and drops the
+/// rest, and an alarm is one invocation. The log receiver's lines and the
+/// alarm's own structured logs of its turn (§11) are charged against this
+/// budget as they are written, each line at its length as a JSON string
+/// (quotes and backslashes escaped: the form the platform keeps it in). The
+/// margin (56 KiB) is for what the turn does not count: the request
+/// metadata the platform records, and the few lines an alarm logs outside
+/// its turn (a failed catalog sync or metrics report, a failed alarm). A
+/// log batch is cut to the lines that fit; the rest waits for the next
+/// alarm; a single line costing more than this is never written (§15.1:
+/// dead-lettered in `skip` mode, a halt in `halt` mode).
+pub const INVOCATION_LOG_BYTES: usize = 200 * 1024;
+// A log batch within the log budget is within the batch byte limit too
+// (a line is longer than its event).
+const _: () = assert!(INVOCATION_LOG_BYTES < MAX_DELIVERY_BATCH_BYTES);
 /// Completions one alarm's delivery loop takes at most: its turn plans
 /// nothing after [`MAX_ALARM_COMPLETIONS`], and then at most
 /// [`MAX_DELIVERY_CONCURRENCY`] sends per subscription

@@ -1,6 +1,6 @@
 //! The log receiver (DESIGN.md §15.1): `receiver: {action: "log"}` plans a
 //! batch of events like itx-call, the shell writes one JSON line per event
-//! (`tributary::webhook::log_lines`) and the cursor moves past them; a
+//! (`tributary::delivery::log_lines`) and the cursor moves past them; a
 //! failing transform follows `onFailingEvent`; bad configurations are 422
 //! naming the field. Natively, on real SQLite.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
@@ -10,8 +10,8 @@ mod common;
 use common::world::{Network, World};
 use common::{append, memory_stream};
 use serde_json::{json, Value};
+use tributary::delivery::log_lines;
 use tributary::delivery::{Completion, DeliveryPlan, Planned, Turn};
-use tributary::webhook::log_lines;
 
 const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
 

@@ -238,7 +238,7 @@ fn run(seed: u64) -> (u64, u64, u64) {
                     let entropy = [rng.below(256) as u8; 16];
                     let plan = match turn.plan(&mut stream, &key, now, entropy).unwrap() {
                         Planned::Send(plan) => *plan,
-                        Planned::Nothing | Planned::Busy => continue,
+                        Planned::Nothing | Planned::Busy | Planned::WaitsForLogBudget => continue,
                         Planned::OverBudget => break,
                     };
                     if let Some(failure) = plan.prepared_failure.clone() {

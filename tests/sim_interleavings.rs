@@ -40,6 +40,13 @@
 //!    cursor (so the cursor never passes an incomplete offset), and no plan
 //!    resends an offset at or below the cursor or one whose delivery
 //!    completed in the run — after a crash included;
+//! 9. nothing is acknowledged past what one invocation may write (§12 "log
+//!    receiver", §15.1): the shell writes a log batch's lines the moment it
+//!    is planned, and the platform keeps only 256 KB of one invocation's
+//!    log; no invocation writes more than its budget, and a line past the
+//!    capture never reaches the model receiver, so invariant 1 catches a
+//!    cursor that passed it. Some events are large: their lines fill an
+//!    invocation's budget, or one line exceeds it (dead-lettered or halted);
 //!
 //! and at the end, after a drain in which every send succeeds, every
 //! subscription that is not halted has caught up with the head (6). Every
@@ -183,7 +190,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
          {} skips, {} stale completions, {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
          {} engine calls (max {} rows / {} statements in one), {} gated plans, {} concurrent plans (at most {} \
          open in one window, {} receipts out of order), {} rows trimmed ({} trimmed facts, {} ephemeral expired), \
-         {} failing seeds, {:.1}s",
+         {} log lines (at most {} bytes in one invocation, {} waits for the next, {} over the budget), {} failing seeds, {:.1}s",
         stats.seeds,
         stats.steps,
         stats.plans,
@@ -207,6 +214,10 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         stats.trimmed_rows,
         stats.trimmed_facts,
         stats.expired_rows,
+        stats.log_lines,
+        stats.max_invocation_log_bytes,
+        stats.log_waits,
+        stats.oversized_lines,
         failures.len(),
         started.elapsed().as_secs_f64()
     );

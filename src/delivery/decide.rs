@@ -18,6 +18,11 @@ pub(super) enum Next {
     Advance,
     /// An aggregate holds its events, waiting for more (§8).
     Hold(Hold),
+    /// A log batch's first line does not fit in what the invocation may
+    /// still log (§12 "log receiver"): nothing is sent now, the cursor
+    /// passes only what the scan skipped before it, and it waits for the
+    /// next invocation.
+    WaitForLogBudget,
     /// Send the batch, or complete it with `failure` unsent; `pin_range`
     /// pins a digest's range while it is in flight (§8).
     Send { failure: Option<Outcome>, pin_range: bool },
@@ -29,12 +34,16 @@ pub(super) fn next(shape: &Shape, row: &RuntimeRow, scan: &Scan, end: ScanEnd, n
     // held events hold the cursor, so waiting could never see past the budget.
     let saw_head = shape.window_end >= shape.head && !end.stopped_early();
     let minted = end == ScanEnd::Minted;
+    let log_budget_spent = end == ScanEnd::LogBudgetSpent;
     let failure = match end {
         ScanEnd::Retract(retract) => return Next::Retract(retract),
         ScanEnd::Failed(failure) => Some(failure),
         _ => None,
     };
     let Some(first) = scan.events.first() else {
+        if log_budget_spent {
+            return Next::WaitForLogBudget;
+        }
         return if shape.checkpoints && scan.scanned > row.acknowledged_offset {
             Next::Checkpoint
         } else {
@@ -129,6 +138,22 @@ mod tests {
         assert_eq!(next(&processor, &row(), &scan, ScanEnd::Exhausted, 0), Next::Advance);
         scan.scanned = 20;
         assert_eq!(next(&processor, &row(), &scan, ScanEnd::Exhausted, 0), Next::Checkpoint);
+    }
+
+    #[test]
+    fn a_log_line_that_does_not_fit_waits_unless_lines_before_it_go() {
+        let empty = Scan::new(&row());
+        assert_eq!(
+            next(&shape(), &row(), &empty, ScanEnd::LogBudgetSpent, 0),
+            Next::WaitForLogBudget
+        );
+        assert_eq!(
+            next(&shape(), &row(), &scanned(&[12]), ScanEnd::LogBudgetSpent, 0),
+            Next::Send {
+                failure: None,
+                pin_range: false,
+            }
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub(crate) mod concurrent;
 mod decide;
 mod gate;
 pub(crate) mod journal;
+pub mod log_lines;
 mod plan;
 mod prepare;
 mod replay;
@@ -20,7 +21,7 @@ pub mod stats;
 mod turn;
 
 pub use backoff::backoff_ms;
-pub use plan::{retraction_delivery_id, DeliveryPlan, PlannedEvent, Retraction};
+pub use plan::{retraction_delivery_id, DeliveryPlan, PlannedEvent, Planning, Retraction};
 pub use replay::{replay_answer, Replay, ReplayNext};
 pub use stats::{DeliveryOutcomes, DeliveryStats};
 pub use turn::{send_cost, Planned, Turn};

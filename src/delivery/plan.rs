@@ -4,13 +4,13 @@
 
 use super::concurrent::{concurrent, OpenWindows};
 use super::decide::{next, Next};
-use super::scan::{Retract, Scan, Scope};
+use super::scan::{LogRoom, Retract, Scan, Scope};
 use super::shape::{phase, throttled, Phase, Shape};
 use super::Outcome;
 use crate::copy::{delivery_id, Stamp};
 use crate::event::ControlType;
 use crate::invalidation::Invalidation;
-use crate::limits::{SCAN_PAGE_ROWS, SEND_TIMEOUT_MS};
+use crate::limits::{INVOCATION_LOG_BYTES, SCAN_PAGE_ROWS, SEND_TIMEOUT_MS};
 use crate::schema::RuntimeRow;
 use crate::state::OutboundSubscription;
 use crate::storage::{Storage, StorageError};
@@ -57,6 +57,24 @@ pub struct DeliveryPlan {
     /// `{deliveryId, offset}` of each retracted delivery, and the cursor
     /// stays before the invalidation until they are done.
     pub retraction: Option<Retraction>,
+}
+
+/// What planning one subscription gave ([`Stream::plan_delivery_within`]).
+#[derive(Debug)]
+pub enum Planning {
+    /// Send this (or, with a prepared failure, complete it at once).
+    Send(Box<DeliveryPlan>),
+    /// Nothing to send now.
+    Nothing,
+    /// A log batch's first line does not fit in what the invocation may
+    /// still log (§12 "log receiver"): it waits for the next invocation.
+    WaitsForLogBudget,
+}
+
+impl From<Option<DeliveryPlan>> for Planning {
+    fn from(plan: Option<DeliveryPlan>) -> Planning {
+        plan.map_or(Planning::Nothing, |plan| Planning::Send(Box::new(plan)))
+    }
 }
 
 /// What a retraction batch answers (§13).
@@ -178,35 +196,49 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Plans the next batch of `key` at `now_ms`, marking it in flight; or
-    /// returns `None` when nothing is due. A batch whose in-flight deadline
-    /// passed (the object was evicted mid-send) is failed first, so a crash
-    /// repeats work and never skips it (§6 rule 6). Bounded (§6 rule 10): at
-    /// most [`MAX_SCAN_ROWS`](crate::limits::MAX_SCAN_ROWS) offsets are scanned and at most
-    /// [`MAX_READ_BYTES`](crate::limits::MAX_READ_BYTES) read per page; a scan that finds nothing persists
-    /// how far it got.
+    /// returns `None` when nothing is due. A log batch may write what a
+    /// fresh invocation may log ([`INVOCATION_LOG_BYTES`]); an alarm's turn
+    /// plans with what it has left ([`Stream::plan_delivery_within`]).
     pub fn plan_delivery(
         &mut self,
         key: &str,
         now_ms: i64,
         entropy: [u8; 16],
     ) -> Result<Option<DeliveryPlan>, StorageError> {
-        let Some(subscription) = self.state.subscriptions.outbound.by_key.get(key).cloned() else {
-            return Ok(None);
-        };
-        let Some(configuration) = subscription.configuration.valid().cloned() else {
-            return Ok(None);
-        };
-        let Some(mut row) = self.runtime_row(key)? else {
-            return Ok(None);
-        };
-        let Some(stamp) = self.stamp_for(key, &subscription) else {
-            return Ok(None);
+        Ok(
+            match self.plan_delivery_within(key, now_ms, entropy, INVOCATION_LOG_BYTES)? {
+                Planning::Send(plan) => Some(*plan),
+                Planning::Nothing | Planning::WaitsForLogBudget => None,
+            },
+        )
+    }
+
+    /// Plans the next batch of `key` at `now_ms`, marking it in flight. A
+    /// batch whose in-flight deadline passed (the object was evicted
+    /// mid-send) is failed first, so a crash repeats work and never skips it
+    /// (§6 rule 6). Bounded (§6 rule 10): at most
+    /// [`MAX_SCAN_ROWS`](crate::limits::MAX_SCAN_ROWS) offsets are scanned
+    /// and at most [`MAX_READ_BYTES`](crate::limits::MAX_READ_BYTES) read
+    /// per page; a scan that finds nothing persists how far it got. A log
+    /// batch's lines take at most `log_bytes_left` of the invocation's log
+    /// (§12 "log receiver", §15.1).
+    pub fn plan_delivery_within(
+        &mut self,
+        key: &str,
+        now_ms: i64,
+        entropy: [u8; 16],
+        log_bytes_left: usize,
+    ) -> Result<Planning, StorageError> {
+        let Some((configuration, mut row, stamp)) = self.deliverable_now(key)? else {
+            return Ok(Planning::Nothing);
         };
         if concurrent(&configuration).is_some() {
-            return self.plan_concurrent(key, &configuration, row, &stamp, now_ms, entropy);
+            return Ok(self
+                .plan_concurrent(key, &configuration, row, &stamp, now_ms, entropy)?
+                .into());
         }
         match phase(&row, now_ms) {
-            Phase::InFlight { .. } | Phase::WaitingToRetry { .. } => return Ok(None),
+            Phase::InFlight { .. } | Phase::WaitingToRetry { .. } => return Ok(Planning::Nothing),
             Phase::DeadlinePassed => self.recover_expired_send(key, &mut row)?,
             Phase::Ready => {}
         }
@@ -222,19 +254,53 @@ impl<S: Storage> Stream<S> {
             journal_pruned_through: row.journal_pruned_through,
             open_work_before: false,
             first_page_rows: u64::try_from(shape.wanted).unwrap_or(SCAN_PAGE_ROWS),
+            log: matches!(configuration.receiver, Receiver::Log { .. }).then_some(LogRoom {
+                left: log_bytes_left,
+                attempt: row.attempt + 1,
+            }),
         };
         let mut scan = Scan::new(&row);
         let end = scan.run(self, &scope)?;
-        match next(&shape, &row, &scan, end, now_ms) {
+        let planned = match next(&shape, &row, &scan, end, now_ms) {
             Next::Retract(retract) => {
                 self.count_discards(&mut scan.discarded, scan.scanned);
                 self.plan_retraction(&scope, row, scan.scanned, retract)
             }
             Next::Checkpoint => self.plan_checkpoint(&scope, row, scan.scanned),
             Next::Advance => self.advance_over_nothing(key, &row, &mut scan),
+            Next::WaitForLogBudget => {
+                // The cursor passes what the scan skipped before the line.
+                if scan.scanned > row.acknowledged_offset {
+                    self.advance_cursor(
+                        key,
+                        row.cursor_changed_at_source_offset,
+                        row.acknowledged_offset,
+                        scan.scanned,
+                    )?;
+                }
+                return Ok(Planning::WaitsForLogBudget);
+            }
             Next::Hold(hold) => self.hold_aggregate(key, &row, &mut scan, hold),
             Next::Send { failure, pin_range } => self.plan_send(&scope, row, scan, failure, pin_range),
-        }
+        };
+        Ok(planned?.into())
+    }
+
+    /// What planning `key` needs, when it is a valid subscription of a
+    /// living stream: its configuration, runtime row and stamp.
+    fn deliverable_now(&self, key: &str) -> Result<Option<(Configuration, RuntimeRow, Stamp)>, StorageError> {
+        let Some(subscription) = self.state.subscriptions.outbound.by_key.get(key) else {
+            return Ok(None);
+        };
+        let Some(configuration) = subscription.configuration.valid().cloned() else {
+            return Ok(None);
+        };
+        let Some(row) = self.runtime_row(key)? else {
+            return Ok(None);
+        };
+        Ok(self
+            .stamp_for(key, subscription)
+            .map(|stamp| (configuration, row, stamp)))
     }
 
     /// The object died mid-send (§6 rule 6): nothing is known to have

@@ -4,6 +4,7 @@
 //! budget is spent or a retraction barrier is met. [`Scan::run`] says how it
 //! ended; [`super::decide::next`] decides what the planner does with it.
 
+use super::log_lines::{self, Head, PENDING_DELIVERY_ID};
 use super::prepare::{local_invalidation, Prepared};
 use super::shape::Shape;
 use super::{Outcome, PlannedEvent};
@@ -36,6 +37,17 @@ pub(super) struct Scope<'a> {
     /// Rows the first page reads; each further page reads twice as many, up
     /// to [`SCAN_PAGE_ROWS`] (a concurrent window wants one event, §8).
     pub first_page_rows: u64,
+    /// A log receiver's batch (§15.1) and what its lines may take of the
+    /// invocation's log; `None` for every other receiver.
+    pub log: Option<LogRoom>,
+}
+
+/// What a log batch may write (§12 "log receiver"): the bytes the
+/// invocation may still log, and the attempt its lines name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LogRoom {
+    pub left: usize,
+    pub attempt: u64,
 }
 
 /// An invalidation the scan stopped at whose journaled deliveries need a
@@ -57,6 +69,10 @@ pub(super) enum ScanEnd {
     Failed(Outcome),
     /// The next event would take the batch past its byte limit.
     Full,
+    /// The next log line does not fit in what the invocation may still log
+    /// (§12 "log receiver"): what is collected goes; it waits for the next
+    /// invocation.
+    LogBudgetSpent,
     /// It met an invalidation with events collected (or, in a concurrent
     /// window, with work open before it): what is collected goes now.
     Barrier,
@@ -77,7 +93,7 @@ impl ScanEnd {
     pub(super) fn stopped_early(&self) -> bool {
         matches!(
             self,
-            ScanEnd::Full | ScanEnd::Barrier | ScanEnd::Minted | ScanEnd::OutOfSteps
+            ScanEnd::Full | ScanEnd::LogBudgetSpent | ScanEnd::Barrier | ScanEnd::Minted | ScanEnd::OutOfSteps
         )
     }
 }
@@ -91,6 +107,8 @@ pub(super) struct Scan {
     /// Where the cursor stood before the first collected event.
     pub first_match_after: Option<u64>,
     bytes: usize,
+    /// What the collected events' log lines take (§12 "log receiver").
+    pub log_bytes: usize,
     /// A maxOnce gate judges against the anchor of the last delivery that
     /// succeeded (§13); what it discards is counted once the cursor passes it.
     gate_anchor: Option<i64>,
@@ -110,6 +128,7 @@ impl Scan {
             events: Vec::new(),
             first_match_after: None,
             bytes: 0,
+            log_bytes: 0,
             gate_anchor: row.gate_anchor_ms,
             discarded: Vec::new(),
             barrier_at: None,
@@ -196,19 +215,48 @@ impl Scan {
                 Ok(None)
             }
             Prepared::OutOfSteps => Ok(Some(ScanEnd::OutOfSteps)),
-            Prepared::Fail { message, body } if self.events.is_empty() => {
-                self.first_match_after = Some(self.scanned);
-                self.scanned = event.offset;
-                self.events.push(PlannedEvent {
-                    offset: event.offset,
-                    created_at_ms: event.created_at_ms,
-                    body,
-                });
-                Ok(Some(ScanEnd::Failed(Outcome::permanent(message))))
-            }
-            Prepared::Fail { .. } => Ok(Some(ScanEnd::Wanted)),
+            Prepared::Fail { message, body } => Ok(Some(self.failing(event, message, body))),
             Prepared::Send(body) => self.admit(stream, scope, event, body),
         }
+    }
+
+    /// An event that can never be sent: planned alone, failed (§6 rule 11);
+    /// behind collected events it ends the batch and goes next.
+    fn failing(&mut self, event: &StoredEvent, message: String, body: Value) -> ScanEnd {
+        if !self.events.is_empty() {
+            return ScanEnd::Wanted;
+        }
+        self.first_match_after = Some(self.scanned);
+        self.scanned = event.offset;
+        self.events.push(PlannedEvent {
+            offset: event.offset,
+            created_at_ms: event.created_at_ms,
+            body,
+        });
+        ScanEnd::Failed(Outcome::permanent(message))
+    }
+
+    /// Prices `event`'s log line against what the invocation may still log
+    /// (§12, §15.1): `Some` when the scan ends at it — a line no invocation
+    /// may write fails, one that does not fit now waits.
+    fn price_line(&mut self, room: LogRoom, scope: &Scope<'_>, event: &StoredEvent, body: &Value) -> Option<ScanEnd> {
+        let head = Head {
+            delivery_id: PENDING_DELIVERY_ID,
+            attempt: room.attempt,
+            stamp: scope.stamp,
+            subscription_key: scope.key,
+        };
+        let cost = log_lines::cost(&log_lines::line(&head, event.offset, body));
+        if let Some(message) = log_lines::too_large(cost) {
+            return Some(self.failing(event, message, body.clone()));
+        }
+        if self.log_bytes.saturating_add(cost) > room.left {
+            return Some(ScanEnd::LogBudgetSpent);
+        }
+        // A log batch never reaches the batch byte limit (the log budget is
+        // smaller), so the event is collected.
+        self.log_bytes += cost;
+        None
     }
 
     /// This stream's own invalidation (§13): a barrier behind collected
@@ -290,6 +338,11 @@ impl Scan {
                 );
             }
             None => {}
+        }
+        if let Some(room) = scope.log {
+            if let Some(end) = self.price_line(room, scope, event, &body) {
+                return Ok(Some(end));
+            }
         }
         // A copy batch ends at an invalidation (§13).
         let ends_batch = crate::copy::ends_batch(&scope.configuration.receiver, event);

@@ -1,6 +1,7 @@
 //! One alarm's delivery turn (DESIGN.md §6 rules 9, 10; §12): which due
 //! subscriptions to plan now, what each send costs against the turn's
-//! subrequest budget, when to give other requests the object (a yield), when
+//! subrequest budget and its invocation's log budget, when to give other
+//! requests the object (a yield, after a count of work, not a clock), when
 //! to stop planning and when the turn is over. The shell's alarm performs
 //! the sends and hands each outcome back in whatever order it arrives; the
 //! interleaving simulation drives this very type with a fake clock and fake
@@ -11,15 +12,16 @@
 //! moment one completes its next batch may be planned, so a slow or hung
 //! receiver (bounded by its own deadline) never holds back another.
 
-use super::{Completion, DeliveryPlan, Outcome};
+use super::{log_lines, Completion, DeliveryPlan, Outcome, Planning};
 use crate::limits::{
-    ALARM_TURN_MS, ALARM_YIELD_EVERY_MS, MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, MAX_DELIVERY_CONCURRENCY,
-    PROCESSOR_DELIVERY_SUBREQUESTS, SEND_SUBREQUESTS, TRIM_STEPS_PER_TURN,
+    ALARM_TURN_MS, ALARM_YIELD_EVERY_COMPLETIONS, ALARM_YIELD_EVERY_MS, ALARM_YIELD_EVERY_ROWS, INVOCATION_LOG_BYTES,
+    MAX_ALARM_COMPLETIONS, MAX_ALARM_SUBREQUESTS, MAX_DELIVERY_CONCURRENCY, PROCESSOR_DELIVERY_SUBREQUESTS,
+    SEND_SUBREQUESTS, TRIM_STEPS_PER_TURN,
 };
 use crate::storage::{Storage, StorageError};
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Receiver};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Subrequests one send to `receiver` makes (§12): a processor wake is a
 /// definition read, a wake and a fold; everything else one request.
@@ -41,6 +43,10 @@ pub enum Planned {
     Busy,
     /// The turn's subrequest budget cannot pay for this send: plan no more.
     OverBudget,
+    /// The key's next log line does not fit in what this invocation may
+    /// still log (§12 "log receiver"): it waits for the next alarm, a new
+    /// invocation, which the due work re-arms at once.
+    WaitsForLogBudget,
 }
 
 /// One send of this turn still in flight.
@@ -70,6 +76,15 @@ pub struct Turn {
     subrequests_left: u32,
     completions: u32,
     last_yield_ms: i64,
+    /// Work since the last yield (§12 "one alarm turn's synchronous work"):
+    /// completions taken, and offsets the plans made covered.
+    completions_since_yield: u32,
+    rows_since_yield: u64,
+    /// What this invocation may still write to its log (§12 "log
+    /// receiver"): log batches and the shell's own lines are charged.
+    log_bytes_left: usize,
+    /// Log subscriptions whose next line waits for the next invocation.
+    waiting_for_log: BTreeSet<String>,
     /// Subscription key → its sends in flight, by (delivery id, attempt): a
     /// completion frees its place only if it is one of them (a late result
     /// of an earlier attempt does not).
@@ -95,6 +110,10 @@ impl Turn {
             subrequests_left: MAX_ALARM_SUBREQUESTS,
             completions: 0,
             last_yield_ms: now_ms,
+            completions_since_yield: 0,
+            rows_since_yield: 0,
+            log_bytes_left: INVOCATION_LOG_BYTES,
+            waiting_for_log: BTreeSet::new(),
             in_flight: BTreeMap::new(),
             trimmed: false,
             trim_steps: Vec::new(),
@@ -159,11 +178,25 @@ impl Turn {
     }
 
     /// Whether `key` has as many sends in flight in this turn as it may
-    /// have (one, or its `concurrency`).
+    /// have (one, or its `concurrency`), or its next log line waits for the
+    /// next invocation.
     pub fn is_busy(&self, key: &str) -> bool {
-        self.in_flight
-            .get(key)
-            .is_some_and(|key| key.sends.len() >= key.capacity)
+        self.waiting_for_log.contains(key)
+            || self
+                .in_flight
+                .get(key)
+                .is_some_and(|key| key.sends.len() >= key.capacity)
+    }
+
+    /// What this invocation may still write to its log (§12).
+    pub fn log_bytes_left(&self) -> usize {
+        self.log_bytes_left
+    }
+
+    /// The shell wrote `line` to the invocation's log (a structured log of
+    /// its turn, §11): it takes its share of the log budget (§12).
+    pub fn logged(&mut self, line: &str) {
+        self.log_bytes_left = self.log_bytes_left.saturating_sub(log_lines::cost(line));
     }
 
     /// Sends planned and not yet completed.
@@ -188,6 +221,9 @@ impl Turn {
         now_ms: i64,
         entropy: [u8; 16],
     ) -> Result<Planned, StorageError> {
+        if self.waiting_for_log.contains(key) {
+            return Ok(Planned::WaitsForLogBudget);
+        }
         if self.is_busy(key) {
             return Ok(Planned::Busy);
         }
@@ -203,11 +239,23 @@ impl Turn {
         if cost > self.subrequests_left {
             return Ok(Planned::OverBudget);
         }
-        let Some(plan) = stream.plan_delivery(key, now_ms, entropy)? else {
-            return Ok(Planned::Nothing);
+        let plan = match stream.plan_delivery_within(key, now_ms, entropy, self.log_bytes_left)? {
+            Planning::Send(plan) => plan,
+            Planning::Nothing => return Ok(Planned::Nothing),
+            Planning::WaitsForLogBudget => {
+                self.waiting_for_log.insert(key.to_owned());
+                return Ok(Planned::WaitsForLogBudget);
+            }
         };
+        self.rows_since_yield = self
+            .rows_since_yield
+            .saturating_add(plan.through_offset.saturating_sub(plan.after_offset));
         if plan.prepared_failure.is_none() {
             self.subrequests_left -= cost;
+            if matches!(plan.receiver, Receiver::Log { .. }) {
+                // The shell writes these lines at once (§15.1).
+                self.log_bytes_left = self.log_bytes_left.saturating_sub(log_lines::cost_of(&plan));
+            }
         }
         let sends = self.in_flight.entry(key.to_owned()).or_insert(KeySends {
             capacity,
@@ -219,7 +267,7 @@ impl Turn {
             attempt: plan.attempt,
             started_in_turn: now_ms < self.ends_at_ms,
         });
-        Ok(Planned::Send(Box::new(plan)))
+        Ok(Planned::Send(plan))
     }
 
     /// Plans every due subscription that may send, while the budget lasts:
@@ -241,7 +289,7 @@ impl Turn {
             for _place in 0..MAX_DELIVERY_CONCURRENCY {
                 match self.plan(stream, &key, now_ms, entropy)? {
                     Planned::Send(plan) => plans.push(*plan),
-                    Planned::Nothing | Planned::Busy => break,
+                    Planned::Nothing | Planned::Busy | Planned::WaitsForLogBudget => break,
                     Planned::OverBudget => return Ok(plans),
                 }
                 if self.is_busy(&key) {
@@ -253,15 +301,23 @@ impl Turn {
     }
 
     /// Whether the shell should yield to waiting requests (appends, reads,
-    /// live tails) before taking the next completion: every
-    /// [`ALARM_YIELD_EVERY_MS`], so a long catch-up never starves them.
+    /// live tails) before taking the next completion, so a long catch-up
+    /// never starves them: after [`ALARM_YIELD_EVERY_COMPLETIONS`]
+    /// completions or plans covering [`ALARM_YIELD_EVERY_ROWS`] offsets —
+    /// counts, for completions that need no I/O leave the Workers clock
+    /// where it was (§12) — or every [`ALARM_YIELD_EVERY_MS`] of a clock
+    /// that I/O moved.
     pub fn should_yield(&self, now_ms: i64) -> bool {
-        now_ms - self.last_yield_ms >= ALARM_YIELD_EVERY_MS
+        self.completions_since_yield >= ALARM_YIELD_EVERY_COMPLETIONS
+            || self.rows_since_yield >= ALARM_YIELD_EVERY_ROWS
+            || now_ms - self.last_yield_ms >= ALARM_YIELD_EVERY_MS
     }
 
     /// The shell yielded at `now_ms`.
     pub fn yielded(&mut self, now_ms: i64) {
         self.last_yield_ms = now_ms;
+        self.completions_since_yield = 0;
+        self.rows_since_yield = 0;
     }
 
     /// Takes the outcome of `plan`'s send (any order; a completion of a send
@@ -288,6 +344,7 @@ impl Turn {
             }
         }
         self.completions = self.completions.saturating_add(1);
+        self.completions_since_yield = self.completions_since_yield.saturating_add(1);
         let completion = stream.complete_delivery(plan, outcome, now_ms, entropy)?;
         if stream.state.subscriptions.outbound.by_key.contains_key(key) {
             stream.memory.of(key).stats.outcomes.record(&completion);
@@ -334,6 +391,30 @@ mod tests {
         assert!(turn.should_yield(ALARM_YIELD_EVERY_MS));
         turn.yielded(ALARM_YIELD_EVERY_MS);
         assert!(!turn.should_yield(ALARM_YIELD_EVERY_MS + 1));
+    }
+
+    #[test]
+    fn yields_come_after_a_count_of_work_whatever_the_clock() {
+        let mut turn = Turn::begin(0);
+        turn.completions_since_yield = ALARM_YIELD_EVERY_COMPLETIONS - 1;
+        assert!(!turn.should_yield(0));
+        turn.completions_since_yield += 1;
+        assert!(turn.should_yield(0), "the clock did not move");
+        turn.yielded(0);
+        assert!(!turn.should_yield(0));
+        turn.rows_since_yield = ALARM_YIELD_EVERY_ROWS;
+        assert!(turn.should_yield(0));
+    }
+
+    #[test]
+    fn the_shells_own_lines_take_their_share_of_the_log_budget() {
+        let mut turn = Turn::begin(0);
+        let line = r#"{"event":"delivery_halted","error":"a \"quoted\" reason"}"#;
+        turn.logged(line);
+        let as_logged = serde_json::to_string(line).unwrap().len();
+        assert_eq!(turn.log_bytes_left(), INVOCATION_LOG_BYTES - as_logged);
+        turn.logged(&"x".repeat(INVOCATION_LOG_BYTES));
+        assert_eq!(turn.log_bytes_left(), 0);
     }
 
     #[test]

@@ -293,7 +293,7 @@ impl<S: Storage> Stream<S> {
             .check(configuration)
             .err()
             .map(|error| Outcome::permanent(format!("this deployment no longer allows the receiver: {error}")));
-        Ok(DeliveryPlan {
+        let mut plan = DeliveryPlan {
             subscription_key: letter.subscription_key.clone(),
             receiver: configuration.receiver.clone(),
             stamp,
@@ -311,7 +311,13 @@ impl<S: Storage> Stream<S> {
             throttled: false,
             timeout_ms: crate::limits::SEND_TIMEOUT_MS,
             retraction: None,
-        })
+        };
+        if matches!(plan.receiver, Receiver::Log { .. }) && plan.prepared_failure.is_none() {
+            // A line no invocation may write is never written (§15.1, §12).
+            let cost = crate::delivery::log_lines::cost_of(&plan);
+            plan.prepared_failure = crate::delivery::log_lines::too_large(cost).map(Outcome::permanent);
+        }
+        Ok(plan)
     }
 
     /// The offset of this stream's own `events-invalidated` naming the

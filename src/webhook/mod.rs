@@ -1,8 +1,6 @@
 //! webhook-post and itx-call payloads (DESIGN.md §9): what is sent, how it
-//! is signed, and how an HTTP answer is classified; the log receiver's
-//! lines (§15.1) in `log_lines`.
+//! is signed, and how an HTTP answer is classified.
 
-pub mod log_lines;
 pub mod signing;
 pub mod url_rules;
 

@@ -12,9 +12,9 @@
 
 use super::{path, tempdir_lite::TempDir, PROJECT};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use tributary::copy::CopyBatch;
-use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome, Planned, Turn};
+use tributary::delivery::{classify_copy_status, log_lines, Completion, DeliveryPlan, Outcome, Planned, Turn};
 use tributary::error::ApiFailure;
 use tributary::event::{Authority, InputEvent};
 use tributary::storage::rusqlite_driver::RusqliteStorage;
@@ -33,6 +33,22 @@ pub enum Network {
     CrashBeforeSend,
     /// The copy lands on the receiver, then the source dies before the ack.
     CrashAfterSend,
+}
+
+/// What one alarm invocation did, as the shell's loop performs it
+/// ([`World::invocation`]).
+#[derive(Debug, Default)]
+pub struct Invocation {
+    /// Bytes of log lines written, each at its length as a JSON string (as
+    /// the platform keeps a log message), counted here independently of the
+    /// engine's own pricing.
+    pub log_bytes: usize,
+    /// Offsets written as log lines, in order.
+    pub logged: Vec<u64>,
+    /// Completions taken between one yield and the next (the last entry:
+    /// after the last yield).
+    pub stretches: Vec<u32>,
+    pub completions: Vec<Completion>,
 }
 
 pub struct World {
@@ -177,16 +193,82 @@ impl World {
         network: Network,
     ) -> Option<Completion> {
         let outcome = self.outcome_of(&plan, network)?;
+        Some(self.complete_in(turn, source, &plan, outcome))
+    }
+
+    /// Hands `outcome` of `plan` to the turn.
+    fn complete_in(&mut self, turn: &mut Turn, source: &str, plan: &DeliveryPlan, outcome: Outcome) -> Completion {
         let entropy = self.entropy();
         let now = self.now;
         let completion = turn
-            .complete(self.stream(source), &plan, outcome.clone(), now, entropy)
+            .complete(self.stream(source), plan, outcome.clone(), now, entropy)
             .unwrap();
         self.trace.push(format!(
             "{now} {source} {} ({}..{}] #{} {outcome:?} -> {completion:?}",
             plan.subscription_key, plan.after_offset, plan.through_offset, plan.attempt
         ));
-        Some(completion)
+        completion
+    }
+
+    /// One alarm invocation of `source` as the shell's loop performs it
+    /// (`durable-objects/src/stream_object/delivery.rs::run`): the turn's
+    /// retention work, then every due subscription planned each round, log
+    /// lines written the moment they are planned (their completion needs no
+    /// I/O), other sends through `network`, completions taken in order, and
+    /// a yield whenever the turn asks for one. The clock does not move, as
+    /// the Workers clock does not without I/O.
+    pub fn invocation(&mut self, source: &str, network: &mut dyn FnMut(&DeliveryPlan) -> Network) -> Invocation {
+        let now = self.now;
+        let mut turn = Turn::begin(now);
+        let mut report = Invocation::default();
+        let mut sending: VecDeque<(DeliveryPlan, Option<Outcome>)> = VecDeque::new();
+        let mut stretch = 0;
+        for _round in 0..tributary::limits::MAX_TURN_ROUNDS {
+            let entropy = self.entropy();
+            if turn.may_plan(now) {
+                turn.trim(self.stream(source), now, entropy).unwrap();
+            }
+            for plan in turn.plan_due(self.stream(source), now, entropy).unwrap() {
+                let written = match (&plan.prepared_failure, &plan.receiver) {
+                    (Some(failure), _) => Some(failure.clone()),
+                    (None, Receiver::Log { .. }) => Some(self.write_log_lines(&plan, &mut report)),
+                    (None, _) => None,
+                };
+                sending.push_back((plan, written));
+            }
+            let Some((plan, done)) = sending.pop_front() else {
+                break;
+            };
+            if turn.should_yield(now) {
+                report.stretches.push(std::mem::take(&mut stretch));
+                turn.yielded(now);
+            }
+            let outcome = match done {
+                Some(outcome) => outcome,
+                None => match self.outcome_of(&plan, network(&plan)) {
+                    Some(outcome) => outcome,
+                    None => break,
+                },
+            };
+            let completion = self.complete_in(&mut turn, source, &plan, outcome);
+            report.completions.push(completion);
+            stretch += 1;
+        }
+        report.stretches.push(stretch);
+        report
+    }
+
+    /// The shell writes a log batch's lines (§15.1): what the platform
+    /// receives, priced as it keeps it.
+    fn write_log_lines(&mut self, plan: &DeliveryPlan, report: &mut Invocation) -> Outcome {
+        for line in log_lines::lines(plan) {
+            report.log_bytes += serde_json::to_string(&line).unwrap().len();
+        }
+        let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+        report.logged.extend(&offsets);
+        self.external
+            .push((plan.subscription_key.clone(), plan.delivery_id.clone(), offsets));
+        Outcome::Delivered
     }
 
     /// One alarm of `source` at the current time: every due subscription gets
@@ -201,7 +283,7 @@ impl World {
             let entropy = self.entropy();
             let plan = match turn.plan(self.stream(source), &key, now, entropy).unwrap() {
                 Planned::Send(plan) => *plan,
-                Planned::Nothing | Planned::Busy => continue,
+                Planned::Nothing | Planned::Busy | Planned::WaitsForLogBudget => continue,
                 Planned::OverBudget => break,
             };
             let choice = network(&plan);

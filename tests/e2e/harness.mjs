@@ -28,6 +28,10 @@ export const SIGNING_KEY = "e2e-signing-key";
  * lines, §15.1), through Miniflare's structured logs. `storageBudgetBytes`
  * sets STORAGE_BUDGET_BYTES (§16; unset: the deployment default, 9 GB).
  * `analytics` binds Miniflare's Analytics Engine dataset as METRICS (§11).
+ * `onTail({event, logs})` receives each invocation of the worker as the
+ * platform's tail sees it — its event (an alarm has `scheduledTime`) and
+ * every console line it wrote (`logs`, each the `console.log` arguments) —
+ * through a tail worker (TAIL_WORKER), so a test can tell invocations apart.
  */
 export function workerOptions({
   persistDir,
@@ -35,6 +39,7 @@ export function workerOptions({
   allowInsecureWebhooks = false,
   itx = false,
   onLog,
+  onTail,
   storageBudgetBytes,
   analytics = false,
 } = {}) {
@@ -79,16 +84,44 @@ export function workerOptions({
   if (onLog) shared.handleStructuredLogs = onLog;
   // TRIBUTARY_INSPECTOR_PORT=n opens workerd's V8 inspector there (bench/profile.mjs).
   if (process.env.TRIBUTARY_INSPECTOR_PORT) shared.inspectorPort = Number(process.env.TRIBUTARY_INSPECTOR_PORT);
-  if (!itx) return { ...shared, ...tributary };
-  tributary.serviceBindings = { ITX_TEST: "itx-test" };
-  const service = {
-    name: "itx-test",
-    modules: true,
-    scriptPath: join(ROOT, "tests", "e2e", "itx_service.mjs"),
-    compatibilityDate: "2026-07-01",
-  };
-  return { ...shared, workers: [tributary, service] };
+  const workers = [tributary];
+  if (itx) {
+    tributary.serviceBindings = { ITX_TEST: "itx-test" };
+    workers.push({
+      name: "itx-test",
+      modules: true,
+      scriptPath: join(ROOT, "tests", "e2e", "itx_service.mjs"),
+      compatibilityDate: "2026-07-01",
+    });
+  }
+  if (onTail) {
+    tributary.tails = ["invocation-tail"];
+    workers.push({
+      name: "invocation-tail",
+      modules: true,
+      script: TAIL_WORKER,
+      compatibilityDate: "2026-07-01",
+      serviceBindings: {
+        SINK: async (request) => {
+          onTail(await request.json());
+          return new Response(null, { status: 204 });
+        },
+      },
+    });
+  }
+  if (workers.length === 1) return { ...shared, ...tributary };
+  return { ...shared, workers };
 }
+
+/** A tail worker handing each trace's event and log lines to the test (`onTail`). */
+const TAIL_WORKER = `export default {
+  async tail(traces, env) {
+    for (const trace of traces) {
+      const logs = (trace.logs ?? []).map((log) => log.message);
+      await env.SINK.fetch("http://sink/", { method: "POST", body: JSON.stringify({ event: trace.event, logs }) });
+    }
+  },
+};`;
 
 /** A running Tributary: `url`, `stop()`, `restart()`, and a JSON client. */
 export async function startTributary({ persistDir = freshStateDir(), ...options } = {}) {

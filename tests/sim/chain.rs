@@ -446,7 +446,7 @@ impl ChainSim {
             self.turns[node] = Some(turn);
             let plan = match planned?.map_err(|error| violation(R0, format!("plan_delivery: {error}")))? {
                 Planned::Send(plan) => *plan,
-                Planned::Nothing | Planned::Busy => continue,
+                Planned::Nothing | Planned::Busy | Planned::WaitsForLogBudget => continue,
                 Planned::OverBudget => break,
             };
             self.check_copy_batch(node, &plan)?;

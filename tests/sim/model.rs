@@ -158,11 +158,14 @@ pub fn describe(configuration: &Value) -> String {
 }
 
 /// A batch append body of 1-4 events: `data` or `other`, some (or all) ephemeral, some
-/// carrying the markers the erroring filter and transforms react to.
+/// carrying the markers the erroring filter and transforms react to. Now
+/// and then a large batch: log lines (§15.1) that fill an invocation's log
+/// budget together, now and then one line over it (§12).
 pub fn events(rng: &mut SplitMix, counter: &mut u64) -> Value {
     let count = rng.between(1, 4);
     // Now and then a burst of only ephemeral events (presence, progress).
     let burst = rng.percent(20);
+    let large = rng.percent(6);
     let events: Vec<Value> = (0..count)
         .map(|_| {
             *counter += 1;
@@ -172,6 +175,9 @@ pub fn events(rng: &mut SplitMix, counter: &mut u64) -> Value {
             }
             if rng.percent(12) {
                 payload["badT"] = json!(true);
+            }
+            if large {
+                payload["pad"] = json!("x".repeat(rng.pick(&[70_000usize, 110_000, 130_000, 215_000])));
             }
             let mut event = json!({"type": if rng.percent(80) { "data" } else { "other" }, "payload": payload});
             if burst || rng.percent(25) {

@@ -56,9 +56,20 @@ pub async fn send(sender: &Sender<'_>, plan: &DeliveryPlan) -> Outcome {
     }
 }
 
+/// The outcome of `plan` when it needs no I/O, performed now: a prepared
+/// failure is its own; a log batch (§15.1) is written at once, within the
+/// log budget its turn charged it to (§12), before anything else logs.
+pub fn at_once(plan: &DeliveryPlan) -> Option<Outcome> {
+    match (&plan.prepared_failure, &plan.receiver) {
+        (Some(failure), _) => Some(failure.clone()),
+        (None, Receiver::Log { .. }) => Some(write_log_lines(plan)),
+        (None, _) => None,
+    }
+}
+
 /// The log receiver (§15.1): one JSON line per event; written is delivered.
 fn write_log_lines(plan: &DeliveryPlan) -> Outcome {
-    for line in tributary::webhook::log_lines::lines(plan) {
+    for line in tributary::delivery::log_lines::lines(plan) {
         worker::console_log!("{line}");
     }
     Outcome::Delivered

@@ -13,7 +13,7 @@ use super::StreamObject;
 use crate::platform;
 use crate::platform::sql_driver::DoSql;
 use crate::platform::timers::within;
-use crate::senders::{send, Sender};
+use crate::senders::{at_once, send, Sender};
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::future::Future;
 use std::pin::Pin;
@@ -194,10 +194,15 @@ fn plan_due(object: &StreamObject, turn: &mut Turn) -> Result<(Vec<Planned>, Str
     let Some(stream) = slot.as_mut() else {
         return Ok((Vec::new(), String::new()));
     };
-    let plans = turn.plan_due(stream, now, entropy).map_err(storage_error)?;
+    // Retention first (once a turn): its lines are logged, and charged to
+    // the log budget, before any log batch is planned against it (§12).
+    if turn.may_plan(now) {
+        turn.trim(stream, now, entropy).map_err(storage_error)?;
+    }
     if log_trim_steps(stream.path().as_str(), turn) {
         object.touch_metrics();
     }
+    let plans = turn.plan_due(stream, now, entropy).map_err(storage_error)?;
     let planned = plans
         .into_iter()
         .map(|plan| Planned {
@@ -223,9 +228,11 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         let (plans, project) = plan_due(object, &mut turn)?;
         for Planned { plan, signing_secret } in plans {
             let project = project.clone();
+            // Log lines are written here, right after the turn charged them.
+            let done = at_once(&plan);
             sending.push(Box::pin(async move {
-                let outcome = match plan.prepared_failure.clone() {
-                    Some(failure) => failure,
+                let outcome = match done {
+                    Some(outcome) => outcome,
                     None => {
                         let sender = Sender {
                             env: object.env(),
@@ -241,7 +248,8 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         let Some((plan, outcome)) = sending.next().await else {
             return Ok(());
         };
-        // A macrotask boundary: requests waiting for this object run first.
+        // A macrotask boundary: requests waiting for this object run first
+        // (after a count of completions: most need no I/O, §12).
         if turn.should_yield(platform::now_ms()) {
             within(0, futures_util::future::pending::<()>()).await;
             turn.yielded(platform::now_ms());
@@ -253,21 +261,21 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     Ok(())
 }
 
-/// Retention's trim steps of this turn (§16), logged once each; whether
-/// there were any.
+/// Retention's trim steps of this turn (§16), logged once each and charged
+/// to the log budget; whether there were any.
 fn log_trim_steps(path: &str, turn: &mut Turn) -> bool {
     let steps = turn.take_trim_steps();
     let trimmed = !steps.is_empty();
     for step in steps {
-        worker::console_log!(
-            "{}",
-            serde_json::json!({
-                "event": if step.error.is_some() { "retention_failed" } else { "retention_trimmed" }, "path": path, "trimmed": step.trimmed,
-                "throughOffset": step.through, "expired": step.expired,
-                "passed": step.passed.iter().map(|pass| &pass.subscription_key).collect::<Vec<_>>(),
-                "error": step.error,
-            })
-        );
+        let line = serde_json::json!({
+            "event": if step.error.is_some() { "retention_failed" } else { "retention_trimmed" }, "path": path,
+            "trimmed": step.trimmed, "throughOffset": step.through, "expired": step.expired,
+            "passed": step.passed.iter().map(|pass| &pass.subscription_key).collect::<Vec<_>>(),
+            "error": step.error,
+        })
+        .to_string();
+        worker::console_log!("{line}");
+        turn.logged(&line);
     }
     trimmed
 }
@@ -283,35 +291,41 @@ fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome
         .map_err(storage_error)?;
     drop(slot);
     object.touch_metrics();
-    object.write_analytics(plan, &completion);
-    log(plan, &outcome, &completion);
+    // Every line this turn writes takes its share of the log budget (§12).
+    for line in object.write_analytics(plan, &completion) {
+        turn.logged(&line);
+    }
+    if let Some(line) = log(plan, &outcome, &completion) {
+        turn.logged(&line);
+    }
     // A halt or a dead letter appended a fact: live readers see it (§10).
     object.live().fan_out(object);
     Ok(())
 }
 
-/// Structured logs for every failure, halt, dead letter and stale result (§11).
-fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) {
+/// Structured logs for every failure, halt, dead letter and stale result
+/// (§11); returns the line written.
+fn log(plan: &DeliveryPlan, outcome: &Outcome, completion: &Completion) -> Option<String> {
     let event = match (outcome, completion) {
         (_, Completion::Halted { .. }) => "delivery_halted",
         (_, Completion::Skipped { .. }) => "delivery_dead_lettered",
         (_, Completion::Stale) => "delivery_result_stale",
         (Outcome::Failed { .. }, _) => "delivery_failed",
-        (Outcome::Delivered | Outcome::Checkpointed { .. }, _) => return,
+        (Outcome::Delivered | Outcome::Checkpointed { .. }, _) => return None,
     };
     let (kind, message) = match outcome {
         Outcome::Failed { kind, message, .. } => (serde_json::json!(kind), message.as_str()),
         Outcome::Delivered | Outcome::Checkpointed { .. } => (serde_json::Value::Null, ""),
     };
-    worker::console_log!(
-        "{}",
-        serde_json::json!({
-            "event": event, "path": plan.stamp.source_path, "subscriptionKey": plan.subscription_key,
-            "streamId": plan.stamp.stream_id, "run": plan.stamp.cursor_changed_at_source_offset,
-            "afterOffset": plan.after_offset, "throughOffset": plan.through_offset, "deliveryId": plan.delivery_id,
-            "attempt": plan.attempt, "kind": kind, "error": message,
-        })
-    );
+    let line = serde_json::json!({
+        "event": event, "path": plan.stamp.source_path, "subscriptionKey": plan.subscription_key,
+        "streamId": plan.stamp.stream_id, "run": plan.stamp.cursor_changed_at_source_offset,
+        "afterOffset": plan.after_offset, "throughOffset": plan.through_offset, "deliveryId": plan.delivery_id,
+        "attempt": plan.attempt, "kind": kind, "error": message,
+    })
+    .to_string();
+    worker::console_log!("{line}");
+    Some(line)
 }
 
 /// `POST .../dead-letters/{id}/replay` (§8): resends one dead letter through

@@ -466,19 +466,24 @@ impl StreamObject {
 
     /// A completion's data point to the `METRICS` Analytics Engine dataset,
     /// when the deployment binds one (§11).
+    /// Returns the lines it logged (a failed write), for the alarm's log
+    /// budget (§12).
     pub(crate) fn write_analytics(
         &self,
         plan: &tributary::delivery::DeliveryPlan,
         completion: &tributary::delivery::Completion,
-    ) {
+    ) -> Vec<String> {
         let Some(dataset) = &self.analytics else {
-            return;
+            return Vec::new();
         };
         let project = match self.stream.borrow().as_ref() {
             Some(stream) => stream.project_id().to_owned(),
-            None => return,
+            None => return Vec::new(),
         };
-        let mut sink = crate::senders::analytics::Dataset(dataset);
+        let mut sink = crate::senders::analytics::Dataset {
+            dataset,
+            logged: Vec::new(),
+        };
         tributary::project_metrics::analytics::record_delivery(
             &mut sink,
             &project,
@@ -486,6 +491,7 @@ impl StreamObject {
             completion,
             crate::platform::now_ms(),
         );
+        sink.logged
     }
 
     /// Opens the stream a WebSocket belongs to (the object may have been

@@ -63,6 +63,8 @@ impl Window<'_> {
             journal_pruned_through: self.row.journal_pruned_through,
             open_work_before,
             first_page_rows: WINDOW_FIRST_PAGE_ROWS,
+            // A log receiver is never concurrent (§15.1).
+            log: None,
         }
     }
 }

@@ -19,7 +19,7 @@ impl Sim {
                 (Some(failure), _) => failure.clone(),
                 (None, Fate::Zombie(outcome)) => outcome.clone(),
                 (None, Fate::Hung) => Outcome::transient("timed out"),
-                (None, Fate::Live) => self.send(&item.plan, rng)?,
+                (None, Fate::Written | Fate::Live) => self.delivered(&item, rng)?,
             };
             self.complete(item, outcome, rng)?;
         }
@@ -27,7 +27,7 @@ impl Sim {
         let mut settled = false;
         for round in 0..DRAIN_ROUNDS {
             // Each round is one alarm: nothing is in flight between rounds.
-            self.turn = Some(Turn::begin(self.now));
+            self.begin_invocation();
             self.trim_first(rng.entropy())?;
             let now = self.now;
             let due = self
@@ -51,7 +51,7 @@ impl Sim {
             for item in planned {
                 let outcome = match &item.plan.prepared_failure {
                     Some(failure) => failure.clone(),
-                    None => self.send(&item.plan, rng)?,
+                    None => self.delivered(&item, rng)?,
                 };
                 self.complete(item, outcome, rng)?;
             }

@@ -21,6 +21,10 @@
 //! - Alarm invocations: a turn ends as the shell's does (its time is over
 //!   and nothing it started is in flight, or its completion budget is
 //!   spent); the next plan step begins a new one.
+//! - The platform's log capture (§12 "log receiver", §15.1): the shell
+//!   writes a log batch's lines the moment it is planned; the platform keeps
+//!   [`PLATFORM_LOG_CAPTURE_BYTES`] of one invocation's log and drops the
+//!   rest, so a line past it never reaches the model receiver.
 
 mod checks;
 mod receivers;
@@ -53,6 +57,8 @@ pub const RECEIVING: &str = "/dst";
 const START_MS: i64 = 1_700_000_000_000;
 /// Rounds of the final drain before it counts as stuck.
 const DRAIN_ROUNDS: usize = 3_000;
+/// What Workers Logs keeps of one invocation's log (256 KB); the rest is lost.
+const PLATFORM_LOG_CAPTURE_BYTES: usize = 256_000;
 
 /// One step of a schedule. Each carries its own dice, so removing a step
 /// (when shrinking a failure) leaves the others' choices unchanged.
@@ -170,6 +176,7 @@ pub const INV_PROGRESS: &str = "6 a drained subscription catches up";
 pub const INV_ENGINE: &str = "0 engine call failed";
 pub const INV_TRIM: &str = "9 no turn stops on a trim step";
 pub const INV_WINDOW: &str = "8 a concurrent window resends nothing completed and its cursor passes nothing open";
+pub const INV_LOG: &str = "9 nothing is acknowledged past what one invocation may write";
 
 fn violation(invariant: &'static str, detail: impl Into<String>) -> Violation {
     Violation {
@@ -214,6 +221,13 @@ pub struct Stats {
     pub trimmed_rows: u64,
     pub trimmed_facts: u64,
     pub expired_rows: u64,
+    /// The log receiver (§15.1): lines written, the most one invocation
+    /// wrote (bytes), and plans that waited for a fresh invocation's budget.
+    pub log_lines: u64,
+    pub max_invocation_log_bytes: u64,
+    pub log_waits: u64,
+    /// Log plans failed unwritten: their one line was over the budget.
+    pub oversized_lines: u64,
 }
 
 impl Stats {
@@ -241,6 +255,10 @@ impl Stats {
         self.trimmed_rows += other.trimmed_rows;
         self.trimmed_facts += other.trimmed_facts;
         self.expired_rows += other.expired_rows;
+        self.log_lines += other.log_lines;
+        self.max_invocation_log_bytes = self.max_invocation_log_bytes.max(other.max_invocation_log_bytes);
+        self.log_waits += other.log_waits;
+        self.oversized_lines += other.oversized_lines;
     }
 }
 
@@ -255,6 +273,9 @@ enum Fate {
     /// Planned by an object instance that has since died; its send finished
     /// (or not) before the crash and its result may still arrive.
     Zombie(Outcome),
+    /// A log batch (§15.1): its lines were written when it was planned; its
+    /// completion needs no I/O and is a success.
+    Written,
 }
 
 /// Takes the alarm turn out of `slot`: the current one while it may plan or
@@ -430,6 +451,9 @@ pub struct Sim {
     observed: Observed,
     /// The current alarm invocation's turn in the current instance.
     turn: Option<Turn>,
+    /// Bytes the current invocation wrote to its log (§12), each line at its
+    /// length as a JSON string.
+    invocation_log_bytes: usize,
     /// Per stream (source, receiving): the lifetime and head at which the
     /// state last equalled a rebuild, and that state.
     verified: [Option<Verified>; 2],
@@ -472,6 +496,7 @@ impl Sim {
             step_index: 0,
             observed: Observed::default(),
             turn: None,
+            invocation_log_bytes: 0,
             verified: [None, None],
             gates: super::gates::Ledger::default(),
             completed_slots: BTreeMap::new(),

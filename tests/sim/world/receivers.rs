@@ -161,9 +161,6 @@ impl Sim {
     /// stream accepts or refuses it (copy). Returns the send's outcome.
     pub(super) fn send(&mut self, plan: &DeliveryPlan, rng: &mut SplitMix) -> Result<Outcome, Violation> {
         let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
-        if matches!(plan.receiver, Receiver::Log { .. }) {
-            check_log_lines(plan, &offsets)?;
-        }
         if !matches!(plan.receiver, Receiver::CopyToStream { .. }) {
             self.receive(plan, &offsets)?;
             return Ok(Outcome::Delivered);
@@ -225,8 +222,8 @@ impl Sim {
 
 /// The log receiver (§15.1) writes one line per planned event, in order,
 /// each naming its delivery, subscription and offset.
-fn check_log_lines(plan: &DeliveryPlan, offsets: &[u64]) -> Result<(), Violation> {
-    let lines: Vec<Value> = tributary::webhook::log_lines::lines(plan)
+pub(super) fn check_log_lines(plan: &DeliveryPlan, offsets: &[u64]) -> Result<(), Violation> {
+    let lines: Vec<Value> = tributary::delivery::log_lines::lines(plan)
         .iter()
         .map(|line| serde_json::from_str(line).unwrap_or(Value::Null))
         .collect();

@@ -60,6 +60,9 @@ impl Sim {
                         if event["ephemeral"] == json!(true) {
                             text.push_str(" ephemeral");
                         }
+                        if let Some(pad) = event["payload"]["pad"].as_str() {
+                            text.push_str(&format!(" pad={}", pad.len()));
+                        }
                         text
                     })
                     .collect()

@@ -11,7 +11,68 @@ impl Sim {
     /// The current alarm's turn; a new alarm begins when the last one is
     /// over (the shell's loop returned: nothing of it is in flight).
     pub(super) fn take_turn(&mut self) -> Turn {
-        alarm_turn(&mut self.turn, self.now)
+        let now = self.now;
+        let goes_on = self
+            .turn
+            .as_ref()
+            .is_some_and(|turn| turn.may_plan(now) || turn.in_flight() > 0);
+        if !goes_on {
+            // A new invocation, with a log of its own.
+            self.invocation_log_bytes = 0;
+        }
+        alarm_turn(&mut self.turn, now)
+    }
+
+    /// A new alarm invocation begins now (the drain's rounds).
+    pub(super) fn begin_invocation(&mut self) {
+        self.turn = Some(Turn::begin(self.now));
+        self.invocation_log_bytes = 0;
+    }
+
+    /// The shell writes a log batch's lines the moment it is planned
+    /// (§15.1): invariant 9 — the invocation never writes more than its
+    /// budget (§12) — and the platform keeps only
+    /// [`PLATFORM_LOG_CAPTURE_BYTES`] of it: a line past that is lost, so
+    /// the model receiver never sees it (invariant 1 then catches a cursor
+    /// passing it).
+    fn write_log_lines(&mut self, plan: &DeliveryPlan) -> Result<(), Violation> {
+        let mut captured = Vec::new();
+        for (line, event) in tributary::delivery::log_lines::lines(plan).iter().zip(&plan.events) {
+            self.invocation_log_bytes += serde_json::to_string(line).unwrap_or_default().len();
+            if self.invocation_log_bytes <= PLATFORM_LOG_CAPTURE_BYTES {
+                captured.push(event.offset);
+            }
+        }
+        self.stats.log_lines += plan.events.len() as u64;
+        self.stats.max_invocation_log_bytes = self
+            .stats
+            .max_invocation_log_bytes
+            .max(self.invocation_log_bytes as u64);
+        if self.invocation_log_bytes > tributary::limits::INVOCATION_LOG_BYTES {
+            return Err(violation(
+                INV_LOG,
+                format!(
+                    "log batch of '{}' ({}..{}] took this invocation's log to {} bytes, past its budget of {}",
+                    plan.subscription_key,
+                    plan.after_offset,
+                    plan.through_offset,
+                    self.invocation_log_bytes,
+                    tributary::limits::INVOCATION_LOG_BYTES
+                ),
+            ));
+        }
+        let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
+        super::receivers::check_log_lines(plan, &offsets)?;
+        self.receive(plan, &captured)
+    }
+
+    /// What a send that reached its receiver answers: a log batch was
+    /// written when planned; anything else is sent now.
+    pub(super) fn delivered(&mut self, item: &Outstanding, rng: &mut SplitMix) -> Result<Outcome, Violation> {
+        match item.fate {
+            Fate::Written => Ok(Outcome::Delivered),
+            _ => self.send(&item.plan, rng),
+        }
     }
 
     pub(super) fn plan(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
@@ -197,6 +258,14 @@ impl Sim {
                 self.log(format!("  plan {key}: the turn's subrequest budget is spent"));
                 return Ok(PlanResult::OverBudget);
             }
+            Planned::WaitsForLogBudget => {
+                self.stats.log_waits += 1;
+                self.log(format!(
+                    "  plan {key}: its next log line waits for the next invocation ({} bytes logged)",
+                    self.invocation_log_bytes
+                ));
+                return Ok(PlanResult::NotPlanned);
+            }
         };
         let Some(plan) = plan else {
             // Nothing to send; it may have expired a send whose deadline
@@ -247,12 +316,22 @@ impl Sim {
                 .unwrap_or_default(),
             if plan.throttled { " (throttled)" } else { "" },
         ));
+        let oversized = plan.prepared_failure.as_ref().is_some_and(|failure| {
+            matches!(failure, Outcome::Failed { message, .. } if message.contains("more than one invocation may log"))
+        });
+        self.stats.oversized_lines += u64::from(oversized);
+        let fate = if plan.prepared_failure.is_none() && matches!(plan.receiver, Receiver::Log { .. }) {
+            self.write_log_lines(&plan)?;
+            Fate::Written
+        } else {
+            Fate::Live
+        };
         self.outstanding.push(Outstanding {
             id,
             plan,
             instance: self.instance,
             deadline,
-            fate: Fate::Live,
+            fate,
         });
         Ok(PlanResult::Planned)
     }
@@ -402,11 +481,8 @@ impl Sim {
             (Some(failure), _) => failure,
             (None, Fate::Zombie(outcome)) => outcome,
             (None, Fate::Hung) => Outcome::transient("timed out"),
-            // Writing log lines (§15.1) cannot fail: a live send is delivered.
-            (None, Fate::Live) if matches!(self.outstanding[index].plan.receiver, Receiver::Log { .. }) => {
-                let plan = self.outstanding[index].plan.clone();
-                self.send(&plan, rng)?
-            }
+            // Written log lines (§15.1) are delivered.
+            (None, Fate::Written) => Outcome::Delivered,
             (None, Fate::Live) => {
                 // delivered, transient, transient with Retry-After, permanent,
                 // hang, delivered but the answer lost
@@ -477,6 +553,7 @@ impl Sim {
             let item = self.outstanding.remove(index);
             let outcome = match item.fate {
                 Fate::Hung => Outcome::transient("timed out"),
+                Fate::Written => Outcome::Delivered,
                 _ => match rng.weighted(&[60, 25, 15]) {
                     0 => self.send(&item.plan, rng)?,
                     1 => Outcome::transient("timed out"),
@@ -502,6 +579,8 @@ impl Sim {
             let outcome = match (&item.plan.prepared_failure, &item.fate) {
                 (Some(failure), _) => rng.percent(50).then(|| failure.clone()),
                 (None, Fate::Hung) => rng.percent(40).then(|| Outcome::transient("timed out")),
+                // The lines were written; whether the acknowledgement was made is open.
+                (None, Fate::Written) => rng.percent(50).then_some(Outcome::Delivered),
                 (None, _) if rng.percent(50) => match self.send(&item.plan, rng)? {
                     Outcome::Delivered if rng.percent(20) => Some(Outcome::transient("connection reset")),
                     outcome => Some(outcome),
