@@ -347,7 +347,11 @@ fn data(world: &mut World, path: &str, n: usize) {
 
 /// Copies that arrived at `path` (its data events).
 fn copies(world: &mut World, path: &str) -> usize {
-    world.events(path).iter().filter(|event| event["type"] == "data").count()
+    world
+        .events(path)
+        .iter()
+        .filter(|event| event["type"] == "data")
+        .count()
 }
 
 fn head(world: &mut World, path: &str) -> u64 {
@@ -357,7 +361,14 @@ fn head(world: &mut World, path: &str) -> u64 {
 /// An append to `path` by a token limited to `prefix`, as the router passes it on.
 fn append_as(world: &mut World, prefix: Option<&str>, path: &str, body: serde_json::Value) -> (u16, serde_json::Value) {
     let inputs = world.inputs();
-    common::call_within(world.stream(path), Action::Append, "", &body.to_string(), &inputs, prefix)
+    common::call_within(
+        world.stream(path),
+        Action::Append,
+        "",
+        &body.to_string(),
+        &inputs,
+        prefix,
+    )
 }
 
 fn assert_forbidden(answer: (u16, serde_json::Value), path: &str) {
@@ -374,7 +385,10 @@ fn copying_world(seed: u64) -> World {
     world.append("/app/o", copy_config("mirror", "/app/mirror"));
     data(&mut world, "/app/o", 3);
     world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
-    assert_eq!((copies(&mut world, "/audit/all"), copies(&mut world, "/app/mirror")), (3, 3));
+    assert_eq!(
+        (copies(&mut world, "/audit/all"), copies(&mut world, "/app/mirror")),
+        (3, 3)
+    );
     world
 }
 
@@ -418,7 +432,10 @@ fn s2_a_prefix_token_may_not_resume_a_halted_copy_outside_its_prefix() {
     assert!(halted.is_some(), "the audit copy halted");
     let before = head(&mut world, "/app/o");
     let resume = json!({"type": RESUMED, "payload": {"subscriptionKey": "audit"}});
-    assert_forbidden(append_as(&mut world, Some("/app/"), "/app/o", resume.clone()), "/audit/all");
+    assert_forbidden(
+        append_as(&mut world, Some("/app/"), "/app/o", resume.clone()),
+        "/audit/all",
+    );
     assert_eq!(head(&mut world, "/app/o"), before, "nothing was committed");
     world.run(&["/app/o"], 20, &mut |_| Network::Deliver);
     assert_eq!(copies(&mut world, "/audit/all"), 3, "still halted");
@@ -465,8 +482,11 @@ fn s2_a_prefix_token_may_not_replay_a_dead_letter_into_a_copy_outside_its_prefix
     };
     world.set_deployment("/app/o", deployment);
     let skip = json!({"start": "beginning", "onFailingEvent": "skip", "retry": {"maxAttempts": 1, "initialBackoffMs": 10, "maxBackoffMs": 10}});
-    world.append("/app/o", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "k",
-        "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": skip}}}));
+    world.append(
+        "/app/o",
+        json!({"type": CONFIGURED, "payload": {"subscriptionKey": "k",
+        "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": skip}}}),
+    );
     data(&mut world, "/app/o", 1);
     world.run(&["/app/o"], 20, &mut |_| Network::Fail(Outcome::permanent("HTTP 400")));
     let query = tributary::stream::dead_letters::DeadLetterQuery {
@@ -478,7 +498,10 @@ fn s2_a_prefix_token_may_not_replay_a_dead_letter_into_a_copy_outside_its_prefix
     let id = letters["deadLetters"][0]["id"].as_u64().unwrap();
     let now = world.now;
     // While it is a webhook, a prefix token may replay it.
-    assert!(world.stream("/app/o").plan_replay_within(id, now, Some("/app/")).is_ok());
+    assert!(world
+        .stream("/app/o")
+        .plan_replay_within(id, now, Some("/app/"))
+        .is_ok());
     // An unrestricted token makes the key a copy into /audit/all.
     world.append("/app/o", copy_config("k", "/audit/all"));
     let error = world
@@ -487,10 +510,7 @@ fn s2_a_prefix_token_may_not_replay_a_dead_letter_into_a_copy_outside_its_prefix
         .unwrap_err();
     let api = ApiError::from(error);
     assert_eq!((api.status, api.code()), (403, "forbidden_scope"), "{api:?}");
-    assert_eq!(
-        api.body.error.details.get("path"),
-        Some(&json!("/audit/all"))
-    );
+    assert_eq!(api.body.error.details.get("path"), Some(&json!("/audit/all")));
     // Without a prefix the replay is judged on its own terms (a copy takes no replays).
     let error = world.stream("/app/o").plan_replay_within(id, now, None).unwrap_err();
     assert_eq!(ApiError::from(error).code(), "subscription_not_found");
