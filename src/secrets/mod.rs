@@ -39,12 +39,7 @@ impl ApiFailure for NameError {
 }
 
 pub fn check_name(name: &str) -> Result<(), NameError> {
-    let valid = !name.is_empty()
-        && name.len() <= MAX_SECRET_NAME_BYTES
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'));
-    if valid {
+    if crate::text::is_plain_name(name, MAX_SECRET_NAME_BYTES) {
         Ok(())
     } else {
         Err(NameError)
