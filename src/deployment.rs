@@ -4,6 +4,7 @@
 //! subscription is configured — never during replay, so a fold stays a pure
 //! function of the log.
 
+use crate::secrets::MaybeSecret;
 use crate::subscription::{invalid, ConfigError, Configuration, Receiver};
 use crate::webhook::url_rules;
 use serde_json::Value;
@@ -31,9 +32,15 @@ impl Deployment {
     /// Refuses configurations this deployment cannot serve (422).
     pub fn check(&self, configuration: &Configuration) -> Result<(), ConfigError> {
         match &configuration.receiver {
-            Receiver::WebhookPost { url, .. } => {
+            // A URL from a secret is checked when the router resolves it
+            // at configure time, and again at every send (§9).
+            Receiver::WebhookPost {
+                url: MaybeSecret::Plain(url),
+                ..
+            } => {
                 url_rules::check(url, self.allow_insecure_webhooks).map_err(|problem| invalid("receiver.url", problem))
             }
+            Receiver::WebhookPost { .. } => Ok(()),
             Receiver::ItxCall { expression, .. } => {
                 let parts: Vec<&str> = expression
                     .as_array()

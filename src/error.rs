@@ -50,6 +50,7 @@ error_codes! {
     InvalidCopyBatch = ("invalid_copy_batch", 400),
     InvalidSourceName = ("invalid_source_name", 400),
     InvalidProcessorName = ("invalid_processor_name", 400),
+    InvalidSecretName = ("invalid_secret_name", 400),
     IdempotencyKeyRequired = ("idempotency_key_required", 400),
     // 401, 403 (§2 tokens, §3 rule 4 reserved keys and trusted types).
     Unauthorized = ("unauthorized", 401),
@@ -69,6 +70,7 @@ error_codes! {
     DeadLetterNotFound = ("dead_letter_not_found", 404),
     ProcessorNotFound = ("processor_not_found", 404),
     SourceNotFound = ("source_not_found", 404),
+    SecretNotFound = ("secret_not_found", 404),
     MethodNotAllowed = ("method_not_allowed", 405),
     // 409: conflicts with the stream's state.
     IdempotencyKeyReused = ("idempotency_key_reused", 409),
@@ -113,6 +115,11 @@ error_codes! {
     TooManyProcessors = ("too_many_processors", 422),
     TooManySources = ("too_many_sources", 422),
     UnknownProcessor = ("unknown_processor", 422),
+    /// §9: a secret value that is empty, too large or not one line of text.
+    InvalidSecret = ("invalid_secret", 422),
+    TooManySecrets = ("too_many_secrets", 422),
+    /// §9: a configuration names a secret the project does not hold.
+    UnknownSecret = ("unknown_secret", 422),
     ReducerFailed = ("reducer_failed", 422),
     ProcessorStateTooLarge = ("processor_state_too_large", 422),
     JsonataTooLong = ("jsonata_too_long", 422),
@@ -126,6 +133,7 @@ error_codes! {
     /// A missing or malformed `API_TOKENS` (§2).
     Misconfigured = ("misconfigured", 500),
     ProcessorUnreachable = ("processor_unreachable", 502),
+    SecretsUnreachable = ("secrets_unreachable", 502),
     ReplayFailed = ("replay_failed", 502),
     SigningNotConfigured = ("signing_not_configured", 503),
     DirectoryUnavailable = ("directory_unavailable", 503),

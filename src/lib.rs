@@ -26,6 +26,7 @@ pub mod reserved_keys;
 pub mod retention;
 pub mod route;
 pub mod schema;
+pub mod secrets;
 pub mod source;
 pub mod state;
 pub mod storage;

@@ -84,6 +84,28 @@ pub const DEFAULT_WEBHOOK_TIMEOUT_MS: u64 = 15_000;
 pub const MAX_WEBHOOK_TIMEOUT_MS: u64 = 30_000;
 /// Most bytes of a webhook response body read (§12); the rest is dropped.
 pub const MAX_WEBHOOK_RESPONSE_BYTES: usize = 64 * 1024;
+/// Receiver headers and secrets (§9 "Receiver secrets and headers", §12):
+/// most `receiver.headers` on one webhook, the longest header name, and the
+/// longest header value written as a string (a value from a secret is
+/// bounded by [`MAX_SECRET_VALUE_BYTES`]).
+pub const MAX_WEBHOOK_HEADERS: usize = 16;
+pub const MAX_WEBHOOK_HEADER_NAME_BYTES: usize = 64;
+pub const MAX_WEBHOOK_HEADER_VALUE_BYTES: usize = 1024;
+/// Project secrets (§9, §12): longest name, largest value, most per project.
+pub const MAX_SECRET_NAME_BYTES: usize = 64;
+pub const MAX_SECRET_VALUE_BYTES: usize = 4096;
+pub const MAX_SECRETS_PER_PROJECT: usize = 100;
+/// Largest `PUT /v1/secrets/{name}` body: the largest value written with
+/// every byte escaped (`\u00XX`, 6 bytes) and room for the envelope.
+pub const MAX_SECRET_BODY_BYTES: usize = 6 * MAX_SECRET_VALUE_BYTES + 1024;
+/// Secrets one resolution asks the project for (§9): a webhook names at
+/// most its URL and every header; the router's configure-time check asks
+/// for at most a project's worth (past it a name cannot exist).
+pub const MAX_RESOLVED_SECRETS: usize = MAX_SECRETS_PER_PROJECT;
+/// Shortest part of a secret's value redacted on its own (the token of
+/// `Bearer <token>`, a URL's host, path segment or query value), besides
+/// the whole value: shorter parts would blank ordinary words of a message.
+pub const MIN_REDACTED_PART_BYTES: usize = 8;
 /// Deadline of one itx-call or copy send (§12).
 pub const SEND_TIMEOUT_MS: u64 = 30_000;
 /// Grace added to a send's own timeout before its in-flight deadline counts
@@ -195,6 +217,9 @@ pub const MAX_RETRY_AFTER_MS: i64 = 86_400_000;
 /// wake, fold; §9).
 pub const SEND_SUBREQUESTS: u32 = 1;
 pub const PROCESSOR_DELIVERY_SUBREQUESTS: u32 = 3;
+/// A webhook whose URL or headers name secrets (§9) is two: the
+/// resolution at the project object, then the POST.
+pub const SECRET_WEBHOOK_SUBREQUESTS: u32 = 2;
 /// Shortest deadline one dead-letter replay attempt gets (§8), even when
 /// less than this is left of [`REPLAY_BUDGET_MS`].
 pub const REPLAY_MIN_ATTEMPT_TIMEOUT_MS: u64 = 1_000;

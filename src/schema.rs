@@ -24,6 +24,7 @@ pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/project/0001_processors.sql")),
     (2, include_str!("../migrations/project/0002_catalog.sql")),
     (3, include_str!("../migrations/project/0003_metrics.sql")),
+    (4, include_str!("../migrations/project/0004_secrets.sql")),
 ];
 
 /// A processor instance's schema (§9), applied in order in its SQLite.

@@ -1,5 +1,6 @@
 //! Excerpts quoted in error messages (DESIGN.md §2, §6, §9), each cut to its
-//! limit in `limits.rs`.
+//! limit in `limits.rs`; and the one rule of a plain name (processors,
+//! sources, secrets).
 
 use crate::limits::{MAX_ERROR_EXCERPT_CHARS, MAX_NAME_EXCERPT_CHARS, MAX_QUERY_EXCERPT_CHARS};
 
@@ -13,6 +14,16 @@ pub fn excerpt(text: &str) -> String {
 /// parameter name, as an error message quotes it (§2).
 pub fn name_excerpt(name: &str) -> String {
     name.chars().take(MAX_NAME_EXCERPT_CHARS).collect()
+}
+
+/// Whether `name` is 1 to `max_bytes` of `[A-Za-z0-9._-]`: the names of
+/// processors, sources and secrets (§9, §15), safe in a URL segment.
+pub fn is_plain_name(name: &str, max_bytes: usize) -> bool {
+    !name.is_empty()
+        && name.len() <= max_bytes
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'))
 }
 
 /// The first [`MAX_QUERY_EXCERPT_CHARS`] characters of an SQL statement, as

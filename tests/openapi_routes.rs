@@ -95,6 +95,11 @@ fn template_of(method: &str, route: &PublicRoute) -> Option<(String, String)> {
                 assert_eq!(expected, method);
                 "/v1/sources/{name}"
             }
+            ApiRoute::SecretList => "/v1/secrets",
+            ApiRoute::Secret { method: typed, .. } => {
+                assert_eq!(typed.as_str(), method);
+                "/v1/secrets/{name}"
+            }
             ApiRoute::Stream(Route { action, .. }) => stream_template(action),
         },
     };
@@ -122,7 +127,7 @@ fn stream_template(action: &Action) -> &'static str {
 
 /// One URL of every route the router has (each `ApiRoute` and `Action`),
 /// written independently of the document; every method is tried on each.
-const ROUTER_URLS: [&str; 24] = [
+const ROUTER_URLS: [&str; 27] = [
     "/v1/openapi.json",
     "/v1/token",
     "/v1/metrics",
@@ -134,6 +139,9 @@ const ROUTER_URLS: [&str; 24] = [
     "/v1/sources",
     "/v1/sources/",
     "/v1/sources/usdc.transfers",
+    "/v1/secrets",
+    "/v1/secrets/",
+    "/v1/secrets/ALERTS_WEBHOOK_URL",
     "/v1/streams/a",
     "/v1/streams/a/b/c",
     "/v1/streams/a/-/events",

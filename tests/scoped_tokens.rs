@@ -33,6 +33,9 @@ fn routes() -> Vec<(&'static str, &'static str, &'static str, Vec<Scope>)> {
         ("GET", "/v1/sources/usdc", "", vec![Read]),
         ("PUT", "/v1/sources/usdc", "", vec![Manage]),
         ("DELETE", "/v1/sources/usdc", "", vec![Manage]),
+        ("GET", "/v1/secrets", "", vec![Manage]),
+        ("PUT", "/v1/secrets/HOOK", "", vec![Manage]),
+        ("DELETE", "/v1/secrets/HOOK", "", vec![Manage]),
         ("GET", "/v1/streams/app/a", "", vec![Read]),
         ("DELETE", "/v1/streams/app/a", "", vec![Manage]),
         ("POST", "/v1/streams/app/a/-/events", DATA, vec![Append]),
@@ -102,9 +105,9 @@ fn s2_the_matrix_covers_every_route_kind() {
         };
         kinds.insert(kind);
     }
-    // 6 project routes (jsonata, token, catalog, processors, source
-    // directory, source) and 15 stream actions.
-    assert_eq!(kinds.len(), 6 + 15, "{kinds:?}");
+    // 8 project routes (jsonata, token, catalog, processors, source
+    // directory, source, secret list, secret) and 15 stream actions.
+    assert_eq!(kinds.len(), 8 + 15, "{kinds:?}");
 }
 
 #[test]
@@ -144,7 +147,9 @@ fn s2_a_prefix_token_reaches_only_streams_under_its_prefix() {
     let sibling = Grant::scoped("p", &all, Some("/app/a/")).unwrap();
     for (method, url, body, _) in routes() {
         let stream_route = url.starts_with("/v1/streams/");
-        let project_wide = url.starts_with("/v1/processors") || url.starts_with("/v1/sources");
+        let project_wide = ["/v1/processors", "/v1/sources", "/v1/secrets"]
+            .iter()
+            .any(|prefix| url.starts_with(prefix));
         let decided = decide(&inside, method, url, body);
         if project_wide {
             let error = decided.unwrap_err();
@@ -554,4 +559,39 @@ fn s2_restarts_are_judged_by_where_the_copy_writes_when_the_event_is_folded() {
     let raw = tributary::state::StoredConfiguration::Unreadable(json!({"receiver": {
         "action": "copy-to-stream", "receivingStreamPath": "/audit/all", "delivery": "?"}}));
     assert_eq!(raw.copy_target(), Some("/audit/all"));
+}
+
+/// §9: secrets are project-wide; a prefix token may not configure a
+/// receiver that sends one (it could name a URL of its own), in its url or
+/// any header, alone or in a batch. An unprefixed manage token may.
+#[test]
+fn s2_s9_a_prefix_token_may_not_configure_a_receiver_naming_a_secret() {
+    let grant = Grant::scoped("p", &[Scope::Manage], Some("/app/")).unwrap();
+    let configure = |mut receiver: serde_json::Value| {
+        receiver["delivery"] = json!({"start": "now", "onFailingEvent": "skip"});
+        json!({"type": "events.iterate.com/stream/subscription-configured", "payload": {
+            "subscriptionKey": "w", "receiver": receiver}})
+        .to_string()
+    };
+    let url = "/v1/streams/app/a/-/events";
+    let plain =
+        configure(json!({"action": "webhook-post", "url": "https://example.com/h", "headers": {"x-team": "a"}}));
+    assert_eq!(decide(&grant, "POST", url, &plain), Ok(()));
+    let secret_url = configure(json!({"action": "webhook-post", "url": {"secret": "HOOK"}}));
+    let secret_header = configure(json!({"action": "webhook-post", "url": "https://attacker.example/h",
+        "headers": {"authorization": {"secret": "API_TOKEN"}}}));
+    let batch = format!(r#"{{"events": [{plain}, {secret_header}]}}"#);
+    for body in [&secret_url, &secret_header, &batch] {
+        let refused = decide(&grant, "POST", url, body).unwrap_err();
+        assert_eq!(
+            refused,
+            ScopeError::ProjectWide {
+                prefix: "/app/".to_owned()
+            },
+            "{body}"
+        );
+        assert_eq!(ApiError::from(refused).status, 403);
+    }
+    let manager = Grant::scoped("p", &[Scope::Manage], None).unwrap();
+    assert_eq!(decide(&manager, "POST", url, &batch), Ok(()));
 }

@@ -8,6 +8,7 @@ import { streamPage, STREAM_TABS } from "./stream.js";
 import { processorsPage, processorPage } from "./processors.js";
 import { subscriptionPage } from "./subscription_view.js";
 import { sourcesPage, sourcePage } from "./sources.js";
+import { secretsPage } from "./secrets.js";
 
 const tabPattern = STREAM_TABS.map((tab) => tab.id).join("|");
 const routes = [
@@ -24,6 +25,7 @@ const routes = [
   { pattern: /^\/processors\/([^/]+)$/, nav: "processors", render: (root, ctx) => processorPage(root, ctx, decodeURIComponent(ctx.params[0])) },
   { pattern: /^\/sources\/?$/, nav: "sources", render: sourcesPage },
   { pattern: /^\/sources\/([^/]+)$/, nav: "sources", render: (root, ctx) => sourcePage(root, ctx, decodeURIComponent(ctx.params[0])) },
+  { pattern: /^\/secrets\/?$/, nav: "secrets", render: secretsPage },
 ];
 
 const main = document.getElementById("main");

@@ -23,6 +23,7 @@ const DELIVERED = ["copy-to-stream", "itx-call", "webhook-post", "log"];
 const PARTS = {
   receivingStreamPath: ["copy-to-stream"],
   url: ["webhook-post"],
+  headers: ["webhook-post"],
   expression: ["itx-call"],
   processor: ["processor-wake"],
   transform: DELIVERED,
@@ -75,6 +76,8 @@ function controls() {
     condition: area("jsonataCondition", "filter.jsonataCondition"),
     receivingStreamPath: text("receivingStreamPath", "receiver.receivingStreamPath", { placeholder: "/app/audit" }),
     url: text("url", "receiver.url", { placeholder: "https://hooks.example.com/orders" }),
+    urlSecret: text("urlSecret", "receiver.url", { placeholder: "ALERTS_WEBHOOK_URL" }),
+    headers: area("headers", "receiver.headers", 3),
     expression: text("expression", "receiver.expression", { placeholder: '["services", "BINDING", "method"]' }),
     processor: text("processor", "receiver.expression", { placeholder: "order-count" }),
     transform: area("jsonataTransform", "receiver.jsonataTransform"),
@@ -105,7 +108,10 @@ function fill(c, key, configuration) {
   c.condition.value = configuration.filter?.jsonataCondition ?? "";
   c.action.value = receiver.action ?? "webhook-post";
   c.receivingStreamPath.value = receiver.receivingStreamPath ?? "";
-  c.url.value = receiver.url ?? "";
+  // A URL from a secret (§9) shows the secret's name, never a value.
+  c.url.value = typeof receiver.url === "string" ? receiver.url : "";
+  c.urlSecret.value = receiver.url?.secret ?? "";
+  c.headers.value = receiver.headers ? JSON.stringify(receiver.headers, null, 2) : "";
   if (receiver.action === "processor-wake") c.processor.value = receiver.expression?.[1] ?? "";
   else if (receiver.expression) c.expression.value = JSON.stringify(receiver.expression);
   c.transform.value = receiver.jsonataTransform ?? "";
@@ -161,7 +167,14 @@ function payloadOf(c) {
   if (Object.keys(filter).length) payload.filter = filter;
   const receiver = { action };
   if (takes("receivingStreamPath")) receiver.receivingStreamPath = c.receivingStreamPath.value.trim();
-  if (takes("url")) receiver.url = c.url.value.trim();
+  if (takes("url")) receiver.url = c.urlSecret.value.trim() ? { secret: c.urlSecret.value.trim() } : c.url.value.trim();
+  if (takes("headers") && c.headers.value.trim()) {
+    try {
+      receiver.headers = JSON.parse(c.headers.value);
+    } catch (error) {
+      return { error: { code: "invalid_json", message: `the headers are not valid JSON: ${error.message}`, details: { field: "receiver.headers" } } };
+    }
+  }
   if (takes("processor")) receiver.expression = ["processors", c.processor.value.trim(), "wake"];
   if (takes("expression")) {
     try {
@@ -201,7 +214,8 @@ export function subscriptionForm(path, { key, configuration, onConfigured } = {}
   const wrap = (control, label, hint) => field(label, control, hint);
   const parts = {
     receivingStreamPath: [wrap(c.receivingStreamPath, "Receiving stream path")],
-    url: [wrap(c.url, "Webhook URL", "https only, unless the deployment allows insecure webhooks")],
+    url: [h("div", { class: "grid-2" }, wrap(c.url, "Webhook URL", "https only, unless the deployment allows insecure webhooks"), wrap(c.urlSecret, "…or the URL from a secret (optional)", "A name under Secrets; its value is never shown"))],
+    headers: [wrap(c.headers, "Headers (JSON object, optional)", 'e.g. {"authorization": {"secret": "API_TOKEN"}}; authorization only from a secret')],
     expression: [wrap(c.expression, "ITX expression (JSON array)", "A service binding on the deployment's allowlist")],
     processor: [wrap(c.processor, "Processor name", "A processor defined under Processors")],
     transform: [wrap(c.transform, "JSONata transform (optional)", "Shapes each event before it is sent")],
@@ -221,7 +235,7 @@ export function subscriptionForm(path, { key, configuration, onConfigured } = {}
     h("h2", { id: "subscription-form-title" }, configuration ? "Replace this subscription" : "Configure a subscription"),
     h("div", { class: "grid-2" }, wrap(c.key, "Subscription key (optional)", "Same key: replace (a new delivery run)"), wrap(c.description, "Description (optional)")),
     wrap(c.action, "Receiver"),
-    parts.receivingStreamPath, parts.url, parts.expression, parts.processor,
+    parts.receivingStreamPath, parts.url, parts.headers, parts.expression, parts.processor,
     h("fieldset", { class: "policy" }, h("legend", null, "Filter"), wrap(c.eventTypes, "Event types (optional)", "Exact types, separated by commas"), wrap(c.condition, "JSONata condition (optional)", "Must evaluate to exactly true")),
     parts.transform,
     parts.delivery,

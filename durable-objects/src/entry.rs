@@ -16,6 +16,7 @@ use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Respons
 
 use crate::internal::bindings::{object_name, STREAM_BINDING};
 use tributary::route::internal::PROJECT_HEADER;
+use tributary::route::SECRETS_PREFIX;
 
 /// At worker start: a panic that slips through (DESIGN.md §1 forbids them)
 /// at least logs where it happened before the instance aborts.
@@ -67,14 +68,14 @@ async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: A
         ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
         ApiRoute::Token => responses::from_api(tributary::api::ApiResponse::json(200, &grant.to_json())),
         ApiRoute::Catalog => match scope::catalog_view(grant, url.query().unwrap_or_default()) {
-            CatalogView::Query(query) => processors(request, env, project, CATALOG_ROUTE, Some(&query)).await,
+            CatalogView::Query(query) => to_project(request, env, project, CATALOG_ROUTE, Some(&query)).await,
             CatalogView::Empty => {
                 responses::from_api(tributary::api::ApiResponse::json(200, &scope::empty_catalog_page()))
             }
         },
         ApiRoute::Metrics => match scope::metrics_view(grant, url.query().unwrap_or_default()) {
             CatalogView::Query(query) => {
-                processors(request, env, project, tributary::route::METRICS_ROUTE, Some(&query)).await
+                to_project(request, env, project, tributary::route::METRICS_ROUTE, Some(&query)).await
             }
             CatalogView::Empty => responses::from_api(tributary::api::ApiResponse {
                 status: 200,
@@ -82,7 +83,11 @@ async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: A
                 body: String::new(),
             }),
         },
-        ApiRoute::Processors { .. } => processors(request, env, project, url.path(), url.query()).await,
+        ApiRoute::Processors { .. } => to_project(request, env, project, url.path(), url.query()).await,
+        ApiRoute::SecretList => to_project(request, env, project, SECRETS_PREFIX, None).await,
+        ApiRoute::Secret { name, .. } => {
+            to_project(request, env, project, &format!("{SECRETS_PREFIX}/{name}"), None).await
+        }
         ApiRoute::SourceDirectory => crate::source_object::route_directory(env, project, url.query()).await,
         ApiRoute::Source { name, method } => {
             crate::source_object::route_source(request, env, project, &name, method).await
@@ -193,12 +198,37 @@ async fn stream(mut request: Request, env: &Env, grant: &Grant, url: &Url, route
 }
 
 /// An append is refused before it reaches the stream when it uses the
-/// engine's key namespace (§3 rule 4) or names an unknown processor (§9).
+/// engine's key namespace (§3 rule 4), names an unknown processor or a
+/// secret the project does not hold or cannot use (§9).
 async fn check_append(env: &Env, project: &str, body: &[u8]) -> Result<Option<Response>> {
     if let Err(reserved) = tributary::reserved_keys::check_public_append(body) {
         return responses::api_error(reserved).map(Some);
     }
-    unknown_processors(env, project, body).await
+    if let Some(refused) = unknown_processors(env, project, body).await? {
+        return Ok(Some(refused));
+    }
+    unusable_secrets(env, project, body).await
+}
+
+/// A `subscription-configured` naming a secret the project does not hold
+/// (422 `unknown_secret`), or whose value its use refuses (a URL the URL
+/// rules refuse: 422 naming the field), is refused before the append (§9).
+async fn unusable_secrets(env: &Env, project: &str, body: &[u8]) -> Result<Option<Response>> {
+    let references = tributary::secrets::referenced_in_append(body);
+    if references.is_empty() {
+        return Ok(None);
+    }
+    let request =
+        tributary::secrets::SecretCache::default().request(references.iter().map(|reference| reference.name.as_str()));
+    let answer = match crate::senders::secrets::ask(env, project, &request).await {
+        Ok(answer) => answer,
+        Err(error) => return responses::error(ErrorCode::SecretsUnreachable, &error).map(Some),
+    };
+    let allow_insecure = crate::internal::deployment_env::from_env(env).allow_insecure_webhooks;
+    match tributary::secrets::check_references(&references, &request, answer, allow_insecure) {
+        Ok(()) => Ok(None),
+        Err(refused) => responses::api_error(refused).map(Some),
+    }
 }
 
 /// What a live connection needs from the client's request (§10).
@@ -243,9 +273,10 @@ async fn forward(
     stub.fetch_with_request(forwarded).await
 }
 
-/// `/v1/processors[/{name}]` (§9) and `GET /v1/streams` (§14): served by
-/// the project object.
-async fn processors(
+/// `/v1/processors[/{name}]`, `/v1/secrets[/{name}]` (§9), `GET
+/// /v1/streams` (§14) and `GET /v1/metrics` (§11): served by the project
+/// object.
+async fn to_project(
     mut request: Request,
     env: &Env,
     project: &str,
@@ -253,11 +284,11 @@ async fn processors(
     query: Option<&str>,
 ) -> Result<Response> {
     let method = request.method();
-    // §12: a definition's cap on PUT; every other method takes no body.
-    let limit = if method == Method::Put {
-        BodyLimit::PROCESSOR_DEFINITION
-    } else {
-        BodyLimit::UNUSED
+    // §12: a definition's or a secret's cap on PUT; every other method takes no body.
+    let limit = match method {
+        Method::Put if path.starts_with(SECRETS_PREFIX) => BodyLimit::SECRET,
+        Method::Put => BodyLimit::PROCESSOR_DEFINITION,
+        _ => BodyLimit::UNUSED,
     };
     let mut body = match request_body::read_or_refuse(&mut request, limit).await? {
         Ok(body) => body,

@@ -1,6 +1,6 @@
 //! The project Durable Object (DESIGN.md §9, §11, §14): one per project,
-//! holding its processor definitions, its stream catalog and its streams'
-//! latest metrics snapshots. Reached only through the router (and the
+//! holding its processor definitions, its secrets, its stream catalog and
+//! its streams' latest metrics snapshots. Reached only through the router (and the
 //! project's streams), which set the project header.
 
 use crate::internal::responses;
@@ -11,6 +11,7 @@ use tributary::error::ErrorCode;
 use tributary::processor::ProcessorStore;
 use tributary::route::internal::{self, ProjectObjectRoute, PROJECT_HEADER};
 use tributary::route::BodyLimit;
+use tributary::secrets::SecretStore;
 use worker::{durable_object, DurableObject, Env, Method, Request, Response, Result, State};
 
 #[durable_object]
@@ -18,6 +19,7 @@ pub struct ProjectObject {
     state: State,
     store: RefCell<Option<ProcessorStore<DoSql>>>,
     catalog: RefCell<Option<Catalog<DoSql>>>,
+    secrets: RefCell<Option<SecretStore<DoSql>>>,
 }
 
 impl DurableObject for ProjectObject {
@@ -26,6 +28,7 @@ impl DurableObject for ProjectObject {
             state,
             store: RefCell::new(None),
             catalog: RefCell::new(None),
+            secrets: RefCell::new(None),
         }
     }
 
@@ -37,6 +40,8 @@ impl DurableObject for ProjectObject {
         let query = url.query().unwrap_or("");
         match internal::project_object(url.path()) {
             Ok(ProjectObjectRoute::Processors { name }) => self.processors(&mut request, name.as_deref(), query).await,
+            Ok(ProjectObjectRoute::Secrets { name }) => self.secrets(&mut request, name.as_deref(), false).await,
+            Ok(ProjectObjectRoute::SecretsResolve) => self.secrets(&mut request, None, true).await,
             Ok(route) => self.catalog(&mut request, &route, query).await,
             Err(error) => responses::api_error(error),
         }
@@ -99,5 +104,37 @@ impl ProjectObject {
             return responses::error(ErrorCode::Internal, "project store not open");
         };
         responses::from_api(store.handle(method.as_ref(), name, query, &body, now))
+    }
+
+    /// `/v1/secrets[/{name}]` and `POST /internal/secrets/resolve` (§9):
+    /// the write-only store answers each; only the internal route reads a
+    /// value, and nothing here logs one.
+    async fn secrets(&self, request: &mut Request, name: Option<&str>, resolve: bool) -> Result<Response> {
+        let method = request.method();
+        let limit = match (resolve, &method) {
+            (true, _) => BodyLimit::INTERNAL,
+            (false, Method::Put) => BodyLimit::SECRET,
+            (false, _) => BodyLimit::UNUSED,
+        };
+        let body = match crate::internal::request_body::read_or_refuse(request, limit).await? {
+            Ok(body) => body,
+            Err(refused) => return Ok(refused),
+        };
+        let mut slot = self.secrets.borrow_mut();
+        if slot.is_none() {
+            match SecretStore::open(DoSql::new(&self.state)) {
+                Ok(store) => *slot = Some(store),
+                Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
+            }
+        }
+        let Some(store) = slot.as_ref() else {
+            return responses::error(ErrorCode::Internal, "secret store not open");
+        };
+        let answer = if resolve {
+            store.handle_resolve(&body)
+        } else {
+            store.handle(method.as_ref(), name, &body, crate::platform::now_ms())
+        };
+        responses::from_api(answer)
     }
 }

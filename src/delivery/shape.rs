@@ -154,7 +154,8 @@ mod tests {
 
     fn webhook(delivery: Delivery) -> Receiver {
         Receiver::WebhookPost {
-            url: "https://example.com/hook".to_owned(),
+            url: crate::secrets::MaybeSecret::Plain("https://example.com/hook".to_owned()),
+            headers: Default::default(),
             jsonata_transform: None,
             delivery,
         }

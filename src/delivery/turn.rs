@@ -24,10 +24,14 @@ use crate::subscription::{Configuration, Receiver};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Subrequests one send to `receiver` makes (§12): a processor wake is a
-/// definition read, a wake and a fold; everything else one request.
+/// definition read, a wake and a fold; a webhook naming secrets resolves
+/// them first (§9); everything else one request.
 pub fn send_cost(receiver: &Receiver) -> u32 {
     match receiver {
         Receiver::ProcessorWake { .. } => PROCESSOR_DELIVERY_SUBREQUESTS,
+        Receiver::WebhookPost { .. } if !crate::secrets::references(receiver).is_empty() => {
+            crate::limits::SECRET_WEBHOOK_SUBREQUESTS
+        }
         _ => SEND_SUBREQUESTS,
     }
 }

@@ -68,13 +68,7 @@ pub struct Definition {
 
 /// A processor name: what `["processors", NAME, "wake"]` names.
 pub fn check_name(name: &str) -> Result<(), DefinitionError> {
-    let valid = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name.len() <= MAX_PROCESSOR_NAME_BYTES
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'));
+    let valid = name != "." && name != ".." && crate::text::is_plain_name(name, MAX_PROCESSOR_NAME_BYTES);
     if valid {
         Ok(())
     } else {

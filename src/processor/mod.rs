@@ -29,30 +29,12 @@ pub fn name_of(expression: &Value) -> Option<&str> {
 /// unknown processor is a 422). Bodies that do not parse name none: the
 /// append itself reports them.
 pub fn referenced_in_append(body: &[u8]) -> Vec<String> {
-    if !crate::json_limits::may_contain(body, b"subscription-configured") {
-        return Vec::new();
-    }
-    let Ok(value) = serde_json::from_slice::<Value>(body) else {
-        return Vec::new();
-    };
-    let events = match value.get("events").and_then(Value::as_array) {
-        Some(events) => events.as_slice(),
-        None => std::slice::from_ref(&value),
-    };
-    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
-    let mut names: Vec<String> = events
+    let mut names: Vec<String> = crate::subscription::configured_in_append(body)
         .iter()
-        .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured))
-        // A configuration that does not validate gets its own 422 from the
-        // append: only otherwise valid ones are checked for their processor.
-        .filter(|event| {
-            event
-                .get("payload")
-                .is_some_and(|payload| crate::subscription::Configuration::parse(payload).is_ok())
+        .filter_map(|configuration| match &configuration.receiver {
+            crate::subscription::Receiver::ProcessorWake { expression } => name_of(expression).map(str::to_owned),
+            _ => None,
         })
-        .filter_map(|event| event.pointer("/payload/receiver"))
-        .filter(|receiver| receiver.get("action").and_then(Value::as_str) == Some("processor-wake"))
-        .filter_map(|receiver| receiver.get("expression").and_then(name_of).map(str::to_owned))
         .collect();
     names.sort();
     names.dedup();

@@ -12,6 +12,8 @@
 //! - [`gate_hit`]: a row of `gate_hits` (§13 Gates).
 //! - [`journal_row`]: a row of `delivery_journal` (§13).
 //! - [`event_row`]: a row of `events` (§3), decoded by column name.
+//! - [`secret_row`]: a row of the project object's `secrets` (§9), and
+//!   the summary its listing reads (never the value).
 //! - [`window_slot`]: a row of `delivery_window` (§8 `concurrency`), one
 //!   event a concurrent subscription planned past its cursor.
 
@@ -22,6 +24,7 @@ pub mod gate_hit;
 pub mod journal_row;
 pub mod run_stamp;
 pub mod runtime_row;
+pub mod secret_row;
 pub mod window_slot;
 
 pub use fence::{FenceRow, InboundFence};
@@ -29,4 +32,5 @@ pub use gate_hit::GateHit;
 pub use journal_row::Journaled;
 pub use run_stamp::RunStamp;
 pub use runtime_row::RuntimeRow;
+pub use secret_row::{SecretRow, SecretSummary};
 pub use window_slot::WindowSlot;

@@ -4,7 +4,8 @@ use super::Action;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{
     MAX_APPEND_BODY_BYTES, MAX_INTERNAL_BODY_BYTES, MAX_JSONATA_EVALUATE_BODY_BYTES,
-    MAX_PROCESSOR_DEFINITION_BODY_BYTES, MAX_SOURCE_CONFIG_BYTES, MAX_SUBSCRIBE_FROM_BODY_BYTES, MAX_UNUSED_BODY_BYTES,
+    MAX_PROCESSOR_DEFINITION_BODY_BYTES, MAX_SECRET_BODY_BYTES, MAX_SOURCE_CONFIG_BYTES, MAX_SUBSCRIBE_FROM_BODY_BYTES,
+    MAX_UNUSED_BODY_BYTES,
 };
 
 /// The most a route's request body may weigh, and the §2 code of the 413
@@ -41,6 +42,11 @@ impl BodyLimit {
     pub const SOURCE_CONFIG: BodyLimit = BodyLimit {
         bytes: MAX_SOURCE_CONFIG_BYTES,
         code: ErrorCode::SourceTooLarge,
+    };
+    /// `PUT /v1/secrets/{name}` (§9).
+    pub const SECRET: BodyLimit = BodyLimit {
+        bytes: MAX_SECRET_BODY_BYTES,
+        code: ErrorCode::BodyTooLarge,
     };
     /// Every route that takes no body.
     pub const UNUSED: BodyLimit = BodyLimit {

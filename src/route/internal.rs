@@ -4,7 +4,7 @@
 //! one typed route per object. Only the Worker and its objects reach these
 //! URLs; the public router never forwards to an `/internal/` path.
 
-use super::{stream, Route, RouteError, METRICS_ROUTE, PROCESSORS_PREFIX, STREAMS_PREFIX};
+use super::{stream, Route, RouteError, METRICS_ROUTE, PROCESSORS_PREFIX, SECRETS_PREFIX, STREAMS_PREFIX};
 
 /// Set by the router on every request it forwards; an object trusts it
 /// because only this Worker can reach the object.
@@ -36,6 +36,9 @@ pub const METRICS_REPORT_ROUTE: &str = "/internal/metrics";
 pub const SOURCE_METRICS_ROUTE: &str = "/internal/metrics/source";
 /// `POST /internal/processor/{wake|fold}`, `GET /internal/processor/state` (§9).
 pub const INSTANCE_ROUTE: &str = "/internal/processor/";
+/// `POST /internal/secrets/resolve` on the project object (§9): the
+/// router's configure-time check and a stream's send-time resolution.
+pub const SECRETS_RESOLVE_ROUTE: &str = "/internal/secrets/resolve";
 /// Router → one source object (the [`SOURCE_NAME_HEADER`] names it).
 pub const SOURCE_ROUTE: &str = "/internal/source";
 /// Router and sources → the project's source directory (§15).
@@ -89,6 +92,10 @@ pub enum ProjectObjectRoute {
     MetricsReport,
     /// `POST /internal/metrics/source` (§11, §15).
     SourceMetricsReport,
+    /// `/v1/secrets[/{name}]` (§9); the router checked the name.
+    Secrets { name: Option<String> },
+    /// `POST /internal/secrets/resolve` (§9).
+    SecretsResolve,
 }
 
 impl ProjectObjectRoute {
@@ -136,6 +143,13 @@ pub fn project_object(url_path: &str) -> Result<ProjectObjectRoute, RouteError> 
         METRICS_ROUTE => Ok(ProjectObjectRoute::MetricsScrape),
         METRICS_REPORT_ROUTE => Ok(ProjectObjectRoute::MetricsReport),
         SOURCE_METRICS_ROUTE => Ok(ProjectObjectRoute::SourceMetricsReport),
+        SECRETS_RESOLVE_ROUTE => Ok(ProjectObjectRoute::SecretsResolve),
+        SECRETS_PREFIX => Ok(ProjectObjectRoute::Secrets { name: None }),
+        _ if url_path.starts_with("/v1/secrets/") => Ok(ProjectObjectRoute::Secrets {
+            name: url_path
+                .strip_prefix("/v1/secrets/")
+                .map(|name| super::decode_segment(name).unwrap_or_default()),
+        }),
         _ => processor_name(url_path)
             .map(|name| ProjectObjectRoute::Processors { name })
             .ok_or(RouteError::NotFound),
@@ -227,6 +241,20 @@ mod tests {
         assert_eq!(ProjectObjectRoute::MetricsScrape.metrics_route(), Some("scrape"));
         assert_eq!(ProjectObjectRoute::MetricsReport.metrics_route(), Some("report"));
         assert_eq!(ProjectObjectRoute::MetricsScrape.catalog_route(), None);
+        assert_eq!(
+            project_object("/v1/secrets").ok(),
+            Some(ProjectObjectRoute::Secrets { name: None })
+        );
+        assert_eq!(
+            project_object("/v1/secrets/HOOK").ok(),
+            Some(ProjectObjectRoute::Secrets {
+                name: Some("HOOK".to_owned())
+            })
+        );
+        assert_eq!(
+            project_object("/internal/secrets/resolve").ok(),
+            Some(ProjectObjectRoute::SecretsResolve)
+        );
         assert_eq!(processor_object("/internal/processor/wake").ok(), Some("wake"));
         assert_eq!(
             source_object("/internal/sources").ok(),

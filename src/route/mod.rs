@@ -4,7 +4,7 @@
 //!
 //! - [`public`]: what the Worker entry serves (DESIGN.md §2, §3, §9, §13,
 //!   §14, §15): the bench baseline, the console, the JSONata playground, the
-//!   catalog, processors, sources and every stream route.
+//!   catalog, processors, sources, secrets and every stream route.
 //! - [`stream`]: `/v1/streams/{path}[/-/{action}]` (§3), the stream routes.
 //! - [`internal`]: object-to-object URLs and header names, and what each
 //!   Durable Object's `fetch` serves.
@@ -31,6 +31,8 @@ pub const STREAMS_PREFIX: &str = "/v1/streams";
 pub const PROCESSORS_PREFIX: &str = "/v1/processors";
 /// `/v1/sources` and `/v1/sources/{name}` (§15).
 pub const SOURCES_PREFIX: &str = "/v1/sources";
+/// `GET /v1/secrets` and `PUT|DELETE /v1/secrets/{name}` (§9).
+pub const SECRETS_PREFIX: &str = "/v1/secrets";
 /// `GET /v1/token`: what the presented token grants (§2 Scopes).
 pub const TOKEN_ROUTE: &str = "/v1/token";
 /// `POST /v1/jsonata/evaluate`, the JSONata playground.
@@ -59,6 +61,9 @@ pub enum RouteError {
     /// `/v1/sources/{name}` with a name §15 does not allow.
     #[error(transparent)]
     SourceName(ConfigError),
+    /// `/v1/secrets/{name}` with a name §9 does not allow.
+    #[error(transparent)]
+    SecretName(crate::secrets::NameError),
 }
 
 // No `details`: a route error answers with an empty `details` object.
@@ -70,6 +75,7 @@ impl ApiFailure for RouteError {
             RouteError::Path(error) => error.error_code(),
             RouteError::Offset(error) => error.error_code(),
             RouteError::SourceName(error) => error.error_code(),
+            RouteError::SecretName(error) => error.error_code(),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::{
     internal, stream, Route, RouteError, BENCH_PREFIX, CONSOLE_PREFIX, JSONATA_EVALUATE_ROUTE, METRICS_ROUTE,
-    SOURCES_PREFIX, STREAMS_PREFIX, TOKEN_ROUTE,
+    SECRETS_PREFIX, SOURCES_PREFIX, STREAMS_PREFIX, TOKEN_ROUTE,
 };
 use crate::source::config::check_name;
 
@@ -43,6 +43,10 @@ pub enum ApiRoute {
     SourceDirectory,
     /// `PUT|GET|DELETE /v1/sources/{name}` (§15).
     Source { name: String, method: SourceMethod },
+    /// `GET /v1/secrets` (§9): the project's secrets, names and versions.
+    SecretList,
+    /// `PUT|DELETE /v1/secrets/{name}` (§9): write-only.
+    Secret { name: String, method: SecretMethod },
     /// `/v1/streams/{path}[/-/{action}]` (§3).
     Stream(Route),
     /// `GET /v1/token` (§2 Scopes): what the presented token grants.
@@ -55,6 +59,22 @@ pub enum SourceMethod {
     Put,
     Get,
     Delete,
+}
+
+/// The methods `/v1/secrets/{name}` takes: a secret is never read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretMethod {
+    Put,
+    Delete,
+}
+
+impl SecretMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SecretMethod::Put => "PUT",
+            SecretMethod::Delete => "DELETE",
+        }
+    }
 }
 
 /// `/`: the console's front door, redirected to `/console/` (§14).
@@ -111,6 +131,9 @@ pub fn parse_api(method: &str, url_path: &str) -> Result<ApiRoute, RouteError> {
     if let Some(rest) = sources_rest(url_path) {
         return source(method, rest);
     }
+    if let Some(rest) = under(url_path, SECRETS_PREFIX) {
+        return secret(method, rest);
+    }
     stream::parse(method, url_path).map(ApiRoute::Stream)
 }
 
@@ -121,8 +144,41 @@ pub fn is_console_path(path: &str) -> bool {
 
 /// What follows `/v1/sources` when the path is `/v1/sources` or under it.
 fn sources_rest(url_path: &str) -> Option<&str> {
-    let rest = url_path.strip_prefix(SOURCES_PREFIX)?;
+    under(url_path, SOURCES_PREFIX)
+}
+
+/// What follows `prefix` when the path is `prefix` or under it.
+fn under<'a>(url_path: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = url_path.strip_prefix(prefix)?;
     (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+}
+
+/// `/v1/secrets[/{name}]` (§9): the name is checked before the method; a
+/// secret is write-only, so `GET` of a name is refused (405).
+fn secret(method: &str, rest: &str) -> Result<ApiRoute, RouteError> {
+    if rest.is_empty() || rest == "/" {
+        return match method {
+            "GET" => Ok(ApiRoute::SecretList),
+            _ => Err(RouteError::MethodRefused(
+                "GET /v1/secrets lists the project's secrets; PUT /v1/secrets/{name} writes one",
+            )),
+        };
+    }
+    let name = rest
+        .strip_prefix('/')
+        .and_then(super::decode_segment)
+        .ok_or(RouteError::NotFound)?;
+    crate::secrets::check_name(&name).map_err(RouteError::SecretName)?;
+    let method = match method {
+        "PUT" => SecretMethod::Put,
+        "DELETE" => SecretMethod::Delete,
+        _ => {
+            return Err(RouteError::MethodRefused(
+                "a secret is write-only: PUT writes it, DELETE removes it (GET /v1/secrets lists names)",
+            ))
+        }
+    };
+    Ok(ApiRoute::Secret { name, method })
 }
 
 /// `/v1/sources[/{name}]`: the name is checked (§15) before the method.
@@ -209,6 +265,17 @@ mod tests {
                 })
             );
         }
+        assert_eq!(ok("GET", "/v1/secrets"), Some(ApiRoute::SecretList));
+        assert_eq!(ok("GET", "/v1/secrets/"), Some(ApiRoute::SecretList));
+        for (method, typed) in [("PUT", SecretMethod::Put), ("DELETE", SecretMethod::Delete)] {
+            assert_eq!(
+                ok(method, "/v1/secrets/ALERTS_WEBHOOK_URL"),
+                Some(ApiRoute::Secret {
+                    name: "ALERTS_WEBHOOK_URL".to_owned(),
+                    method: typed
+                })
+            );
+        }
         let stream = ok("POST", "/v1/streams/app/-/events");
         assert!(matches!(
             stream,
@@ -226,6 +293,8 @@ mod tests {
             ("GET", "/v1/jsonata/evaluate"),
             ("GET", "/v1/processorsx"),
             ("GET", "/v1/sourcesx"),
+            ("GET", "/v1/secretsx"),
+            ("PUT", "/v1/secrets/%zz"),
             ("GET", "/v1/sources/%zz"),
             ("GET", "/v1/streamsx/a"),
             ("GET", "/consolex"),
@@ -243,6 +312,9 @@ mod tests {
             ("POST", "/v1/sources"),
             ("POST", "/v1/token"),
             ("POST", "/v1/sources/a"),
+            ("GET", "/v1/secrets/a"),
+            ("POST", "/v1/secrets/a"),
+            ("PUT", "/v1/secrets"),
             ("PATCH", "/v1/streams/a/-/events"),
             ("POST", "/v1/openapi.json"),
         ] {
@@ -262,6 +334,8 @@ mod tests {
         // The name is checked before the method.
         assert_eq!(refused("POST", "/v1/sources/a/b"), refusal(400, "invalid_source_name"));
         assert_eq!(refused("GET", "/v1/streams/a/../b"), refusal(400, "invalid_path"));
+        assert_eq!(refused("PUT", "/v1/secrets/a%20b"), refusal(400, "invalid_secret_name"));
+        assert_eq!(refused("GET", "/v1/secrets/a/b"), refusal(400, "invalid_secret_name"));
         assert_eq!(
             refused("GET", "/v1/streams/a/-/events/x"),
             refusal(400, "invalid_parameter")

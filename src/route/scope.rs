@@ -10,7 +10,12 @@
 //! - Processors and sources are project-wide: a processor is referenced by
 //!   streams anywhere, a source may write to any stream. Every route of
 //!   theirs (`/v1/processors…`, `/v1/sources…`) needs a token without a
-//!   prefix (`read` for GET, `manage` otherwise). A stream's processor
+//!   prefix (`read` for GET, `manage` otherwise).
+//! - Secrets (§9) are project-wide too, and every route of theirs needs
+//!   `manage`, listing included: their names and versions describe the
+//!   project's receivers, not a stream a reader reads. A prefix token may
+//!   not configure a receiver that names a secret either: it could send a
+//!   project-wide value to a URL of its choosing. A stream's processor
 //!   state (`/v1/streams/{path}/-/processors/{name}`) is a stream route.
 //! - The JSONata playground and `GET /v1/token` compute nothing about the
 //!   project's data: any valid token.
@@ -69,6 +74,7 @@ pub fn need<'a>(method: &str, route: &'a ApiRoute) -> Need<'a> {
         ApiRoute::Catalog | ApiRoute::Metrics => Need::Catalog,
         ApiRoute::Processors { .. } => Need::ProjectWide(read_or_manage(method == "GET")),
         ApiRoute::SourceDirectory => Need::ProjectWide(Scope::Read),
+        ApiRoute::SecretList | ApiRoute::Secret { .. } => Need::ProjectWide(Scope::Manage),
         ApiRoute::Source { method, .. } => Need::ProjectWide(read_or_manage(*method == SourceMethod::Get)),
         ApiRoute::Stream(route) => stream_need(&route.action, &route.path),
     }
@@ -102,7 +108,7 @@ pub enum ScopeError {
     MissingScope { scope: Scope },
     #[error("this token is limited to streams under '{prefix}'; '{path}' is outside it")]
     OutsidePrefix { prefix: String, path: String },
-    #[error("processors and sources are project-wide: they need a token without a prefix (this one is limited to '{prefix}')")]
+    #[error("processors, sources and secrets are project-wide: they need a token without a prefix (this one is limited to '{prefix}')")]
     ProjectWide { prefix: String },
 }
 
@@ -238,15 +244,31 @@ fn copy_targets(events: &[Value]) -> impl Iterator<Item = &str> {
         .filter_map(copy_target)
 }
 
+/// Whether a `subscription-configured` in the body names a project secret (§9).
+fn names_a_secret(events: &[Value]) -> bool {
+    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
+    events
+        .iter()
+        .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured))
+        .filter_map(|event| event.get("payload"))
+        .filter_map(|payload| crate::subscription::Configuration::parse(payload).ok())
+        .any(|configuration| !crate::secrets::references(&configuration.receiver).is_empty())
+}
+
 /// An append's body against the grant: every scope its events need, and
-/// every stream a configured copy would write under the prefix.
+/// every stream a configured copy would write under the prefix; a prefix
+/// token names no project secret.
 pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
     let events = append_events(body).unwrap_or_default();
     needs_of(&events)
         .into_iter()
         .try_for_each(|scope| require(grant, scope))?;
-    let within = copy_targets(&events).try_for_each(|target| copy_within(grant.prefix(), target));
-    within
+    if let Some(prefix) = grant.prefix().filter(|_| names_a_secret(&events)) {
+        return Err(ScopeError::ProjectWide {
+            prefix: prefix.to_owned(),
+        });
+    }
+    copy_targets(&events).try_for_each(|target| copy_within(grant.prefix(), target))
 }
 
 /// The subscription a control event sets writing again from a point of

@@ -109,12 +109,7 @@ pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> ConfigEr
 
 /// A source name: one path segment of `/v1/sources/{name}`.
 pub fn check_name(name: &str) -> Result<(), ConfigError> {
-    let valid = !name.is_empty()
-        && name.len() <= MAX_SOURCE_NAME_BYTES
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-'));
-    if valid {
+    if crate::text::is_plain_name(name, MAX_SOURCE_NAME_BYTES) {
         Ok(())
     } else {
         Err(ConfigError::Name)

@@ -3,6 +3,7 @@
 //! else is a 422 naming the offending field.
 
 mod delivery;
+pub mod headers;
 mod receiver;
 
 pub use delivery::{Aggregate, Delivery, Gate, OnFailingEvent, Retry, Start, Throttle};
@@ -199,4 +200,29 @@ impl Configuration {
             receiver,
         })
     }
+}
+
+/// The valid configurations of the `subscription-configured` events an
+/// append body carries (one event or `{"events": [...]}`), for the checks
+/// the router makes against the project before the append (§9: processors,
+/// secrets). A body that does not parse, or a configuration that does not
+/// validate, yields none: the append itself reports them.
+pub fn configured_in_append(body: &[u8]) -> Vec<Configuration> {
+    if !crate::json_limits::may_contain(body, b"subscription-configured") {
+        return Vec::new();
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+        return Vec::new();
+    };
+    let events = match value.get("events").and_then(Value::as_array) {
+        Some(events) => events.as_slice(),
+        None => std::slice::from_ref(&value),
+    };
+    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
+    events
+        .iter()
+        .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured))
+        .filter_map(|event| event.get("payload"))
+        .filter_map(|payload| Configuration::parse(payload).ok())
+        .collect()
 }

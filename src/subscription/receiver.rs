@@ -5,9 +5,11 @@
 //! line and takes only `start` and `onFailingEvent`.
 
 use super::delivery::{Delivery, PolicySet};
+use super::headers::{self, Headers};
 use super::{invalid, object, optional_jsonata, ConfigError};
 use crate::limits::{MAX_ITX_EXPRESSION_ITEMS, MAX_ITX_EXPRESSION_ITEM_BYTES, MAX_WEBHOOK_URL_BYTES};
 use crate::path::StreamPath;
+use crate::secrets::MaybeSecret;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -29,8 +31,11 @@ pub enum Receiver {
         jsonata_transform: Option<String>,
         delivery: Delivery,
     },
+    /// `url` and each header value may name a project secret (§9).
     WebhookPost {
-        url: String,
+        url: MaybeSecret,
+        #[serde(default, skip_serializing_if = "Headers::is_empty")]
+        headers: Headers,
         #[serde(skip_serializing_if = "Option::is_none")]
         jsonata_transform: Option<String>,
         delivery: Delivery,
@@ -140,13 +145,26 @@ fn parse_itx_call(value: &Value) -> Result<Receiver, ConfigError> {
     })
 }
 
-/// `webhook-post`: a bounded URL; the webhook policies, timeoutMs included.
+/// `webhook-post`: a bounded URL or a secret reference, optional headers
+/// (§9); the webhook policies, timeoutMs included.
 fn parse_webhook_post(value: &Value) -> Result<Receiver, ConfigError> {
-    let fields = object(value, "receiver", &["action", "url", "jsonataTransform", "delivery"])?;
-    let url = required_str(fields, "url")?;
-    check_url(url)?;
+    let fields = object(
+        value,
+        "receiver",
+        &["action", "url", "headers", "jsonataTransform", "delivery"],
+    )?;
+    let url = fields.get("url").and_then(MaybeSecret::from_json).ok_or_else(|| {
+        invalid(
+            "receiver.url",
+            "is required: a string or {\"secret\": NAME} (a name of [A-Za-z0-9_.-])",
+        )
+    })?;
+    if let MaybeSecret::Plain(url) = &url {
+        check_url(url)?;
+    }
     Ok(Receiver::WebhookPost {
-        url: url.to_owned(),
+        url,
+        headers: headers::parse(fields.get("headers"))?,
         jsonata_transform: jsonata_transform(fields)?,
         delivery: Delivery::parse(fields.get("delivery"), PolicySet::Webhook)?,
     })
@@ -190,7 +208,7 @@ impl Receiver {
             Receiver::CopyToStream {
                 receiving_stream_path, ..
             } => format!("stream:{receiving_stream_path}"),
-            Receiver::WebhookPost { url, .. } => format!("webhook:{url}"),
+            Receiver::WebhookPost { url, .. } => format!("webhook:{}", url.shown()),
             Receiver::Log { .. } => "log".to_owned(),
         }
     }

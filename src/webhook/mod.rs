@@ -78,20 +78,32 @@ pub fn body(plan: &DeliveryPlan) -> Value {
     body
 }
 
-/// The signed request of a webhook-post plan (Standard Webhooks headers).
-pub fn request(plan: &DeliveryPlan, url: &str, secret: &str, timeout_ms: Option<u64>, now_ms: i64) -> WebhookRequest {
+/// The signed request of a webhook-post plan (Standard Webhooks headers),
+/// to `url` with the receiver's own `extra` headers (§9; resolved, and
+/// never one of the names Tributary sets: those are refused when
+/// configured). They come last, so a configured `user-agent` replaces ours.
+pub fn request(
+    plan: &DeliveryPlan,
+    url: &str,
+    extra: &[(String, String)],
+    secret: &str,
+    timeout_ms: Option<u64>,
+    now_ms: i64,
+) -> WebhookRequest {
     let body = body(plan).to_string();
     let timestamp = now_ms.div_euclid(1000);
     let signature = signing::sign(secret, &plan.delivery_id, timestamp, &body).unwrap_or_default();
+    let mut headers = vec![
+        ("content-type".to_owned(), "application/json".to_owned()),
+        ("webhook-id".to_owned(), plan.delivery_id.clone()),
+        ("webhook-timestamp".to_owned(), timestamp.to_string()),
+        ("webhook-signature".to_owned(), signature),
+        ("user-agent".to_owned(), "Tributary-Webhooks/1".to_owned()),
+    ];
+    headers.extend(extra.iter().cloned());
     WebhookRequest {
         url: url.to_owned(),
-        headers: vec![
-            ("content-type".to_owned(), "application/json".to_owned()),
-            ("webhook-id".to_owned(), plan.delivery_id.clone()),
-            ("webhook-timestamp".to_owned(), timestamp.to_string()),
-            ("webhook-signature".to_owned(), signature),
-            ("user-agent".to_owned(), "Tributary-Webhooks/1".to_owned()),
-        ],
+        headers,
         body,
         timeout_ms: timeout_ms.unwrap_or(DEFAULT_WEBHOOK_TIMEOUT_MS),
     }

@@ -297,6 +297,31 @@ test("hostile keys and names are one percent-encoded segment: they reach their o
   await rejectsWith(tributary.deadLetters.discard(path, "1/../../x"), "invalid_parameter", 400);
 });
 
+test("secrets: put (versions), list without values, a webhook authenticated from a secret, delete (§9)", async () => {
+  const name = `CLIENT_TOKEN_${++counter}`;
+  const v1 = await tributary.secrets.put(name, "Bearer client-v1");
+  assert.deepEqual([v1.name, v1.version], [name, 1]);
+  assert.equal((await tributary.secrets.put(name, "Bearer client-v2")).version, 2);
+  const listed = await tributary.secrets.list();
+  assert.equal(listed.find((s) => s.name === name)?.version, 2);
+  assert.doesNotMatch(JSON.stringify(listed), /client-v/);
+  const path = fresh("secret-hook");
+  const hookPath = `/client-secret/${counter}`;
+  await tributary.subscriptions.configure(path, {
+    subscriptionKey: "hook",
+    receiver: { action: "webhook-post", url: receiver.url(hookPath), headers: { authorization: { secret: name } }, delivery: { start: "beginning", onFailingEvent: "skip" } },
+  });
+  await tributary.streams.append(path, { type: "x" });
+  await eventually(() => assert.ok(receiver.received(hookPath).some((r) => r.headers.authorization === "Bearer client-v2")));
+  await tributary.secrets.delete(name);
+  await rejectsWith(tributary.secrets.delete(name), "secret_not_found", 404);
+  await rejectsWith(
+    tributary.subscriptions.configure(path, { subscriptionKey: "hook", receiver: { action: "webhook-post", url: { secret: name }, delivery: { start: "now", onFailingEvent: "skip" } } }),
+    "unknown_secret",
+    422,
+  );
+});
+
 test("every documented operation but the live tail was called through the client, and nothing undocumented was", () => {
   const called = new Set(recorder.calls.map((c) => c.operationId));
   assert.ok(!called.has(undefined), `a request matched no operation: ${JSON.stringify(recorder.calls.find((c) => !c.operationId))}`);

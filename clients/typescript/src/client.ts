@@ -5,6 +5,7 @@ import { DeadLetters } from "./dead_letters.js";
 import { TributaryError } from "./errors.js";
 import { Http, type ClientOptions, type Success } from "./http.js";
 import { Processors } from "./processors.js";
+import { Secrets } from "./secrets.js";
 import { Sources } from "./sources.js";
 import { Streams } from "./streams.js";
 import { Subscriptions } from "./subscriptions.js";
@@ -23,6 +24,7 @@ export class Tributary {
   readonly deadLetters: DeadLetters;
   readonly processors: Processors;
   readonly sources: Sources;
+  readonly secrets: Secrets;
   readonly catalog: Catalog;
   private readonly http: Http;
 
@@ -33,6 +35,7 @@ export class Tributary {
     this.deadLetters = new DeadLetters(this.http);
     this.processors = new Processors(this.http);
     this.sources = new Sources(this.http);
+    this.secrets = new Secrets(this.http);
     this.catalog = new Catalog(this.http);
   }
 

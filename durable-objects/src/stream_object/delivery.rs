@@ -185,14 +185,41 @@ fn signing_secret(stream: &Stream<DoSql>, plan: &DeliveryPlan) -> Option<String>
     }
 }
 
+/// What every send of a turn shares: the project, and whether the
+/// deployment relaxes the URL rules (for a URL resolved from a secret, §9).
+#[derive(Clone, Default)]
+struct SendContext {
+    project: String,
+    allow_insecure_webhooks: bool,
+}
+
+impl SendContext {
+    fn of(stream: &Stream<DoSql>) -> SendContext {
+        SendContext {
+            project: stream.project_id().to_owned(),
+            allow_insecure_webhooks: stream.deployment().allow_insecure_webhooks,
+        }
+    }
+
+    fn sender<'a>(&'a self, object: &'a StreamObject, signing_secret: Option<String>) -> Sender<'a> {
+        Sender {
+            env: object.env(),
+            project: &self.project,
+            signing_secret,
+            secrets: object.secrets(),
+            allow_insecure_webhooks: self.allow_insecure_webhooks,
+        }
+    }
+}
+
 /// Plans, under the turn's rules, every due subscription that has nothing
-/// in flight. Returns the plans with the project they are sent for.
-fn plan_due(object: &StreamObject, turn: &mut Turn) -> Result<(Vec<Planned>, String)> {
+/// in flight. Returns the plans with what their sends share.
+fn plan_due(object: &StreamObject, turn: &mut Turn) -> Result<(Vec<Planned>, SendContext)> {
     let now = platform::now_ms();
     let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
     let mut slot = object.stream_slot().borrow_mut();
     let Some(stream) = slot.as_mut() else {
-        return Ok((Vec::new(), String::new()));
+        return Ok((Vec::new(), SendContext::default()));
     };
     // Retention first (once a turn): its lines are logged, and charged to
     // the log budget, before any log batch is planned against it (§12).
@@ -210,7 +237,7 @@ fn plan_due(object: &StreamObject, turn: &mut Turn) -> Result<(Vec<Planned>, Str
             plan,
         })
         .collect();
-    Ok((planned, stream.project_id().to_owned()))
+    Ok((planned, SendContext::of(stream)))
 }
 
 /// The alarm's delivery loop: performs what the engine's [`Turn`] plans and
@@ -225,22 +252,15 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
     // Each round takes one completion (§12 budget: MAX_TURN_ROUNDS).
     for _round in 0..MAX_TURN_ROUNDS {
-        let (plans, project) = plan_due(object, &mut turn)?;
+        let (plans, shared) = plan_due(object, &mut turn)?;
         for Planned { plan, signing_secret } in plans {
-            let project = project.clone();
+            let shared = shared.clone();
             // Log lines are written here, right after the turn charged them.
             let done = at_once(&plan);
             sending.push(Box::pin(async move {
                 let outcome = match done {
                     Some(outcome) => outcome,
-                    None => {
-                        let sender = Sender {
-                            env: object.env(),
-                            project: &project,
-                            signing_secret,
-                        };
-                        send(&sender, &plan).await
-                    }
+                    None => send(&shared.sender(object, signing_secret), &plan).await,
                 };
                 (plan, outcome)
             }));
@@ -343,18 +363,14 @@ pub async fn replay(object: &StreamObject, id: u64, prefix: Option<&str>) -> Res
         };
         stream.plan_replay_within(id, now, prefix).map(|plan| {
             let secret = signing_secret(stream, &plan);
-            (plan, stream.project_id().to_owned(), secret)
+            (plan, SendContext::of(stream), secret)
         })
     };
-    let (plan, project, signing_secret) = match planned {
+    let (plan, shared, signing_secret) = match planned {
         Ok(planned) => planned,
         Err(error) => return Ok(ApiError::from(error).into()),
     };
-    let sender = Sender {
-        env: object.env(),
-        project: &project,
-        signing_secret,
-    };
+    let sender = shared.sender(object, signing_secret);
     let mut replay = Replay::begin(plan, now);
     let mut last = None;
     // Replay::after ends the replay within its policy's attempts (≤ MAX_RETRY_ATTEMPTS).

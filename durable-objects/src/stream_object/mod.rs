@@ -40,6 +40,9 @@ pub struct StreamObject {
     metrics_report: Cell<tributary::project_metrics::ReportClock>,
     /// The `METRICS` Analytics Engine dataset, when the deployment binds one (§11).
     analytics: Option<worker::AnalyticsEngineDataset>,
+    /// The project's secrets this object's webhooks resolved, by version
+    /// (§9): in memory only, never in the stream's SQLite.
+    secrets: RefCell<tributary::secrets::SecretCache>,
 }
 
 impl StreamObject {
@@ -179,6 +182,7 @@ impl DurableObject for StreamObject {
             metrics_report: Cell::new(tributary::project_metrics::ReportClock::default()),
             // Looked up once: a deployment's bindings do not change under a running object.
             analytics: env.analytics_engine(crate::senders::analytics::METRICS_BINDING).ok(),
+            secrets: RefCell::new(tributary::secrets::SecretCache::default()),
             env,
         }
     }
@@ -455,6 +459,9 @@ impl StreamObject {
     }
     pub(crate) fn metrics_report(&self) -> &Cell<tributary::project_metrics::ReportClock> {
         &self.metrics_report
+    }
+    pub(crate) fn secrets(&self) -> &RefCell<tributary::secrets::SecretCache> {
+        &self.secrets
     }
 
     /// Something the metrics report shows may have changed (§11).

@@ -428,6 +428,57 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's secrets — names, versions and when each was written, never a value (§9).
+         * @description Secrets are project-wide; a token with a prefix gets 403 `forbidden_scope`. At most 100 per project (§12), all in one answer.
+         */
+        get: operations["listSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A secret name: 1-64 characters of `[A-Za-z0-9_.-]`.
+                 * @example ALERTS_WEBHOOK_URL
+                 */
+                name: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Write a secret; a changed value is a new version, used from the next send on (§9). Body limit 25 KiB.
+         * @description The value is 1–4096 bytes of one line of text (no control
+         *     characters); a project holds at most 100 secrets (§12). An identical
+         *     write changes nothing. The answer never holds the value, and no route
+         *     reads it back (GET of a name is 405). A webhook names it as
+         *     `{"secret": NAME}` in place of its `url` or a header value.
+         */
+        put: operations["putSecret"];
+        post?: never;
+        /** Delete a secret; a webhook still naming it fails its next send as permanent `secret_missing` (§9). */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sources": {
         parameters: {
             query?: never;
@@ -623,7 +674,7 @@ export type components = {
          *     `forbidden_scope` is a scoped token outside its scope or prefix (§2).
          * @enum {string}
          */
-        ErrorCode: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "idempotency_key_required" | "unauthorized" | "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found" | "method_not_allowed" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "trimmed" | "stream_lifetime_changed" | "batch_too_large" | "body_too_large" | "source_too_large" | "event_too_large" | "event_too_deep" | "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error" | "too_many_connections" | "too_many_waiters" | "internal" | "misconfigured" | "processor_unreachable" | "replay_failed" | "signing_not_configured" | "directory_unavailable" | "stream_full" | "forbidden_scope";
+        ErrorCode: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "unauthorized" | "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found" | "secret_not_found" | "method_not_allowed" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "trimmed" | "stream_lifetime_changed" | "batch_too_large" | "body_too_large" | "source_too_large" | "event_too_large" | "event_too_deep" | "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "invalid_secret" | "too_many_secrets" | "unknown_secret" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error" | "too_many_connections" | "too_many_waiters" | "internal" | "misconfigured" | "processor_unreachable" | "secrets_unreachable" | "replay_failed" | "signing_not_configured" | "directory_unavailable" | "stream_full" | "forbidden_scope";
         /** @description An offset; the first event of a lifetime is 1, 0 is "before the first". */
         Offset: number;
         /** @description RFC 3339 with milliseconds, UTC (`2026-12-01T17:28:00.000Z`). */
@@ -835,6 +886,24 @@ export type components = {
             }[];
             nextAfter: string | null;
         };
+        /** @description A project secret in place of a string (§9); a reference to a secret the project does not hold is 422 `unknown_secret` at configure time. */
+        SecretRef: {
+            secret: string;
+        };
+        SecretValue: {
+            /** @description 1-4096 bytes, no control characters. */
+            value: string;
+        };
+        /** @description A secret as it is ever shown — never its value. */
+        SecretSummary: {
+            name: string;
+            /** @description Bumped by every changed write; continues after a delete. */
+            version: number;
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        SecretList: {
+            secrets: components["schemas"]["SecretSummary"][];
+        };
         ProcessorState: {
             name: string;
             version: number;
@@ -1017,8 +1086,12 @@ export type components = {
              * @enum {string}
              */
             action: "webhook-post";
-            /** @description https; private, loopback and reserved hosts are refused unless the deployment sets ALLOW_INSECURE_WEBHOOKS. */
-            url: string;
+            /** @description https; private, loopback and reserved hosts are refused unless the deployment sets ALLOW_INSECURE_WEBHOOKS. Or `{"secret": NAME}`: the URL is a project secret, resolved at each send and checked against the same rules (§9). */
+            url: string | components["schemas"]["SecretRef"];
+            /** @description Headers sent with every POST (§9): names are HTTP tokens of 1-64 bytes, not `webhook-*`, `host`, `content-*` or hop-by-hop; `authorization` only from a secret. A string value is 1024 bytes at most, of visible ASCII and spaces. */
+            headers?: {
+                [key: string]: string | components["schemas"]["SecretRef"];
+            };
             jsonataTransform?: string;
             delivery: components["schemas"]["CallDelivery"] & {
                 /** @description Headers and body; default 15000. */
@@ -1126,7 +1199,7 @@ export type components = {
         };
     };
     responses: {
-        /** @description 400: The request is malformed (§2). Codes: `invalid_path`, `invalid_request`, `invalid_query`, `invalid_parameter`, `malformed_json`, `invalid_batch`, `invalid_event`, `invalid_copy_batch`, `invalid_source_name`, `invalid_processor_name`, `idempotency_key_required`. */
+        /** @description 400: The request is malformed (§2). Codes: `invalid_path`, `invalid_request`, `invalid_query`, `invalid_parameter`, `malformed_json`, `invalid_batch`, `invalid_event`, `invalid_copy_batch`, `invalid_source_name`, `invalid_processor_name`, `invalid_secret_name`, `idempotency_key_required`. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1135,7 +1208,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "idempotency_key_required";
+                        code?: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required";
                     };
                 };
             };
@@ -1168,7 +1241,7 @@ export type components = {
                 };
             };
         };
-        /** @description 404: The URL names nothing. Codes: `route_not_found`, `not_found`, `stream_not_found`, `event_not_found`, `subscription_not_found`, `dead_letter_not_found`, `processor_not_found`, `source_not_found`. */
+        /** @description 404: The URL names nothing. Codes: `route_not_found`, `not_found`, `stream_not_found`, `event_not_found`, `subscription_not_found`, `dead_letter_not_found`, `processor_not_found`, `source_not_found`, `secret_not_found`. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1177,7 +1250,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found";
+                        code?: "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found" | "secret_not_found";
                     };
                 };
             };
@@ -1252,7 +1325,7 @@ export type components = {
                 };
             };
         };
-        /** @description 422: Well-formed, but refused by the rules; `details.field` names the field. Codes: `unknown_control_type`, `invalid_control_event`, `unknown_subscription`, `cursor_beyond_head`, `too_many_subscriptions`, `too_many_stream_subscriptions`, `reduced_state_too_large`, `inbound_fence_full`, `invalid_subscription`, `invalid_jsonata`, `invalid_processor`, `invalid_source`, `too_many_processors`, `too_many_sources`, `unknown_processor`, `reducer_failed`, `processor_state_too_large`, `jsonata_too_long`, `jsonata_syntax_error`, `jsonata_evaluation_error`. */
+        /** @description 422: Well-formed, but refused by the rules; `details.field` names the field. Codes: `unknown_control_type`, `invalid_control_event`, `unknown_subscription`, `cursor_beyond_head`, `too_many_subscriptions`, `too_many_stream_subscriptions`, `reduced_state_too_large`, `inbound_fence_full`, `invalid_subscription`, `invalid_jsonata`, `invalid_processor`, `invalid_source`, `too_many_processors`, `too_many_sources`, `unknown_processor`, `invalid_secret`, `too_many_secrets`, `unknown_secret`, `reducer_failed`, `processor_state_too_large`, `jsonata_too_long`, `jsonata_syntax_error`, `jsonata_evaluation_error`. */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -1261,7 +1334,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error";
+                        code?: "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "invalid_secret" | "too_many_secrets" | "unknown_secret" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error";
                     };
                 };
             };
@@ -1294,7 +1367,7 @@ export type components = {
                 };
             };
         };
-        /** @description 502: A processor or a replay's receiver failed. Codes: `processor_unreachable`, `replay_failed`. */
+        /** @description 502: A processor, the project's secrets or a replay's receiver failed. Codes: `processor_unreachable`, `secrets_unreachable`, `replay_failed`. */
         BadGateway: {
             headers: {
                 [name: string]: unknown;
@@ -1303,7 +1376,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "processor_unreachable" | "replay_failed";
+                        code?: "processor_unreachable" | "secrets_unreachable" | "replay_failed";
                     };
                 };
             };
@@ -1322,7 +1395,7 @@ export type components = {
                 };
             };
         };
-        /** @description 507: The stream reached its storage budget (§16): appends of data are refused. Codes: `stream_full`. */
+        /** @description 507: The stream reached its storage budget (§16): appends are refused except `retention-configured` and `subscription-removed` (a retry of a committed append still answers its duplicate). Codes: `stream_full`. */
         StreamFull: {
             headers: {
                 [name: string]: unknown;
@@ -1355,6 +1428,11 @@ export type components = {
          * @example totals
          */
         ProcessorName: string;
+        /**
+         * @description A secret name: 1-64 characters of `[A-Za-z0-9_.-]`.
+         * @example ALERTS_WEBHOOK_URL
+         */
+        SecretName: string;
         /** @description Page size (the route's default and maximum apply, §12). */
         Limit: number;
     };
@@ -2074,6 +2152,93 @@ export interface operations {
                  * @example totals
                  */
                 name: components["parameters"]["ProcessorName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every secret, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    putSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A secret name: 1-64 characters of `[A-Za-z0-9_.-]`.
+                 * @example ALERTS_WEBHOOK_URL
+                 */
+                name: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretValue"];
+            };
+        };
+        responses: {
+            /** @description The secret's name and version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["TooLarge"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A secret name: 1-64 characters of `[A-Za-z0-9_.-]`.
+                 * @example ALERTS_WEBHOOK_URL
+                 */
+                name: components["parameters"]["SecretName"];
             };
             cookie?: never;
         };
