@@ -535,6 +535,9 @@ pub const MAX_EXPIRES_AT_MS: i64 = 253_402_300_799_999;
 pub const EXPIRY_RENEWAL_SLACK_MS: i64 = 5_000;
 /// Longest `Stream-Seq` (§17 "Writers"; an opaque string compared bytewise).
 pub const MAX_STREAM_SEQ_BYTES: usize = 256;
+/// Longest `Stream-Forked-From` (§18, PROTOCOL §4.2): the URL path of the
+/// source, the route's prefix and a stream path ([`MAX_PATH_BYTES`]).
+pub const MAX_FORKED_FROM_BYTES: usize = 2 * MAX_PATH_BYTES;
 /// Longest `Producer-Id` (PROTOCOL §5.2.1).
 pub const MAX_PRODUCER_ID_BYTES: usize = 256;
 /// An idempotent producer idle this long is forgotten (§17, PROTOCOL §5.2.1's

@@ -240,6 +240,9 @@ pub struct StreamConfig<'a> {
     /// `None` for a stream first written natively (its events carry their
     /// own types).
     pub message_type: Option<&'a str>,
+    /// What it was forked from (§18): source path as the creating `PUT` sent
+    /// it, fork offset, sub-offset.
+    pub fork: Option<(&'a str, u64, u64)>,
 }
 
 /// A `PUT` that may proceed.
@@ -274,12 +277,29 @@ pub fn check_create(existing: Option<&StreamConfig<'_>>, request: &CreateHeaders
     let Some(existing) = existing else {
         return Ok(CreatePlan::Create);
     };
-    let asked_type = request.content_type.clone().unwrap_or_else(MediaType::octet_stream);
     let mut differs = Vec::new();
-    if !asked_type.matches(existing.content_type) {
+    // A fork without a type inherits its source's (PROTOCOL §4.2).
+    let asked_type = match (&request.content_type, &request.fork) {
+        (Some(asked), _) => Some(asked.clone()),
+        (None, Some(_)) => None,
+        (None, None) => Some(MediaType::octet_stream()),
+    };
+    if asked_type.is_some_and(|asked| !asked.matches(existing.content_type)) {
         differs.push("content type");
     }
-    if request.expiry != existing.expiry {
+    let same_fork = match (&request.fork, existing.fork) {
+        (None, None) => true,
+        (Some(asked), Some((from, offset, sub_offset))) => {
+            asked.from == from && asked.offset.is_none_or(|asked| asked == offset) && asked.sub_offset == sub_offset
+        }
+        _ => false,
+    };
+    if !same_fork {
+        differs.push("fork");
+    }
+    // A fork asking no expiry inherits its source's (PROTOCOL §4.2 table).
+    let inherits_expiry = request.fork.is_some() && request.expiry == Expiry::Never;
+    if request.expiry != existing.expiry && !inherits_expiry {
         differs.push("expiry");
     }
     if request.closed != existing.closed {
@@ -299,6 +319,7 @@ pub fn check_create(existing: Option<&StreamConfig<'_>>, request: &CreateHeaders
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::durable_streams::offset;
     use crate::error::ApiError;
 
     const NOW: i64 = 1_795_963_338_000;
@@ -544,6 +565,7 @@ mod tests {
             expiry: Expiry::Sliding { ttl_seconds: 3600 },
             closed: false,
             message_type: Some("message"),
+            fork: None,
         }
     }
 
@@ -588,6 +610,51 @@ mod tests {
     }
 
     #[test]
+    fn a_repeated_fork_matches_its_source_offset_and_sub_offset_section_18() {
+        let plain = text_plain();
+        let fork = StreamConfig {
+            fork: Some(("/v1/stream/src", 4, 0)),
+            expiry: Expiry::Never,
+            ..config(&plain)
+        };
+        let same = create(&[
+            ("Stream-Forked-From", "/v1/stream/src"),
+            ("Stream-Fork-Offset", &offset::encode(4)),
+        ]);
+        assert_eq!(check_create(Some(&fork), &same), Ok(CreatePlan::Exists));
+        let at_tail = create(&[("Stream-Forked-From", "/v1/stream/src")]);
+        assert_eq!(check_create(Some(&fork), &at_tail), Ok(CreatePlan::Exists));
+        let inherited = StreamConfig {
+            expiry: Expiry::Sliding { ttl_seconds: 60 },
+            ..fork
+        };
+        assert_eq!(check_create(Some(&inherited), &at_tail), Ok(CreatePlan::Exists));
+        let elsewhere = create(&[
+            ("Stream-Forked-From", "/v1/stream/src"),
+            ("Stream-Fork-Offset", &offset::encode(3)),
+        ]);
+        assert_eq!(
+            check_create(Some(&fork), &elsewhere),
+            Err(CreateRefusal::Mismatch { differs: vec!["fork"] })
+        );
+        let plain_put = create(&[("Content-Type", "text/plain")]);
+        assert_eq!(
+            check_create(Some(&fork), &plain_put),
+            Err(CreateRefusal::Mismatch { differs: vec!["fork"] })
+        );
+        let other_type = create(&[
+            ("Stream-Forked-From", "/v1/stream/src"),
+            ("Content-Type", "application/json"),
+        ]);
+        assert_eq!(
+            check_create(Some(&fork), &other_type),
+            Err(CreateRefusal::Mismatch {
+                differs: vec!["content type"]
+            })
+        );
+    }
+
+    #[test]
     fn the_message_type_matters_only_when_named() {
         let json = MediaType::json();
         let native = StreamConfig {
@@ -595,6 +662,7 @@ mod tests {
             expiry: Expiry::Never,
             closed: false,
             message_type: None,
+            fork: None,
         };
         assert_eq!(
             check_create(Some(&native), &create(&[("Content-Type", "application/json")])),

@@ -6,15 +6,17 @@
 use super::expiry::Expiry;
 use super::media_type::{MediaType, MediaTypeError};
 use super::names::{
-    CONTENT_TYPE, PRODUCER_EPOCH, PRODUCER_ID, PRODUCER_SEQ, STREAM_CLOSED, STREAM_EXPIRES_AT, STREAM_SEQ, STREAM_TTL,
-    TRIBUTARY_MESSAGE_TYPE,
+    CONTENT_TYPE, PRODUCER_EPOCH, PRODUCER_ID, PRODUCER_SEQ, STREAM_CLOSED, STREAM_EXPIRES_AT, STREAM_FORKED_FROM,
+    STREAM_FORK_OFFSET, STREAM_FORK_SUB_OFFSET, STREAM_SEQ, STREAM_TTL, TRIBUTARY_MESSAGE_TYPE,
 };
+use super::offset::ProtocolOffset;
 use super::producer::ProducerClaim;
 use super::HeaderLookup;
 use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::{Authority, ControlType, InputEvent, TypeKind};
 use crate::limits::{
-    MAX_EXPIRES_AT_MS, MAX_PRODUCER_ID_BYTES, MAX_SAFE_INTEGER, MAX_STREAM_SEQ_BYTES, MAX_STREAM_TTL_SECONDS,
+    MAX_EXPIRES_AT_MS, MAX_FORKED_FROM_BYTES, MAX_PRODUCER_ID_BYTES, MAX_SAFE_INTEGER, MAX_STREAM_SEQ_BYTES,
+    MAX_STREAM_TTL_SECONDS,
 };
 use crate::text::name_excerpt;
 use crate::time::parse_rfc3339;
@@ -35,6 +37,19 @@ pub struct CreateHeaders {
     pub closed: bool,
     /// `Tributary-Message-Type`; `None` is [`DEFAULT_MESSAGE_TYPE`].
     pub message_type: Option<String>,
+    /// The fork headers (§18, PROTOCOL §4.2), when this `PUT` forks.
+    pub fork: Option<ForkHeaders>,
+}
+
+/// `Stream-Forked-From`, `Stream-Fork-Offset`, `Stream-Fork-Sub-Offset`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForkHeaders {
+    /// The source's URL path as sent; the router resolves it to a stream.
+    pub from: String,
+    /// The native offset forked at; `None` is the source's tail.
+    pub offset: Option<u64>,
+    /// Messages (JSON) or bytes past `offset`; 0 when absent.
+    pub sub_offset: u64,
 }
 
 /// Headers of `POST {stream}` (PROTOCOL §5.2, §5.3).
@@ -99,6 +114,7 @@ impl CreateHeaders {
             expiry: expiry(headers.header(STREAM_TTL), headers.header(STREAM_EXPIRES_AT))?,
             closed: stream_closed(headers.header(STREAM_CLOSED)),
             message_type: headers.header(TRIBUTARY_MESSAGE_TYPE).map(message_type).transpose()?,
+            fork: fork(headers)?,
         })
     }
 
@@ -126,6 +142,41 @@ fn content_type<H: HeaderLookup + ?Sized>(headers: &H) -> Result<Option<MediaTyp
         Some(raw) if !raw.trim_matches([' ', '\t']).is_empty() => Ok(Some(MediaType::parse(raw)?)),
         _ => Ok(None),
     }
+}
+
+/// The fork headers: the offsets only with `Stream-Forked-From`; the offset
+/// a token this server returned (a sentinel or a foreign token is 400); the
+/// sub-offset a plain non-negative integer.
+fn fork<H: HeaderLookup + ?Sized>(headers: &H) -> Result<Option<ForkHeaders>, HeaderError> {
+    let offset = headers.header(STREAM_FORK_OFFSET);
+    let sub_offset = headers.header(STREAM_FORK_SUB_OFFSET);
+    let Some(from) = headers.header(STREAM_FORKED_FROM) else {
+        return match (offset, sub_offset) {
+            (None, None) => Ok(None),
+            (Some(_), _) => Err(invalid(STREAM_FORK_OFFSET, "needs Stream-Forked-From")),
+            (None, Some(_)) => Err(invalid(STREAM_FORK_SUB_OFFSET, "needs Stream-Forked-From")),
+        };
+    };
+    let offset = offset
+        .map(|text| ProtocolOffset::parse_minted(STREAM_FORK_OFFSET, text))
+        .transpose()
+        .map_err(|error| invalid(STREAM_FORK_OFFSET, error.to_string()))?;
+    let sub_offset = sub_offset
+        .map(|text| plain_integer(STREAM_FORK_SUB_OFFSET, text))
+        .transpose()?;
+    Ok(Some(ForkHeaders {
+        from: bounded_text(STREAM_FORKED_FROM, from, MAX_FORKED_FROM_BYTES)?,
+        offset,
+        sub_offset: sub_offset.unwrap_or(0),
+    }))
+}
+
+/// A decimal integer without sign or leading zeros, at most 2^53 − 1.
+fn plain_integer(header: &'static str, text: &str) -> Result<u64, HeaderError> {
+    if text.len() > 1 && text.starts_with('0') {
+        return Err(invalid(header, format!("'{}' has leading zeros", name_excerpt(text))));
+    }
+    safe_integer(header, text)
 }
 
 /// `Stream-Closed` is present only when exactly `true`, without case; any
@@ -457,6 +508,62 @@ mod tests {
                 status_and_parameter(append(&headers).unwrap_err()),
                 (400, json!("Producer-Id"))
             );
+        }
+    }
+
+    #[test]
+    fn fork_headers_need_a_source_a_minted_offset_and_a_plain_sub_offset_section_18() {
+        assert_eq!(create(&[]).unwrap().fork, None);
+        let fork = create(&[
+            ("Stream-Forked-From", "/v1/stream/source"),
+            ("Stream-Fork-Offset", "0000000000000000_0000000000000004"),
+            ("Stream-Fork-Sub-Offset", "12"),
+        ])
+        .unwrap()
+        .fork;
+        let expected = ForkHeaders {
+            from: "/v1/stream/source".into(),
+            offset: Some(4),
+            sub_offset: 12,
+        };
+        assert_eq!(fork, Some(expected));
+        let at_tail = create(&[("Stream-Forked-From", "/v1/stream/source")])
+            .unwrap()
+            .fork
+            .unwrap();
+        assert_eq!((at_tail.offset, at_tail.sub_offset), (None, 0));
+        let long = "/".repeat(MAX_FORKED_FROM_BYTES + 1);
+        let refused: [(&[(&str, &str)], &str); 8] = [
+            (
+                &[("Stream-Fork-Offset", "0000000000000000_0000000000000000")],
+                "Stream-Fork-Offset",
+            ),
+            (&[("Stream-Fork-Sub-Offset", "1")], "Stream-Fork-Sub-Offset"),
+            (
+                &[("Stream-Forked-From", "/s"), ("Stream-Fork-Offset", "now")],
+                "Stream-Fork-Offset",
+            ),
+            (
+                &[
+                    ("Stream-Forked-From", "/s"),
+                    ("Stream-Fork-Offset", "9999999999999999_9999999999999999"),
+                ],
+                "Stream-Fork-Offset",
+            ),
+            (
+                &[("Stream-Forked-From", "/s"), ("Stream-Fork-Sub-Offset", "-1")],
+                "Stream-Fork-Sub-Offset",
+            ),
+            (
+                &[("Stream-Forked-From", "/s"), ("Stream-Fork-Sub-Offset", "01")],
+                "Stream-Fork-Sub-Offset",
+            ),
+            (&[("Stream-Forked-From", "")], "Stream-Forked-From"),
+            (&[("Stream-Forked-From", long.as_str())], "Stream-Forked-From"),
+        ];
+        for (headers, named) in refused {
+            let error = CreateHeaders::parse(headers).unwrap_err();
+            assert_eq!(status_and_parameter(error), (400, json!(named)), "{headers:?}");
         }
     }
 

@@ -104,9 +104,11 @@ pub fn ends_at(opened_ms: i64) -> i64 {
     opened_ms.saturating_add(PROTOCOL_SSE_MAX_LIFETIME_MS)
 }
 
-/// `event: <name>`, one `data: ` line per line of `payload`, a blank line.
-/// The space after `data:` is the one a client strips (WHATWG SSE), so a
-/// line beginning with a space keeps it.
+/// `event: <name>`, one `data:` line per line of `payload`, a blank line.
+/// `data:` is followed directly by the line (the conformance suite matches
+/// `data:{` in control events), except that a line beginning with a space
+/// gets one more: a client strips exactly one (WHATWG SSE), so it keeps its
+/// own.
 fn event(name: &str, payload: &str) -> String {
     let mut frame = String::with_capacity(payload.len() + name.len() + 16);
     frame.push_str("event: ");
@@ -122,7 +124,7 @@ fn event(name: &str, payload: &str) -> String {
             }
             None => (rest, None),
         };
-        frame.push_str("data: ");
+        frame.push_str(if line.starts_with(' ') { "data: " } else { "data:" });
         frame.push_str(line);
         frame.push('\n');
         match next {
@@ -169,7 +171,13 @@ mod tests {
 
     #[test]
     fn control_events_use_the_protocol_field_names() {
-        let (kind, data) = parse(&control_event(&open(5)));
+        let frame = control_event(&open(5));
+        // The suite reads control events with /event: control\s*\ndata:({[^}]+})/.
+        assert!(
+            frame.starts_with("event: control\ndata:{\"streamNextOffset\""),
+            "{frame:?}"
+        );
+        let (kind, data) = parse(&frame);
         assert_eq!(kind, "control");
         assert_eq!(
             data,
@@ -227,10 +235,7 @@ mod tests {
     #[test]
     fn line_breaks_become_data_lines_and_cannot_inject_events() {
         let frame = data_event(b"line1\nline2\r\nline3\rline4", DataEncoding::Text);
-        assert_eq!(
-            frame,
-            "event: data\ndata: line1\ndata: line2\ndata: line3\ndata: line4\n\n"
-        );
+        assert_eq!(frame, "event: data\ndata:line1\ndata:line2\ndata:line3\ndata:line4\n\n");
         let attack = data_event(
             b"x\n\nevent: control\ndata: {\"streamClosed\":true}\r\r",
             DataEncoding::Text,
