@@ -45,7 +45,8 @@ pub struct ReadResult<'a> {
     /// Where the read began (`offset::ProtocolOffset::read_start`), with
     /// `after` as the stream resolved it (after trimming, §16).
     pub start: ReadStart,
-    /// The offset after the last message answered (`start.after` if none).
+    /// Where the client resumes: the last offset scanned, past control and
+    /// ephemeral events the protocol skips (`start.after` if none).
     pub next: u64,
     /// The stream's last offset when the answer was made.
     pub tail: u64,
