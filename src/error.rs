@@ -52,6 +52,8 @@ error_codes! {
     InvalidProcessorName = ("invalid_processor_name", 400),
     InvalidSecretName = ("invalid_secret_name", 400),
     IdempotencyKeyRequired = ("idempotency_key_required", 400),
+    /// §17: a new producer epoch must start at `Producer-Seq` 0 (PROTOCOL §5.2.1).
+    InvalidProducerSequence = ("invalid_producer_sequence", 400),
     // 401, 403 (§2 tokens, §3 rule 4 reserved keys and trusted types).
     Unauthorized = ("unauthorized", 401),
     Forbidden = ("forbidden", 403),
@@ -60,6 +62,8 @@ error_codes! {
     TrustedOnlyType = ("trusted_only_type", 403),
     /// §2 Scopes: the token lacks the scope or the prefix a route needs.
     ForbiddenScope = ("forbidden_scope", 403),
+    /// §17: a producer's epoch older than the stream's (zombie fencing).
+    StaleProducerEpoch = ("stale_producer_epoch", 403),
     // 404, 405: the URL names nothing.
     RouteNotFound = ("route_not_found", 404),
     /// The console's unknown page (§13).
@@ -84,6 +88,16 @@ error_codes! {
     NoReplayInvalidated = ("no_replay_invalidated", 409),
     ReplayCheckTooLong = ("replay_check_too_long", 409),
     StreamLifetimeEnded = ("stream_lifetime_ended", 409),
+    /// §17 closure: data appends to a closed stream, on either face.
+    StreamClosed = ("stream_closed", 409),
+    /// §17: a protocol append's `Content-Type` is not the stream's.
+    ContentTypeMismatch = ("content_type_mismatch", 409),
+    /// §17: a repeated protocol `PUT` whose configuration differs.
+    StreamConfigMismatch = ("stream_config_mismatch", 409),
+    /// §17: `Stream-Seq` not above the last one (PROTOCOL §5.2).
+    StreamSeqConflict = ("stream_seq_conflict", 409),
+    /// §17: a producer's `Producer-Seq` skips ahead (PROTOCOL §5.2.1).
+    ProducerSequenceGap = ("producer_sequence_gap", 409),
     /// A dead letter's replay whose subscription is gone (§8): the same
     /// wire code as [`ErrorCode::SubscriptionNotFound`], answered 409
     /// because the letter exists and the stream's state refuses it.
@@ -128,6 +142,8 @@ error_codes! {
     // 429: a per-stream count is spent (§12).
     TooManyConnections = ("too_many_connections", 429),
     TooManyWaiters = ("too_many_waiters", 429),
+    /// §17, §12: the stream remembers its most producers, all recently active.
+    TooManyProducers = ("too_many_producers", 429),
     // 5xx.
     Internal = ("internal", 500),
     /// A missing or malformed `API_TOKENS` (§2).

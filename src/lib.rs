@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod copy;
 pub mod delivery;
 pub mod deployment;
+pub mod durable_streams;
 pub mod error;
 pub mod event;
 pub mod invalidation;

@@ -575,3 +575,78 @@ pub const MAX_METRICS_SCRAPE_SUBSCRIPTIONS: u64 = 10_000;
 /// Values one metrics snapshot may carry per stream or per subscription
 /// (§11): a report holding more is refused (400), not stored.
 pub const MAX_METRICS_SNAPSHOT_VALUES: usize = 64;
+
+// The Durable Streams face (§17; PROTOCOL.md of durable-streams/durable-streams).
+
+/// Longest content type a stream stores, in its canonical spelling (§17
+/// "Content type": stream info, the catalog and the console show it).
+pub const MAX_CONTENT_TYPE_BYTES: usize = 256;
+/// Longest sliding `Stream-TTL` (§17 "Expiry"): ten years. A longer value is
+/// 400, so deadline arithmetic in milliseconds never comes near overflow.
+pub const MAX_STREAM_TTL_SECONDS: u64 = 10 * 365 * 86_400;
+/// Latest `Stream-Expires-At`: 9999-12-31T23:59:59.999Z, the last instant an
+/// RFC 3339 four-digit year can write.
+pub const MAX_EXPIRES_AT_MS: i64 = 253_402_300_799_999;
+/// How far ahead of the true sliding deadline a renewal persists it (§17
+/// "Renewal never costs a write per read"): a read or write persists the
+/// deadline only once the true one (last access + TTL) would pass the stored
+/// one, and then stores true + this slack, so continuous traffic writes at
+/// most once per slack. The stored deadline is never earlier than the true
+/// one; an object evicted from memory (its last access forgotten) expires
+/// the stream at the stored deadline: late by at most this, never early.
+pub const EXPIRY_RENEWAL_SLACK_MS: i64 = 5_000;
+/// Longest `Stream-Seq` (§17 "Writers"; an opaque string compared bytewise).
+pub const MAX_STREAM_SEQ_BYTES: usize = 256;
+/// Longest `Stream-Forked-From` (§18, PROTOCOL §4.2): the URL path of the
+/// source, the route's prefix and a stream path ([`MAX_PATH_BYTES`]).
+pub const MAX_FORKED_FROM_BYTES: usize = 2 * MAX_PATH_BYTES;
+/// Longest `Producer-Id` (PROTOCOL §5.2.1).
+pub const MAX_PRODUCER_ID_BYTES: usize = 256;
+/// An idempotent producer idle this long is forgotten (§17, PROTOCOL §5.2.1's
+/// 7 days): its next request is a new producer's.
+pub const PRODUCER_FORGET_AFTER_MS: i64 = 7 * 86_400_000;
+/// Producers one stream remembers (§17, §12). A new producer past it evicts
+/// the least recently active one if that one has been idle for at least
+/// [`PRODUCER_EVICTION_MIN_IDLE_MS`]; otherwise it is refused (429
+/// `too_many_producers`), so no producer active within that window ever
+/// loses its deduplication to make room.
+pub const MAX_PRODUCERS_PER_STREAM: u64 = 10_000;
+/// See [`MAX_PRODUCERS_PER_STREAM`]: a day.
+pub const PRODUCER_EVICTION_MIN_IDLE_MS: i64 = 86_400_000;
+/// A protocol `POST`/`PUT` body (§17 "a body over its cap is 413 without
+/// being read"): the batch append's (§3 rule 2).
+pub const MAX_PROTOCOL_BODY_BYTES: usize = MAX_APPEND_BATCH_BYTES;
+/// Messages one JSON-mode body may carry (PROTOCOL §9.1 flattening): the
+/// batch append's events (§3 rule 2), counted before any is kept.
+pub const MAX_JSON_MESSAGES_PER_APPEND: usize = MAX_APPEND_BATCH_EVENTS;
+/// Bytes of a JSON message's event left for its envelope (`{"type": …,
+/// "payload": …}`; a type is at most [`MAX_TYPE_BYTES`]).
+pub const JSON_MESSAGE_ENVELOPE_BYTES: usize = 1024;
+/// Longest JSON-mode message as sent: it becomes one event's `payload`
+/// (§17 "Messages are events"), within [`MAX_EVENT_BYTES`].
+pub const MAX_JSON_MESSAGE_BYTES: usize = MAX_EVENT_BYTES - JSON_MESSAGE_ENVELOPE_BYTES;
+/// Deepest JSON-mode message: inside its event's object (§3 rule 2).
+pub const MAX_JSON_MESSAGE_DEPTH: usize = MAX_EVENT_DEPTH - 1;
+/// Largest byte event (§17: a byte body is split into events of at most
+/// this many bytes, committed together; reads concatenate them).
+pub const MAX_BYTE_EVENT_BYTES: usize = MAX_EVENT_BYTES;
+/// `Stream-Cursor` (PROTOCOL §10.1): intervals of 20 s counted from
+/// 2024-10-09T00:00:00Z; a client cursor at or past the current interval
+/// gets a jitter of 1 to 3600 s.
+pub const CURSOR_INTERVAL_MS: i64 = 20_000;
+pub const CURSOR_EPOCH_MS: i64 = 1_728_432_000_000;
+pub const CURSOR_MAX_JITTER_SECONDS: u64 = 3_600;
+/// A protocol SSE response ends after this long (§17 "a close at most every
+/// 60 s", PROTOCOL §10.2); the client reconnects from its last offset.
+pub const PROTOCOL_SSE_MAX_LIFETIME_MS: i64 = 60_000;
+/// A catch-up page that ends before the tail (immutable) may be cached this
+/// long, and served stale while revalidating this long (PROTOCOL §10.1).
+pub const PROTOCOL_CACHE_MAX_AGE_SECONDS: u64 = 60;
+pub const PROTOCOL_CACHE_STALE_SECONDS: u64 = 300;
+/// Entity tags of one `If-None-Match` compared at most.
+pub const MAX_IF_NONE_MATCH_TAGS: usize = 64;
+/// `CORS_ALLOWED_ORIGINS` (§17 "Browsers"): origins listed at most, and the
+/// longest one; how long a browser may keep a preflight answer.
+pub const MAX_CORS_ORIGINS: usize = 64;
+pub const MAX_CORS_ORIGIN_BYTES: usize = 256;
+pub const CORS_PREFLIGHT_MAX_AGE_SECONDS: u64 = 7_200;

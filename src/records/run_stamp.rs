@@ -9,7 +9,7 @@
 //! debug card (§11) and is `setAtSourceOffset` inside a reduced `cursorSet`
 //! (§5); those stored and wire names stay.
 
-use crate::time::rfc3339_millis;
+use crate::time::{days_from_civil, rfc3339_millis};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -78,19 +78,6 @@ pub fn parse_rfc3339_millis(text: &str) -> Option<i64> {
     let ms = days * 86_400_000 + hours * 3_600_000 + minutes * 60_000 + seconds * 1000 + millis;
     let ms = i64::try_from(ms).ok()?;
     (rfc3339_millis(ms) == text).then_some(ms)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-/// `days_from_civil`, the inverse of `time::civil_from_days`). Wide integers:
-/// parts of i64 range cannot overflow before the range check.
-fn days_from_civil(year: i128, month: i128, day: i128) -> i128 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let shifted_month = if month > 2 { month - 3 } else { month + 9 };
-    let day_of_year = (153 * shifted_month + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]

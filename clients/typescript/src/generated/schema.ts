@@ -674,7 +674,7 @@ export type components = {
          *     `forbidden_scope` is a scoped token outside its scope or prefix (§2).
          * @enum {string}
          */
-        ErrorCode: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "unauthorized" | "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found" | "secret_not_found" | "method_not_allowed" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "trimmed" | "stream_lifetime_changed" | "batch_too_large" | "body_too_large" | "source_too_large" | "event_too_large" | "event_too_deep" | "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "invalid_secret" | "too_many_secrets" | "unknown_secret" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error" | "too_many_connections" | "too_many_waiters" | "internal" | "misconfigured" | "processor_unreachable" | "secrets_unreachable" | "replay_failed" | "signing_not_configured" | "directory_unavailable" | "stream_full" | "forbidden_scope";
+        ErrorCode: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "invalid_producer_sequence" | "unauthorized" | "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found" | "secret_not_found" | "method_not_allowed" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "stream_closed" | "content_type_mismatch" | "stream_config_mismatch" | "stream_seq_conflict" | "producer_sequence_gap" | "trimmed" | "stream_lifetime_changed" | "batch_too_large" | "body_too_large" | "source_too_large" | "event_too_large" | "event_too_deep" | "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "invalid_secret" | "too_many_secrets" | "unknown_secret" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error" | "too_many_connections" | "too_many_waiters" | "too_many_producers" | "internal" | "misconfigured" | "processor_unreachable" | "secrets_unreachable" | "replay_failed" | "signing_not_configured" | "directory_unavailable" | "stream_full" | "forbidden_scope" | "stale_producer_epoch";
         /** @description An offset; the first event of a lifetime is 1, 0 is "before the first". */
         Offset: number;
         /** @description RFC 3339 with milliseconds, UTC (`2026-12-01T17:28:00.000Z`). */
@@ -1199,7 +1199,7 @@ export type components = {
         };
     };
     responses: {
-        /** @description 400: The request is malformed (§2). Codes: `invalid_path`, `invalid_request`, `invalid_query`, `invalid_parameter`, `malformed_json`, `invalid_batch`, `invalid_event`, `invalid_copy_batch`, `invalid_source_name`, `invalid_processor_name`, `invalid_secret_name`, `idempotency_key_required`. */
+        /** @description 400: The request is malformed (§2). Codes: `invalid_path`, `invalid_request`, `invalid_query`, `invalid_parameter`, `malformed_json`, `invalid_batch`, `invalid_event`, `invalid_copy_batch`, `invalid_source_name`, `invalid_processor_name`, `invalid_secret_name`, `idempotency_key_required`, `invalid_producer_sequence`. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1208,7 +1208,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required";
+                        code?: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "invalid_producer_sequence";
                     };
                 };
             };
@@ -1227,7 +1227,7 @@ export type components = {
                 };
             };
         };
-        /** @description 403: The token may not do this, or the request uses what only the engine may (§2, §3 rule 4). Codes: `forbidden`, `reserved_idempotency_key`, `source_forbidden`, `trusted_only_type`, `forbidden_scope`. */
+        /** @description 403: The token may not do this, or the request uses what only the engine may (§2, §3 rule 4). Codes: `forbidden`, `reserved_idempotency_key`, `source_forbidden`, `trusted_only_type`, `forbidden_scope`, `stale_producer_epoch`. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -1236,7 +1236,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "forbidden_scope";
+                        code?: "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "forbidden_scope" | "stale_producer_epoch";
                     };
                 };
             };
@@ -1269,7 +1269,7 @@ export type components = {
                 };
             };
         };
-        /** @description 409: Conflicts with the stream's state. Codes: `subscription_not_found`, `idempotency_key_reused`, `subscription_key_conflict`, `connection_key_conflict`, `stale_stamp`, `subscription_not_halted`, `processor_already_subscribed`, `processor_not_woken`, `no_replay_retracted`, `no_replay_invalidated`, `replay_check_too_long`, `stream_lifetime_ended`. */
+        /** @description 409: Conflicts with the stream's state. Codes: `subscription_not_found`, `idempotency_key_reused`, `subscription_key_conflict`, `connection_key_conflict`, `stale_stamp`, `subscription_not_halted`, `processor_already_subscribed`, `processor_not_woken`, `no_replay_retracted`, `no_replay_invalidated`, `replay_check_too_long`, `stream_lifetime_ended`, `stream_closed`, `content_type_mismatch`, `stream_config_mismatch`, `stream_seq_conflict`, `producer_sequence_gap`. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1278,7 +1278,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "subscription_not_found" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended";
+                        code?: "subscription_not_found" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "stream_closed" | "content_type_mismatch" | "stream_config_mismatch" | "stream_seq_conflict" | "producer_sequence_gap";
                     };
                 };
             };
@@ -1339,7 +1339,7 @@ export type components = {
                 };
             };
         };
-        /** @description 429: A per-stream count is spent (§12). Codes: `too_many_connections`, `too_many_waiters`. */
+        /** @description 429: A per-stream count is spent (§12). Codes: `too_many_connections`, `too_many_waiters`, `too_many_producers`. */
         TooMany: {
             headers: {
                 [name: string]: unknown;
@@ -1348,7 +1348,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "too_many_connections" | "too_many_waiters";
+                        code?: "too_many_connections" | "too_many_waiters" | "too_many_producers";
                     };
                 };
             };
