@@ -174,7 +174,7 @@ pub const INV_WORK: &str = "4 bounded work per engine call";
 pub const INV_REBUILD: &str = "5 reduced state equals a rebuild";
 pub const INV_PROGRESS: &str = "6 a drained subscription catches up";
 pub const INV_ENGINE: &str = "0 engine call failed";
-pub const INV_TRIM: &str = "9 no turn stops on a trim step";
+pub const INV_TRIM: &str = "10 no turn stops on a trim step";
 pub const INV_WINDOW: &str = "8 a concurrent window resends nothing completed and its cursor passes nothing open";
 pub const INV_LOG: &str = "9 nothing is acknowledged past what one invocation may write";
 
