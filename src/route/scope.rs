@@ -268,7 +268,8 @@ pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
             prefix: prefix.to_owned(),
         });
     }
-    copy_targets(&events).try_for_each(|target| copy_within(grant.prefix(), target))
+    let within = copy_targets(&events).try_for_each(|target| copy_within(grant.prefix(), target));
+    within
 }
 
 /// The subscription a control event sets writing again from a point of
