@@ -125,7 +125,10 @@ fn a_public_append_of_a_trim_fact_key_is_refused() {
     let error = tributary::reserved_keys::check_public_append(body).unwrap_err();
     assert_eq!(error.prefix, "trimmed:");
     let batch = br#"{"events":[{"type":"x"},{"type":"y","idempotencyKey":"trimmed:9"}]}"#;
-    assert_eq!(tributary::reserved_keys::check_public_append(batch).unwrap_err().index, Some(1));
+    assert_eq!(
+        tributary::reserved_keys::check_public_append(batch).unwrap_err().index,
+        Some(1)
+    );
 }
 
 #[test]
@@ -148,16 +151,26 @@ fn a_trim_fact_key_taken_by_an_append_never_wedges_the_stream() {
         assert!(steps.iter().all(|step| step.error.is_none()), "{steps:?}");
         world.now += TRIM_INTERVAL_MS;
     }
-    assert_eq!(runtime(&mut world, "/w", "audit")["lag"], 0, "the healthy subscription delivered everything");
+    assert_eq!(
+        runtime(&mut world, "/w", "audit")["lag"],
+        0,
+        "the healthy subscription delivered everything"
+    );
     let first = info(&mut world, "/w")["firstOffset"].as_u64().unwrap();
-    assert!(first + 20 > head, "trimmed to about 10 events: first {first}, head {head}");
+    assert!(
+        first + 20 > head,
+        "trimmed to about 10 events: first {first}, head {head}"
+    );
     let facts = trim_facts(&mut world, "/w");
     let hook_fact = facts
         .iter()
         .find(|fact| fact["payload"]["subscriptionKey"] == "hook" && fact["payload"]["afterOffset"] == 0)
         .expect("hook's pass has its fact");
     let key = hook_fact["idempotencyKey"].as_str().unwrap();
-    assert!(key.starts_with(&format!("trimmed:{run}:0:hook@")), "moved under its prefix: {key}");
+    assert!(
+        key.starts_with(&format!("trimmed:{run}:0:hook@")),
+        "moved under its prefix: {key}"
+    );
 }
 
 #[test]
@@ -215,12 +228,21 @@ fn a_failing_trim_step_never_stops_the_turn_nor_spins_the_alarm() {
         .unwrap();
     let steps = alarm(&mut world, "/f");
     assert!(
-        steps.iter().any(|step| step.error.as_deref().is_some_and(|e| e.contains("disk says no"))),
+        steps
+            .iter()
+            .any(|step| step.error.as_deref().is_some_and(|e| e.contains("disk says no"))),
         "{steps:?}"
     );
-    assert_eq!(runtime(&mut world, "/f", "audit")["lag"], 0, "the deliveries of the turn went on");
+    assert_eq!(
+        runtime(&mut world, "/f", "audit")["lag"],
+        0,
+        "the deliveries of the turn went on"
+    );
     let now = world.now;
-    assert!(!world.stream("/f").trim_due(now).unwrap(), "a failed round waits for the next one");
+    assert!(
+        !world.stream("/f").trim_due(now).unwrap(),
+        "a failed round waits for the next one"
+    );
     assert!(world.stream("/f").trim_due(now + TRIM_INTERVAL_MS).unwrap());
 }
 
@@ -270,7 +292,11 @@ fn ephemeral_expiry_stays_scheduled_after_a_trim_deleted_the_oldest_one() {
         world.now = world.now.max(due);
         alarm(&mut world, "/e");
         if gone(&mut world) {
-            assert!(world.now >= appended_at + EPHEMERAL_RETENTION_MS, "never early: {}", world.now);
+            assert!(
+                world.now >= appended_at + EPHEMERAL_RETENTION_MS,
+                "never early: {}",
+                world.now
+            );
             return;
         }
     }
@@ -287,7 +313,13 @@ fn budgeted(world: &mut World, path: &str, budget: u64) {
 
 fn post(world: &mut World, path: &str, body: &Value) -> (u16, Value) {
     let now = world.now;
-    call(world.stream(path), Action::Append, "", &body.to_string(), &inputs(now, 1))
+    call(
+        world.stream(path),
+        Action::Append,
+        "",
+        &body.to_string(),
+        &inputs(now, 1),
+    )
 }
 
 /// Appends keyed 2 KB events until the budget refuses one; the last
@@ -317,7 +349,11 @@ fn near_the_budget_a_retry_of_a_committed_append_is_its_duplicate() {
     assert_eq!(answer["deduplicated"], true);
     let batch = json!({"events": [last, {"type": "new"}]});
     let (status, answer) = post(&mut world, "/b", &batch);
-    assert_eq!((status, answer["error"]["code"].clone()), (507, json!("stream_full")), "new data still needs room");
+    assert_eq!(
+        (status, answer["error"]["code"].clone()),
+        (507, json!("stream_full")),
+        "new data still needs room"
+    );
 }
 
 #[test]
@@ -335,9 +371,17 @@ fn near_the_budget_only_what_makes_room_commits() {
     ];
     for body in refused {
         let (status, answer) = post(&mut world, "/c", &body);
-        assert_eq!((status, answer["error"]["code"].clone()), (507, json!("stream_full")), "{body}");
+        assert_eq!(
+            (status, answer["error"]["code"].clone()),
+            (507, json!("stream_full")),
+            "{body}"
+        );
     }
-    assert_eq!(info(&mut world, "/c")["head"].as_u64().unwrap(), head, "nothing committed");
+    assert_eq!(
+        info(&mut world, "/c")["head"].as_u64().unwrap(),
+        head,
+        "nothing committed"
+    );
     let removed = json!({"type": "events.iterate.com/stream/subscription-removed",
                          "payload": {"subscriptionKey": "old", "reason": "requested"}});
     assert_eq!(post(&mut world, "/c", &removed).0, 201);
@@ -358,7 +402,10 @@ fn a_pass_never_cuts_a_digest_awaiting_its_send() {
     let mut turn = Turn::begin(now);
     let entropy = world.entropy();
     let plans = turn.plan_due(world.stream("/d"), now, entropy).unwrap();
-    let lost = plans.iter().find(|plan| plan.subscription_key == "digest").expect("a digest");
+    let lost = plans
+        .iter()
+        .find(|plan| plan.subscription_key == "digest")
+        .expect("a digest");
     let (after, through) = (lost.after_offset, lost.through_offset);
     assert!(through > after + 10, "a digest of many events: ({after}..{through}]");
     world.crash();

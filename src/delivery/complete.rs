@@ -8,8 +8,8 @@ use crate::delivery::journal::Journaled;
 use crate::event::ControlType;
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
-use crate::stream::memory::ThrottleWindow;
 use crate::stream::facts::fact_key;
+use crate::stream::memory::ThrottleWindow;
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Gate, Throttle};
 use crate::Inputs;
@@ -297,7 +297,10 @@ impl<S: Storage> Stream<S> {
              last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
             &[message.into(), key.into()],
         )?;
-        let halt_offset = self.append_engine_fact(halted, &Inputs { now_ms, entropy })?.event.offset;
+        let halt_offset = self
+            .append_engine_fact(halted, &Inputs { now_ms, entropy })?
+            .event
+            .offset;
         self.counters.halts += 1;
         Ok(Completion::Halted { halt_offset })
     }
@@ -341,7 +344,6 @@ impl<S: Storage> Stream<S> {
             self.counters.gate_discarded += count;
         }
     }
-
 }
 
 /// The durable `error-occurred` fact of a batch `skip` mode gave up on (§8),

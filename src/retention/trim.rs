@@ -20,8 +20,8 @@ use crate::event::ControlType;
 use crate::limits::{TRIM_STEP_BYTES, TRIM_STEP_ROWS};
 use crate::records::RuntimeRow;
 use crate::storage::{Columns, Storage, StorageError};
-use crate::stream::rows::ROW_BYTES;
 use crate::stream::facts::fact_key;
+use crate::stream::rows::ROW_BYTES;
 use crate::stream::Stream;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -166,22 +166,28 @@ impl<S: Storage> Stream<S> {
         } else {
             Vec::new()
         };
-        let pins = self.state.subscriptions.outbound.by_key.iter().filter_map(|(key, subscription)| {
-            let row = rows.get(key);
-            let cursor = row.map_or(trimmed, |row| row.acknowledged_offset.max(trimmed));
-            let in_flight = row.is_some_and(|row| row.in_flight_deadline_at_ms.is_some_and(|at| at > now_ms))
-                || in_flight_windows.contains(key);
-            // A digest awaiting its (re)send is resent whole (§8): a pass
-            // into it would let a re-plan choose its events again, out of
-            // order for a receiver that took the lost send.
-            let digest_pending = row.is_some_and(|row| row.retry_through_offset.is_some_and(|end| end > cursor))
-                && subscription
-                    .configuration
-                    .valid()
-                    .and_then(|configuration| configuration.receiver.delivery())
-                    .is_some_and(crate::subscription::Delivery::resends_whole);
-            (!retention.trim_past_subscribers || in_flight || digest_pending).then_some(cursor)
-        });
+        let pins = self
+            .state
+            .subscriptions
+            .outbound
+            .by_key
+            .iter()
+            .filter_map(|(key, subscription)| {
+                let row = rows.get(key);
+                let cursor = row.map_or(trimmed, |row| row.acknowledged_offset.max(trimmed));
+                let in_flight = row.is_some_and(|row| row.in_flight_deadline_at_ms.is_some_and(|at| at > now_ms))
+                    || in_flight_windows.contains(key);
+                // A digest awaiting its (re)send is resent whole (§8): a pass
+                // into it would let a re-plan choose its events again, out of
+                // order for a receiver that took the lost send.
+                let digest_pending = row.is_some_and(|row| row.retry_through_offset.is_some_and(|end| end > cursor))
+                    && subscription
+                        .configuration
+                        .valid()
+                        .and_then(|configuration| configuration.receiver.delivery())
+                        .is_some_and(crate::subscription::Delivery::resends_whole);
+                (!retention.trim_past_subscribers || in_flight || digest_pending).then_some(cursor)
+            });
         // The head is never trimmed ([`decide`]).
         Ok(pins.min().unwrap_or(head).min(head.saturating_sub(1)))
     }

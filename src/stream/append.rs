@@ -364,9 +364,9 @@ impl<S: Storage> Stream<S> {
         match earlier {
             Some(earlier) if !input.same_content_as(&earlier) && !input.restates_fact(&earlier) => {
                 Err(AppendError::IdempotencyKeyReused {
-                key: key.clone(),
-                offset: earlier.offset,
-            })
+                    key: key.clone(),
+                    offset: earlier.offset,
+                })
             }
             earlier => Ok(earlier),
         }

@@ -159,7 +159,10 @@ impl<S: Storage> Stream<S> {
         let GivenUp { attempts, reason } = given_up;
         self.record_dead_letters(plan, *attempts, reason, now_ms)?;
         self.journal_plan(plan, configuration)?;
-        self.append_engine_fact(skipped_fact(plan, *attempts, reason), &crate::Inputs { now_ms, entropy })?;
+        self.append_engine_fact(
+            skipped_fact(plan, *attempts, reason),
+            &crate::Inputs { now_ms, entropy },
+        )?;
         self.mark_slot_completed(plan, run)?;
         self.storage.execute(
             "UPDATE subscription_runtime SET last_error = ? WHERE subscription_key = ? AND run_offset = ?",

@@ -95,7 +95,10 @@ impl Sim {
         );
         body["events"][0]["idempotencyKey"] = json!(key);
         if tributary::reserved_keys::check_public_append(body.to_string().as_bytes()).is_ok() {
-            return Err(violation(INV_TRIM, format!("the router would accept the engine's key {key}")));
+            return Err(violation(
+                INV_TRIM,
+                format!("the router would accept the engine's key {key}"),
+            ));
         }
         self.log(format!("squat the engine's key {key}"));
         Ok(())
