@@ -20,13 +20,7 @@ pub struct Counting {
     rows: Cell<u64>,
     queries: Cell<u64>,
     tripped: Cell<bool>,
-    /// Armed: the next trim transaction's delete fails, as if the object
-    /// died between a step's facts and its transaction (§16).
-    crash_in_trim: Cell<bool>,
 }
-
-/// What the armed trim crash answers.
-pub const TRIM_CRASH: &str = "sim: the object died inside a trim step";
 
 impl Counting {
     /// Opens a database by SQLite URI (a shared in-memory database that
@@ -37,7 +31,6 @@ impl Counting {
             rows: Cell::new(0),
             queries: Cell::new(0),
             tripped: Cell::new(false),
-            crash_in_trim: Cell::new(false),
         })
     }
 
@@ -56,11 +49,6 @@ impl Counting {
         self.queries.get()
     }
 
-    /// Arms (or disarms) the crash inside the next trim transaction.
-    pub fn arm_trim_crash(&self, armed: bool) {
-        self.crash_in_trim.set(armed);
-    }
-
     /// Whether the current call hit a bound (and was failed by the driver).
     pub fn tripped(&self) -> bool {
         self.tripped.get()
@@ -73,10 +61,6 @@ impl Storage for Counting {
             return Err(StorageError::Sql("sim: work bound exceeded in this call".to_owned()));
         }
         self.queries.set(self.queries.get() + 1);
-        if self.crash_in_trim.get() && sql.starts_with("DELETE FROM events WHERE event_offset > ?") {
-            self.crash_in_trim.set(false);
-            return Err(StorageError::Sql(TRIM_CRASH.to_owned()));
-        }
         let rows = self.inner.query(sql, params)?;
         self.rows.set(self.rows.get() + rows.len() as u64);
         if self.rows.get() > ROWS_PER_CALL || self.queries.get() > QUERIES_PER_CALL {

@@ -39,10 +39,7 @@ impl Sim {
     }
 
     pub(super) fn append_events(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
-        let mut body = model::events(rng, &mut self.event_counter);
-        if rng.percent(10) {
-            self.squat_engine_key(&mut body, rng)?;
-        }
+        let body = model::events(rng, &mut self.event_counter);
         let result = self.append_public(&body, rng)?;
         let described: Vec<String> = body["events"]
             .as_array()
@@ -69,38 +66,6 @@ impl Sim {
             })
             .unwrap_or_default();
         self.log(format!("append [{}] -> {result:?}", described.join(", ")));
-        Ok(())
-    }
-
-    /// A hostile caller who reads the debug card takes the key of the
-    /// `trimmed` fact retention would append next for one subscription (§2,
-    /// §16). The router refuses it (the prefix is reserved); the sim appends
-    /// it anyway, as one taken before the reservation: the engine's fact
-    /// must still be written and its trim still happen.
-    fn squat_engine_key(&mut self, body: &mut Value, rng: &mut SplitMix) -> Result<(), Violation> {
-        let card = self
-            .source
-            .subscriptions_card()
-            .map_err(|error| engine_error("subscriptions_card", error))?;
-        let Some(subscriptions) = card["subscriptions"].as_array().filter(|all| !all.is_empty()) else {
-            return Ok(());
-        };
-        let chosen = &subscriptions[rng.below(subscriptions.len() as u64) as usize];
-        let runtime = &chosen["runtime"];
-        let key = format!(
-            "trimmed:{}:{}:{}",
-            runtime["runOffset"],
-            runtime["acknowledgedOffset"],
-            chosen["subscriptionKey"].as_str().unwrap_or_default()
-        );
-        body["events"][0]["idempotencyKey"] = json!(key);
-        if tributary::reserved_keys::check_public_append(body.to_string().as_bytes()).is_ok() {
-            return Err(violation(
-                INV_TRIM,
-                format!("the router would accept the engine's key {key}"),
-            ));
-        }
-        self.log(format!("squat the engine's key {key}"));
         Ok(())
     }
 

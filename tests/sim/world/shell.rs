@@ -84,14 +84,7 @@ impl Sim {
             self.log("plan: the turn is over, its sends are still in flight");
             return Ok(());
         }
-        // Now and then the object dies between a trim step's facts and its
-        // transaction (§16): the next alarm retries the step.
-        if rng.percent(10) {
-            self.source.storage().arm_trim_crash(true);
-        }
-        if self.trim_first(rng.entropy())? {
-            return self.crash(rng);
-        }
+        self.trim_first(rng.entropy())?;
         let due = self
             .metered("due_subscriptions", Target::Source, |stream| {
                 stream.due_subscriptions(now)
@@ -127,32 +120,23 @@ impl Sim {
     }
 
     /// The turn's retention work before its first plan (§16), as the
-    /// production `Turn::plan_due` does: once per turn. `true` when the
-    /// armed crash struck inside a step; any other failed step is a
-    /// violation (a trim step never stops a turn on its own).
-    pub(super) fn trim_first(&mut self, entropy: [u8; 16]) -> Result<bool, Violation> {
+    /// production `Turn::plan_due` does: once per turn. A failed step is a
+    /// violation (a trim step never fails on its own, §16).
+    pub(super) fn trim_first(&mut self, entropy: [u8; 16]) -> Result<(), Violation> {
         let now = self.now;
         // What is about to be trimmed is observed first: the invariants
         // judge every offset a cursor passed against the log as it was.
         self.refresh()?;
         let Some(mut turn) = self.turn.take() else {
-            return Ok(false);
+            return Ok(());
         };
         let trimmed = self.metered("trim", Target::Source, |stream| turn.trim(stream, now, entropy));
-        self.source.storage().arm_trim_crash(false);
         let steps = turn.take_trim_steps();
         self.turn = Some(turn);
         trimmed?.map_err(|error| engine_error("trim", error))?;
-        let mut crashed = false;
         for step in steps {
-            match step.error.as_deref() {
-                Some(error) if error.contains(super::super::storage::TRIM_CRASH) => {
-                    self.log("trim: CRASH between the step's facts and its transaction");
-                    crashed = true;
-                    continue;
-                }
-                Some(error) => return Err(violation(INV_TRIM, error.to_owned())),
-                None => {}
+            if let Some(error) = step.error.as_deref() {
+                return Err(violation(INV_TRIM, error.to_owned()));
             }
             self.stats.trimmed_rows += step.trimmed;
             self.stats.expired_rows += step.expired;
@@ -168,7 +152,7 @@ impl Sim {
                     .collect::<Vec<_>>()
             ));
         }
-        Ok(crashed)
+        Ok(())
     }
 
     /// The configured `delivery.concurrency` of `key` (1 when absent).
