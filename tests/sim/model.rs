@@ -165,7 +165,10 @@ pub fn events(rng: &mut SplitMix, counter: &mut u64) -> Value {
     let count = rng.between(1, 4);
     // Now and then a burst of only ephemeral events (presence, progress).
     let burst = rng.percent(20);
-    let large = rng.percent(6);
+    // The large batches have dice of their own (drawn without moving `rng`),
+    // so every other choice of a schedule is the one it always made.
+    let mut sizes = SplitMix::new(rng.clone().next() ^ 0x001A_46E5);
+    let large = sizes.percent(6);
     let events: Vec<Value> = (0..count)
         .map(|_| {
             *counter += 1;
@@ -177,7 +180,7 @@ pub fn events(rng: &mut SplitMix, counter: &mut u64) -> Value {
                 payload["badT"] = json!(true);
             }
             if large {
-                payload["pad"] = json!("x".repeat(rng.pick(&[70_000usize, 110_000, 130_000, 215_000])));
+                payload["pad"] = json!("x".repeat(sizes.pick(&[70_000usize, 110_000, 130_000, 215_000])));
             }
             let mut event = json!({"type": if rng.percent(80) { "data" } else { "other" }, "payload": payload});
             if burst || rng.percent(25) {
