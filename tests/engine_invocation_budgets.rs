@@ -14,23 +14,15 @@
 
 mod common;
 
+use common::log_receiver;
 use common::world::{Network, World};
 use serde_json::{json, Value};
 use tributary::delivery::{log_lines, Completion, DeliveryPlan};
 use tributary::limits::{ALARM_YIELD_EVERY_COMPLETIONS, INVOCATION_LOG_BYTES};
 use tributary::stream::dead_letters::DeadLetterQuery;
 
-const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
 const HALTED: &str = "events.iterate.com/stream/subscription-delivery-halted";
 const ERROR: &str = "events.iterate.com/stream/error-occurred";
-
-fn log_receiver(key: &str, mode: &str, transform: Option<&str>) -> Value {
-    let mut receiver = json!({"action": "log", "delivery": {"start": "beginning", "onFailingEvent": mode}});
-    if let Some(transform) = transform {
-        receiver["jsonataTransform"] = json!(transform);
-    }
-    json!({"type": CONFIGURED, "payload": {"subscriptionKey": key, "filter": {"eventTypes": ["order"]}, "receiver": receiver}})
-}
 
 /// An order whose line is about `pad` bytes long.
 fn order(n: u64, pad: usize) -> Value {
@@ -38,14 +30,7 @@ fn order(n: u64, pad: usize) -> Value {
 }
 
 fn acknowledged(world: &mut World, path: &str, key: &str) -> u64 {
-    let card = world.card(path);
-    card["subscriptions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|subscription| subscription["subscriptionKey"] == key)
-        .map(|subscription| subscription["runtime"]["acknowledgedOffset"].as_u64().unwrap())
-        .unwrap()
+    world.runtime(path, key)["acknowledgedOffset"].as_u64().unwrap()
 }
 
 fn deliver(_: &DeliveryPlan) -> Network {

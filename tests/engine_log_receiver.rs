@@ -8,20 +8,12 @@
 mod common;
 
 use common::world::{Network, World};
-use common::{append, memory_stream};
+use common::{append, log_receiver, memory_stream};
 use serde_json::{json, Value};
 use tributary::delivery::log_lines;
 use tributary::delivery::{Completion, DeliveryPlan, Planned, Turn};
 
 const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
-
-fn log_receiver(key: &str, mode: &str, transform: Option<&str>) -> Value {
-    let mut receiver = json!({"action": "log", "delivery": {"start": "beginning", "onFailingEvent": mode}});
-    if let Some(transform) = transform {
-        receiver["jsonataTransform"] = json!(transform);
-    }
-    json!({"type": CONFIGURED, "payload": {"subscriptionKey": key, "filter": {"eventTypes": ["order"]}, "receiver": receiver}})
-}
 
 fn orders(from: u64, count: u64) -> Value {
     json!({"events": (from..from + count).map(|n| json!({"type": "order", "payload": {"n": n}})).collect::<Vec<_>>()})
@@ -36,17 +28,6 @@ fn plan_now(world: &mut World, path: &str, key: &str) -> DeliveryPlan {
         Planned::Send(plan) => *plan,
         other => panic!("expected a plan for {key}, got {other:?}"),
     }
-}
-
-fn runtime(world: &mut World, path: &str, key: &str) -> Value {
-    let card = world.card(path);
-    card["subscriptions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|subscription| subscription["subscriptionKey"] == key)
-        .map(|subscription| subscription["runtime"].clone())
-        .unwrap()
 }
 
 #[test]
@@ -90,7 +71,7 @@ fn s15_1_a_log_receiver_writes_one_line_per_transformed_event_and_the_cursor_pas
     assert_eq!(lines[4]["event"]["payload"], json!({"doubled": 10}));
     let completion = world.perform("/shop", plan, Network::Deliver);
     assert_eq!(completion, Some(Completion::Acknowledged { through: 7 }));
-    let row = runtime(&mut world, "/shop", "audit");
+    let row = world.runtime("/shop", "audit");
     assert_eq!(row["acknowledgedOffset"], 7);
     assert_eq!(row["lag"], 0);
     let card = world.card("/shop");
@@ -118,7 +99,7 @@ fn s15_1_a_crash_before_the_acknowledgement_writes_the_same_delivery_again() {
     );
     world.perform("/shop", again, Network::Deliver);
     world.run(&["/shop"], 20, &mut |_: &DeliveryPlan| Network::Deliver);
-    assert_eq!(runtime(&mut world, "/shop", "audit")["acknowledgedOffset"], 3);
+    assert_eq!(world.runtime("/shop", "audit")["acknowledgedOffset"], 3);
     let logged: Vec<u64> = world
         .external
         .iter()
@@ -140,7 +121,7 @@ fn s15_1_a_failing_transform_follows_on_failing_event() {
             .iter()
             .flat_map(|(_, _, offsets)| offsets.clone())
             .collect();
-        let row = runtime(&mut world, "/shop", "audit");
+        let row = world.runtime("/shop", "audit");
         let card = world.card("/shop");
         let halted = &card["subscriptions"][0]["deliveryHalted"];
         if mode == "skip" {

@@ -270,14 +270,7 @@ impl<S: Storage> Stream<S> {
             Next::Advance => self.advance_over_nothing(key, &row, &mut scan),
             Next::WaitForLogBudget => {
                 // The cursor passes what the scan skipped before the line.
-                if scan.scanned > row.acknowledged_offset {
-                    self.advance_cursor(
-                        key,
-                        row.cursor_changed_at_source_offset,
-                        row.acknowledged_offset,
-                        scan.scanned,
-                    )?;
-                }
+                self.pass_scanned(key, &row, scan.scanned)?;
                 return Ok(Planning::WaitsForLogBudget);
             }
             Next::Hold(hold) => self.hold_aggregate(key, &row, &mut scan, hold),
@@ -339,6 +332,20 @@ impl<S: Storage> Stream<S> {
         Ok(Some(plan))
     }
 
+    /// The cursor of `key` moves over what a scan passed without sending
+    /// (§6 rule 2), when it passed anything.
+    fn pass_scanned(&self, key: &str, row: &RuntimeRow, scanned: u64) -> Result<(), StorageError> {
+        if scanned > row.acknowledged_offset {
+            self.advance_cursor(
+                key,
+                row.cursor_changed_at_source_offset,
+                row.acknowledged_offset,
+                scanned,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Nothing matched: the cursor advances over the scanned range (§6 rule 2).
     fn advance_over_nothing(
         &mut self,
@@ -346,14 +353,7 @@ impl<S: Storage> Stream<S> {
         row: &RuntimeRow,
         scan: &mut Scan,
     ) -> Result<Option<DeliveryPlan>, StorageError> {
-        if scan.scanned > row.acknowledged_offset {
-            self.advance_cursor(
-                key,
-                row.cursor_changed_at_source_offset,
-                row.acknowledged_offset,
-                scan.scanned,
-            )?;
-        }
+        self.pass_scanned(key, row, scan.scanned)?;
         self.count_discards(&mut scan.discarded, scan.scanned);
         if row.next_attempt_at_ms.is_some() || row.retry_through_offset.is_some() {
             // The retried work is gone (a gate held it): nothing is due
@@ -515,15 +515,8 @@ impl<S: Storage> Stream<S> {
             pending,
             created_at_ms,
         } = retract;
-        if scanned > row.acknowledged_offset {
-            self.advance_cursor(
-                key,
-                row.cursor_changed_at_source_offset,
-                row.acknowledged_offset,
-                scanned,
-            )?;
-            row.acknowledged_offset = scanned;
-        }
+        self.pass_scanned(key, &row, scanned)?;
+        row.acknowledged_offset = row.acknowledged_offset.max(scanned);
         let deadline_ms = scope.shape.deadline_ms(scope.now_ms);
         row.in_flight_deadline_at_ms = Some(deadline_ms);
         let mut plan = self.plan_shell(

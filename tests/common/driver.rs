@@ -143,14 +143,7 @@ impl Driver {
 
     /// The runtime part of `key`'s debug card (§11).
     pub fn runtime_card(&self, key: &str) -> Value {
-        let card = self.stream.subscriptions_card().unwrap();
-        card["subscriptions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|subscription| subscription["subscriptionKey"] == key)
-            .map(|subscription| subscription["runtime"].clone())
-            .unwrap_or(Value::Null)
+        super::runtime_of(&self.stream.subscriptions_card().unwrap(), key)
     }
 
     /// Events of the log whose type is `event_type`, as JSON.

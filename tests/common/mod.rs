@@ -30,6 +30,29 @@ pub fn path(raw: &str) -> StreamPath {
     StreamPath::parse(raw).expect("valid test path")
 }
 
+/// A `subscription-configured` event of a log receiver (§15.1) for `order`
+/// events, from the beginning.
+pub fn log_receiver(key: &str, mode: &str, transform: Option<&str>) -> Value {
+    let mut receiver = serde_json::json!({"action": "log", "delivery": {"start": "beginning", "onFailingEvent": mode}});
+    if let Some(transform) = transform {
+        receiver["jsonataTransform"] = serde_json::json!(transform);
+    }
+    serde_json::json!({"type": "events.iterate.com/stream/subscription-configured",
+        "payload": {"subscriptionKey": key, "filter": {"eventTypes": ["order"]}, "receiver": receiver}})
+}
+
+/// The `runtime` of subscription `key` in a debug card (§11); null when absent.
+pub fn runtime_of(card: &Value, key: &str) -> Value {
+    card["subscriptions"]
+        .as_array()
+        .and_then(|subscriptions| {
+            subscriptions
+                .iter()
+                .find(|subscription| subscription["subscriptionKey"] == key)
+        })
+        .map_or(Value::Null, |subscription| subscription["runtime"].clone())
+}
+
 pub fn memory_stream(raw_path: &str) -> Stream<RusqliteStorage> {
     Stream::open(RusqliteStorage::in_memory().unwrap(), PROJECT, path(raw_path)).unwrap()
 }

@@ -345,4 +345,10 @@ impl World {
     pub fn card(&mut self, raw_path: &str) -> Value {
         self.stream(raw_path).subscriptions_card().unwrap()
     }
+
+    /// The debug card's `runtime` of subscription `key` on `raw_path`.
+    pub fn runtime(&mut self, raw_path: &str, key: &str) -> Value {
+        let card = self.card(raw_path);
+        super::runtime_of(&card, key)
+    }
 }
