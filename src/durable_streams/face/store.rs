@@ -23,6 +23,9 @@ pub struct FaceRow {
     pub expiry_deadline_ms: Option<i64>,
 }
 
+/// Idle producers one producer write forgets at most.
+const FORGET_PER_WRITE: u64 = 16;
+
 /// Row of `protocol_producers`: one producer's record.
 pub type ProducerRow = ProducerRecord;
 
@@ -120,6 +123,9 @@ pub fn write_writers<S: Storage + ?Sized>(
         )?;
     }
     if let Some(record) = &writes.producer {
+        // Producers idle for 7 days are forgotten a few at a time (§17, §12).
+        let before = crate::durable_streams::producer::forget_before(record.last_active_ms);
+        forget_producers(storage, before, FORGET_PER_WRITE)?;
         storage.execute(
             "INSERT INTO protocol_producers (producer_id, epoch, last_seq, last_active_ms) VALUES (?, ?, ?, ?) \
              ON CONFLICT (producer_id) DO UPDATE SET epoch = excluded.epoch, last_seq = excluded.last_seq, \
