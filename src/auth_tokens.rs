@@ -298,3 +298,14 @@ pub fn presented_token(authorization: Option<&str>, protocols: Option<&str>) -> 
         .find_map(|protocol| protocol.trim().strip_prefix("bearer."))?;
     (!token.is_empty()).then(|| token.to_owned())
 }
+
+/// The grant of `DS_ANONYMOUS_GRANT` (§17 "Auth"): one value in the
+/// `API_TOKENS` syntax — a project id (bare or as a JSON string) or a
+/// scoped grant object — for protocol requests without `Authorization`.
+pub fn anonymous_grant(setting: &str) -> Result<Grant, TokensError> {
+    let trimmed = setting.trim();
+    let value: Value = serde_json::from_str(trimmed).unwrap_or_else(|_| Value::String(trimmed.to_owned()));
+    let table = serde_json::json!({ "anonymous": value }).to_string();
+    let tokens = parse(Some(&table))?;
+    tokens.grant_for("anonymous").cloned().ok_or(TokensError::NotAnObject)
+}

@@ -17,6 +17,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (7, include_str!("../migrations/0007_inbound_fences.sql")),
     (8, include_str!("../migrations/0008_delivery_window.sql")),
     (9, include_str!("../migrations/0009_retention.sql")),
+    (10, include_str!("../migrations/0010_durable_streams.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
@@ -112,6 +113,13 @@ pub use crate::project_metrics::store::StreamMetricsRow;
 /// source reported (a [`crate::project_metrics::sources::SourceSnapshot`]),
 /// deleted when the source is. In `project_metrics/store.rs`.
 pub use crate::project_metrics::store::SourceMetricsRow;
+
+/// Row of `protocol_face` (§17): the Durable Streams face of the lifetime —
+/// its content type, message type, last `Stream-Seq` and stored expiry
+/// deadline; and rows of `protocol_producers`, one idempotent producer each.
+/// Typed records in `durable_streams/face/store.rs`; `events.body` (the
+/// same migration) holds a byte message's bytes (`records/event_row.rs`).
+pub use crate::durable_streams::face::store::{FaceRow, ProducerRow};
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.

@@ -28,6 +28,11 @@ impl BodyLimit {
         bytes: MAX_SUBSCRIBE_FROM_BODY_BYTES,
         code: ErrorCode::BodyTooLarge,
     };
+    /// A protocol `PUT`/`POST` body (§17, §12).
+    pub const PROTOCOL: BodyLimit = BodyLimit {
+        bytes: crate::limits::MAX_PROTOCOL_BODY_BYTES,
+        code: ErrorCode::BodyTooLarge,
+    };
     /// `POST /v1/jsonata/evaluate`.
     pub const JSONATA_EVALUATE: BodyLimit = BodyLimit {
         bytes: MAX_JSONATA_EVALUATE_BODY_BYTES,

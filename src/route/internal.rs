@@ -74,6 +74,11 @@ pub enum StreamObjectRoute {
     Copy,
     /// A stream route the router forwarded (§3).
     Public(Route),
+    /// A Durable Streams request the router forwarded (§17).
+    Protocol {
+        path: crate::path::StreamPath,
+        method: crate::durable_streams::face::Method,
+    },
 }
 
 /// What the project object serves.
@@ -131,6 +136,12 @@ pub enum SourceObjectRoute {
 pub fn stream_object(method: &str, url_path: &str) -> Result<StreamObjectRoute, RouteError> {
     if url_path == COPY_ROUTE {
         return Ok(StreamObjectRoute::Copy);
+    }
+    if let Some(raw_path) = super::protocol_path(url_path) {
+        let method = crate::durable_streams::face::Method::parse(method)
+            .ok_or(RouteError::MethodNotAllowed("GET, HEAD, PUT, POST, DELETE"))?;
+        let path = crate::path::StreamPath::parse(raw_path)?;
+        return Ok(StreamObjectRoute::Protocol { path, method });
     }
     stream::parse(method, url_path).map(StreamObjectRoute::Public)
 }

@@ -77,6 +77,17 @@ pub fn need<'a>(method: &str, route: &'a ApiRoute) -> Need<'a> {
         ApiRoute::SecretList | ApiRoute::Secret { .. } => Need::ProjectWide(Scope::Manage),
         ApiRoute::Source { method, .. } => Need::ProjectWide(read_or_manage(*method == SourceMethod::Get)),
         ApiRoute::Stream(route) => stream_need(&route.action, &route.path),
+        // §17 "Auth": reads need read, writes (a create is a first write)
+        // append, a delete manage.
+        ApiRoute::Protocol { path, method } => {
+            use crate::durable_streams::face::Method;
+            let scope = match method {
+                Method::Get | Method::Head => Scope::Read,
+                Method::Put | Method::Post => Scope::Append,
+                Method::Delete => Scope::Manage,
+            };
+            Need::Stream { scope, path }
+        }
     }
 }
 

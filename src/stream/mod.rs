@@ -46,6 +46,9 @@ pub struct Stream<S: Storage> {
     pub(crate) catalog_acknowledged: std::cell::RefCell<Option<Option<String>>>,
     /// What this deployment allows (§9); checked when configuring.
     pub(crate) deployment: crate::deployment::Deployment,
+    /// The last read or write that renews a sliding expiry (§17), in
+    /// memory only.
+    pub(crate) last_access: crate::durable_streams::expiry::LastAccess,
 }
 
 /// The lifetime row, with the head and count derived from the log itself:
@@ -77,6 +80,7 @@ impl<S: Storage> Stream<S> {
             retention: Default::default(),
             catalog_acknowledged: std::cell::RefCell::new(None),
             deployment: crate::deployment::Deployment::default(),
+            last_access: Default::default(),
         };
         if schema::stream_exists(&stream.storage)? {
             schema::migrate(&stream.storage)?;
@@ -345,6 +349,7 @@ impl<S: Storage> Stream<S> {
         self.state = ReducedState::default();
         self.memory = memory::Memory::default();
         self.retention = Default::default();
+        self.last_access = Default::default();
         Ok(existed)
     }
 }

@@ -242,6 +242,14 @@ impl<S: Storage> Stream<S> {
     /// HTTP reads and long-polls send.
     pub fn read_range_json(&self, query: &RangeQuery) -> Result<RangeJson, ReadError> {
         let meta = self.existing()?;
+        if self.holds_bytes()? {
+            // SQLite cannot write a byte message's base64 form (§17): the
+            // events are built here instead.
+            let read = self.read_range(query)?;
+            let count = read.events.len() as u64;
+            let body = serde_json::to_string(&read).map_err(|error| StorageError::Sql(error.to_string()))?;
+            return Ok(RangeJson { body, count });
+        }
         let after = self.read_start(query.after, query.from_earliest)?;
         let page = super::page_json::range_json(
             &self.storage,
@@ -268,6 +276,13 @@ impl<S: Storage> Stream<S> {
             body,
             count: page.count,
         })
+    }
+
+    /// Whether this lifetime's messages are bytes (a protocol stream whose
+    /// content type is not JSON, §17).
+    fn holds_bytes(&self) -> Result<bool, StorageError> {
+        let face = self.face()?;
+        Ok(face.row.content_type.is_some() && !face.content_type.is_json())
     }
 
     pub fn read_one(&self, offset: u64) -> Result<PointRead, ReadError> {
