@@ -99,6 +99,34 @@ test("§2, §3: appends, reads, stream info and their errors match the document"
   await call("GET", "/v1/streams", { query: `?prefix=${encodeURIComponent("/openapi/")}&limit=2`, expect: 200 });
 });
 
+test("§17: the Durable Streams face and the stream info it shapes match the document", async () => {
+  const PROTOCOL = "/v1/stream/{path}";
+  const path = fresh("protocol");
+  const text = { "content-type": "text/plain" };
+  await call("PUT", PROTOCOL, { values: { path }, rawBody: "one", headers: { ...text, "stream-ttl": "3600" }, expect: 201 });
+  await call("PUT", PROTOCOL, { values: { path }, headers: { ...text, "stream-ttl": "3600" }, expect: 200 });
+  await call("PUT", PROTOCOL, { values: { path }, headers: { "content-type": "application/json" }, expect: 409 });
+  await call("POST", PROTOCOL, { values: { path }, rawBody: "two", headers: text, expect: 204 });
+  await call("POST", PROTOCOL, { values: { path }, rawBody: "{}", headers: { "content-type": "application/json" }, expect: 409 });
+  const read = await call("GET", PROTOCOL, { values: { path }, query: "?offset=-1", expect: 200 });
+  assert.equal(read.body, "onetwo");
+  assert.match(read.headers.get("stream-next-offset"), /^\d{16}_\d{16}$/);
+  await call("GET", PROTOCOL, { values: { path }, query: "?offset=bogus", expect: 400 });
+  await call("GET", PROTOCOL, { values: { path }, token: null, expect: 401 });
+  const open = await call("GET", STREAM, { values: { path }, expect: 200 });
+  assert.deepEqual([open.body.contentType, open.body.closed, open.body.expiry], ["text/plain", false, { ttlSeconds: 3600 }]);
+  assert.ok(open.body.expiresAt, "a sliding TTL has a deadline");
+  await call("POST", PROTOCOL, { values: { path }, headers: { ...text, "stream-closed": "true" }, expect: 204 });
+  const closed = await call("GET", STREAM, { values: { path }, expect: 200 });
+  assert.equal(closed.body.closed, true);
+  assert.ok(closed.body.closedAtOffset > open.body.head);
+  const page = await call("GET", EVENTS, { values: { path }, query: "?after=0", expect: 200 });
+  assert.equal(page.body.closed, true);
+  assert.deepEqual(page.body.events.filter((e) => e.type === "message").map((e) => [e.payload, e.encoding]), [["one", "utf-8"], ["two", "utf-8"]]);
+  await call("DELETE", PROTOCOL, { values: { path }, expect: 204 });
+  await call("POST", PROTOCOL, { values: { path }, rawBody: "x", headers: text, expect: 404 });
+});
+
 test("§16: a trimmed offset is 410 `trimmed` and stream info shows the retention fields", async () => {
   const path = fresh("trimmed");
   await appendOk(path, { type: `${CONTROL}retention-configured`, payload: { maxEvents: 2 } });

@@ -386,6 +386,97 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Catch-up read, long-poll or SSE (PROTOCOL §5.6–5.8, §10, §17).
+         * @description **Catch-up** (no `live`): the messages after `offset`, a bounded
+         *     page: bytes concatenated as the stream's content type, or in JSON
+         *     mode one JSON array. `Stream-Next-Offset` is where to resume;
+         *     `Stream-Up-To-Date: true` when the page reached the tail;
+         *     `Stream-Closed: true` once the reader reached the end of a closed
+         *     stream. `ETag` names the lifetime, range and closure:
+         *     `If-None-Match` with it is 304. A page short of the tail is
+         *     `Cache-Control: private, max-age=60, stale-while-revalidate=300`;
+         *     one at the tail `no-cache`; `offset=now` `no-store`.
+         *
+         *     **Long-poll** (`live=long-poll`): as catch-up when there is data;
+         *     at the tail it waits for an append up to the deployment's
+         *     `DS_LONG_POLL_TIMEOUT_MS`, then 204 with `Stream-Next-Offset`,
+         *     `Stream-Up-To-Date` and `Stream-Cursor` (echo it as `cursor`).
+         *
+         *     **SSE** (`live=sse`): `event: data` frames (the messages; base64
+         *     for binary content types, with `Stream-SSE-Data-Encoding: base64`)
+         *     each followed by `event: control` with `{streamNextOffset,
+         *     streamCursor, upToDate?, streamClosed?}`; the response ends at most
+         *     every 60 s (reconnect from the last `streamNextOffset`).
+         *
+         *     Control and ephemeral events are never messages: they are skipped
+         *     (offsets stay monotonic). Reads renew a `Stream-TTL`.
+         */
+        get: operations["readProtocolStream"];
+        /**
+         * Create the stream through the Durable Streams face (PROTOCOL §5.1, §17).
+         * @description Idempotent: 201 with `Location` when created; 200 when it exists with
+         *     the same content type, expiry and closure; 409
+         *     `stream_config_mismatch` when it exists otherwise (a stream first
+         *     written natively is `application/json`). The content type (default
+         *     `application/octet-stream`) is fixed for the lifetime; a body is the
+         *     first append; `Stream-Closed: true` creates it closed.
+         *     `Tributary-Message-Type` names the event type of its messages
+         *     (default `message`). Body limit 2 MiB (413 unread past it).
+         */
+        put: operations["createProtocolStream"];
+        /**
+         * Append to (and optionally close) the stream (PROTOCOL §5.2, §5.3, §17).
+         * @description The body is one message, or in JSON mode (`application/json`) an
+         *     array whose elements are each a message (one level flattened; `[]`
+         *     is 400). A byte message is stored as bytes and is one event (split
+         *     at the per-event limit, invisibly to readers); a JSON message is one
+         *     event whose payload is the element; on a stream created natively a
+         *     message is an input event `{type, payload?, metadata?,
+         *     idempotencyKey?}`. The `Content-Type` must match the stream's (409
+         *     `content_type_mismatch`). `Stream-Closed: true` closes the stream
+         *     atomically with this append (an empty body just closes it); an
+         *     append to a closed stream is 409 `stream_closed` with
+         *     `Stream-Closed: true`. `Stream-Seq` must exceed the last one (409
+         *     `stream_seq_conflict`). Idempotent producers (all three headers or
+         *     none): 200 accepted, 204 duplicate, 403 `stale_producer_epoch`
+         *     (with the current `Producer-Epoch`), 409 `producer_sequence_gap`
+         *     (with `Producer-Expected-Seq`, `Producer-Received-Seq`), 400 a new
+         *     epoch not at seq 0. Body limit 2 MiB (413 unread past it).
+         */
+        post: operations["appendProtocolStream"];
+        /** Delete the stream (PROTOCOL §5.4); as `DELETE /v1/streams/{path}` (§3 rule 6). */
+        delete: operations["deleteProtocolStream"];
+        /**
+         * A CORS preflight (§17 "Browsers"), answered without a token on any `/v1/` URL.
+         * @description With an `Origin` that `CORS_ALLOWED_ORIGINS` allows (or `*`):
+         *     `Access-Control-Allow-Origin`, `-Allow-Methods`, `-Allow-Headers`
+         *     (the protocol's request headers and `Authorization`) and
+         *     `-Max-Age`; otherwise no `Access-Control-*` header. Actual
+         *     responses to an allowed origin carry `Access-Control-Expose-Headers`
+         *     (the protocol's response headers); every protocol response carries
+         *     `X-Content-Type-Options: nosniff` and
+         *     `Cross-Origin-Resource-Policy: cross-origin`.
+         */
+        options: operations["preflightProtocolStream"];
+        /** The stream's metadata, no body (PROTOCOL §5.5); does not renew a `Stream-TTL`. */
+        head: operations["headProtocolStream"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/processors": {
         parameters: {
             query?: never;
@@ -710,6 +801,11 @@ export type components = {
             createdAt: components["schemas"]["Timestamp"];
             /** @description Provenance of a copied event (§7): `copiedFrom` hops; of a source's event (§15). */
             source?: Record<string, unknown>;
+            /**
+             * @description A byte message (§17, written through `/v1/stream/{path}` on a non-JSON stream): `payload` is a string holding its bytes — the bytes themselves when they are valid UTF-8 (`utf-8`), else standard padded base64 (`base64`). Absent for a JSON event.
+             * @enum {unknown}
+             */
+            encoding?: "utf-8" | "base64";
         };
         StreamHeader: {
             /** @description One lifetime of the path; a DELETE and the next write start a new one. */
@@ -730,6 +826,11 @@ export type components = {
             events: components["schemas"]["Event"][];
             /** @description Pass as `after` for the next page. */
             nextAfter: components["schemas"]["Offset"];
+            /**
+             * @description Present only when the stream is closed (§17): nothing follows its last data event.
+             * @constant
+             */
+            closed?: true;
         };
         PointRead: components["schemas"]["StreamHeader"] & {
             event: components["schemas"]["Event"];
@@ -744,6 +845,15 @@ export type components = {
         StreamInfo: components["schemas"]["StreamHeader"] & {
             head: components["schemas"]["Offset"];
             eventCount: number;
+            /** @description Fixed for the lifetime (§17): set by the protocol's `PUT` (default `application/octet-stream`); `application/json` for a stream first written natively. */
+            contentType: string;
+            /** @description Closed by `Stream-Closed: true` or `stream-closed` (§17): data appends are 409 `stream_closed`. */
+            closed: boolean;
+            /** @description The offset of the `stream-closed` event; present only when closed. */
+            closedAtOffset?: components["schemas"]["Offset"];
+            expiry: components["schemas"]["ExpiryConfigured"];
+            /** @description When the stream expires as it knows now (a sliding TTL's deadline moves with reads and writes); present only with an expiry. */
+            expiresAt?: components["schemas"]["Timestamp"];
             /** @description The lowest offset still readable (§16): 1 until something is trimmed. */
             firstOffset: components["schemas"]["Offset"];
             /** @description `null`: keep everything. */
@@ -1197,6 +1307,20 @@ export type components = {
             maxBytes?: unknown;
             trimPastSubscribers?: unknown;
         };
+        /** @description `events.iterate.com/stream/stream-closed` (§17, scope `append`): closes the stream; one-way, closing twice succeeds. `producer` is written by the protocol face when an idempotent producer closed it. */
+        StreamClosed: {
+            producer?: {
+                producerId: string;
+                epoch: number;
+                seq: number;
+            };
+        };
+        /** @description `events.iterate.com/stream/expiry-configured` (§17): `{}` never expires, `{ttlSeconds}` a sliding TTL, `{expiresAt}` an absolute instant. An expired stream is deleted as `DELETE` would. */
+        ExpiryConfigured: Record<string, unknown> | {
+            ttlSeconds: number;
+        } | {
+            expiresAt: string;
+        };
     };
     responses: {
         /** @description 400: The request is malformed (§2). Codes: `invalid_path`, `invalid_request`, `invalid_query`, `invalid_parameter`, `malformed_json`, `invalid_batch`, `invalid_event`, `invalid_copy_batch`, `invalid_source_name`, `invalid_processor_name`, `invalid_secret_name`, `idempotency_key_required`, `invalid_producer_sequence`. */
@@ -1433,11 +1557,30 @@ export type components = {
          * @example ALERTS_WEBHOOK_URL
          */
         SecretName: string;
+        /** @description The stream's content type (PROTOCOL §5.1); `application/json` is JSON mode. Compared by media type, parameters normalized. */
+        ProtocolContentType: string;
+        /** @description A sliding expiry in seconds (a non-negative integer, at most ten years); reads and writes renew it. With `Stream-Expires-At` 400. */
+        StreamTtl: number;
+        /** @description An absolute expiry (RFC 3339). With `Stream-TTL` 400. */
+        StreamExpiresAt: string;
+        /** @description `true` closes the stream (atomically with the body, if any); one-way. */
+        StreamClosedRequest: "true";
         /** @description Page size (the route's default and maximum apply, §12). */
         Limit: number;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The stream's content type, fixed for its lifetime. */
+        ProtocolContentType: string;
+        /** @description Where to resume: `{16 digits}_{16 digits}`, the second part the native offset (§17). */
+        StreamNextOffset: string;
+        /** @description `true` when the answer reached the stream's tail. */
+        StreamUpToDate: "true";
+        /** @description `true` when the stream is closed (on reads: once the reader reached its end). */
+        StreamClosed: "true";
+        /** @description Echo as `cursor` on the next live read (PROTOCOL §10.1). */
+        StreamCursor: string;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -2047,6 +2190,310 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    readProtocolStream: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `-1` (the start, the default), `now` (the tail), or a `Stream-Next-Offset` (`{16 digits}_{16 digits}`, the second part the native offset it follows). Malformed is 400; before the first retained offset 410 `trimmed`.
+                 * @example 0000000000000000_0000000000000000
+                 */
+                offset?: string | ("-1" | "now");
+                live?: "long-poll" | "sse";
+                /** @description The last `Stream-Cursor` (PROTOCOL §10.1), for CDN request collapsing. */
+                cursor?: string;
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Messages: the stream's content type (a JSON array in JSON mode), or `text/event-stream` for `live=sse`. */
+            200: {
+                headers: {
+                    "Stream-Next-Offset": components["headers"]["StreamNextOffset"];
+                    "Stream-Up-To-Date": components["headers"]["StreamUpToDate"];
+                    "Stream-Closed": components["headers"]["StreamClosed"];
+                    "Stream-Cursor": components["headers"]["StreamCursor"];
+                    /** @description `"{streamId}:{from}:{to}[:c]"` (not on `offset=now` nor SSE). */
+                    ETag?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A long-poll that waited out the timeout, or reached the end of a closed stream. */
+            204: {
+                headers: {
+                    "Stream-Next-Offset": components["headers"]["StreamNextOffset"];
+                    "Stream-Up-To-Date": components["headers"]["StreamUpToDate"];
+                    "Stream-Cursor": components["headers"]["StreamCursor"];
+                    "Stream-Closed": components["headers"]["StreamClosed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `If-None-Match` holds the page's `ETag`. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Trimmed"];
+            429: components["responses"]["TooMany"];
+        };
+    };
+    createProtocolStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The stream's content type (PROTOCOL §5.1); `application/json` is JSON mode. Compared by media type, parameters normalized. */
+                "Content-Type"?: components["parameters"]["ProtocolContentType"];
+                /** @description A sliding expiry in seconds (a non-negative integer, at most ten years); reads and writes renew it. With `Stream-Expires-At` 400. */
+                "Stream-TTL"?: components["parameters"]["StreamTtl"];
+                /** @description An absolute expiry (RFC 3339). With `Stream-TTL` 400. */
+                "Stream-Expires-At"?: components["parameters"]["StreamExpiresAt"];
+                /** @description `true` closes the stream (atomically with the body, if any); one-way. */
+                "Stream-Closed"?: components["parameters"]["StreamClosedRequest"];
+                /** @description The event type of the stream's messages (§17); default `message`. */
+                "Tributary-Message-Type"?: string;
+            };
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description The stream exists as asked (nothing changed). */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["ProtocolContentType"];
+                    "Stream-Next-Offset": components["headers"]["StreamNextOffset"];
+                    "Stream-Closed": components["headers"]["StreamClosed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The stream's protocol URL. */
+                    Location?: string;
+                    "Content-Type": components["headers"]["ProtocolContentType"];
+                    "Stream-Next-Offset": components["headers"]["StreamNextOffset"];
+                    "Stream-Closed": components["headers"]["StreamClosed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            507: components["responses"]["StreamFull"];
+        };
+    };
+    appendProtocolStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The stream's content type (PROTOCOL §5.1); `application/json` is JSON mode. Compared by media type, parameters normalized. */
+                "Content-Type"?: components["parameters"]["ProtocolContentType"];
+                /** @description `true` closes the stream (atomically with the body, if any); one-way. */
+                "Stream-Closed"?: components["parameters"]["StreamClosedRequest"];
+                /** @description A writer's sequence, compared as a string; strictly increasing per stream. */
+                "Stream-Seq"?: string;
+                /** @description An idempotent producer (PROTOCOL §5.2.1), 1–256 bytes. */
+                "Producer-Id"?: string;
+                "Producer-Epoch"?: number;
+                "Producer-Seq"?: number;
+            };
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description An idempotent producer's batch was accepted. */
+            200: {
+                headers: {
+                    "Stream-Next-Offset": components["headers"]["StreamNextOffset"];
+                    "Stream-Closed": components["headers"]["StreamClosed"];
+                    /** @description The accepted epoch. */
+                    "Producer-Epoch"?: number;
+                    /** @description The accepted seq. */
+                    "Producer-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Appended (or closed); for a producer, a duplicate (nothing written; `Producer-Seq` the highest accepted). */
+            204: {
+                headers: {
+                    "Stream-Next-Offset": components["headers"]["StreamNextOffset"];
+                    "Stream-Closed": components["headers"]["StreamClosed"];
+                    "Producer-Epoch"?: number;
+                    "Producer-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["TooMany"];
+            507: components["responses"]["StreamFull"];
+        };
+    };
+    deleteProtocolStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    preflightProtocolStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                Origin?: string;
+                "Access-Control-Request-Method"?: string;
+            };
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preflight's answer. */
+            204: {
+                headers: {
+                    "Access-Control-Allow-Origin"?: string;
+                    "Access-Control-Allow-Methods"?: string;
+                    "Access-Control-Allow-Headers"?: string;
+                    "Access-Control-Max-Age"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            500: components["responses"]["ServerError"];
+        };
+    };
+    headProtocolStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream exists. `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    "Content-Type": components["headers"]["ProtocolContentType"];
+                    "Stream-Next-Offset": components["headers"]["StreamNextOffset"];
+                    "Stream-Closed": components["headers"]["StreamClosed"];
+                    /** @description The sliding TTL in seconds, when set. */
+                    "Stream-TTL"?: number;
+                    /** @description The absolute expiry (RFC 3339), when set. */
+                    "Stream-Expires-At"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or unknown bearer token (no body on `HEAD`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Outside the token's scope (no body on `HEAD`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No stream at this path (no body on `HEAD`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     listProcessors: {
