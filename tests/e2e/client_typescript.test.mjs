@@ -73,6 +73,38 @@ test("streams: single and batch appends with idempotency keys, pages as an async
   assert.ok(gone instanceof TributaryError && gone instanceof Error);
 });
 
+test("streams.protocolUrl / protocol: the Durable Streams face of the same stream, for @durable-streams/client (§17)", async () => {
+  const path = fresh("protocol");
+  assert.equal(tributary.streams.protocolUrl(path), `${t.url}/v1/stream/${path}`);
+  assert.equal(tributary.streams.protocolUrl(`/${path}`), `${t.url}/v1/stream/${path}`);
+  assert.deepEqual(tributary.streams.protocol(path), { url: `${t.url}/v1/stream/${path}`, headers: { Authorization: `Bearer ${TOKEN}` } });
+  assert.throws(() => tributary.streams.protocolUrl("a/../b"), (error) => error instanceof TributaryError && error.code === "invalid_path");
+
+  // What the official client writes through that URL is the stream this client reads.
+  const { DurableStream } = await import("../durable-streams/client.mjs");
+  const stream = await DurableStream.create({ ...tributary.streams.protocol(path), contentType: "application/json", ttlSeconds: 3600 });
+  await stream.append(JSON.stringify({ n: 1 }));
+  const open = await tributary.streams.get(path);
+  assert.equal(open.contentType, "application/json");
+  assert.equal(open.closed, false);
+  assert.equal(open.closedAtOffset, undefined);
+  assert.deepEqual(open.expiry, { ttlSeconds: 3600 });
+  assert.ok(Date.parse(open.expiresAt) > Date.now(), `expires in the future: ${open.expiresAt}`);
+  await stream.close();
+  const closed = await tributary.streams.get(path);
+  assert.equal(closed.closed, true);
+  assert.equal(closed.closedAtOffset, closed.head, "the stream-closed event is the last one");
+  const [message] = await collect(tributary.streams.events(path));
+  assert.deepEqual([message.type, message.payload], ["message", { n: 1 }]);
+  await rejectsWith(tributary.streams.append(path, { type: "late" }), "stream_closed", 409);
+
+  // A stream first written natively is JSON, open, with no expiry.
+  const native = fresh("native-info");
+  await tributary.streams.append(native, { type: "a" });
+  const info = await tributary.streams.get(native);
+  assert.deepEqual([info.contentType, info.closed, info.expiry, info.expiresAt], ["application/json", false, {}, undefined]);
+});
+
 test("errors: the API's code, message, details and status in one class; client-side refusals send nothing", async () => {
   const path = fresh("errors");
   await tributary.streams.append(path, { type: "a", idempotencyKey: "k" });

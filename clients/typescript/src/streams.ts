@@ -42,7 +42,27 @@ export class Streams {
     return answer.body as BatchAppend as AppendedBatch;
   }
 
-  /** Stream info and reduced state; 404 `stream_not_found` before its first write. */
+  /**
+   * The Durable Streams protocol URL of `path` (§17): `{baseUrl}/v1/stream/{path}`,
+   * the protocol face of the very stream this client appends to and reads.
+   * Hand it to a Durable Streams client (`@durable-streams/client`, the
+   * `durable-streams` Python package) with the token as a bearer header —
+   * {@link Streams.protocol} returns both. The path is checked as every
+   * other call checks it (400-like `invalid_path`, nothing sent).
+   */
+  protocolUrl(path: string): string {
+    return this.http.url("readProtocolStream", { path });
+  }
+
+  /**
+   * `{url, headers}` for a Durable Streams client (§17):
+   * `await DurableStream.create({ ...tributary.streams.protocol("app/log"), contentType: "application/json" })`.
+   */
+  protocol(path: string): { url: string; headers: { Authorization: string } } {
+    return { url: this.protocolUrl(path), headers: { Authorization: `Bearer ${this.http.token}` } };
+  }
+
+  /** Stream info and reduced state (content type, closure and expiry included, §17); 404 `stream_not_found` before its first write. */
   async get(path: string): Promise<StreamInfo> {
     return (await this.http.call("getStream", { path: { path } })).body;
   }

@@ -11,6 +11,10 @@ export type EventPage = Schemas["EventPage"];
 export type PointRead = Schemas["PointRead"];
 export type StreamInfo = Schemas["StreamInfo"];
 export type Retention = Schemas["Retention"];
+/** `events.iterate.com/stream/expiry-configured` and stream info's `expiry` (§17). */
+export type ExpiryConfigured = Schemas["ExpiryConfigured"];
+/** `events.iterate.com/stream/stream-closed` (§17). */
+export type StreamClosed = Schemas["StreamClosed"];
 export type SubscriptionConfigured = Schemas["SubscriptionConfigured"];
 export type Receiver = Schemas["Receiver"];
 export type CopyToStreamReceiver = Schemas["CopyToStreamReceiver"];
