@@ -94,8 +94,16 @@ test("streams.protocolUrl / protocol: the Durable Streams face of the same strea
   const closed = await tributary.streams.get(path);
   assert.equal(closed.closed, true);
   assert.equal(closed.closedAtOffset, closed.head, "the stream-closed event is the last one");
-  const [message] = await collect(tributary.streams.events(path));
-  assert.deepEqual([message.type, message.payload], ["message", { n: 1 }]);
+  const events = await collect(tributary.streams.events(path));
+  assert.deepEqual(
+    events.map((e) => [e.type, e.payload]),
+    [
+      ["events.iterate.com/stream/expiry-configured", { ttlSeconds: 3600 }],
+      ["message", { n: 1 }],
+      ["events.iterate.com/stream/stream-closed", {}],
+    ],
+    "the create's expiry, the message and the closure are events of the log",
+  );
   await rejectsWith(tributary.streams.append(path, { type: "late" }), "stream_closed", 409);
 
   // A stream first written natively is JSON, open, with no expiry.
