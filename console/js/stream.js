@@ -106,6 +106,9 @@ function summaryList(info) {
     { class: "facts" },
     item("Head", String(info.head), "head"),
     item("Events", String(info.eventCount), "count"),
+    item("Content type", h("code", null, info.contentType ?? "application/json"), "content-type"),
+    item("Closed", closedText(info), "closed"),
+    item("Expiry", expiryText(info), "expiry"),
     item("Stream id", h("code", { class: "id" }, info.streamId)),
     item("Created", time(info.streamCreatedAt)),
     item("Subscriptions", String(Object.keys(info.state?.subscriptions?.outbound?.byKey ?? {}).length)),
@@ -114,6 +117,21 @@ function summaryList(info) {
     item("Bytes", bytes(info.bytes), "bytes"),
     item("Trimmed events", String(info.trimmedEvents ?? 0), "trimmed-events"),
   );
+}
+
+/** Closure (§17): "no", or "at offset N" (the `stream-closed` event). */
+export function closedText(info) {
+  if (!info.closed) return "no";
+  return info.closedAtOffset !== undefined ? `at offset ${info.closedAtOffset}` : "yes";
+}
+
+/** Expiry (§17): "never", a sliding TTL, or an instant; with the deadline as the stream knows it. */
+export function expiryText(info) {
+  const expiry = info.expiry ?? {};
+  const deadline = info.expiresAt ? ` (${info.expiresAt.slice(0, 10)} ${info.expiresAt.slice(11, 19)} UTC)` : "";
+  if (expiry.ttlSeconds !== undefined) return `${durationText(expiry.ttlSeconds * 1000)} idle${deadline}`;
+  if (expiry.expiresAt !== undefined) return `at ${expiry.expiresAt}`;
+  return "never";
 }
 
 /** A stream's retention (§16) in words: its limits, or "keep everything". */

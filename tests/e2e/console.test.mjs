@@ -396,6 +396,8 @@ test("§14 §16: the stream view shows retention, firstOffset, bytes and trimmed
   assert.equal(plain["first-offset"], "1");
   assert.equal(plain["trimmed-events"], "0");
   assert.equal(keepAll.firstOffset, 1);
+  // A stream first written natively (§17): JSON, open, never expiring.
+  assert.deepEqual([plain["content-type"], plain.closed, plain.expiry], ["application/json", "no", "never"]);
 
   // A subscription halted on a receiver that is down; then retention and 30 events in one batch: one pass, one fact.
   receiver.script("/down", { status: 503 });
@@ -435,6 +437,25 @@ test("§14 §16: the stream view shows retention, firstOffset, bytes and trimmed
   assert.ok(note.includes(`after ${pass.lastAfterOffset} through ${pass.lastThroughOffset}`), note);
   assert.ok(note.includes(`#${pass.lastFactOffset}`), note);
   await shot("13-trimmed-pass");
+});
+
+test("§17: the stream view shows a Durable Streams stream's content type, closure and expiry", async () => {
+  const path = "console-e2e/protocol";
+  const protocol = (method, headers, body) => fetch(`${t.url}/v1/stream/${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...headers }, body });
+  assert.equal((await protocol("PUT", { "content-type": "text/plain; charset=utf-8", "stream-ttl": "3600" }, "hello")).status, 201);
+  assert.equal((await protocol("POST", { "content-type": "text/plain", "stream-closed": "true" }, " world")).status, 204);
+  const info = await api.infoOk(`/${path}`);
+  await page.goto(`${t.url}/console/#/streams/${path}/-/events`);
+  await page.waitForSelector("dd[data-field=content-type]");
+  const facts = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".facts dd[data-field]")].map((dd) => [dd.dataset.field, dd.textContent])));
+  assert.equal(facts["content-type"], "text/plain; charset=utf-8");
+  assert.equal(facts.closed, `at offset ${info.closedAtOffset}`);
+  assert.match(facts.expiry, /^1 h idle \(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)$/);
+  // The byte messages are events of the same log, shown with their text.
+  await page.waitForSelector(`.events li[data-offset="${info.closedAtOffset - 1}"]`);
+  const listed = await page.evaluate(() => document.querySelector(".events").textContent);
+  assert.ok(listed.includes("hello") && listed.includes(" world"), listed.slice(0, 400));
+  await shot("14-durable-streams");
 });
 
 test("§2 Scopes §14: signed in with a read-only token, the console hides delete, append, resume, replay and discard", async () => {
