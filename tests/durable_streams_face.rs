@@ -32,6 +32,7 @@ fn call(
         body,
         location: LOCATION,
         resumed: None,
+        continued: None,
     };
     stream.protocol(&request, &inputs(now_ms, 7))
 }

@@ -52,17 +52,10 @@ impl<S: Storage> Stream<S> {
             Ok(asked) => asked,
             Err(error) => return ProtocolAnswer::refusal(error, Vec::new()),
         };
-        if asked.fork.is_some() {
-            let error = ApiError::new(
-                ErrorCode::InvalidRequest,
-                "forks (Stream-Forked-From, §18) are not served yet",
-            );
-            return ProtocolAnswer::refusal(error, Vec::new());
-        }
         if let Some(meta) = &self.lifetime {
             let head = meta.head;
-            let face = match self.face() {
-                Ok(face) => face,
+            let (face, origin) = match self.face().and_then(|face| Ok((face, self.fork_origin()?))) {
+                Ok(found) => found,
                 Err(error) => return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
             };
             let existing = StreamConfig {
@@ -70,7 +63,9 @@ impl<S: Storage> Stream<S> {
                 expiry: self.state.expiry,
                 closed: self.state.closed.is_some(),
                 message_type: Some(face.row.message_type.as_str()),
-                fork: None,
+                fork: origin
+                    .as_ref()
+                    .map(|origin| (origin.asked_from.as_str(), origin.asked_offset, origin.sub_offset)),
             };
             let closed = existing.closed;
             return match checks::check_create(Some(&existing), &asked) {
@@ -80,6 +75,9 @@ impl<S: Storage> Stream<S> {
                 }
                 Err(refusal) => ProtocolAnswer::refusal(refusal, Vec::new()),
             };
+        }
+        if let Some(fork) = &asked.fork {
+            return self.protocol_create_fork(request, &asked, fork, inputs);
         }
         let content_type = asked.content_type.clone().unwrap_or_else(MediaType::octet_stream);
         let face = FaceRow {
@@ -229,9 +227,10 @@ impl<S: Storage> Stream<S> {
         let _ = self.renew_expiry(now_ms);
     }
 
-    /// `DELETE` (PROTOCOL §5.4): 204, or 404.
-    pub(super) fn protocol_delete(&mut self) -> ProtocolAnswer {
-        match self.destroy() {
+    /// `DELETE` (PROTOCOL §5.4): 204, or 404; a stream forks still read is
+    /// soft-deleted (§18).
+    pub(super) fn protocol_delete(&mut self, now_ms: i64) -> ProtocolAnswer {
+        match self.delete_or_soft_delete(now_ms) {
             Ok(true) => ProtocolAnswer::new(204, Vec::new(), Vec::new()),
             Ok(false) => not_found(self.path.as_str()),
             Err(error) => ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
@@ -240,7 +239,7 @@ impl<S: Storage> Stream<S> {
 }
 
 /// A control event the face appends (§17: closure and expiry).
-fn control(control: ControlType, payload: Value) -> InputEvent {
+pub(super) fn control(control: ControlType, payload: Value) -> InputEvent {
     InputEvent {
         event_type: control.as_str().to_owned(),
         payload,
@@ -253,7 +252,7 @@ fn control(control: ControlType, payload: Value) -> InputEvent {
 }
 
 /// The events a body's messages become (§17 "Messages are events").
-fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, ProtocolAnswer> {
+pub(super) fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, ProtocolAnswer> {
     if body.is_empty() {
         return Ok(Vec::new());
     }
