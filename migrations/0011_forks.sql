@@ -34,14 +34,18 @@ CREATE TABLE IF NOT EXISTS fork_soft_delete (
   deleted_at_ms INTEGER NOT NULL
 );
 
--- Releases a destroyed fork still owes its source: written in the
--- transaction that destroys the fork, deleted when the source acknowledged.
--- Survives the stream's deletion (src/schema.rs SURVIVES_DELETION); the
--- shell sends them after a request and from the alarm until done.
+-- Releases a fork owes its source, keyed by (source, fork path). Written
+-- before a fork's acquire (due only after a grace period: an acquire whose
+-- creation never committed is released, so a crash leaks no edge) and in the
+-- transaction that destroys a fork (due at once); the fork's creation deletes
+-- its row in its own transaction. Survives the stream's deletion
+-- (src/schema.rs SURVIVES_DELETION); the shell sends due rows after a request
+-- and from the alarm, deleting each the source acknowledged.
 CREATE TABLE IF NOT EXISTS fork_release_outbox (
   project_id TEXT NOT NULL,
   source_path TEXT NOT NULL,
-  source_stream_id TEXT NOT NULL,
   fork_path TEXT NOT NULL,
-  PRIMARY KEY (source_path, source_stream_id)
+  source_stream_id TEXT,
+  due_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (source_path, fork_path)
 );

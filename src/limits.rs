@@ -675,3 +675,7 @@ pub const MAX_FORK_HOPS: u64 = 16;
 pub const MAX_FORK_READ_SEGMENTS: usize = 4;
 /// Releases a stream sends from its outbox per request or alarm at most.
 pub const MAX_FORK_RELEASES_PER_TURN: u64 = 8;
+/// How long a release written before a fork's acquire waits before it is
+/// sent (§18): longer than any one request's acquire and creation, so only
+/// an acquire whose creation never committed (a crash) is released.
+pub const FORK_ACQUIRE_GRACE_MS: i64 = 60_000;

@@ -171,6 +171,13 @@ async fn protocol(
     if limit.bytes == BodyLimit::UNUSED.bytes {
         body.clear();
     }
+    if method == ProtocolMethod::Put {
+        if let Some(forked_from) = request.headers().get("stream-forked-from")? {
+            if let Err(forbidden) = scope::authorize_fork(grant, path, &forked_from) {
+                return refuse(&mut request, forbidden).await;
+            }
+        }
+    }
     let mut passed: Vec<(&str, String)> = Vec::new();
     for name in PROTOCOL_HEADERS {
         if let Some(value) = request.headers().get(name)? {

@@ -259,11 +259,12 @@ impl<S: Storage> Stream<S> {
     /// A fork at `fork_path` no longer reads this lifetime (`stream_id`):
     /// its edge goes; a soft-deleted stream without edges is purged (and, a
     /// fork itself, owes its own source a release: the cascade).
-    pub fn release_fork(&mut self, fork_path: &str, stream_id: &str) -> Result<(), StorageError> {
+    /// `stream_id` is `None` for an acquire whose creation never committed.
+    pub fn release_fork(&mut self, fork_path: &str, stream_id: Option<&str>) -> Result<(), StorageError> {
         let Some(meta) = &self.lifetime else {
             return Ok(());
         };
-        if meta.stream_id != stream_id {
+        if stream_id.is_some_and(|stream_id| stream_id != meta.stream_id) {
             return Ok(());
         }
         store::release_edge(&self.storage, fork_path)?;

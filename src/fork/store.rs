@@ -28,13 +28,16 @@ pub struct EdgeRow {
     pub acquired_at_ms: i64,
 }
 
-/// Row of `fork_release_outbox`: a release a destroyed fork owes its source.
+/// Row of `fork_release_outbox`: a release a fork owes its source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReleaseRow {
     pub project_id: String,
     pub source_path: String,
-    pub source_stream_id: String,
     pub fork_path: String,
+    /// The source lifetime granted; `None` while an acquire is in flight.
+    pub source_stream_id: Option<String>,
+    /// When the shell may send it.
+    pub due_at_ms: i64,
 }
 
 const ORIGIN_COLUMNS: [&str; 6] = [
@@ -45,7 +48,13 @@ const ORIGIN_COLUMNS: [&str; 6] = [
     "asked_offset",
     "sub_offset",
 ];
-const RELEASE_COLUMNS: [&str; 4] = ["project_id", "source_path", "source_stream_id", "fork_path"];
+const RELEASE_COLUMNS: [&str; 5] = [
+    "project_id",
+    "source_path",
+    "fork_path",
+    "source_stream_id",
+    "due_at_ms",
+];
 
 fn table_exists<S: Storage + ?Sized>(storage: &S, name: &str) -> Result<bool, StorageError> {
     let sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?";
@@ -138,46 +147,65 @@ pub fn soft_delete<S: Storage + ?Sized>(storage: &S, now_ms: i64) -> Result<(), 
     )
 }
 
+/// Records a release owed (a later one for the same edge replaces it).
 pub fn owe_release<S: Storage + ?Sized>(storage: &S, release: &ReleaseRow) -> Result<(), StorageError> {
     storage.execute(
-        "INSERT INTO fork_release_outbox (project_id, source_path, source_stream_id, fork_path) VALUES (?, ?, ?, ?) \
-         ON CONFLICT (source_path, source_stream_id) DO NOTHING",
+        "INSERT INTO fork_release_outbox (project_id, source_path, fork_path, source_stream_id, due_at_ms) \
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT (source_path, fork_path) DO UPDATE SET \
+         source_stream_id = excluded.source_stream_id, due_at_ms = excluded.due_at_ms",
         &[
             release.project_id.clone().into(),
             release.source_path.clone().into(),
-            release.source_stream_id.clone().into(),
             release.fork_path.clone().into(),
+            release.source_stream_id.clone().map_or(SqlValue::Null, SqlValue::from),
+            SqlValue::Integer(release.due_at_ms),
         ],
     )
 }
 
-/// The releases still owed, at most `limit` (§12).
-pub fn owed_releases<S: Storage + ?Sized>(storage: &S, limit: u64) -> Result<Vec<ReleaseRow>, StorageError> {
+/// The releases due at `now_ms`, at most `limit` (§12).
+pub fn owed_releases<S: Storage + ?Sized>(
+    storage: &S,
+    now_ms: i64,
+    limit: u64,
+) -> Result<Vec<ReleaseRow>, StorageError> {
     if !table_exists(storage, "fork_release_outbox")? {
         return Ok(Vec::new());
     }
-    let sql = "SELECT project_id, source_path, source_stream_id, fork_path FROM fork_release_outbox LIMIT ?";
+    let sql = "SELECT project_id, source_path, fork_path, source_stream_id, due_at_ms FROM fork_release_outbox \
+               WHERE due_at_ms <= ? ORDER BY due_at_ms LIMIT ?";
     storage
-        .query(sql, &[count(limit)])?
+        .query(sql, &[SqlValue::Integer(now_ms), count(limit)])?
         .iter()
         .map(|row| {
             let named = Named::new(sql, row, &RELEASE_COLUMNS);
             Ok(ReleaseRow {
                 project_id: named.text("project_id")?,
                 source_path: named.text("source_path")?,
-                source_stream_id: named.text("source_stream_id")?,
                 fork_path: named.text("fork_path")?,
+                source_stream_id: named.optional_text("source_stream_id")?,
+                due_at_ms: named.int("due_at_ms")?,
             })
         })
         .collect()
 }
 
-pub fn released<S: Storage + ?Sized>(storage: &S, release: &ReleaseRow) -> Result<(), StorageError> {
+/// When the next owed release is due (`None`: none owed).
+pub fn next_release_due<S: Storage + ?Sized>(storage: &S) -> Result<Option<i64>, StorageError> {
+    if !table_exists(storage, "fork_release_outbox")? {
+        return Ok(None);
+    }
+    let sql = "SELECT MIN(due_at_ms) FROM fork_release_outbox";
+    let Some(row) = query_optional(storage, sql, &[])? else {
+        return Ok(None);
+    };
+    Named::new(sql, &row, &["due"]).optional_int("due")
+}
+
+/// The release was acknowledged, or the fork's creation committed.
+pub fn released<S: Storage + ?Sized>(storage: &S, source_path: &str, fork_path: &str) -> Result<(), StorageError> {
     storage.execute(
-        "DELETE FROM fork_release_outbox WHERE source_path = ? AND source_stream_id = ?",
-        &[
-            release.source_path.clone().into(),
-            release.source_stream_id.clone().into(),
-        ],
+        "DELETE FROM fork_release_outbox WHERE source_path = ? AND fork_path = ?",
+        &[source_path.into(), fork_path.into()],
     )
 }

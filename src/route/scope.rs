@@ -172,6 +172,18 @@ pub fn copy_within(prefix: Option<&str>, path: &str) -> Result<(), ScopeError> {
     }
 }
 
+/// A fork (§18): `manage` on the fork and on its source, so a prefix token
+/// forks only within its prefix. `forked_from` as the request sent it; one
+/// that does not parse is the stream's 400 to answer.
+pub fn authorize_fork(grant: &Grant, fork: &StreamPath, forked_from: &str) -> Result<(), ScopeError> {
+    on_stream(grant, Scope::Manage, fork)?;
+    let raw = crate::route::protocol_path(forked_from).unwrap_or(forked_from);
+    match StreamPath::parse(raw) {
+        Ok(source) => on_stream(grant, Scope::Manage, &source),
+        Err(_) => Ok(()),
+    }
+}
+
 /// Checks what can be checked before the body is read. An append checks
 /// its prefix here, then [`authorize_append`] its scopes once its events
 /// are known; subscribe-from then needs [`on_stream`] `manage` on its source.

@@ -190,6 +190,11 @@ impl<S: Storage> Stream<S> {
         &self.project_id
     }
 
+    /// The storage back, as a crashed instance leaves it (tests).
+    pub fn into_storage(self) -> S {
+        self.storage
+    }
+
     pub fn storage(&self) -> &S {
         &self.storage
     }
@@ -356,8 +361,9 @@ impl<S: Storage> Stream<S> {
         let release = crate::fork::store::origin(&self.storage)?.map(|origin| crate::fork::store::ReleaseRow {
             project_id: self.project_id.clone(),
             source_path: origin.source_path,
-            source_stream_id: origin.source_stream_id,
             fork_path: self.path.as_str().to_owned(),
+            source_stream_id: Some(origin.source_stream_id),
+            due_at_ms: 0,
         });
         self.storage.atomically(&mut || {
             if let Some(release) = &release {

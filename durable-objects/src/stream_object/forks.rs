@@ -37,7 +37,8 @@ struct ReadAsk {
 #[serde(rename_all = "camelCase")]
 struct ReleaseAsk {
     fork_path: String,
-    stream_id: String,
+    /// `None`: an acquire whose creation never committed.
+    stream_id: Option<String>,
 }
 
 async fn call(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Response> {
@@ -165,7 +166,7 @@ pub async fn serve(
     match fork_call {
         ForkCall::Acquire => serve_acquire(object, &body),
         ForkCall::Read => serve_read(object, project, &body).await,
-        ForkCall::Release => serve_release(object, project, &body).await,
+        ForkCall::Release => serve_release(object, &body).await,
     }
 }
 
@@ -243,7 +244,7 @@ fn to_response(answer: ProtocolAnswer) -> Result<Response> {
         .with_headers(headers))
 }
 
-async fn serve_release(object: &StreamObject, project: &str, body: &[u8]) -> Result<Response> {
+async fn serve_release(object: &StreamObject, body: &[u8]) -> Result<Response> {
     let ask: ReleaseAsk = match parsed(body) {
         Ok(ask) => ask,
         Err(response) => return response,
@@ -254,7 +255,7 @@ async fn serve_release(object: &StreamObject, project: &str, body: &[u8]) -> Res
             Some(stream) => {
                 let had = stream.lifetime().is_some();
                 stream
-                    .release_fork(&ask.fork_path, &ask.stream_id)
+                    .release_fork(&ask.fork_path, ask.stream_id.as_deref())
                     .map(|()| had && stream.lifetime().is_none())
             }
             None => return responses::error(ErrorCode::Internal, "stream not open"),
@@ -269,38 +270,50 @@ async fn serve_release(object: &StreamObject, project: &str, body: &[u8]) -> Res
                 object.schedule_alarm().await?;
             }
             // A purged fork releases its own source: the cascade (§18).
-            send_releases(object, project).await?;
+            send_releases(object).await?;
             Response::ok("")
         }
         Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
     }
 }
 
-/// Sends the releases this stream owes (a destroyed fork's), at most
+/// Sends the releases this stream owes that are due, at most
 /// [`MAX_FORK_RELEASES_PER_TURN`]; what is left is retried from the alarm.
-pub async fn send_releases(object: &StreamObject, _project: &str) -> Result<()> {
+pub async fn send_releases(object: &StreamObject) -> Result<()> {
     let storage = DoSql::new(object.state());
-    let owed = fork_store::owed_releases(&storage, MAX_FORK_RELEASES_PER_TURN)
-        .map_err(|error| worker::Error::RustError(error.to_string()))?;
-    let mut left = false;
+    let now = crate::platform::now_ms();
+    let owed = fork_store::owed_releases(&storage, now, MAX_FORK_RELEASES_PER_TURN).map_err(storage_error)?;
+    let mut failed = false;
     for release in owed {
-        if !release_one(object.env(), &release).await.unwrap_or(false) {
-            left = true;
-            continue;
+        if release_one(object.env(), &release).await.unwrap_or(false) {
+            fork_store::released(&storage, &release.source_path, &release.fork_path).map_err(storage_error)?;
+        } else {
+            failed = true;
         }
-        fork_store::released(&storage, &release).map_err(|error| worker::Error::RustError(error.to_string()))?;
     }
-    if left {
-        // Never later than an alarm already set (it may be a delivery's).
-        let at = crate::platform::now_ms() + ALARM_RETRY_MS;
-        let storage = object.state().storage();
-        if storage.get_alarm().await?.is_none_or(|set| set > at) {
-            storage
-                .set_alarm(worker::ScheduledTime::new(js_sys::Date::new(&(at as f64).into())))
-                .await?;
-        }
+    arm_for_releases(object, failed).await
+}
+
+/// Sets the alarm no later than the next owed release (a failed send is
+/// retried after [`ALARM_RETRY_MS`]); never later than an alarm already set.
+pub async fn arm_for_releases(object: &StreamObject, failed: bool) -> Result<()> {
+    let storage = DoSql::new(object.state());
+    let Some(due) = fork_store::next_release_due(&storage).map_err(storage_error)? else {
+        return Ok(());
+    };
+    let now = crate::platform::now_ms();
+    let at = if failed { now + ALARM_RETRY_MS } else { due.max(now) };
+    let alarms = object.state().storage();
+    if alarms.get_alarm().await?.is_none_or(|set| set > at) {
+        alarms
+            .set_alarm(worker::ScheduledTime::new(js_sys::Date::new(&(at as f64).into())))
+            .await?;
     }
     Ok(())
+}
+
+fn storage_error(error: tributary::storage::StorageError) -> worker::Error {
+    worker::Error::RustError(error.to_string())
 }
 
 /// Whether the source acknowledged (a source that no longer exists did).
@@ -321,14 +334,14 @@ async fn release_one(env: &Env, release: &ReleaseRow) -> Result<bool> {
 }
 
 /// After a request: sends what a deletion made owed, if anything.
-pub async fn after_request(object: &StreamObject, project: &str) -> Result<()> {
+pub async fn after_request(object: &StreamObject) -> Result<()> {
     let owed = object
         .stream_slot()
         .borrow()
         .as_ref()
         .is_some_and(|stream| stream.take_owed_release());
     if owed {
-        send_releases(object, project).await?;
+        send_releases(object).await?;
     }
     Ok(())
 }

@@ -224,13 +224,13 @@ impl DurableObject for StreamObject {
             Ok(StreamObjectRoute::Copy) => self.receive_copy(&mut request, &project).await,
             Ok(StreamObjectRoute::Public(route)) => {
                 let response = self.serve(&mut request, &project, &url, route).await;
-                forks::after_request(self, &project).await?;
+                forks::after_request(self).await?;
                 response
             }
             Ok(StreamObjectRoute::Protocol { path, method }) => {
                 let query = url.query().unwrap_or("").to_owned();
                 let response = protocol::serve(self, &mut request, &project, &path, method, &query).await;
-                forks::after_request(self, &project).await?;
+                forks::after_request(self).await?;
                 response
             }
             Ok(StreamObjectRoute::Fork(call)) => forks::serve(self, &mut request, &project, call).await,
@@ -273,7 +273,7 @@ impl DurableObject for StreamObject {
     async fn alarm(&self) -> Result<Response> {
         self.scheduled_alarm.set(None);
         // Releases a deleted fork still owes its source (§18), retried here.
-        if let Err(error) = forks::send_releases(self, "").await {
+        if let Err(error) = forks::send_releases(self).await {
             worker::console_error!(
                 "{}",
                 serde_json::json!({"event": "fork_release_failed", "error": error.to_string()})

@@ -116,6 +116,8 @@ pub async fn serve(
                 if grant.is_some() {
                     return responses::error(ErrorCode::Internal, "a fork was granted twice");
                 }
+                // The pending release the engine wrote gets its alarm first.
+                super::forks::arm_for_releases(object, false).await?;
                 match super::forks::acquire(object.env(), project, &source, &ask).await? {
                     Ok(granted) => grant = Some(granted),
                     Err(refused) => return to_response(refused.with_security_headers(), false),

@@ -13,6 +13,7 @@ use crate::durable_streams::response;
 use crate::event::{ControlType, InputEvent};
 use crate::fork::store::{self as fork_store, OriginRow, ReleaseRow};
 use crate::fork::{ForkAsk, ForkGrant, ForkRefusal};
+use crate::limits::FORK_ACQUIRE_GRACE_MS;
 use crate::path::StreamPath;
 use crate::state::lifecycle;
 use crate::storage::{Storage, StorageError};
@@ -86,14 +87,13 @@ pub enum Segment {
 
 /// `Stream-Forked-From` as a stream path: the protocol face's URL path
 /// (`/v1/stream/{path}`) or the stream path itself.
-fn source_path(from: &str) -> Result<StreamPath, ProtocolAnswer> {
+fn source_path(from: &str) -> Result<StreamPath, Box<crate::error::ApiError>> {
     let raw = crate::route::protocol_path(from).unwrap_or(from);
     StreamPath::parse(raw).map_err(|error| {
-        let error = crate::error::ApiError::new(
+        Box::new(crate::error::ApiError::new(
             crate::error::ErrorCode::InvalidPath,
             format!("Stream-Forked-From: {error}"),
-        );
-        ProtocolAnswer::refusal(error, Vec::new())
+        ))
     })
 }
 
@@ -128,7 +128,7 @@ impl<S: Storage> Stream<S> {
     ) -> ProtocolAnswer {
         let source = match source_path(&fork.from) {
             Ok(source) => source,
-            Err(answer) => return answer,
+            Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
         };
         if source == self.path {
             return ProtocolAnswer::refusal(ForkRefusal::ItSelf, Vec::new());
@@ -141,22 +141,35 @@ impl<S: Storage> Stream<S> {
                 content_type: asked.content_type.as_ref().map(MediaType::canonical),
                 now_ms: inputs.now_ms,
             };
+            // Owed before it is asked: an acquire whose creation never
+            // commits (a crash between the two) is released after the grace.
+            let pending = ReleaseRow {
+                project_id: self.project_id.clone(),
+                source_path: source.to_string(),
+                fork_path: self.path.to_string(),
+                source_stream_id: None,
+                due_at_ms: inputs.now_ms.saturating_add(FORK_ACQUIRE_GRACE_MS),
+            };
+            let owed =
+                crate::schema::migrate(&self.storage).and_then(|()| fork_store::owe_release(&self.storage, &pending));
+            if let Err(error) = owed {
+                return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new());
+            }
             let mut answer = ProtocolAnswer::new(202, Vec::new(), Vec::new());
             answer.then = Then::AcquireFork { source, ask };
             return answer;
         };
         let answer = self.create_granted(request, asked, fork, &source, grant, inputs);
         if answer.status >= 300 {
-            // The edge was acquired: a fork that was not created releases it.
+            // The edge was acquired: a fork that was not created releases it now.
             let release = ReleaseRow {
                 project_id: self.project_id.clone(),
                 source_path: source.to_string(),
-                source_stream_id: grant.source_stream_id.clone(),
                 fork_path: self.path.to_string(),
+                source_stream_id: Some(grant.source_stream_id.clone()),
+                due_at_ms: inputs.now_ms,
             };
-            let owed =
-                crate::schema::migrate(&self.storage).and_then(|()| fork_store::owe_release(&self.storage, &release));
-            if let Err(error) = owed {
+            if let Err(error) = fork_store::owe_release(&self.storage, &release) {
                 return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new());
             }
             self.owes_release.set(true);
@@ -213,7 +226,7 @@ impl<S: Storage> Stream<S> {
         }
         match messages(&face_view, request.body, BodyPurpose::Create) {
             Ok(messages) => events.extend(messages),
-            Err(answer) => return answer,
+            Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
         }
         if asked.closed {
             events.push(control(ControlType::StreamClosed, lifecycle::closed_payload(None)));
@@ -230,9 +243,12 @@ impl<S: Storage> Stream<S> {
             sub_offset: fork.sub_offset,
         };
         self.lifetime_start_head.set(grant.fork_point);
+        let fork_path = self.path.to_string();
         let written = self.append_within(events, inputs, &|storage| {
             face_store::save_face(storage, &face)?;
-            fork_store::save_origin(storage, &origin)
+            fork_store::save_origin(storage, &origin)?;
+            // Created: the pending release of its acquire is no longer owed.
+            fork_store::released(storage, &origin.source_path, &fork_path)
         });
         self.lifetime_start_head.set(0);
         match written {

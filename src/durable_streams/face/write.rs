@@ -99,7 +99,7 @@ impl<S: Storage> Stream<S> {
         };
         match messages(&face_view, request.body, BodyPurpose::Create) {
             Ok(messages) => events.extend(messages),
-            Err(answer) => return answer,
+            Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
         }
         if asked.closed {
             events.push(control(ControlType::StreamClosed, lifecycle::closed_payload(None)));
@@ -155,7 +155,7 @@ impl<S: Storage> Stream<S> {
             AppendPlan::Close { writes, producer, .. } => (writes, producer, Vec::new()),
             AppendPlan::Append { writes, producer } => match messages(&face, request.body, BodyPurpose::Append) {
                 Ok(events) => (writes, producer, events),
-                Err(answer) => return answer,
+                Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
             },
         };
         let closing = writes.close.is_some();
@@ -252,7 +252,7 @@ pub(super) fn control(control: ControlType, payload: Value) -> InputEvent {
 }
 
 /// The events a body's messages become (§17 "Messages are events").
-pub(super) fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, ProtocolAnswer> {
+pub(super) fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, Box<ApiError>> {
     if body.is_empty() {
         return Ok(Vec::new());
     }
@@ -270,7 +270,7 @@ pub(super) fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result
             })
             .collect());
     }
-    let raw = json_mode::messages(body, purpose).map_err(|error| ProtocolAnswer::refusal(error, Vec::new()))?;
+    let raw = json_mode::messages(body, purpose).map_err(|error| Box::new(ApiError::from(error)))?;
     let mut events = Vec::with_capacity(raw.len());
     for (index, message) in raw.into_iter().enumerate() {
         let value: Value = serde_json::from_str(message.get()).unwrap_or(Value::Null);
@@ -293,9 +293,9 @@ pub(super) fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result
 
 /// A message to a stream first written natively is an input event (§3),
 /// validated as the native append validates it.
-fn native_event(index: usize, value: Value) -> Result<InputEvent, ProtocolAnswer> {
+fn native_event(index: usize, value: Value) -> Result<InputEvent, Box<ApiError>> {
     let event = InputEvent::from_json(value, Authority::Public)
-        .map_err(|error| ProtocolAnswer::refusal(crate::stream::AppendError::Event { index, error }, Vec::new()))?;
+        .map_err(|error| Box::new(ApiError::from(crate::stream::AppendError::Event { index, error })))?;
     if event.control_type().is_some() {
         // Configuring a stream needs `manage`, which a protocol write does
         // not check (§17 "Auth"): control events take the native face.
@@ -306,7 +306,7 @@ fn native_event(index: usize, value: Value) -> Result<InputEvent, ProtocolAnswer
                 event.event_type
             ),
         );
-        return Err(ProtocolAnswer::refusal(error, Vec::new()));
+        return Err(Box::new(error));
     }
     if let Some(key) = &event.idempotency_key {
         if let Some(prefix) = crate::reserved_keys::is_reserved(key) {
@@ -314,7 +314,7 @@ fn native_event(index: usize, value: Value) -> Result<InputEvent, ProtocolAnswer
                 ErrorCode::ReservedIdempotencyKey,
                 format!("message {index}: idempotency keys starting with '{prefix}' are the engine's"),
             );
-            return Err(ProtocolAnswer::refusal(error, Vec::new()));
+            return Err(Box::new(error));
         }
     }
     Ok(event)
