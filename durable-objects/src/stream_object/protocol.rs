@@ -254,7 +254,10 @@ async fn open_sse(
                 let inputs = crate::platform::inputs()?;
                 match stream.protocol_sse_step(sink.after.get(), cursor, announce && page == 0, &inputs) {
                     Ok(step) => {
-                        let _ = sink.sender.unbounded_send(step.frames.into_bytes());
+                        // An empty chunk ends the response: send only frames.
+                        if !step.frames.is_empty() {
+                            let _ = sink.sender.unbounded_send(step.frames.into_bytes());
+                        }
                         sink.after.set(step.next);
                         ended = step.ended;
                         if step.caught_up || step.ended {
