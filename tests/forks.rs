@@ -444,3 +444,208 @@ fn retention_keeps_the_prefix(world: &mut World) {
     assert_eq!(world.edges("/s"), 0);
     assert!(trim_all(world) > 0, "the fork released: retention trims again");
 }
+
+/// What the model knows of one path.
+#[derive(Debug, Clone, PartialEq)]
+enum Life {
+    Live,
+    SoftDeleted,
+}
+
+#[derive(Debug, Clone)]
+struct Modelled {
+    life: Life,
+    source: Option<(String, usize)>,
+    own: Vec<String>,
+    forks: std::collections::BTreeSet<String>,
+}
+
+/// The model: every path's life, source and own messages.
+#[derive(Default)]
+struct Model {
+    streams: BTreeMap<String, Modelled>,
+}
+
+impl Model {
+    fn log(&self, path: &str) -> Vec<String> {
+        let Some(stream) = self.streams.get(path) else {
+            return Vec::new();
+        };
+        let mut log = match &stream.source {
+            Some((source, point)) => self.log(source).into_iter().take(*point).collect(),
+            None => Vec::new(),
+        };
+        log.extend(stream.own.iter().cloned());
+        log
+    }
+
+    /// A delete (or the purge it cascades to): soft while forks read it.
+    fn delete(&mut self, path: &str) {
+        let Some(stream) = self.streams.get_mut(path) else {
+            return;
+        };
+        if !stream.forks.is_empty() {
+            stream.life = Life::SoftDeleted;
+            return;
+        }
+        let source = stream.source.clone();
+        self.streams.remove(path);
+        if let Some((source, _)) = source {
+            let purge = self.streams.get_mut(&source).is_some_and(|up| {
+                up.forks.remove(path);
+                up.life == Life::SoftDeleted && up.forks.is_empty()
+            });
+            if purge {
+                self.delete(&source);
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// Random creates, appends, forks (some crashing between grant and
+/// creation), deletes and reads over six paths, checked against the model
+/// after every step: a fork reads its source's prefix then its own; a
+/// soft-deleted stream answers 410 and keeps its data for its forks; a
+/// stream with no forks left is purged; no edge outlives its fork.
+#[test]
+fn s18_simulated_forks_deletes_and_crashes_keep_every_invariant() {
+    const PATHS: [&str; 6] = ["/p0", "/p1", "/p2", "/p3", "/p4", "/p5"];
+    let seeds: u64 = std::env::var("FORK_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    // How often each path under test ran: forks, crashes, soft deletes, deep reads.
+    let (mut forks, mut crashes, mut soft, mut deep) = (0, 0, 0, 0);
+    for seed in 1..=seeds {
+        let mut world = World::new();
+        let mut model = Model::default();
+        let mut dice = Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        for step in 0..80 {
+            let path = PATHS[dice.below(PATHS.len())];
+            let context = format!("seed {seed} step {step} on {path}");
+            let known = model.streams.get(path).map(|stream| stream.life.clone());
+            match (dice.below(6), known) {
+                (0, None) => {
+                    let body = format!("{path}#{step};");
+                    assert_eq!(
+                        world.call(path, Method::Put, "", &[TEXT], body.as_bytes()).status,
+                        201,
+                        "{context}"
+                    );
+                    model.streams.insert(
+                        path.to_owned(),
+                        Modelled {
+                            life: Life::Live,
+                            source: None,
+                            own: vec![body],
+                            forks: Default::default(),
+                        },
+                    );
+                }
+                (1, Some(Life::Live)) => {
+                    let body = format!("{path}+{step};");
+                    append(&mut world, path, &body);
+                    model.streams.get_mut(path).unwrap().own.push(body);
+                }
+                (2 | 3, None) => {
+                    let live: Vec<&str> = PATHS
+                        .iter()
+                        .copied()
+                        .filter(|p| model.streams.get(*p).is_some_and(|s| s.life == Life::Live))
+                        .collect();
+                    if live.is_empty() {
+                        continue;
+                    }
+                    let source = live[dice.below(live.len())];
+                    let head = model.log(source).len();
+                    let point = dice.below(head + 1);
+                    let at = offset(point as u64);
+                    let crash = dice.below(5) == 0;
+                    world.crash_after_grant = crash;
+                    let answer = fork(&mut world, path, source, &[("Stream-Fork-Offset", &at)]);
+                    world.crash_after_grant = false;
+                    if crash {
+                        crashes += 1;
+                        assert_eq!(answer.status, 500, "{context}");
+                        // The grace passes; the alarm sends the pending release.
+                        world.now_ms += FORK_ACQUIRE_GRACE_MS;
+                        world.send_releases(path);
+                        continue;
+                    }
+                    assert_eq!(
+                        answer.status,
+                        201,
+                        "{context}: {}",
+                        String::from_utf8_lossy(&answer.body)
+                    );
+                    forks += 1;
+                    model.streams.get_mut(source).unwrap().forks.insert(path.to_owned());
+                    model.streams.insert(
+                        path.to_owned(),
+                        Modelled {
+                            life: Life::Live,
+                            source: Some((source.to_owned(), point)),
+                            own: Vec::new(),
+                            forks: Default::default(),
+                        },
+                    );
+                }
+                (4, Some(Life::Live)) => {
+                    assert_eq!(world.call(path, Method::Delete, "", &[], b"").status, 204, "{context}");
+                    model.delete(path);
+                    soft += u32::from(model.streams.get(path).is_some());
+                }
+                (4 | 5, Some(Life::SoftDeleted)) => {
+                    assert_eq!(world.call(path, Method::Put, "", &[TEXT], b"").status, 409, "{context}");
+                }
+                _ => {}
+            }
+            for check in PATHS {
+                let answer = world.call(check, Method::Get, "offset=-1", &[], b"");
+                let context = format!("seed {seed} step {step}: {check}");
+                match model.streams.get(check).map(|stream| &stream.life) {
+                    None => assert_eq!(answer.status, 404, "{context}"),
+                    Some(Life::SoftDeleted) => assert_eq!(answer.status, 410, "{context}"),
+                    Some(Life::Live) => {
+                        assert_eq!(answer.status, 200, "{context}");
+                        let stream = &model.streams[check];
+                        let grand = stream
+                            .source
+                            .as_ref()
+                            .and_then(|(source, _)| model.streams[source].source.as_ref());
+                        deep += u32::from(grand.is_some());
+                        assert_eq!(
+                            String::from_utf8(answer.body).unwrap(),
+                            model.log(check).concat(),
+                            "{context}"
+                        );
+                    }
+                }
+                let edges = model.streams.get(check).map_or(0, |stream| stream.forks.len() as u64);
+                if world
+                    .streams
+                    .get(check)
+                    .is_some_and(|stream| stream.lifetime().is_some())
+                {
+                    assert_eq!(world.edges(check), edges, "{context}: edges");
+                }
+            }
+        }
+    }
+    assert!(
+        forks > 0 && crashes > 0 && soft > 0 && deep > 0,
+        "forks {forks}, crashes {crashes}, soft deletes {soft}, reads through two forks {deep}"
+    );
+}
