@@ -136,6 +136,7 @@ impl<S: Storage> Stream<S> {
             Action::ProcessorState(_) => {
                 ApiError::new(ErrorCode::Internal, "processor state is served by the object's shell").into()
             }
+            Action::Fork => ApiError::new(ErrorCode::Internal, "a fork is served by the object's shell").into(),
             Action::Metrics => ApiResponse {
                 status: 200,
                 content_type: PROMETHEUS_CONTENT_TYPE,

@@ -8,6 +8,7 @@
 //! - [`source`]: the source's side — grant, release, soft delete.
 //! - The fork's side of the protocol face is `durable_streams/face/fork.rs`.
 
+pub mod native;
 pub mod source;
 pub mod store;
 

@@ -107,7 +107,8 @@ fn stream_need<'a>(action: &Action, path: &'a StreamPath) -> Need<'a> {
         | Action::SigningSecret(_)
         | Action::DiscardDeadLetters
         | Action::DiscardDeadLetter(_)
-        | Action::ReplayDeadLetter(_) => Scope::Manage,
+        | Action::ReplayDeadLetter(_)
+        | Action::Fork => Scope::Manage,
     };
     Need::Stream { scope, path }
 }

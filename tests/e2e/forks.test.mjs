@@ -204,3 +204,30 @@ test("hostile fork headers are refused and change nothing", async () => {
   const info = await fetch(`${w.url}/v1/streams${s}`, { headers: { authorization: "Bearer full" } }).then((r) => r.json());
   assert.equal(info.forks, 0, "no refused fork left an edge");
 });
+
+test("the native route forks as the protocol does: POST /v1/streams/{path}/-/fork {from, at}", async () => {
+  const s = fresh("native-src");
+  await put(s, "one");
+  await post(s, "two");
+  const f = fresh("native-fork");
+  const native = (path, body, token = "full") =>
+    fetch(`${w.url}/v1/streams${path}/-/fork`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const created = await native(f, { from: s, at: 1 });
+  assert.equal(created.status, 201);
+  const info = await created.json();
+  assert.equal(info.forkedFrom.path, s);
+  assert.equal(info.forkedFrom.forkPoint, 1);
+  assert.equal(info.head, 1);
+  assert.equal((await read(f)).text, "one");
+  assert.equal((await native(f, { from: s, at: 1 })).status, 200, "the same fork again");
+  assert.equal((await native(f, { from: s, at: 2 })).status, 409, "another fork point");
+  for (const bad of [{}, { from: s, at: -1 }, { from: "relative" }, { from: s, extra: 1 }]) {
+    assert.equal((await native(fresh("native-bad"), bad)).status, 400, JSON.stringify(bad));
+  }
+  assert.equal((await native(fresh("native-missing"), { from: fresh("nowhere") })).status, 404);
+  assert.equal((await native(`/app/n-${counter}`, { from: s }, "app")).status, 403, "outside the prefix");
+});

@@ -78,6 +78,21 @@ pub async fn serve(
     };
     let headers = request_headers(request);
     let location = request.headers().get(LOCATION_HEADER)?.unwrap_or_default();
+    serve_parts(object, project, path, method, query, &headers, &body, &location).await
+}
+
+/// [`serve`] once the request is read (the native fork route comes here too).
+#[allow(clippy::too_many_arguments)]
+pub async fn serve_parts(
+    object: &StreamObject,
+    project: &str,
+    path: &StreamPath,
+    method: Method,
+    query: &str,
+    headers: &[(String, String)],
+    body: &[u8],
+    location: &str,
+) -> Result<Response> {
     if let Err(error) = object.open_stream(project, path) {
         return responses::error(ErrorCode::Internal, &error);
     }
@@ -96,9 +111,9 @@ pub async fn serve(
         let protocol_request = ProtocolRequest {
             method,
             query,
-            headers: &headers,
-            body: &body,
-            location: &location,
+            headers,
+            body,
+            location,
             resumed,
             continued,
         };
