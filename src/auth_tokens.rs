@@ -274,9 +274,22 @@ impl Tokens {
         self.entries
             .iter()
             .filter(|(token, _)| !token.is_empty())
-            .map(|(token, grant)| (crate::live::token_hash(token), grant.clone()))
+            .map(|(token, grant)| (token_hash(token), grant.clone()))
             .collect()
     }
+}
+
+/// What a live connection's record keeps of its bearer token (§10): the
+/// first 16 bytes of its BLAKE3 hash, in hex (32 characters of the
+/// attachment's 2 KiB). Re-authentication compares hashes, never tokens.
+pub fn token_hash(token: &str) -> String {
+    let digest = blake3::hash(token.as_bytes());
+    digest
+        .as_bytes()
+        .iter()
+        .take(16)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// The token a request presents: `Authorization: Bearer <token>`, or — for a

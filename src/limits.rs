@@ -662,3 +662,20 @@ pub const MAX_IF_NONE_MATCH_TAGS: usize = 64;
 pub const MAX_CORS_ORIGINS: usize = 64;
 pub const MAX_CORS_ORIGIN_BYTES: usize = 256;
 pub const CORS_PREFLIGHT_MAX_AGE_SECONDS: u64 = 7_200;
+
+// Forks (§18).
+/// Rows a byte or JSON sub-offset scans past its anchor at most (PROTOCOL
+/// §4.2: a sub-offset reaches no further than the next data boundary).
+pub const MAX_FORK_SUB_OFFSET_ROWS: u64 = 1000;
+/// Forks one read crosses at most (a chain deeper than this reads in
+/// several pages: each page descends at most this far).
+pub const MAX_FORK_HOPS: u64 = 16;
+/// Inherited segments one read of a fork stitches at most (each is one
+/// page of one ancestor, within [`MAX_READ_BYTES`]).
+pub const MAX_FORK_READ_SEGMENTS: usize = 4;
+/// Releases a stream sends from its outbox per request or alarm at most.
+pub const MAX_FORK_RELEASES_PER_TURN: u64 = 8;
+/// How long a release written before a fork's acquire waits before it is
+/// sent (§18): longer than any one request's acquire and creation, so only
+/// an acquire whose creation never committed (a crash) is released.
+pub const FORK_ACQUIRE_GRACE_MS: i64 = 60_000;

@@ -3,6 +3,8 @@
 //! the reverse; every write checked in the protocol's order; byte messages
 //! byte-exact; closure, expiry and producers as the engine decides them.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 mod common;
 
 use common::{append, inputs, memory_stream, read};
@@ -32,6 +34,7 @@ fn call(
         body,
         location: LOCATION,
         resumed: None,
+        continued: None,
     };
     stream.protocol(&request, &inputs(now_ms, 7))
 }

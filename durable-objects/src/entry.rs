@@ -171,6 +171,13 @@ async fn protocol(
     if limit.bytes == BodyLimit::UNUSED.bytes {
         body.clear();
     }
+    if method == ProtocolMethod::Put {
+        if let Some(forked_from) = request.headers().get("stream-forked-from")? {
+            if let Err(forbidden) = scope::authorize_fork(grant, path, &forked_from) {
+                return refuse(&mut request, forbidden).await;
+            }
+        }
+    }
     let mut passed: Vec<(&str, String)> = Vec::new();
     for name in PROTOCOL_HEADERS {
         if let Some(value) = request.headers().get(name)? {
@@ -269,6 +276,18 @@ async fn stream(mut request: Request, env: &Env, grant: &Grant, url: &Url, route
             Vec::new()
         }
         Action::Live => live_headers(&request)?,
+        // §18: manage on the source too (a prefix token forks only within it).
+        Action::Fork => {
+            let from = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|value| value.get("from").and_then(serde_json::Value::as_str).map(str::to_owned));
+            if let Some(from) = from {
+                if let Err(forbidden) = scope::authorize_fork(grant, &route.path, &from) {
+                    return responses::api_error(forbidden);
+                }
+            }
+            Vec::new()
+        }
         // Read (so the connection stays usable) and dropped: the route takes
         // none, and a GET forwarded with a body would be a TypeError.
         _ => {

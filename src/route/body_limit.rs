@@ -68,7 +68,7 @@ impl BodyLimit {
     pub fn of(action: &Action) -> BodyLimit {
         match action {
             Action::Append => BodyLimit::APPEND,
-            Action::SubscribeFrom => BodyLimit::SUBSCRIBE_FROM,
+            Action::SubscribeFrom | Action::Fork => BodyLimit::SUBSCRIBE_FROM,
             _ => BodyLimit::UNUSED,
         }
     }

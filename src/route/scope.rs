@@ -107,7 +107,8 @@ fn stream_need<'a>(action: &Action, path: &'a StreamPath) -> Need<'a> {
         | Action::SigningSecret(_)
         | Action::DiscardDeadLetters
         | Action::DiscardDeadLetter(_)
-        | Action::ReplayDeadLetter(_) => Scope::Manage,
+        | Action::ReplayDeadLetter(_)
+        | Action::Fork => Scope::Manage,
     };
     Need::Stream { scope, path }
 }
@@ -169,6 +170,18 @@ pub fn copy_within(prefix: Option<&str>, path: &str) -> Result<(), ScopeError> {
             path: crate::text::excerpt(path),
         }),
         _ => Ok(()),
+    }
+}
+
+/// A fork (§18): `manage` on the fork and on its source, so a prefix token
+/// forks only within its prefix. `forked_from` as the request sent it; one
+/// that does not parse is the stream's 400 to answer.
+pub fn authorize_fork(grant: &Grant, fork: &StreamPath, forked_from: &str) -> Result<(), ScopeError> {
+    on_stream(grant, Scope::Manage, fork)?;
+    let raw = crate::route::protocol_path(forked_from).unwrap_or(forked_from);
+    match StreamPath::parse(raw) {
+        Ok(source) => on_stream(grant, Scope::Manage, &source),
+        Err(_) => Ok(()),
     }
 }
 

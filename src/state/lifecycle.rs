@@ -130,6 +130,7 @@ pub mod stored_expiry {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -149,6 +149,15 @@ struct RangeHeader<'a> {
     closed: bool,
 }
 
+/// Stream info's `forkedFrom` (§18).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForkedFrom {
+    pub path: String,
+    pub stream_id: String,
+    pub fork_point: u64,
+}
+
 /// A range read as its response body (the JSON of [`RangeRead`]) and how
 /// many events it holds.
 #[derive(Debug)]
@@ -199,6 +208,11 @@ pub struct StreamInfo<'a> {
     pub expiry: serde_json::Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
+    /// A fork's source (§18): its path, lifetime and the fork point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkedFrom>,
+    /// How many forks read this lifetime's prefix (§18).
+    pub forks: u64,
     pub state: StateView<'a>,
 }
 
@@ -376,6 +390,12 @@ impl<S: Storage> Stream<S> {
                 .stored_expiry(Some(&face.row))
                 .deadline(self.last_access)
                 .map(rfc3339_millis),
+            forked_from: crate::fork::store::origin(&self.storage)?.map(|origin| ForkedFrom {
+                path: origin.source_path,
+                stream_id: origin.source_stream_id,
+                fork_point: origin.fork_point,
+            }),
+            forks: crate::fork::store::edges(&self.storage)?.0,
             state: StateView {
                 subscriptions: SubscriptionsView {
                     inbound: inbound.records,

@@ -4,7 +4,7 @@
 // (issue 30, DESIGN.md §17). Used by scripts/conformance and
 // tests/e2e/durable_streams_conformance.test.mjs.
 //
-// The list holds one line per test not passed, `- <group> > <test> — <reason>`, between the
+// The list holds one line per test not passed, `- <group> > <test> — <reason>` (test names may hold " — "; a reason may not), between the
 // markers below; everything else in the file is prose the runner leaves alone.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -113,7 +113,7 @@ export function readList(file = LIST_FILE) {
   if (begin < 0 || end < begin) throw new Error(`${file}: the list markers are missing`);
   for (const line of text.slice(begin + BEGIN.length, end).split("\n")) {
     if (!line.startsWith("- ")) continue;
-    const at = line.indexOf(SEPARATOR);
+    const at = line.lastIndexOf(SEPARATOR);
     if (at < 0) throw new Error(`${file}: a listed test without a reason: ${line}`);
     list.set(line.slice(2, at), line.slice(at + SEPARATOR.length));
   }

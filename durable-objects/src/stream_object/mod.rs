@@ -7,6 +7,7 @@
 //! transports), [`processors`] (the processor state view).
 
 pub mod delivery;
+pub mod forks;
 pub mod live;
 pub mod processors;
 pub mod protocol;
@@ -221,11 +222,18 @@ impl DurableObject for StreamObject {
         let url = request.url()?;
         match internal::stream_object(request.method().as_ref(), url.path()) {
             Ok(StreamObjectRoute::Copy) => self.receive_copy(&mut request, &project).await,
-            Ok(StreamObjectRoute::Public(route)) => self.serve(&mut request, &project, &url, route).await,
+            Ok(StreamObjectRoute::Public(route)) => {
+                let response = self.serve(&mut request, &project, &url, route).await;
+                forks::after_request(self).await?;
+                response
+            }
             Ok(StreamObjectRoute::Protocol { path, method }) => {
                 let query = url.query().unwrap_or("").to_owned();
-                protocol::serve(self, &mut request, &project, &path, method, &query).await
+                let response = protocol::serve(self, &mut request, &project, &path, method, &query).await;
+                forks::after_request(self).await?;
+                response
             }
+            Ok(StreamObjectRoute::Fork(call)) => forks::serve(self, &mut request, &project, call).await,
             Err(error) => responses::api_error(error),
         }
     }
@@ -264,6 +272,13 @@ impl DurableObject for StreamObject {
 
     async fn alarm(&self) -> Result<Response> {
         self.scheduled_alarm.set(None);
+        // Releases a deleted fork still owes its source (§18), retried here.
+        if let Err(error) = forks::send_releases(self).await {
+            worker::console_error!(
+                "{}",
+                serde_json::json!({"event": "fork_release_failed", "error": error.to_string()})
+            );
+        }
         self.expire_on_alarm();
         self.live.on_alarm(self);
         let ran = delivery::run(self).await;
@@ -318,6 +333,7 @@ impl StreamObject {
             }
             Action::Live => self.open_live(request, project, &route.path, query).await,
             Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
+            Action::Fork => forks::native_fork(self, request, project, &route.path).await,
             Action::ReadRange => match self.long_poll(project, &route.path, query).await? {
                 Some(response) => Ok(response),
                 None => self.serve_engine(request, project, query, route).await,

@@ -12,8 +12,9 @@ use futures_channel::mpsc::{unbounded, UnboundedSender};
 use futures_util::StreamExt;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use tributary::durable_streams::face::{Method, ProtocolAnswer, ProtocolRequest, Resumed, Then};
+use tributary::durable_streams::face::{Continued, Inherited, Method, ProtocolAnswer, ProtocolRequest, Resumed, Then};
 use tributary::error::ErrorCode;
+use tributary::fork::ForkGrant;
 use tributary::limits::{
     MAX_LONG_POLL_WAKES, PROTOCOL_LONG_POLL_DEFAULT_MS, PROTOCOL_LONG_POLL_MIN_MS, PROTOCOL_SSE_KEEPALIVE_MS,
     PROTOCOL_SSE_MAX_LIFETIME_MS,
@@ -77,20 +78,44 @@ pub async fn serve(
     };
     let headers = request_headers(request);
     let location = request.headers().get(LOCATION_HEADER)?.unwrap_or_default();
+    serve_parts(object, project, path, method, query, &headers, &body, &location).await
+}
+
+/// [`serve`] once the request is read (the native fork route comes here too).
+#[allow(clippy::too_many_arguments)]
+pub async fn serve_parts(
+    object: &StreamObject,
+    project: &str,
+    path: &StreamPath,
+    method: Method,
+    query: &str,
+    headers: &[(String, String)],
+    body: &[u8],
+    location: &str,
+) -> Result<Response> {
     if let Err(error) = object.open_stream(project, path) {
         return responses::error(ErrorCode::Internal, &error);
     }
     let deadline = crate::platform::now_ms() + i64::try_from(long_poll_timeout_ms(object)).unwrap_or(0);
     let mut resumed: Option<Resumed> = None;
+    // What a fork's source answered (§18): asked once per request each.
+    let mut grant: Option<ForkGrant> = None;
+    let mut inherited: Option<Inherited> = None;
     for _wake in 0..MAX_LONG_POLL_WAKES {
         let inputs = crate::platform::inputs()?;
+        let continued = match (&grant, &inherited) {
+            (Some(grant), _) => Some(Continued::Granted(grant)),
+            (None, Some(inherited)) => Some(Continued::Inherited(inherited)),
+            (None, None) => None,
+        };
         let protocol_request = ProtocolRequest {
             method,
             query,
-            headers: &headers,
-            body: &body,
-            location: &location,
+            headers,
+            body,
+            location,
             resumed,
+            continued,
         };
         let answer = {
             let mut slot = object.stream_slot().borrow_mut();
@@ -99,9 +124,30 @@ pub async fn serve(
                 None => return responses::error(ErrorCode::Internal, "stream not open"),
             }
         };
-        match answer.then {
+        match answer.then.clone() {
             Then::Respond => return respond(object, method, answer).await,
-            Then::Sse { after, cursor } => return open_sse(object, answer, after, cursor),
+            Then::Sse { after, cursor } => return open_sse(object, project, answer, after, cursor).await,
+            Then::AcquireFork { source, ask } => {
+                if grant.is_some() {
+                    return responses::error(ErrorCode::Internal, "a fork was granted twice");
+                }
+                // The pending release the engine wrote gets its alarm first.
+                super::forks::arm_for_releases(object, false).await?;
+                match super::forks::acquire(object.env(), project, &source, &ask).await? {
+                    Ok(granted) => grant = Some(granted),
+                    Err(refused) => return to_response(refused.with_security_headers(), false),
+                }
+            }
+            Then::ReadInherited { source, after, through } => {
+                if inherited.is_some() {
+                    return responses::error(ErrorCode::Internal, "a fork's prefix was read twice");
+                }
+                let json = json_face(object)?;
+                match super::forks::read_prefix(object.env(), project, &source, after, through, json).await? {
+                    Ok(page) => inherited = Some(page),
+                    Err(refused) => return to_response(refused.with_security_headers(), false),
+                }
+            }
             Then::WaitForAppend { after } => {
                 let remaining = deadline - crate::platform::now_ms();
                 if remaining <= 0 {
@@ -126,6 +172,18 @@ pub async fn serve(
         }
     }
     responses::error(ErrorCode::Internal, "long-poll woke too often")
+}
+
+/// Whether the stream's messages read as JSON arrays.
+fn json_face(object: &StreamObject) -> Result<bool> {
+    object
+        .stream_slot()
+        .borrow()
+        .as_ref()
+        .map(|stream| stream.protocol_is_json())
+        .transpose()
+        .map_err(|error| worker::Error::RustError(error.to_string()))
+        .map(|json| json.unwrap_or(true))
 }
 
 /// Sends an answer, after what a write needs: live readers, the alarm.
@@ -159,7 +217,13 @@ fn to_response(answer: ProtocolAnswer, head: bool) -> Result<Response> {
 
 /// Opens an SSE response after `after`: the first frames now, the rest as
 /// the stream commits (`push_sse`), ended after 60 s (PROTOCOL §10.2).
-fn open_sse(object: &StreamObject, answer: ProtocolAnswer, after: u64, cursor: Option<u64>) -> Result<Response> {
+async fn open_sse(
+    object: &StreamObject,
+    project: &str,
+    answer: ProtocolAnswer,
+    after: u64,
+    cursor: Option<u64>,
+) -> Result<Response> {
     let (sender, receiver) = unbounded::<Vec<u8>>();
     let sink = SseSink {
         sender,
@@ -167,14 +231,48 @@ fn open_sse(object: &StreamObject, answer: ProtocolAnswer, after: u64, cursor: O
         cursor,
     };
     let mut ended = false;
-    {
+    let mut announce = true;
+    // A fork's SSE below its fork point opens with its source's pages (§18).
+    let fork = object
+        .stream_slot()
+        .borrow()
+        .as_ref()
+        .map(|stream| stream.fork_source())
+        .transpose()
+        .map_err(|error| worker::Error::RustError(error.to_string()))?
+        .flatten();
+    if let Some((source, point)) = fork.filter(|(_, point)| after < *point) {
+        let json = json_face(object)?;
+        let page = match super::forks::read_prefix(object.env(), project, &source, after, point, json).await? {
+            Ok(page) => page,
+            Err(refused) => return to_response(refused.with_security_headers(), false),
+        };
+        let inputs = crate::platform::inputs()?;
+        let frames = object
+            .stream_slot()
+            .borrow()
+            .as_ref()
+            .map(|stream| stream.protocol_sse_inherited(&page, cursor, &inputs))
+            .transpose()
+            .map_err(|error| worker::Error::RustError(error.to_string()))?
+            .unwrap_or_default();
+        let _ = sink.sender.unbounded_send(frames.into_bytes());
+        sink.after.set(page.next);
+        announce = false;
+        // A prefix longer than one read: the client reconnects from its end.
+        ended = page.next < point;
+    }
+    if !ended {
         let slot = object.stream_slot().borrow();
         if let Some(stream) = slot.as_ref() {
             for page in 0..SSE_OPENING_PAGES {
                 let inputs = crate::platform::inputs()?;
-                match stream.protocol_sse_step(sink.after.get(), cursor, page == 0, &inputs) {
+                match stream.protocol_sse_step(sink.after.get(), cursor, announce && page == 0, &inputs) {
                     Ok(step) => {
-                        let _ = sink.sender.unbounded_send(step.frames.into_bytes());
+                        // An empty chunk ends the response: send only frames.
+                        if !step.frames.is_empty() {
+                            let _ = sink.sender.unbounded_send(step.frames.into_bytes());
+                        }
                         sink.after.set(step.next);
                         ended = step.ended;
                         if step.caught_up || step.ended {

@@ -33,8 +33,8 @@ impl<S: Storage> Stream<S> {
         if !self.stored_expiry(face.as_ref()).expired(self.last_access, now_ms) {
             return Ok(false);
         }
-        self.destroy()?;
-        Ok(true)
+        // A stream forks still read is soft-deleted instead (§18).
+        self.delete_or_soft_delete(now_ms)
     }
 
     /// A read or write at `now_ms` renews a sliding TTL (`HEAD` does not):
@@ -55,7 +55,7 @@ impl<S: Storage> Stream<S> {
 
     /// When the alarm must next look at expiry (`None`: never).
     pub fn expiry_due_at(&self) -> Result<Option<i64>, StorageError> {
-        if self.lifetime.is_none() || self.state.expiry == Default::default() {
+        if self.lifetime.is_none() || self.state.expiry == Default::default() || self.is_soft_deleted()? {
             return Ok(None);
         }
         let face = store::load_face(&self.storage)?;
@@ -64,13 +64,13 @@ impl<S: Storage> Stream<S> {
 
     /// What an alarm at `now_ms` does about expiry; deletes when due.
     pub fn expiry_on_alarm(&mut self, now_ms: i64) -> Result<ExpiryAlarm, StorageError> {
-        if self.lifetime.is_none() || self.state.expiry == Default::default() {
+        if self.lifetime.is_none() || self.state.expiry == Default::default() || self.is_soft_deleted()? {
             return Ok(ExpiryAlarm::Nothing);
         }
         let face = store::load_face(&self.storage)?;
         let decision = self.stored_expiry(face.as_ref()).on_alarm(self.last_access, now_ms);
         if decision == ExpiryAlarm::Delete {
-            self.destroy()?;
+            self.delete_or_soft_delete(now_ms)?;
         }
         Ok(decision)
     }

@@ -11,11 +11,13 @@
 //! - `lifetime`: expiry — checked at every request, renewed without a write
 //!   per read, and what the alarm does.
 
+mod fork;
 mod lifetime;
 mod read;
 pub mod store;
 mod write;
 
+pub use fork::{Inherited, Segment};
 pub use read::SseStep;
 
 use super::response::{Headers, SECURITY_HEADERS};
@@ -61,6 +63,16 @@ pub struct ProtocolRequest<'a> {
     /// the offset (`now` means the tail *when the poll began*), and whether
     /// the wait ran out.
     pub resumed: Option<Resumed>,
+    /// A fork's request asked again with what its source answered (§18).
+    pub continued: Option<Continued<'a>>,
+}
+
+/// What the shell brings back from a fork's source (after
+/// [`Then::AcquireFork`] or [`Then::ReadInherited`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Continued<'a> {
+    Granted(&'a crate::fork::ForkGrant),
+    Inherited(&'a Inherited),
 }
 
 /// A long-poll's second ask (after [`Then::WaitForAppend`]).
@@ -71,7 +83,7 @@ pub struct Resumed {
 }
 
 /// What the shell does after sending nothing yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Then {
     /// Send this answer.
     Respond,
@@ -81,6 +93,19 @@ pub enum Then {
     /// Open an SSE response after `after` (its headers are this answer's);
     /// frames come from [`Stream::protocol_sse_step`].
     Sse { after: u64, cursor: Option<u64> },
+    /// A fork's creation (§18): ask the source for its prefix (which records
+    /// the edge), then ask again with [`Continued::Granted`].
+    AcquireFork {
+        source: crate::path::StreamPath,
+        ask: crate::fork::ForkAsk,
+    },
+    /// A fork's read below its fork point: read the source's messages after
+    /// `after` through `through`, then ask again with [`Continued::Inherited`].
+    ReadInherited {
+        source: crate::path::StreamPath,
+        after: u64,
+        through: u64,
+    },
 }
 
 /// A protocol answer: status, headers, body, and what follows.
@@ -127,12 +152,19 @@ impl<S: Storage> Stream<S> {
     /// Serves one protocol request (§17). An expired stream is deleted
     /// first, as `DELETE` would, and the request sees no stream.
     pub fn protocol(&mut self, request: &ProtocolRequest<'_>, inputs: &Inputs) -> ProtocolAnswer {
-        let answer = match self.expire_if_due(inputs.now_ms) {
+        let soft_deleted = self.expire_if_due(inputs.now_ms).and_then(|_| self.is_soft_deleted());
+        let answer = match soft_deleted {
             Err(error) => ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
-            Ok(_) => match request.method {
+            // A soft-deleted stream (§18): its path is not free, and gone.
+            Ok(true) if request.method == Method::Put => ProtocolAnswer::refusal(
+                crate::fork::ForkRefusal::SourceDeleted(self.path.to_string()),
+                Vec::new(),
+            ),
+            Ok(true) => ProtocolAnswer::refusal(crate::fork::source::gone(self.path.as_str()), Vec::new()),
+            Ok(false) => match request.method {
                 Method::Put => self.protocol_create(request, inputs),
                 Method::Post => self.protocol_append(request, inputs),
-                Method::Delete => self.protocol_delete(),
+                Method::Delete => self.protocol_delete(inputs.now_ms),
                 Method::Head => self.protocol_head(inputs),
                 Method::Get => self.protocol_read(request, inputs),
             },

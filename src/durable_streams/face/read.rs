@@ -5,7 +5,7 @@
 //! read budgets of §12.
 
 use super::write::Face;
-use super::{not_found, ProtocolAnswer, ProtocolRequest, Then};
+use super::{not_found, Continued, ProtocolAnswer, ProtocolRequest, Then};
 use crate::durable_streams::offset::ReadStart;
 use crate::durable_streams::query::{LiveMode, ReadQuery};
 use crate::durable_streams::response::{self, ReadResult};
@@ -84,6 +84,24 @@ impl<S: Storage> Stream<S> {
         let random = random_of(inputs);
         let live_cursor =
             (query.live != LiveMode::CatchUp).then(|| cursor::response_cursor(inputs.now_ms, query.cursor, random));
+        // A fork's read below its fork point starts at its source (§18).
+        let fork = match self.fork_source() {
+            Ok(fork) => fork.filter(|(_, point)| after < *point && !start.now),
+            Err(error) => return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
+        };
+        let inherited = match (fork, request.continued) {
+            (Some((_, point)), Some(Continued::Inherited(inherited))) => Some((inherited, point)),
+            (Some((source, point)), _) if query.live != LiveMode::Sse => {
+                let mut answer = ProtocolAnswer::new(202, Vec::new(), Vec::new());
+                answer.then = Then::ReadInherited {
+                    source,
+                    after,
+                    through: point,
+                };
+                return answer;
+            }
+            _ => None,
+        };
         if query.live == LiveMode::Sse {
             let headers = sse::response_headers(DataEncoding::of(&face.content_type));
             let mut answer = ProtocolAnswer::new(200, headers, Vec::new());
@@ -98,6 +116,13 @@ impl<S: Storage> Stream<S> {
                 messages: Vec::new(),
                 next: meta.head,
             }
+        } else if let Some((inherited, point)) = inherited.filter(|(inherited, point)| inherited.next < *point) {
+            // The source's page ended before the fork point: no own events yet.
+            let _ = point;
+            MessagePage {
+                messages: Vec::new(),
+                next: inherited.next,
+            }
         } else {
             match self.message_page(&face, after) {
                 Ok(page) => page,
@@ -105,7 +130,8 @@ impl<S: Storage> Stream<S> {
             }
         };
         let closed = self.state.closed.is_some();
-        if query.live == LiveMode::LongPoll && page.messages.is_empty() {
+        let inherited_any = inherited.is_some_and(|(inherited, _)| inherited.any);
+        if query.live == LiveMode::LongPoll && page.messages.is_empty() && !inherited_any {
             let cursor = live_cursor.unwrap_or_default();
             if !closed && !request.resumed.is_some_and(|resumed| resumed.waited_out) {
                 return ProtocolAnswer {
@@ -135,7 +161,14 @@ impl<S: Storage> Stream<S> {
         let answer = response::read(&result, request.headers.header(names::IF_NONE_MATCH));
         let body = match answer.status {
             304 => Vec::new(),
-            _ => page_body(&face, page.messages),
+            _ => match inherited.filter(|(inherited, _)| inherited.any) {
+                Some((inherited, _)) => super::fork::join_bodies(
+                    inherited.body.clone(),
+                    &page_body(&face, page.messages),
+                    face.content_type.is_json(),
+                ),
+                None => page_body(&face, page.messages),
+            },
         };
         ProtocolAnswer::new(answer.status, answer.headers, body)
     }
@@ -178,10 +211,36 @@ impl<S: Storage> Stream<S> {
         })
     }
 
+    /// The SSE frames of a fork's inherited page (§18): its `data` event,
+    /// then a `control` at the page's end.
+    pub fn protocol_sse_inherited(
+        &self,
+        inherited: &super::Inherited,
+        client_cursor: Option<u64>,
+        inputs: &Inputs,
+    ) -> Result<String, StorageError> {
+        let face = self.face()?;
+        let mut frames = String::new();
+        if inherited.any {
+            frames.push_str(&sse::data_event(&inherited.body, DataEncoding::of(&face.content_type)));
+        }
+        frames.push_str(&sse::control_event(&Control {
+            next_offset: inherited.next,
+            cursor: Some(cursor::response_cursor(inputs.now_ms, client_cursor, random_of(inputs))),
+            up_to_date: inherited.next >= self.head(),
+            closed: false,
+        }));
+        Ok(frames)
+    }
+
     /// The messages after `after`: at most [`PROTOCOL_READ_PAGE_EVENTS`]
     /// rows and [`MAX_READ_BYTES`] (always at least one row).
     pub(crate) fn message_page(&self, face: &Face, after: u64) -> Result<MessagePage, StorageError> {
-        let head = self.head();
+        self.message_page_through(face, after, self.head())
+    }
+
+    /// [`Self::message_page`] up to `head` (a fork point) instead of the head.
+    pub(crate) fn message_page_through(&self, face: &Face, after: u64, head: u64) -> Result<MessagePage, StorageError> {
         if after >= head {
             return Ok(MessagePage {
                 messages: Vec::new(),
@@ -220,7 +279,7 @@ impl<S: Storage> Stream<S> {
 }
 
 /// A page's body: a JSON array of the messages, or their bytes in order.
-fn page_body(face: &Face, messages: Vec<Vec<u8>>) -> Vec<u8> {
+pub(super) fn page_body(face: &Face, messages: Vec<Vec<u8>>) -> Vec<u8> {
     if face.content_type.is_json() {
         let texts: Vec<&str> = messages
             .iter()

@@ -52,17 +52,10 @@ impl<S: Storage> Stream<S> {
             Ok(asked) => asked,
             Err(error) => return ProtocolAnswer::refusal(error, Vec::new()),
         };
-        if asked.fork.is_some() {
-            let error = ApiError::new(
-                ErrorCode::InvalidRequest,
-                "forks (Stream-Forked-From, §18) are not served yet",
-            );
-            return ProtocolAnswer::refusal(error, Vec::new());
-        }
         if let Some(meta) = &self.lifetime {
             let head = meta.head;
-            let face = match self.face() {
-                Ok(face) => face,
+            let (face, origin) = match self.face().and_then(|face| Ok((face, self.fork_origin()?))) {
+                Ok(found) => found,
                 Err(error) => return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
             };
             let existing = StreamConfig {
@@ -70,7 +63,9 @@ impl<S: Storage> Stream<S> {
                 expiry: self.state.expiry,
                 closed: self.state.closed.is_some(),
                 message_type: Some(face.row.message_type.as_str()),
-                fork: None,
+                fork: origin
+                    .as_ref()
+                    .map(|origin| (origin.asked_from.as_str(), origin.asked_offset, origin.sub_offset)),
             };
             let closed = existing.closed;
             return match checks::check_create(Some(&existing), &asked) {
@@ -80,6 +75,9 @@ impl<S: Storage> Stream<S> {
                 }
                 Err(refusal) => ProtocolAnswer::refusal(refusal, Vec::new()),
             };
+        }
+        if let Some(fork) = &asked.fork {
+            return self.protocol_create_fork(request, &asked, fork, inputs);
         }
         let content_type = asked.content_type.clone().unwrap_or_else(MediaType::octet_stream);
         let face = FaceRow {
@@ -101,7 +99,7 @@ impl<S: Storage> Stream<S> {
         };
         match messages(&face_view, request.body, BodyPurpose::Create) {
             Ok(messages) => events.extend(messages),
-            Err(answer) => return answer,
+            Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
         }
         if asked.closed {
             events.push(control(ControlType::StreamClosed, lifecycle::closed_payload(None)));
@@ -157,7 +155,7 @@ impl<S: Storage> Stream<S> {
             AppendPlan::Close { writes, producer, .. } => (writes, producer, Vec::new()),
             AppendPlan::Append { writes, producer } => match messages(&face, request.body, BodyPurpose::Append) {
                 Ok(events) => (writes, producer, events),
-                Err(answer) => return answer,
+                Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
             },
         };
         let closing = writes.close.is_some();
@@ -229,9 +227,10 @@ impl<S: Storage> Stream<S> {
         let _ = self.renew_expiry(now_ms);
     }
 
-    /// `DELETE` (PROTOCOL §5.4): 204, or 404.
-    pub(super) fn protocol_delete(&mut self) -> ProtocolAnswer {
-        match self.destroy() {
+    /// `DELETE` (PROTOCOL §5.4): 204, or 404; a stream forks still read is
+    /// soft-deleted (§18).
+    pub(super) fn protocol_delete(&mut self, now_ms: i64) -> ProtocolAnswer {
+        match self.delete_or_soft_delete(now_ms) {
             Ok(true) => ProtocolAnswer::new(204, Vec::new(), Vec::new()),
             Ok(false) => not_found(self.path.as_str()),
             Err(error) => ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
@@ -240,7 +239,7 @@ impl<S: Storage> Stream<S> {
 }
 
 /// A control event the face appends (§17: closure and expiry).
-fn control(control: ControlType, payload: Value) -> InputEvent {
+pub(super) fn control(control: ControlType, payload: Value) -> InputEvent {
     InputEvent {
         event_type: control.as_str().to_owned(),
         payload,
@@ -253,7 +252,7 @@ fn control(control: ControlType, payload: Value) -> InputEvent {
 }
 
 /// The events a body's messages become (§17 "Messages are events").
-fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, ProtocolAnswer> {
+pub(super) fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, Box<ApiError>> {
     if body.is_empty() {
         return Ok(Vec::new());
     }
@@ -271,7 +270,7 @@ fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputE
             })
             .collect());
     }
-    let raw = json_mode::messages(body, purpose).map_err(|error| ProtocolAnswer::refusal(error, Vec::new()))?;
+    let raw = json_mode::messages(body, purpose).map_err(|error| Box::new(ApiError::from(error)))?;
     let mut events = Vec::with_capacity(raw.len());
     for (index, message) in raw.into_iter().enumerate() {
         let value: Value = serde_json::from_str(message.get()).unwrap_or(Value::Null);
@@ -294,9 +293,9 @@ fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputE
 
 /// A message to a stream first written natively is an input event (§3),
 /// validated as the native append validates it.
-fn native_event(index: usize, value: Value) -> Result<InputEvent, ProtocolAnswer> {
+fn native_event(index: usize, value: Value) -> Result<InputEvent, Box<ApiError>> {
     let event = InputEvent::from_json(value, Authority::Public)
-        .map_err(|error| ProtocolAnswer::refusal(crate::stream::AppendError::Event { index, error }, Vec::new()))?;
+        .map_err(|error| Box::new(ApiError::from(crate::stream::AppendError::Event { index, error })))?;
     if event.control_type().is_some() {
         // Configuring a stream needs `manage`, which a protocol write does
         // not check (§17 "Auth"): control events take the native face.
@@ -307,7 +306,7 @@ fn native_event(index: usize, value: Value) -> Result<InputEvent, ProtocolAnswer
                 event.event_type
             ),
         );
-        return Err(ProtocolAnswer::refusal(error, Vec::new()));
+        return Err(Box::new(error));
     }
     if let Some(key) = &event.idempotency_key {
         if let Some(prefix) = crate::reserved_keys::is_reserved(key) {
@@ -315,7 +314,7 @@ fn native_event(index: usize, value: Value) -> Result<InputEvent, ProtocolAnswer
                 ErrorCode::ReservedIdempotencyKey,
                 format!("message {index}: idempotency keys starting with '{prefix}' are the engine's"),
             );
-            return Err(ProtocolAnswer::refusal(error, Vec::new()));
+            return Err(Box::new(error));
         }
     }
     Ok(event)
