@@ -127,12 +127,13 @@ fn stream_template(action: &Action) -> &'static str {
         Action::ReplayDeadLetter(_) => "/v1/streams/{path}/-/dead-letters/{id}/replay",
         Action::Live => "/v1/streams/{path}/-/live",
         Action::ProcessorState(_) => "/v1/streams/{path}/-/processors/{name}",
+        Action::Fork => "/v1/streams/{path}/-/fork",
     }
 }
 
 /// One URL of every route the router has (each `ApiRoute` and `Action`),
 /// written independently of the document; every method is tried on each.
-const ROUTER_URLS: [&str; 29] = [
+const ROUTER_URLS: [&str; 30] = [
     "/v1/openapi.json",
     "/v1/token",
     "/v1/metrics",
@@ -160,6 +161,7 @@ const ROUTER_URLS: [&str; 29] = [
     "/v1/streams/a/-/dead-letters/7/replay",
     "/v1/streams/a/-/live",
     "/v1/streams/a/-/processors/totals",
+    "/v1/streams/a/-/fork",
     "/v1/stream/a",
     "/v1/stream/a/b/c",
 ];

@@ -109,6 +109,10 @@ function summaryList(info) {
     item("Content type", h("code", null, info.contentType ?? "application/json"), "content-type"),
     item("Closed", closedText(info), "closed"),
     item("Expiry", expiryText(info), "expiry"),
+    ...(info.forkedFrom
+      ? [item("Forked from", h("span", null, h("a", { href: href(`/streams${info.forkedFrom.path}/-/events`) }, info.forkedFrom.path), ` at offset ${info.forkedFrom.forkPoint}`), "forked-from")]
+      : []),
+    item("Forks", String(info.forks ?? 0), "forks"),
     item("Stream id", h("code", { class: "id" }, info.streamId)),
     item("Created", time(info.streamCreatedAt)),
     item("Subscriptions", String(Object.keys(info.state?.subscriptions?.outbound?.byKey ?? {}).length)),

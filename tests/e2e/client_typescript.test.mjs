@@ -106,6 +106,15 @@ test("streams.protocolUrl / protocol: the Durable Streams face of the same strea
   );
   await rejectsWith(tributary.streams.append(path, { type: "late" }), "stream_closed", 409);
 
+  // A fork (§18) of the closed stream: its prefix is the source's, its own lifetime open.
+  const forked = fresh("protocol-fork");
+  const fork = await tributary.streams.fork(forked, { from: path, at: 2 });
+  assert.deepEqual([fork.forkedFrom.path, fork.forkedFrom.forkPoint, fork.closed], [`/${path}`, 2, false]);
+  assert.ok(fork.head >= 2, `the fork's head is at or past its fork point: ${fork.head}`);
+  assert.deepEqual(await tributary.streams.fork(forked, { from: `/${path}`, at: 2 }), fork, "the same fork again");
+  assert.equal((await tributary.streams.get(path)).forks, 1);
+  await rejectsWith(tributary.streams.fork(fresh("fork-missing"), { from: fresh("nowhere") }), "stream_not_found", 404);
+
   // A stream first written natively is JSON, open, with no expiry.
   const native = fresh("native-info");
   await tributary.streams.append(native, { type: "a" });

@@ -451,6 +451,20 @@ test("§17: the stream view shows a Durable Streams stream's content type, closu
   assert.equal(facts["content-type"], "text/plain; charset=utf-8");
   assert.equal(facts.closed, `at offset ${info.closedAtOffset}`);
   assert.match(facts.expiry, /^1 h idle \(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)$/);
+  assert.equal(facts.forks, "0");
+  assert.equal(facts["forked-from"], undefined, "not a fork");
+  // A fork (§18) shows its source and fork point; the source counts it.
+  const fork = await fetch(`${t.url}/v1/streams/${path}-fork/-/fork`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ from: `/${path}`, at: 2 }),
+  });
+  assert.equal(fork.status, 201, await fork.clone().text());
+  await page.goto(`${t.url}/console/#/streams/${path}-fork/-/events`);
+  await page.waitForSelector("dd[data-field=forked-from]");
+  assert.equal(await page.$eval("dd[data-field=forked-from]", (dd) => dd.textContent), `/${path} at offset 2`);
+  await page.goto(`${t.url}/console/#/streams/${path}/-/events`);
+  await page.waitForFunction(() => document.querySelector("dd[data-field=forks]")?.textContent === "1");
   // The byte messages are events of the same log, shown with their text.
   await page.waitForSelector(`.events li[data-offset="${info.closedAtOffset - 1}"]`);
   const listed = await page.evaluate(() => document.querySelector(".events").textContent);

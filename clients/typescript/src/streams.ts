@@ -2,6 +2,7 @@
 import type { Http } from "./http.js";
 import type { AppendResult, Event, EventPage, EventsInvalidated, InputEvent, PointRead, Retention, StreamInfo } from "./types.js";
 import { CONTROL } from "./types.js";
+import { streamPath } from "./paths.js";
 
 type SingleAppend = Extract<AppendResult, { event: unknown }>;
 type BatchAppend = Extract<AppendResult, { events: unknown }>;
@@ -60,6 +61,18 @@ export class Streams {
    */
   protocol(path: string): { url: string; headers: { Authorization: string } } {
     return { url: this.protocolUrl(path), headers: { Authorization: `Bearer ${this.http.token}` } };
+  }
+
+  /**
+   * Creates `path` as a fork of `from` (§18): its log begins with `from`'s events
+   * up to `at` (default `from`'s head) and continues with its own. Answers the
+   * fork's stream info (`forkedFrom`); repeating the same fork is no error.
+   * Needs `manage` on both paths.
+   */
+  async fork(path: string, options: { from: string; at?: number }): Promise<StreamInfo> {
+    const body: { from: string; at?: number } = { from: streamPath(options.from) };
+    if (options.at !== undefined) body.at = options.at;
+    return (await this.http.call("forkStream", { path: { path }, body })).body;
   }
 
   /** Stream info and reduced state (content type, closure and expiry included, §17); 404 `stream_not_found` before its first write. */

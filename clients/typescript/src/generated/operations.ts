@@ -12,6 +12,7 @@ export const OPERATIONS = {
   getSubscriptionCard: { method: "GET", path: "/v1/streams/{path}/-/subscriptions", scope: "read" },
   getSigningSecret: { method: "GET", path: "/v1/streams/{path}/-/subscriptions/{subscriptionKey}/signing-secret", scope: "manage" },
   subscribeFrom: { method: "POST", path: "/v1/streams/{path}/-/subscribe-from", scope: "manage" },
+  forkStream: { method: "POST", path: "/v1/streams/{path}/-/fork", scope: "manage" },
   listDeadLetters: { method: "GET", path: "/v1/streams/{path}/-/dead-letters", scope: "manage" },
   discardDeadLetters: { method: "DELETE", path: "/v1/streams/{path}/-/dead-letters", scope: "manage" },
   discardDeadLetter: { method: "DELETE", path: "/v1/streams/{path}/-/dead-letters/{id}", scope: "manage" },

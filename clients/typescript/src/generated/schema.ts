@@ -226,6 +226,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/streams/{path}/-/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create this stream as a fork of another (§18).
+         * @description The stream at `{path}` begins as `from`'s events up to `at` (default
+         *     `from`'s head) and continues with its own: offsets are shared, nothing
+         *     is copied (reads below the fork point go to the source). The same
+         *     creation as the protocol's `PUT` with `Stream-Forked-From` and
+         *     `Stream-Fork-Offset`. `manage` on both paths. 201 with the fork's
+         *     stream info; 200 when it exists as asked; 409 when a stream exists at
+         *     `{path}` otherwise (or the path is a soft-deleted source); 404 when
+         *     `from` does not exist; 410 when `from` is soft-deleted; 400 for a
+         *     malformed body or an `at` past `from`'s head. Body limit 256 KiB.
+         */
+        post: operations["forkStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/streams/{path}/-/dead-letters": {
         parameters: {
             query?: never;
@@ -458,7 +492,10 @@ export type paths = {
          *     epoch not at seq 0. Body limit 2 MiB (413 unread past it).
          */
         post: operations["appendProtocolStream"];
-        /** Delete the stream (PROTOCOL §5.4); as `DELETE /v1/streams/{path}` (§3 rule 6). */
+        /**
+         * Delete the stream (PROTOCOL §5.4); as `DELETE /v1/streams/{path}` (§3 rule 6).
+         * @description A stream that forks still read is soft-deleted (§18): 410 `stream_gone` on both faces afterwards, its path refused for re-creation (409 `stream_soft_deleted`) until the last fork is gone.
+         */
         delete: operations["deleteProtocolStream"];
         /**
          * A CORS preflight (§17 "Browsers"), answered without a token on any `/v1/` URL.
@@ -765,7 +802,7 @@ export type components = {
          *     `forbidden_scope` is a scoped token outside its scope or prefix (§2).
          * @enum {string}
          */
-        ErrorCode: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "invalid_producer_sequence" | "unauthorized" | "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found" | "secret_not_found" | "method_not_allowed" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "stream_closed" | "content_type_mismatch" | "stream_config_mismatch" | "stream_seq_conflict" | "producer_sequence_gap" | "trimmed" | "stream_lifetime_changed" | "batch_too_large" | "body_too_large" | "source_too_large" | "event_too_large" | "event_too_deep" | "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "invalid_secret" | "too_many_secrets" | "unknown_secret" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error" | "too_many_connections" | "too_many_waiters" | "too_many_producers" | "internal" | "misconfigured" | "processor_unreachable" | "secrets_unreachable" | "replay_failed" | "signing_not_configured" | "directory_unavailable" | "stream_full" | "forbidden_scope" | "stale_producer_epoch";
+        ErrorCode: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "invalid_producer_sequence" | "fork_offset_beyond_tail" | "invalid_fork_sub_offset" | "unauthorized" | "forbidden" | "reserved_idempotency_key" | "source_forbidden" | "trusted_only_type" | "route_not_found" | "not_found" | "stream_not_found" | "event_not_found" | "subscription_not_found" | "dead_letter_not_found" | "processor_not_found" | "source_not_found" | "secret_not_found" | "method_not_allowed" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "stream_closed" | "content_type_mismatch" | "stream_config_mismatch" | "stream_seq_conflict" | "producer_sequence_gap" | "stream_soft_deleted" | "trimmed" | "stream_gone" | "stream_lifetime_changed" | "batch_too_large" | "body_too_large" | "source_too_large" | "event_too_large" | "event_too_deep" | "unknown_control_type" | "invalid_control_event" | "unknown_subscription" | "cursor_beyond_head" | "too_many_subscriptions" | "too_many_stream_subscriptions" | "reduced_state_too_large" | "inbound_fence_full" | "invalid_subscription" | "invalid_jsonata" | "invalid_processor" | "invalid_source" | "too_many_processors" | "too_many_sources" | "unknown_processor" | "invalid_secret" | "too_many_secrets" | "unknown_secret" | "reducer_failed" | "processor_state_too_large" | "jsonata_too_long" | "jsonata_syntax_error" | "jsonata_evaluation_error" | "too_many_connections" | "too_many_waiters" | "too_many_producers" | "internal" | "misconfigured" | "processor_unreachable" | "secrets_unreachable" | "replay_failed" | "signing_not_configured" | "directory_unavailable" | "stream_full" | "forbidden_scope" | "stale_producer_epoch";
         /** @description An offset; the first event of a lifetime is 1, 0 is "before the first". */
         Offset: number;
         /** @description RFC 3339 with milliseconds, UTC (`2026-12-01T17:28:00.000Z`). */
@@ -854,6 +891,14 @@ export type components = {
             expiry: components["schemas"]["ExpiryConfigured"];
             /** @description When the stream expires as it knows now (a sliding TTL's deadline moves with reads and writes); present only with an expiry. */
             expiresAt?: components["schemas"]["Timestamp"];
+            /** @description A fork's source (§18); present only on a fork. */
+            forkedFrom?: {
+                path: string;
+                streamId: string;
+                forkPoint: components["schemas"]["Offset"];
+            };
+            /** @description How many forks read this lifetime's prefix (§18). */
+            forks: number;
             /** @description The lowest offset still readable (§16): 1 until something is trimmed. */
             firstOffset: components["schemas"]["Offset"];
             /** @description `null`: keep everything. */
@@ -957,6 +1002,12 @@ export type components = {
         DeadLetterPage: {
             deadLetters: components["schemas"]["DeadLetter"][];
             nextAfter: components["schemas"]["Offset"];
+        };
+        ForkRequest: {
+            /** @description The source stream's path. */
+            from: string;
+            /** @description The fork point: the source's offset the fork's own events follow (default its head). */
+            at?: components["schemas"]["Offset"];
         };
         /** @description Without `subscriptionKey`, `idempotencyKey` is required (400 `idempotency_key_required`). */
         SubscribeFromRequest: {
@@ -1323,7 +1374,7 @@ export type components = {
         };
     };
     responses: {
-        /** @description 400: The request is malformed (§2). Codes: `invalid_path`, `invalid_request`, `invalid_query`, `invalid_parameter`, `malformed_json`, `invalid_batch`, `invalid_event`, `invalid_copy_batch`, `invalid_source_name`, `invalid_processor_name`, `invalid_secret_name`, `idempotency_key_required`, `invalid_producer_sequence`. */
+        /** @description 400: The request is malformed (§2). Codes: `invalid_path`, `invalid_request`, `invalid_query`, `invalid_parameter`, `malformed_json`, `invalid_batch`, `invalid_event`, `invalid_copy_batch`, `invalid_source_name`, `invalid_processor_name`, `invalid_secret_name`, `idempotency_key_required`, `invalid_producer_sequence`, `fork_offset_beyond_tail`, `invalid_fork_sub_offset`. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1332,7 +1383,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "invalid_producer_sequence";
+                        code?: "invalid_path" | "invalid_request" | "invalid_query" | "invalid_parameter" | "malformed_json" | "invalid_batch" | "invalid_event" | "invalid_copy_batch" | "invalid_source_name" | "invalid_processor_name" | "invalid_secret_name" | "idempotency_key_required" | "invalid_producer_sequence" | "fork_offset_beyond_tail" | "invalid_fork_sub_offset";
                     };
                 };
             };
@@ -1393,7 +1444,7 @@ export type components = {
                 };
             };
         };
-        /** @description 409: Conflicts with the stream's state. Codes: `subscription_not_found`, `idempotency_key_reused`, `subscription_key_conflict`, `connection_key_conflict`, `stale_stamp`, `subscription_not_halted`, `processor_already_subscribed`, `processor_not_woken`, `no_replay_retracted`, `no_replay_invalidated`, `replay_check_too_long`, `stream_lifetime_ended`, `stream_closed`, `content_type_mismatch`, `stream_config_mismatch`, `stream_seq_conflict`, `producer_sequence_gap`. */
+        /** @description 409: Conflicts with the stream's state. Codes: `subscription_not_found`, `idempotency_key_reused`, `subscription_key_conflict`, `connection_key_conflict`, `stale_stamp`, `subscription_not_halted`, `processor_already_subscribed`, `processor_not_woken`, `no_replay_retracted`, `no_replay_invalidated`, `replay_check_too_long`, `stream_lifetime_ended`, `stream_closed`, `content_type_mismatch`, `stream_config_mismatch`, `stream_seq_conflict`, `producer_sequence_gap`, `stream_soft_deleted`. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -1402,12 +1453,12 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "subscription_not_found" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "stream_closed" | "content_type_mismatch" | "stream_config_mismatch" | "stream_seq_conflict" | "producer_sequence_gap";
+                        code?: "subscription_not_found" | "idempotency_key_reused" | "subscription_key_conflict" | "connection_key_conflict" | "stale_stamp" | "subscription_not_halted" | "processor_already_subscribed" | "processor_not_woken" | "no_replay_retracted" | "no_replay_invalidated" | "replay_check_too_long" | "stream_lifetime_ended" | "stream_closed" | "content_type_mismatch" | "stream_config_mismatch" | "stream_seq_conflict" | "producer_sequence_gap" | "stream_soft_deleted";
                     };
                 };
             };
         };
-        /** @description 410: Retention trimmed what was asked for (§16); `details.firstOffset` is the first retained offset. Codes: `trimmed`. */
+        /** @description 410: Retention trimmed what was asked for (§16), `details.firstOffset` the first retained offset; or the stream was deleted while forks still read it (§18, soft-deleted). Codes: `trimmed`, `stream_gone`. */
         Trimmed: {
             headers: {
                 [name: string]: unknown;
@@ -1416,7 +1467,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "trimmed";
+                        code?: "trimmed" | "stream_gone";
                     };
                 };
             };
@@ -1972,6 +2023,53 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
         };
     };
+    forkStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The stream path without its leading `/` (§2): 1–16 `/`-separated segments of `[A-Za-z0-9._~-]`, written as they are (`app/orders`; `%2F` is 400 `invalid_path`); a segment is never `-`, `.` or `..`; at most 512 bytes with the `/`.
+                 * @example openapi/example
+                 */
+                path: components["parameters"]["StreamPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForkRequest"];
+            };
+        };
+        responses: {
+            /** @description The fork exists as asked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamInfo"];
+                };
+            };
+            /** @description Forked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Trimmed"];
+            413: components["responses"]["TooLarge"];
+        };
+    };
     listDeadLetters: {
         parameters: {
             query?: {
@@ -2275,6 +2373,12 @@ export interface operations {
                 "Stream-Closed"?: components["parameters"]["StreamClosedRequest"];
                 /** @description The event type of the stream's messages (§17); default `message`. */
                 "Tributary-Message-Type"?: string;
+                /** @description Create a fork (§18, PROTOCOL §4.2) of the stream at this URL path (`/v1/stream/...`); `manage` on both paths. 404 when it does not exist, 410 when soft-deleted. */
+                "Stream-Forked-From"?: string;
+                /** @description The fork point (an offset of the source); default its tail; past it 400 `fork_offset_beyond_tail`. */
+                "Stream-Fork-Offset"?: string;
+                /** @description Refines the fork point past `Stream-Fork-Offset`: whole messages in JSON mode, bytes of the next message otherwise (400 `invalid_fork_sub_offset` past it). */
+                "Stream-Fork-Sub-Offset"?: number;
             };
             path: {
                 /**
@@ -2316,7 +2420,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Trimmed"];
             413: components["responses"]["TooLarge"];
             507: components["responses"]["StreamFull"];
         };
@@ -2380,6 +2486,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Trimmed"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["TooMany"];
             507: components["responses"]["StreamFull"];
@@ -2410,6 +2517,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            410: components["responses"]["Trimmed"];
         };
     };
     preflightProtocolStream: {
@@ -2489,6 +2597,13 @@ export interface operations {
             };
             /** @description No stream at this path (no body on `HEAD`). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Soft-deleted: forks still read it (§18; no body on `HEAD`). */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
