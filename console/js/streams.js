@@ -38,6 +38,7 @@ export async function streamsPage(root, ctx) {
   const rows = streams.map((stream) => {
     const head = h("td", { class: "num" }, "…");
     const count = h("td", { class: "num" }, "…");
+    const type = h("td", { dataset: { field: "content-type" } }, "…");
     api("GET", streamRoute(stream.path))
       .then((info) => {
         if (info.streamId !== stream.streamId) {
@@ -47,11 +48,17 @@ export async function streamsPage(root, ctx) {
         }
         head.textContent = String(info.head);
         count.textContent = String(info.eventCount);
+        // §17: the content type fixed for the lifetime, and whether it is closed.
+        type.replaceChildren(
+          h("code", null, info.contentType ?? "application/json"),
+          info.closed ? h("span", { class: "badge badge-muted", title: `closed at offset ${info.closedAtOffset}` }, "closed") : "",
+        );
       })
       .catch((error) => {
         const text = error.status === 404 ? "deleted" : error.code;
         head.replaceChildren(h("span", { class: "badge badge-muted", title: error.message }, text));
         count.textContent = "—";
+        type.textContent = "—";
       });
     return h(
       "tr",
@@ -59,6 +66,7 @@ export async function streamsPage(root, ctx) {
       h("th", { scope: "row" }, h("a", { href: href(`/streams${stream.path}/-/events`), class: "path" }, stream.path)),
       head,
       count,
+      type,
       h("td", null, h("code", { class: "id" }, stream.streamId)),
       h("td", null, time(stream.streamCreatedAt)),
     );
@@ -79,7 +87,7 @@ export async function streamsPage(root, ctx) {
           "table",
           { class: "table" },
           h("caption", { class: "sr-only" }, "Streams"),
-          h("thead", null, h("tr", null, h("th", { scope: "col" }, "Path"), h("th", { scope: "col", class: "num" }, "Head"), h("th", { scope: "col", class: "num" }, "Events"), h("th", { scope: "col" }, "Lifetime (stream id)"), h("th", { scope: "col" }, "Created"))),
+          h("thead", null, h("tr", null, h("th", { scope: "col" }, "Path"), h("th", { scope: "col", class: "num" }, "Head"), h("th", { scope: "col", class: "num" }, "Events"), h("th", { scope: "col" }, "Content type"), h("th", { scope: "col" }, "Lifetime (stream id)"), h("th", { scope: "col" }, "Created"))),
           h("tbody", null, rows),
         ),
     h("p", { class: "muted small" }, after ? `Streams after ${after}` : "From the first path", prefix ? `, prefix ${prefix}` : "", `: ${streams.length} shown.`),

@@ -470,6 +470,15 @@ test("§17: the stream view shows a Durable Streams stream's content type, closu
   const listed = await page.evaluate(() => document.querySelector(".events").textContent);
   assert.ok(listed.includes("hello") && listed.includes(" world"), listed.slice(0, 400));
   await shot("14-durable-streams");
+  // The streams list shows each stream's content type, and that this one is closed.
+  await page.goto(`${t.url}/console/#/streams?prefix=${encodeURIComponent("/console-e2e/protocol")}`);
+  await page.waitForFunction(
+    (p) => [...document.querySelectorAll("tbody tr")].some((row) => row.innerText.includes(p) && row.querySelector("td[data-field=content-type] code")),
+    {},
+    `/${path}`,
+  );
+  const cells = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll("tbody tr")].map((row) => [row.querySelector("th").innerText, row.querySelector("td[data-field=content-type]").innerText])));
+  assert.match(cells[`/${path}`], /^text\/plain; charset=utf-8\s*closed$/);
 });
 
 test("§2 Scopes §14: signed in with a read-only token, the console hides delete, append, resume, replay and discard", async () => {
