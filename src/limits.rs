@@ -637,8 +637,11 @@ pub const MAX_BYTE_EVENT_BYTES: usize = 190 * 1024;
 /// setting"); a setting is clamped to 100 ms ..= this.
 pub const PROTOCOL_LONG_POLL_DEFAULT_MS: u64 = 20_000;
 pub const PROTOCOL_LONG_POLL_MIN_MS: u64 = 100;
-/// Messages one protocol read page holds at most (besides [`MAX_READ_BYTES`]).
-pub const PROTOCOL_READ_PAGE_EVENTS: u64 = 1_000;
+/// Messages one protocol read page holds at most (besides [`MAX_READ_BYTES`]):
+/// a catch-up of small messages comes in few responses (the reference server
+/// answers a whole stream at once, and the official client's `live: false`
+/// reads one response only).
+pub const PROTOCOL_READ_PAGE_EVENTS: u64 = 16_384;
 /// How often an open protocol SSE response sends a control keep-alive while
 /// it waits for appends.
 pub const PROTOCOL_SSE_KEEPALIVE_MS: u64 = 15_000;

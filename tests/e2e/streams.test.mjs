@@ -235,16 +235,21 @@ test("§3: point read of a missing offset is 404 event_not_found", async () => {
   assert.equal((await infoOk(path)).head, 1);
 });
 
-test("§3, §11, §16: stream info returns {streamId, streamCreatedAt, path, head, eventCount, firstOffset, retention, bytes, trimmedEvents, inboundFenceCount, state}", async () => {
+test("§3, §11, §16, §17, §18: stream info returns {streamId, streamCreatedAt, path, head, eventCount, firstOffset, retention, bytes, trimmedEvents, inboundFenceCount, contentType, closed, expiry, forks, state}", async () => {
   const path = fresh("info");
   const first = await appendOk(path, { type: "one" });
   await appendOk(path, { type: "two" });
   const i = await infoOk(path);
   assert.deepEqual(
     Object.keys(i).sort(),
-    ["bytes", "eventCount", "firstOffset", "head", "inboundFenceCount", "path", "retention", "state", "streamCreatedAt", "streamId", "trimmedEvents"],
+    ["bytes", "closed", "contentType", "eventCount", "expiry", "firstOffset", "forks", "head", "inboundFenceCount", "path", "retention", "state", "streamCreatedAt", "streamId", "trimmedEvents"],
   );
   assert.equal(i.inboundFenceCount, 0);
+  // A stream first written natively (§17): JSON, open, never expiring; not a fork and not forked (§18).
+  assert.equal(i.contentType, "application/json");
+  assert.equal(i.closed, false);
+  assert.deepEqual(i.expiry, {});
+  assert.equal(i.forks, 0);
   // Nothing trimmed (§16): the log starts at 1, keeps everything, and counts the bytes of both rows.
   assert.equal(i.firstOffset, 1);
   assert.equal(i.retention, null);
