@@ -6,8 +6,10 @@
 //
 //   WEBHOOK_SECRET=whsec_… PORT=8788 node examples/webhook-receiver.ts
 //
-// (Node 22 runs TypeScript by stripping its types; `bash scripts/test`
-// builds the client into clients/typescript/dist first.) The secret is the
+// Node runs this TypeScript by stripping its types, by default from Node
+// 22.18 (the repository's Node 22 is on PATH after `source scripts/env.sh`;
+// an older Node 22 needs `--experimental-strip-types`). It imports the
+// client from clients/typescript/dist: `bash scripts/build-client` first. The secret is the
 // subscription's: `await client.subscriptions.signingSecret(path, key)`.
 // Each delivery is printed as one JSON line.
 import { createServer, type IncomingMessage } from "node:http";

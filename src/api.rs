@@ -87,9 +87,15 @@ fn respond<T, E: Into<ApiError>>(result: Result<T, E>, ok: impl FnOnce(T) -> Api
 impl<S: Storage> Stream<S> {
     /// Serves one public request for this stream.
     pub fn handle(&mut self, request: &ApiRequest<'_>, inputs: &Inputs) -> ApiResponse {
+        // A soft-deleted stream is gone on both faces (§18).
+        match self.is_soft_deleted() {
+            Ok(false) => {}
+            Ok(true) => return crate::fork::source::gone(self.path.as_str()).into(),
+            Err(error) => return ApiError::from(error).into(),
+        }
         match request.action {
             Action::Info => respond(self.info(), |info| ApiResponse::json(200, &info)),
-            Action::Destroy => respond(self.destroy(), |_| ApiResponse::no_content()),
+            Action::Destroy => respond(self.delete_or_soft_delete(inputs.now_ms), |_| ApiResponse::no_content()),
             Action::ReadOne(offset) => respond(self.read_one(*offset), |read| ApiResponse::json(200, &read)),
             Action::ReadRange => respond(
                 RangeQuery::parse(request.query).and_then(|query| self.read_range_json(&query)),
@@ -130,6 +136,7 @@ impl<S: Storage> Stream<S> {
             Action::ProcessorState(_) => {
                 ApiError::new(ErrorCode::Internal, "processor state is served by the object's shell").into()
             }
+            Action::Fork => ApiError::new(ErrorCode::Internal, "a fork is served by the object's shell").into(),
             Action::Metrics => ApiResponse {
                 status: 200,
                 content_type: PROMETHEUS_CONTENT_TYPE,

@@ -274,9 +274,22 @@ impl Tokens {
         self.entries
             .iter()
             .filter(|(token, _)| !token.is_empty())
-            .map(|(token, grant)| (crate::live::token_hash(token), grant.clone()))
+            .map(|(token, grant)| (token_hash(token), grant.clone()))
             .collect()
     }
+}
+
+/// What a live connection's record keeps of its bearer token (§10): the
+/// first 16 bytes of its BLAKE3 hash, in hex (32 characters of the
+/// attachment's 2 KiB). Re-authentication compares hashes, never tokens.
+pub fn token_hash(token: &str) -> String {
+    let digest = blake3::hash(token.as_bytes());
+    digest
+        .as_bytes()
+        .iter()
+        .take(16)
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// The token a request presents: `Authorization: Bearer <token>`, or — for a
@@ -297,4 +310,15 @@ pub fn presented_token(authorization: Option<&str>, protocols: Option<&str>) -> 
         .split(',')
         .find_map(|protocol| protocol.trim().strip_prefix("bearer."))?;
     (!token.is_empty()).then(|| token.to_owned())
+}
+
+/// The grant of `DS_ANONYMOUS_GRANT` (§17 "Auth"): one value in the
+/// `API_TOKENS` syntax — a project id (bare or as a JSON string) or a
+/// scoped grant object — for protocol requests without `Authorization`.
+pub fn anonymous_grant(setting: &str) -> Result<Grant, TokensError> {
+    let trimmed = setting.trim();
+    let value: Value = serde_json::from_str(trimmed).unwrap_or_else(|_| Value::String(trimmed.to_owned()));
+    let table = serde_json::json!({ "anonymous": value }).to_string();
+    let tokens = parse(Some(&table))?;
+    tokens.grant_for("anonymous").cloned().ok_or(TokensError::NotAnObject)
 }

@@ -54,6 +54,10 @@ error_codes! {
     IdempotencyKeyRequired = ("idempotency_key_required", 400),
     /// §17: a new producer epoch must start at `Producer-Seq` 0 (PROTOCOL §5.2.1).
     InvalidProducerSequence = ("invalid_producer_sequence", 400),
+    /// §18: `Stream-Fork-Offset` past the source's tail (PROTOCOL §4.2).
+    ForkOffsetBeyondTail = ("fork_offset_beyond_tail", 400),
+    /// §18: `Stream-Fork-Sub-Offset` past the next data boundary.
+    InvalidForkSubOffset = ("invalid_fork_sub_offset", 400),
     // 401, 403 (§2 tokens, §3 rule 4 reserved keys and trusted types).
     Unauthorized = ("unauthorized", 401),
     Forbidden = ("forbidden", 403),
@@ -94,6 +98,8 @@ error_codes! {
     ContentTypeMismatch = ("content_type_mismatch", 409),
     /// §17: a repeated protocol `PUT` whose configuration differs.
     StreamConfigMismatch = ("stream_config_mismatch", 409),
+    /// §18: the path is a soft-deleted stream its forks still read.
+    StreamSoftDeleted = ("stream_soft_deleted", 409),
     /// §17: `Stream-Seq` not above the last one (PROTOCOL §5.2).
     StreamSeqConflict = ("stream_seq_conflict", 409),
     /// §17: a producer's `Producer-Seq` skips ahead (PROTOCOL §5.2.1).
@@ -104,6 +110,8 @@ error_codes! {
     ReplayReceiverGone = ("subscription_not_found", 409),
     // 410 (§16): what was asked for was trimmed by retention.
     Trimmed = ("trimmed", 410),
+    /// §18: the stream was deleted; its forks still read its data.
+    StreamGone = ("stream_gone", 410),
     // 412 (§15 a source's expected target lifetime).
     StreamLifetimeChanged = ("stream_lifetime_changed", 412),
     // 413 (§3 rule 2, §12 request bodies).

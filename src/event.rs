@@ -24,11 +24,15 @@ pub enum ControlType {
     EventsInvalidated,
     /// How much of the log the stream keeps (§16).
     RetentionConfigured,
+    /// No data event commits after this one (§17 "Closure").
+    StreamClosed,
+    /// When the stream ends by itself (§17 "Expiry").
+    ExpiryConfigured,
 }
 
 impl ControlType {
     /// Every control type of the catalog (§4).
-    pub const ALL: [ControlType; 8] = [
+    pub const ALL: [ControlType; 10] = [
         ControlType::SubscriptionConfigured,
         ControlType::SubscriptionRemoved,
         ControlType::SubscriptionCursorSet,
@@ -37,6 +41,8 @@ impl ControlType {
         ControlType::ErrorOccurred,
         ControlType::EventsInvalidated,
         ControlType::RetentionConfigured,
+        ControlType::StreamClosed,
+        ControlType::ExpiryConfigured,
     ];
 
     /// The wire `type` of this control event (§4): [`CONTROL_PREFIX`] and
@@ -51,6 +57,8 @@ impl ControlType {
             ControlType::ErrorOccurred => "events.iterate.com/stream/error-occurred",
             ControlType::EventsInvalidated => "events.iterate.com/stream/events-invalidated",
             ControlType::RetentionConfigured => "events.iterate.com/stream/retention-configured",
+            ControlType::StreamClosed => "events.iterate.com/stream/stream-closed",
+            ControlType::ExpiryConfigured => "events.iterate.com/stream/expiry-configured",
         }
     }
 
@@ -113,6 +121,8 @@ pub struct InputEvent {
     pub idempotency_key: Option<String>,
     pub ephemeral: bool,
     pub source: Option<Value>,
+    /// A byte message's bytes (§17): stored as a BLOB, `payload` then `null`.
+    pub body: Option<Vec<u8>>,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -203,6 +213,7 @@ impl InputEvent {
             idempotency_key: None,
             ephemeral: false,
             source: None,
+            body: None,
         };
         let mut saw_type = false;
         for (name, field) in fields {
@@ -324,6 +335,42 @@ pub struct StoredEvent {
     pub ephemeral: bool,
     pub created_at_ms: i64,
     pub source: Option<Box<RawValue>>,
+    /// A byte message (§17): how `payload` (then a JSON string) carries its
+    /// bytes; `None` for a JSON event.
+    pub encoding: Option<BodyEncoding>,
+    /// The bytes themselves, when this value was built to be inserted (a
+    /// read leaves them in SQLite: `payload` carries them).
+    pub body: Option<Vec<u8>>,
+}
+
+/// How a byte message (§17) travels where JSON must carry it — native
+/// reads, subscriptions, webhooks, copies, dead letters: `payload` is a
+/// JSON string and `encoding` says how it holds the bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum BodyEncoding {
+    /// The bytes are valid UTF-8: the string is them.
+    #[serde(rename = "utf-8")]
+    Utf8,
+    /// Standard base64 (RFC 4648, padded).
+    #[serde(rename = "base64")]
+    Base64,
+}
+
+impl BodyEncoding {
+    /// `bytes` as a JSON string, and how it holds them.
+    pub fn carry(bytes: &[u8]) -> (Box<RawValue>, BodyEncoding) {
+        use base64::Engine;
+        let (text, encoding) = match std::str::from_utf8(bytes) {
+            Ok(text) => (text.to_owned(), BodyEncoding::Utf8),
+            Err(_) => (
+                base64::engine::general_purpose::STANDARD.encode(bytes),
+                BodyEncoding::Base64,
+            ),
+        };
+        let quoted = serde_json::to_string(&text).unwrap_or_else(|_| "\"\"".to_owned());
+        let raw = RawValue::from_string(quoted).unwrap_or_else(|_| RawValue::NULL.to_owned());
+        (raw, encoding)
+    }
 }
 
 /// The committed event of §3, as every read and append returns it.
@@ -342,6 +389,9 @@ pub struct CommittedEvent {
     pub created_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Box<RawValue>>,
+    /// A byte message's form (§17): `payload` is a string holding its bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<BodyEncoding>,
 }
 
 impl From<StoredEvent> for CommittedEvent {
@@ -355,6 +405,7 @@ impl From<StoredEvent> for CommittedEvent {
             ephemeral: stored.ephemeral,
             created_at: crate::time::rfc3339_millis(stored.created_at_ms),
             source: stored.source,
+            encoding: stored.encoding,
         }
     }
 }

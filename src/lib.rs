@@ -14,6 +14,7 @@ pub mod deployment;
 pub mod durable_streams;
 pub mod error;
 pub mod event;
+pub mod fork;
 pub mod invalidation;
 pub mod json_limits;
 pub mod jsonata;

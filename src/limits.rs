@@ -628,8 +628,20 @@ pub const MAX_JSON_MESSAGE_BYTES: usize = MAX_EVENT_BYTES - JSON_MESSAGE_ENVELOP
 /// Deepest JSON-mode message: inside its event's object (§3 rule 2).
 pub const MAX_JSON_MESSAGE_DEPTH: usize = MAX_EVENT_DEPTH - 1;
 /// Largest byte event (§17: a byte body is split into events of at most
-/// this many bytes, committed together; reads concatenate them).
-pub const MAX_BYTE_EVENT_BYTES: usize = MAX_EVENT_BYTES;
+/// this many bytes, committed together; reads concatenate them): 190 KiB,
+/// so its base64 form (4/3 as long) with the event's envelope stays within
+/// [`MAX_EVENT_BYTES`] — a copy or a receiver carries it as one event.
+pub const MAX_BYTE_EVENT_BYTES: usize = 190 * 1024;
+/// How long a protocol long-poll waits at the tail when the deployment does
+/// not say (`DS_LONG_POLL_TIMEOUT_MS`, §17 "the timeout is a deployment
+/// setting"); a setting is clamped to 100 ms ..= this.
+pub const PROTOCOL_LONG_POLL_DEFAULT_MS: u64 = 20_000;
+pub const PROTOCOL_LONG_POLL_MIN_MS: u64 = 100;
+/// Messages one protocol read page holds at most (besides [`MAX_READ_BYTES`]).
+pub const PROTOCOL_READ_PAGE_EVENTS: u64 = 1_000;
+/// How often an open protocol SSE response sends a control keep-alive while
+/// it waits for appends.
+pub const PROTOCOL_SSE_KEEPALIVE_MS: u64 = 15_000;
 /// `Stream-Cursor` (PROTOCOL §10.1): intervals of 20 s counted from
 /// 2024-10-09T00:00:00Z; a client cursor at or past the current interval
 /// gets a jitter of 1 to 3600 s.
@@ -650,3 +662,20 @@ pub const MAX_IF_NONE_MATCH_TAGS: usize = 64;
 pub const MAX_CORS_ORIGINS: usize = 64;
 pub const MAX_CORS_ORIGIN_BYTES: usize = 256;
 pub const CORS_PREFLIGHT_MAX_AGE_SECONDS: u64 = 7_200;
+
+// Forks (§18).
+/// Rows a byte or JSON sub-offset scans past its anchor at most (PROTOCOL
+/// §4.2: a sub-offset reaches no further than the next data boundary).
+pub const MAX_FORK_SUB_OFFSET_ROWS: u64 = 1000;
+/// Forks one read crosses at most (a chain deeper than this reads in
+/// several pages: each page descends at most this far).
+pub const MAX_FORK_HOPS: u64 = 16;
+/// Inherited segments one read of a fork stitches at most (each is one
+/// page of one ancestor, within [`MAX_READ_BYTES`]).
+pub const MAX_FORK_READ_SEGMENTS: usize = 4;
+/// Releases a stream sends from its outbox per request or alarm at most.
+pub const MAX_FORK_RELEASES_PER_TURN: u64 = 8;
+/// How long a release written before a fork's acquire waits before it is
+/// sent (§18): longer than any one request's acquire and creation, so only
+/// an acquire whose creation never committed (a crash) is released.
+pub const FORK_ACQUIRE_GRACE_MS: i64 = 60_000;

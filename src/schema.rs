@@ -17,6 +17,8 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (7, include_str!("../migrations/0007_inbound_fences.sql")),
     (8, include_str!("../migrations/0008_delivery_window.sql")),
     (9, include_str!("../migrations/0009_retention.sql")),
+    (10, include_str!("../migrations/0010_durable_streams.sql")),
+    (11, include_str!("../migrations/0011_forks.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
@@ -41,7 +43,7 @@ pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[
 ];
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
-pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes", "catalog_registration"];
+pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes", "catalog_registration", "fork_release_outbox"];
 
 /// Row of `stream_meta`: the current lifetime. Written once, by the append
 /// that starts the lifetime; `head` and `event_count` are read from the log
@@ -112,6 +114,20 @@ pub use crate::project_metrics::store::StreamMetricsRow;
 /// source reported (a [`crate::project_metrics::sources::SourceSnapshot`]),
 /// deleted when the source is. In `project_metrics/store.rs`.
 pub use crate::project_metrics::store::SourceMetricsRow;
+
+/// Row of `protocol_face` (§17): the Durable Streams face of the lifetime —
+/// its content type, message type, last `Stream-Seq` and stored expiry
+/// deadline; and rows of `protocol_producers`, one idempotent producer each.
+/// Typed records in `durable_streams/face/store.rs`; `events.body` (the
+/// same migration) holds a byte message's bytes (`records/event_row.rs`).
+pub use crate::durable_streams::face::store::{FaceRow, ProducerRow};
+
+/// Rows of the fork tables (§18): `fork_origin` (the fork's source and fork
+/// point, written by its creating `PUT`), `fork_edges` (the source's forks,
+/// written by their acquires and releases), `fork_soft_delete` (a `DELETE`
+/// while forks read the stream) and `fork_release_outbox` (releases a
+/// destroyed fork still owes, surviving the deletion). In `fork/store.rs`.
+pub use crate::fork::store::{EdgeRow, OriginRow, ReleaseRow};
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.

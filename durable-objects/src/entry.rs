@@ -27,17 +27,25 @@ fn start() {
 
 #[event(fetch)]
 async fn fetch(request: Request, env: Env, _ctx: Context) -> Result<Response> {
-    match serve(request, env).await {
-        Ok(response) => Ok(response),
-        Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
+    let origin = request.headers().get("origin").ok().flatten();
+    let api = request.url().is_ok_and(|url| url.path().starts_with("/v1/"));
+    let response = match serve(request, &env).await {
+        Ok(response) => response,
+        Err(error) => responses::error(ErrorCode::Internal, &error.to_string())?,
+    };
+    if !api {
+        return Ok(response);
     }
+    crate::internal::browsers::decorate(response, &env, origin.as_deref())
 }
 
 /// Routes, then authenticates all but the bench baseline (§2; the console
 /// page needs no token, but a misconfigured deployment refuses it too).
-async fn serve(mut request: Request, env: Env) -> Result<Response> {
+async fn serve(mut request: Request, env: &Env) -> Result<Response> {
+    let env = env.clone();
     let url = request.url()?;
     match public::parse(request.method().as_ref(), url.path()) {
+        PublicRoute::Preflight => crate::internal::browsers::preflight(&request, &env),
         PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name).await,
         PublicRoute::OpenApi => crate::openapi::serve(),
         PublicRoute::Console => match authenticate(&mut request, &env).await? {
@@ -47,7 +55,11 @@ async fn serve(mut request: Request, env: Env) -> Result<Response> {
         PublicRoute::Api(route) => {
             let grant = match authenticate(&mut request, &env).await? {
                 Ok(Some(grant)) => grant,
-                Ok(None) => return unauthorized(&mut request).await,
+                Ok(None) => match anonymous(&request, &env, &route)? {
+                    Ok(Some(grant)) => grant,
+                    Ok(None) => return unauthorized(&mut request).await,
+                    Err(refused) => return Ok(refused),
+                },
                 Err(refused) => return Ok(refused),
             };
             match route {
@@ -93,7 +105,103 @@ async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: A
             crate::source_object::route_source(request, env, project, &name, method).await
         }
         ApiRoute::Stream(route) => stream(request, env, grant, url, route).await,
+        ApiRoute::Protocol { path, method } => protocol(request, env, grant, url, &path, method).await,
     }
+}
+
+/// `DS_ANONYMOUS_GRANT` (§17 "Auth"): what a protocol request without
+/// `Authorization` is granted, for a local conformance run only. Unset:
+/// none (401). Malformed: 500 `misconfigured`.
+fn anonymous(
+    request: &Request,
+    env: &Env,
+    route: &std::result::Result<ApiRoute, RouteError>,
+) -> Result<std::result::Result<Option<Grant>, Response>> {
+    if !matches!(route, Ok(ApiRoute::Protocol { .. })) || request.headers().get("authorization")?.is_some() {
+        return Ok(Ok(None));
+    }
+    let Ok(setting) = env.var("DS_ANONYMOUS_GRANT").map(|value| value.to_string()) else {
+        return Ok(Ok(None));
+    };
+    match tributary::auth_tokens::anonymous_grant(&setting) {
+        Ok(grant) => Ok(Ok(Some(grant))),
+        Err(error) => {
+            let misconfigured = ApiError::new(ErrorCode::Misconfigured, format!("DS_ANONYMOUS_GRANT: {error}"));
+            responses::api_error(misconfigured).map(Err)
+        }
+    }
+}
+
+/// Request headers the protocol face reads, passed to the stream object.
+const PROTOCOL_HEADERS: [&str; 13] = [
+    "content-type",
+    "if-none-match",
+    "stream-ttl",
+    "stream-expires-at",
+    "stream-seq",
+    "stream-closed",
+    "stream-forked-from",
+    "stream-fork-offset",
+    "stream-fork-sub-offset",
+    "producer-id",
+    "producer-epoch",
+    "producer-seq",
+    "tributary-message-type",
+];
+
+/// `/v1/stream/{path}` (§17): the body under its cap (413 unread past it),
+/// then the stream object of the same path the native face uses.
+async fn protocol(
+    mut request: Request,
+    env: &Env,
+    grant: &Grant,
+    url: &Url,
+    path: &StreamPath,
+    method: tributary::durable_streams::face::Method,
+) -> Result<Response> {
+    use tributary::durable_streams::face::Method as ProtocolMethod;
+    let limit = match method {
+        ProtocolMethod::Put | ProtocolMethod::Post => BodyLimit::PROTOCOL,
+        _ => BodyLimit::UNUSED,
+    };
+    let mut body = match request_body::read_or_refuse(&mut request, limit).await? {
+        Ok(body) => body,
+        Err(refused) => return Ok(refused),
+    };
+    if limit.bytes == BodyLimit::UNUSED.bytes {
+        body.clear();
+    }
+    if method == ProtocolMethod::Put {
+        if let Some(forked_from) = request.headers().get("stream-forked-from")? {
+            if let Err(forbidden) = scope::authorize_fork(grant, path, &forked_from) {
+                return refuse(&mut request, forbidden).await;
+            }
+        }
+    }
+    let mut passed: Vec<(&str, String)> = Vec::new();
+    for name in PROTOCOL_HEADERS {
+        if let Some(value) = request.headers().get(name)? {
+            passed.push((name, value));
+        }
+    }
+    let mut location = url.clone();
+    location.set_query(None);
+    passed.push((crate::stream_object::protocol::LOCATION_HEADER, location.to_string()));
+    let path_and_query = format!(
+        "{}{}",
+        url.path(),
+        url.query().map(|q| format!("?{q}")).unwrap_or_default()
+    );
+    forward(
+        env,
+        grant.project(),
+        path.as_str(),
+        request.method(),
+        &path_and_query,
+        body,
+        &passed,
+    )
+    .await
 }
 
 /// 403 `forbidden_scope` (§2 Scopes), the body read first so a keep-alive
@@ -168,6 +276,18 @@ async fn stream(mut request: Request, env: &Env, grant: &Grant, url: &Url, route
             Vec::new()
         }
         Action::Live => live_headers(&request)?,
+        // §18: manage on the source too (a prefix token forks only within it).
+        Action::Fork => {
+            let from = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|value| value.get("from").and_then(serde_json::Value::as_str).map(str::to_owned));
+            if let Some(from) = from {
+                if let Err(forbidden) = scope::authorize_fork(grant, &route.path, &from) {
+                    return responses::api_error(forbidden);
+                }
+            }
+            Vec::new()
+        }
         // Read (so the connection stays usable) and dropped: the route takes
         // none, and a GET forwarded with a body would be a TypeError.
         _ => {

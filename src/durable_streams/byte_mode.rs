@@ -49,10 +49,12 @@ mod tests {
         assert_eq!(split(b"abc"), vec![&b"abc"[..]]);
         let exact = vec![7u8; MAX_BYTE_EVENT_BYTES];
         assert_eq!(split(&exact).len(), 1);
-        let ten_mib = vec![0u8; 10 * 1024 * 1024];
-        let pieces = split(&ten_mib);
+        let whole = vec![0u8; 40 * MAX_BYTE_EVENT_BYTES];
+        let pieces = split(&whole);
         assert_eq!(pieces.len(), 40);
         assert!(pieces.iter().all(|piece| piece.len() == MAX_BYTE_EVENT_BYTES));
+        // The base64 form of the largest piece is within one event (§3).
+        assert!(MAX_BYTE_EVENT_BYTES.div_ceil(3) * 4 + 1024 <= crate::limits::MAX_EVENT_BYTES);
     }
 
     #[test]

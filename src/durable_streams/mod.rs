@@ -29,6 +29,7 @@ pub mod checks;
 pub mod cors;
 pub mod cursor;
 pub mod expiry;
+pub mod face;
 pub mod headers;
 pub mod json_mode;
 pub mod media_type;

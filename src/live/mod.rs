@@ -16,6 +16,8 @@ mod query;
 mod registry;
 mod socket;
 
+/// What a connection's record keeps of its bearer token (§10); defined with the tokens.
+pub use crate::auth_tokens::token_hash;
 pub use catch_up::{sse_catch_up_budget, CatchUp};
 pub use fanout::Fanout;
 pub use frames::{
@@ -26,6 +28,7 @@ pub use query::{split_wait, LiveQuery};
 pub use registry::{CloseReason, LiveCounters, Opening, Registry};
 pub use socket::{AfterAck, ClientMessage};
 
+use crate::auth_tokens::{Grant, Scope};
 use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::CommittedEvent;
 use serde::{Deserialize, Serialize};
@@ -82,19 +85,6 @@ pub struct RecordKey {
     pub connection_key: String,
 }
 
-/// What a connection's record keeps of its bearer token (§10): the first
-/// 16 bytes of its BLAKE3 hash, in hex (32 characters of the attachment's
-/// 2 KiB).
-pub fn token_hash(token: &str) -> String {
-    let digest = blake3::hash(token.as_bytes());
-    digest
-        .as_bytes()
-        .iter()
-        .take(16)
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
-
 impl Connection {
     /// Whether `event` is this connection's next business (§3 rule 5, §10).
     pub fn admits(&self, event: &CommittedEvent) -> bool {
@@ -110,9 +100,9 @@ impl Connection {
     /// `grant_of_hash` answers what the configured tokens grant a token
     /// hash, if anything; the connection passes only when that grant is for
     /// its own project and allows `read` on its path (§2 Scopes).
-    pub fn still_authorized(&self, grant_of_hash: &dyn Fn(&str) -> Option<crate::auth_tokens::Grant>) -> bool {
+    pub fn still_authorized(&self, grant_of_hash: &dyn Fn(&str) -> Option<Grant>) -> bool {
         self.token_hash.as_deref().and_then(grant_of_hash).is_some_and(|grant| {
-            grant.project() == self.project_id && grant.has(crate::auth_tokens::Scope::Read) && grant.covers(&self.path)
+            grant.project() == self.project_id && grant.has(Scope::Read) && grant.covers(&self.path)
         })
     }
 

@@ -66,6 +66,14 @@ pub struct Definition {
     pub defined_at: String,
 }
 
+/// The processor a `processor-wake` expression names: `["processors", NAME, "wake"]`.
+pub fn name_of(expression: &Value) -> Option<&str> {
+    match expression.as_array().map(Vec::as_slice) {
+        Some([first, name, last]) if first == "processors" && last == "wake" => name.as_str(),
+        _ => None,
+    }
+}
+
 /// A processor name: what `["processors", NAME, "wake"]` names.
 pub fn check_name(name: &str) -> Result<(), DefinitionError> {
     let valid = name != "." && name != ".." && crate::text::is_plain_name(name, MAX_PROCESSOR_NAME_BYTES);

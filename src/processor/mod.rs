@@ -10,19 +10,9 @@ pub mod instance;
 pub mod store;
 pub mod wake;
 
-pub use definition::{check_name, Definition, DefinitionBody, DefinitionError};
+pub use definition::{check_name, name_of, Definition, DefinitionBody, DefinitionError};
 pub use instance::{FoldAnswer, FoldError, FoldRequest, Instance, InstanceRow, WakeAnswer, WakeRequest};
 pub use store::{ProcessorError, ProcessorQuery, ProcessorStore};
-
-use serde_json::Value;
-
-/// The processor a `processor-wake` expression names: `["processors", NAME, "wake"]`.
-pub fn name_of(expression: &Value) -> Option<&str> {
-    match expression.as_array().map(Vec::as_slice) {
-        Some([first, name, last]) if first == "processors" && last == "wake" => name.as_str(),
-        _ => None,
-    }
-}
 
 /// The processors an append body's `subscription-configured` events name,
 /// so the router can check they are defined before the append (§9: an

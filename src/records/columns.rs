@@ -55,6 +55,18 @@ impl<'a> Named<'a> {
         self.columns.opt_text(self.index(name)?)
     }
 
+    /// A BLOB column's bytes, `None` when NULL.
+    pub fn optional_blob(&self, name: &str) -> Result<Option<&'a [u8]>, StorageError> {
+        match self.columns.row.get(self.index(name)?) {
+            Some(SqlValue::Null) => Ok(None),
+            Some(SqlValue::Blob(bytes)) => Ok(Some(bytes.as_slice())),
+            _ => Err(StorageError::Decode {
+                query: crate::text::query_excerpt(self.columns.query),
+                column: self.column(name),
+            }),
+        }
+    }
+
     /// The column's index, for errors that name it.
     pub fn column(&self, name: &str) -> usize {
         self.index(name).unwrap_or(self.names.len())

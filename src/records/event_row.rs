@@ -11,7 +11,7 @@ use crate::storage::{SqlValue, StorageError};
 use serde_json::value::RawValue;
 
 /// The columns of an event row, in select and insert order.
-pub const COLUMNS: [&str; 8] = [
+pub const COLUMNS: [&str; 9] = [
     "event_offset",
     "type",
     "payload",
@@ -20,10 +20,11 @@ pub const COLUMNS: [&str; 8] = [
     "ephemeral",
     "created_at_ms",
     "source",
+    "body",
 ];
 
 /// [`COLUMNS`] as a select or insert list (checked by a test).
-pub const LIST: &str = "event_offset, type, payload, metadata, idempotency_key, ephemeral, created_at_ms, source";
+pub const LIST: &str = "event_offset, type, payload, metadata, idempotency_key, ephemeral, created_at_ms, source, body";
 
 fn raw_json(named: &Named<'_>, name: &str) -> Result<Box<RawValue>, StorageError> {
     RawValue::from_string(named.text(name)?).map_err(|_| StorageError::Decode {
@@ -40,15 +41,25 @@ pub fn decode(query: &str, row: &[SqlValue]) -> Result<StoredEvent, StorageError
     } else {
         Some(raw_json(&named, "source")?)
     };
+    // A byte message (§17, migration 0010): its bytes travel as a string.
+    let (payload, encoding) = match named.optional_blob("body")? {
+        Some(bytes) => {
+            let (payload, encoding) = crate::event::BodyEncoding::carry(bytes);
+            (payload, Some(encoding))
+        }
+        None => (raw_json(&named, "payload")?, None),
+    };
     Ok(StoredEvent {
         offset: named.count("event_offset")?,
         event_type: named.text("type")?,
-        payload: raw_json(&named, "payload")?,
+        payload,
         metadata: raw_json(&named, "metadata")?,
         idempotency_key: named.optional_text("idempotency_key")?,
         ephemeral: named.int("ephemeral")? != 0,
         created_at_ms: named.int("created_at_ms")?,
         source,
+        encoding,
+        body: None,
     })
 }
 
@@ -57,12 +68,16 @@ pub fn encode(event: &StoredEvent) -> Vec<SqlValue> {
     vec![
         event.offset.into(),
         event.event_type.as_str().into(),
-        event.payload.get().into(),
+        match &event.body {
+            Some(_) => "null".into(),
+            None => event.payload.get().into(),
+        },
         event.metadata.get().into(),
         event.idempotency_key.clone().into(),
         event.ephemeral.into(),
         SqlValue::Integer(event.created_at_ms),
         event.source.as_ref().map(|source| source.get().to_owned()).into(),
+        event.body.clone().map_or(SqlValue::Null, SqlValue::Blob),
     ]
 }
 
@@ -109,6 +124,8 @@ mod tests {
                 ephemeral,
                 created_at_ms,
                 source: hop_offset.map(|offset| raw(serde_json::json!({"copiedFrom": [{"offset": offset}]}))),
+                encoding: None,
+                body: None,
             };
             let decoded = decode(LIST, &encode(&event));
             prop_assert_eq!(decoded.as_ref().map(view).ok(), Some(view(&event)));
@@ -132,6 +149,8 @@ mod tests {
             ephemeral: false,
             created_at_ms: 0,
             source: None,
+            encoding: None,
+            body: None,
         });
         if let Some(payload) = values.get_mut(2) {
             *payload = SqlValue::Text("{not json".to_owned());

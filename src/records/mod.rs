@@ -17,7 +17,7 @@
 //! - [`window_slot`]: a row of `delivery_window` (§8 `concurrency`), one
 //!   event a concurrent subscription planned past its cursor.
 
-mod columns;
+pub(crate) mod columns;
 pub mod event_row;
 pub mod fence;
 pub mod gate_hit;

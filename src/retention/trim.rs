@@ -192,8 +192,12 @@ impl<S: Storage> Stream<S> {
                         .is_some_and(crate::subscription::Delivery::resends_whole);
                 (!retention.trim_past_subscribers || in_flight || digest_pending).then_some(cursor)
             });
+        // A fork reads offsets `1..=fork point` here (§18): while one lives,
+        // nothing more is trimmed from the front.
+        let forks = crate::fork::store::edges(&self.storage)?.0 > 0;
+        let edge_pin = forks.then_some(trimmed);
         // The head is never trimmed ([`decide`]).
-        Ok(pins.min().unwrap_or(head).min(head.saturating_sub(1)))
+        Ok(pins.chain(edge_pin).min().unwrap_or(head).min(head.saturating_sub(1)))
     }
 
     /// The runtime rows, not read when no subscription pins the log.

@@ -28,6 +28,11 @@ impl BodyLimit {
         bytes: MAX_SUBSCRIBE_FROM_BODY_BYTES,
         code: ErrorCode::BodyTooLarge,
     };
+    /// A protocol `PUT`/`POST` body (§17, §12).
+    pub const PROTOCOL: BodyLimit = BodyLimit {
+        bytes: crate::limits::MAX_PROTOCOL_BODY_BYTES,
+        code: ErrorCode::BodyTooLarge,
+    };
     /// `POST /v1/jsonata/evaluate`.
     pub const JSONATA_EVALUATE: BodyLimit = BodyLimit {
         bytes: MAX_JSONATA_EVALUATE_BODY_BYTES,
@@ -63,7 +68,7 @@ impl BodyLimit {
     pub fn of(action: &Action) -> BodyLimit {
         match action {
             Action::Append => BodyLimit::APPEND,
-            Action::SubscribeFrom => BodyLimit::SUBSCRIBE_FROM,
+            Action::SubscribeFrom | Action::Fork => BodyLimit::SUBSCRIBE_FROM,
             _ => BodyLimit::UNUSED,
         }
     }

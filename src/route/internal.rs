@@ -24,6 +24,14 @@ pub const STREAM_ID_HEADER: &str = "x-tributary-stream-id";
 /// The target lifetime a source's append expects (§15).
 pub const IF_STREAM_ID_HEADER: &str = "x-tributary-if-stream-id";
 
+/// `POST /internal/fork/{acquire|read|release}` on a fork's source (§18);
+/// the [`PATH_HEADER`] names the source.
+pub const FORK_ROUTE: &str = "/internal/fork/";
+/// The offset a fork's prefix page ends at (on the read's response).
+pub const FORK_NEXT_HEADER: &str = "x-tributary-fork-next";
+/// Whether that page holds any message (`1`/`0`).
+pub const FORK_ANY_HEADER: &str = "x-tributary-fork-any";
+
 /// `POST /internal/copy` on the receiving stream (§7 rule 1).
 pub const COPY_ROUTE: &str = "/internal/copy";
 /// The catalog's public list on the project object (§14).
@@ -74,6 +82,24 @@ pub enum StreamObjectRoute {
     Copy,
     /// A stream route the router forwarded (§3).
     Public(Route),
+    /// A Durable Streams request the router forwarded (§17).
+    Protocol {
+        path: crate::path::StreamPath,
+        method: crate::durable_streams::face::Method,
+    },
+    /// A fork asking its source (§18); the [`PATH_HEADER`] names the source.
+    Fork(ForkCall),
+}
+
+/// What a fork asks its source (§18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForkCall {
+    /// Grant the prefix and record the edge.
+    Acquire,
+    /// A page of the prefix.
+    Read,
+    /// Drop the edge (the fork is gone).
+    Release,
 }
 
 /// What the project object serves.
@@ -131,6 +157,20 @@ pub enum SourceObjectRoute {
 pub fn stream_object(method: &str, url_path: &str) -> Result<StreamObjectRoute, RouteError> {
     if url_path == COPY_ROUTE {
         return Ok(StreamObjectRoute::Copy);
+    }
+    if let Some(call) = url_path.strip_prefix(FORK_ROUTE) {
+        return match call {
+            "acquire" => Ok(StreamObjectRoute::Fork(ForkCall::Acquire)),
+            "read" => Ok(StreamObjectRoute::Fork(ForkCall::Read)),
+            "release" => Ok(StreamObjectRoute::Fork(ForkCall::Release)),
+            _ => Err(RouteError::NotFound),
+        };
+    }
+    if let Some(raw_path) = super::protocol_path(url_path) {
+        let method = crate::durable_streams::face::Method::parse(method)
+            .ok_or(RouteError::MethodNotAllowed("GET, HEAD, PUT, POST, DELETE"))?;
+        let path = crate::path::StreamPath::parse(raw_path)?;
+        return Ok(StreamObjectRoute::Protocol { path, method });
     }
     stream::parse(method, url_path).map(StreamObjectRoute::Public)
 }

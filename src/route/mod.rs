@@ -27,6 +27,15 @@ use crate::stream::ReadError;
 
 /// Where stream routes start (§3); `GET /v1/streams` itself is the catalog (§14).
 pub const STREAMS_PREFIX: &str = "/v1/streams";
+/// The Durable Streams face of the same streams (§17): `/v1/stream/{path}`.
+pub const PROTOCOL_PREFIX: &str = "/v1/stream";
+
+/// The stream path of a `/v1/stream/{path}` URL path (with its leading `/`).
+pub fn protocol_path(url_path: &str) -> Option<&str> {
+    url_path
+        .strip_prefix(PROTOCOL_PREFIX)
+        .filter(|rest| rest.starts_with('/'))
+}
 /// `/v1/processors` and `/v1/processors/{name}` (§9).
 pub const PROCESSORS_PREFIX: &str = "/v1/processors";
 /// `/v1/sources` and `/v1/sources/{name}` (§15).

@@ -22,6 +22,9 @@ pub enum PublicRoute {
     /// `GET /v1/openapi.json` (§2): the OpenAPI document, no token (it
     /// describes the API and holds no project's data).
     OpenApi,
+    /// `OPTIONS` on any API URL: a CORS preflight (§17 "Browsers"),
+    /// answered without a token (browsers send none).
+    Preflight,
     /// Everything else needs a token (§2); a URL with no route is answered
     /// only after the token is checked.
     Api(Result<ApiRoute, RouteError>),
@@ -51,6 +54,11 @@ pub enum ApiRoute {
     Stream(Route),
     /// `GET /v1/token` (§2 Scopes): what the presented token grants.
     Token,
+    /// `/v1/stream/{path}` (§17): the Durable Streams face of the stream.
+    Protocol {
+        path: crate::path::StreamPath,
+        method: crate::durable_streams::face::Method,
+    },
 }
 
 /// The methods `/v1/sources/{name}` takes.
@@ -91,6 +99,9 @@ pub fn parse(method: &str, url_path: &str) -> PublicRoute {
     }
     if url_path == OPENAPI_ROUTE && method == "GET" {
         return PublicRoute::OpenApi;
+    }
+    if method == "OPTIONS" && url_path.starts_with("/v1/") {
+        return PublicRoute::Preflight;
     }
     PublicRoute::Api(parse_api(method, url_path))
 }
@@ -134,7 +145,18 @@ pub fn parse_api(method: &str, url_path: &str) -> Result<ApiRoute, RouteError> {
     if let Some(rest) = under(url_path, SECRETS_PREFIX) {
         return secret(method, rest);
     }
+    if let Some(raw_path) = super::protocol_path(url_path) {
+        return protocol(method, raw_path);
+    }
     stream::parse(method, url_path).map(ApiRoute::Stream)
+}
+
+/// `/v1/stream/{path}` (§17): every segment after the prefix is the path.
+fn protocol(method: &str, raw_path: &str) -> Result<ApiRoute, RouteError> {
+    let method = crate::durable_streams::face::Method::parse(method)
+        .ok_or(RouteError::MethodNotAllowed("GET, HEAD, PUT, POST, DELETE, OPTIONS"))?;
+    let path = crate::path::StreamPath::parse(raw_path)?;
+    Ok(ApiRoute::Protocol { path, method })
 }
 
 /// Whether `path` is the console's (`/console` or `/console/...`, §13).

@@ -77,6 +77,17 @@ pub fn need<'a>(method: &str, route: &'a ApiRoute) -> Need<'a> {
         ApiRoute::SecretList | ApiRoute::Secret { .. } => Need::ProjectWide(Scope::Manage),
         ApiRoute::Source { method, .. } => Need::ProjectWide(read_or_manage(*method == SourceMethod::Get)),
         ApiRoute::Stream(route) => stream_need(&route.action, &route.path),
+        // §17 "Auth": reads need read, writes (a create is a first write)
+        // append, a delete manage.
+        ApiRoute::Protocol { path, method } => {
+            use crate::durable_streams::face::Method;
+            let scope = match method {
+                Method::Get | Method::Head => Scope::Read,
+                Method::Put | Method::Post => Scope::Append,
+                Method::Delete => Scope::Manage,
+            };
+            Need::Stream { scope, path }
+        }
     }
 }
 
@@ -96,7 +107,8 @@ fn stream_need<'a>(action: &Action, path: &'a StreamPath) -> Need<'a> {
         | Action::SigningSecret(_)
         | Action::DiscardDeadLetters
         | Action::DiscardDeadLetter(_)
-        | Action::ReplayDeadLetter(_) => Scope::Manage,
+        | Action::ReplayDeadLetter(_)
+        | Action::Fork => Scope::Manage,
     };
     Need::Stream { scope, path }
 }
@@ -158,6 +170,18 @@ pub fn copy_within(prefix: Option<&str>, path: &str) -> Result<(), ScopeError> {
             path: crate::text::excerpt(path),
         }),
         _ => Ok(()),
+    }
+}
+
+/// A fork (§18): `manage` on the fork and on its source, so a prefix token
+/// forks only within its prefix. `forked_from` as the request sent it; one
+/// that does not parse is the stream's 400 to answer.
+pub fn authorize_fork(grant: &Grant, fork: &StreamPath, forked_from: &str) -> Result<(), ScopeError> {
+    on_stream(grant, Scope::Manage, fork)?;
+    let raw = crate::route::protocol_path(forked_from).unwrap_or(forked_from);
+    match StreamPath::parse(raw) {
+        Ok(source) => on_stream(grant, Scope::Manage, &source),
+        Err(_) => Ok(()),
     }
 }
 

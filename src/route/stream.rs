@@ -37,6 +37,8 @@ pub enum Action {
     Live,
     /// `GET /streams/{path}/-/processors/{name}` (§9), served by the object's shell
     ProcessorState(String),
+    /// `POST /streams/{path}/-/fork` `{"from", "at"?}` (§18), served by the object's shell
+    Fork,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -79,6 +81,7 @@ pub fn parse(method: &str, url_path: &str) -> Result<Route, RouteError> {
         Some("live") => pick(method, &[("GET", Action::Live)], "GET")?,
         Some("subscriptions") => pick(method, &[("GET", Action::Subscriptions)], "GET")?,
         Some("subscribe-from") => pick(method, &[("POST", Action::SubscribeFrom)], "POST")?,
+        Some("fork") => pick(method, &[("POST", Action::Fork)], "POST")?,
         Some("dead-letters") => pick(
             method,
             &[("GET", Action::ListDeadLetters), ("DELETE", Action::DiscardDeadLetters)],

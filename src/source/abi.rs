@@ -8,13 +8,24 @@
 //! (nesting and fixed-array sizes), so decoding a hostile log allocates
 //! nothing a signature did not allow.
 
-use super::config::{invalid, ConfigError, FilterConfig};
+use super::config_error::{invalid, ConfigError};
 use crate::limits::{MAX_SOURCE_ABI_TYPE_DEPTH, MAX_SOURCE_ABI_TYPE_SLOTS};
 use alloy_dyn_abi::{DynSolType, DynSolValue, EventExt, Specifier};
 use alloy_json_abi::Event;
 use alloy_primitives::{hex, Address, B256};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::str::FromStr;
+
+/// One log filter as configured (§15): the event's signature, and the
+/// contract addresses it must come from (`None`: any).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FilterConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<Vec<String>>,
+    pub event: String,
+}
 
 /// One filter, ready to match logs.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@
 //! hash per block. Pure: each returns what it found or why not.
 
 use super::abi::{self, Log};
-use super::machine::{AppendAnswer, Finish};
+use super::effect::{AppendAnswer, Finish};
 use super::rpc::{Header, RpcFailure};
 use crate::limits::MAX_ERROR_CHARS;
 use serde_json::Value;

@@ -7,20 +7,12 @@
 //! checkpoint moves in one write. A target found with a new lifetime (§3 rule
 //! 6) resets the offsets recorded for the old one.
 
-use super::machine::{Effect, Source};
-use super::store::{self, Batch, SourceRow, Transition, WindowBlock};
+use super::effect::Effect;
+use super::machine::Source;
+use super::store::{self, Batch, Pending, SourceRow, Transition, WindowBlock};
 use crate::limits::{MAX_SOURCE_APPEND_BYTES, MAX_SOURCE_APPEND_EVENTS, SOURCE_APPEND_FRAMING_BYTES};
 use crate::storage::{Storage, StorageError};
 use serde_json::json;
-
-/// A staged transition and its appends.
-#[derive(Debug, Clone)]
-pub(super) struct Pending {
-    pub transition: Transition,
-    pub batches: Vec<Batch>,
-    /// Written ahead in `source_pending` (unfinalized work).
-    pub durable: bool,
-}
 
 /// Append bodies of at most [`MAX_SOURCE_APPEND_EVENTS`] events and
 /// [`MAX_SOURCE_APPEND_BYTES`] each, in order.
@@ -105,9 +97,9 @@ impl<S: Storage> Source<S> {
             return Ok(());
         };
         if matches!(transition, Transition::Block { .. } | Transition::Range { .. }) {
-            run.logs_left = run.logs_left.saturating_sub(appended);
+            run.kind.logs_left = run.kind.logs_left.saturating_sub(appended);
         }
-        run.pending = Some(Pending {
+        run.kind.pending = Some(Pending {
             transition,
             batches,
             durable,
@@ -135,7 +127,7 @@ impl<S: Storage> Source<S> {
         };
         if let Some(run) = self.run.as_mut() {
             for hash in died {
-                *run.deaths.entry(hash).or_insert(0) += 1;
+                *run.kind.deaths.entry(hash).or_insert(0) += 1;
             }
         }
         self.row = Some(row);
@@ -263,7 +255,7 @@ impl<S: Storage> Source<S> {
         };
         row.target_stream_id = landed.as_ref().map(|(_, stream_id)| stream_id.clone());
         let landed_index = landed.as_ref().map(|(index, _)| *index);
-        let pending = self.run.as_mut().and_then(|run| run.pending.as_mut());
+        let pending = self.run.as_mut().and_then(|run| run.kind.pending.as_mut());
         let (dropped_invalidation, durable, offsets_now) = match pending {
             Some(pending) => (
                 forget_old_offsets(pending, landed_index),

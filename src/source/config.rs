@@ -8,7 +8,6 @@
 
 use super::abi::{self, CompiledFilter};
 use super::rpc::RpcFailure;
-use crate::error::{details, ApiFailure, ErrorCode};
 use crate::limits::{
     MAX_SAFE_INTEGER, MAX_SOURCE_CONFIG_BYTES, MAX_SOURCE_EVENT_SIGNATURE_BYTES, MAX_SOURCE_FILTERS,
     MAX_SOURCE_FILTER_ADDRESSES, MAX_SOURCE_FINALITY_DEPTH, MAX_SOURCE_NAME_BYTES, MAX_SOURCE_POLL_MS,
@@ -17,7 +16,10 @@ use crate::limits::{
 use crate::path::StreamPath;
 use crate::webhook::url_rules;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
+
+pub use super::abi::FilterConfig;
+pub use super::config_error::{invalid, ConfigError};
 
 pub use crate::limits::{
     SOURCE_DEFAULT_CONFIRMATIONS as DEFAULT_CONFIRMATIONS, SOURCE_DEFAULT_FINALITY_DEPTH as DEFAULT_FINALITY_DEPTH,
@@ -41,14 +43,6 @@ pub struct SourceConfig {
     pub poll_ms: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FilterConfig {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub address: Option<Vec<String>>,
-    pub event: String,
-}
-
 impl SourceConfig {
     /// Whether `other` reads the same logs into the same stream: a PUT that
     /// changes any of these restarts ingestion (§15); the rest (URLs,
@@ -68,42 +62,6 @@ impl SourceConfig {
             .enumerate()
             .map(|(index, filter)| abi::compile(index, filter))
             .collect()
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ConfigError {
-    #[error("source name must be 1-{MAX_SOURCE_NAME_BYTES} characters of [A-Za-z0-9._-]")]
-    Name,
-    #[error("body is not valid JSON: {0}")]
-    Malformed(String),
-    #[error("the configuration is {0} bytes; the limit is {MAX_SOURCE_CONFIG_BYTES}")]
-    TooLarge(usize),
-    #[error("'{field}' {problem}")]
-    Invalid { field: String, problem: String },
-}
-
-impl ApiFailure for ConfigError {
-    fn error_code(&self) -> ErrorCode {
-        match self {
-            ConfigError::Name => ErrorCode::InvalidSourceName,
-            ConfigError::Malformed(_) => ErrorCode::MalformedJson,
-            ConfigError::TooLarge(_) => ErrorCode::SourceTooLarge,
-            ConfigError::Invalid { .. } => ErrorCode::InvalidSource,
-        }
-    }
-    fn details(&self) -> Map<String, Value> {
-        match self {
-            ConfigError::Invalid { field, .. } => details([("field", json!(field))]),
-            _ => Map::new(),
-        }
-    }
-}
-
-pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> ConfigError {
-    ConfigError::Invalid {
-        field: field.into(),
-        problem: problem.into(),
     }
 }
 

@@ -7,7 +7,8 @@
 //! in).
 
 use super::config::{self, check_chain_id_answers, invalid, ConfigError, SourceConfig};
-use super::machine::{AppendAnswer, Effect, Source};
+use super::effect::{AppendAnswer, Effect};
+use super::machine::Source;
 use super::mempool::{self, Mempool, MempoolConfig};
 use super::rpc::{RpcAnswer, RpcFailure};
 use crate::storage::{Storage, StorageError};

@@ -20,91 +20,44 @@
 //! otherwise a block appended but not checkpointed could reorg away with
 //! its events never invalidated.
 //!
-//! This module holds the machine itself: its [`Effect`]s, the run and what
-//! it awaits, and the conversation's entry points. The parts live beside it
-//! (all §15): `reading` (what to read next, the logs read), `ancestor`
-//! (reorg detection and the ancestor search), `payload` (the events
-//! appended), `answers` (checking append and RPC answers), `batching`
-//! (pending work and the checkpoint) and `status` (configure, delete, the
-//! status view).
+//! The run itself is the skeleton every kind shares (`run.rs`); this module
+//! holds the chain kind's part of it: what a call in flight awaits, the
+//! run's own state, and the steps that dispatch answers. The parts live
+//! beside it (all §15) and extend [`Source`]: `reading` (what to read next,
+//! the logs read), `ancestor` (reorg detection and the search, `search`),
+//! `payload` (the events appended), `answers` (checking append and RPC
+//! answers), `batching` (pending work and the checkpoint), `status` (the
+//! rows a PUT writes, the status view) and `chain` (the kind as the
+//! skeleton sees it).
 
-use super::abi::CompiledFilter;
-use super::ancestor::Search;
+use super::abi::Log;
 use super::answers;
-use super::batching::Pending;
-use super::pacing;
-use super::rpc::{self, Header, RpcAnswer, RpcCall, RpcFailure};
-use super::store::{self, SourceRow};
-use crate::limits::{
-    MAX_SOURCE_LOGS_PER_CALL, MAX_SOURCE_LOGS_PER_RUN, MAX_SOURCE_RPC_CALLS_PER_RUN, MAX_SOURCE_STEPS_PER_CALL,
-};
-use crate::schema::{migrate_with, SOURCE_MIGRATIONS};
+use super::effect::{landed_stream_id, AppendAnswer, AppendCall, Effect, Finish};
+use super::rpc::{self, Header, RpcCall, RpcFailure};
+use super::run::Machine;
+use super::search::Search;
+use super::store::{self, Pending};
+use crate::limits::{MAX_SOURCE_LOGS_PER_CALL, MAX_SOURCE_LOGS_PER_RUN, MAX_SOURCE_STEPS_PER_CALL};
 use crate::storage::{Storage, StorageError};
-use crate::Inputs;
-use serde_json::{json, Value};
+use serde_json::json;
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 
 pub use super::pacing::backoff_ms;
 pub use super::payload::{EVM_LOG_TYPE, INVALIDATED_TYPE};
 
-/// What the shell does next.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    /// POST this JSON-RPC request, then call [`Source::on_rpc`].
-    Call(RpcCall),
-    /// Append this batch to the target stream, then call [`Source::on_append`].
-    Append(AppendCall),
-    /// The run is over: arm the alarm for `at_ms`.
-    Sleep { at_ms: i64 },
-    /// The source does not run (failed, or not configured): no alarm.
-    Stop,
-    /// The run was superseded (a PUT or DELETE meanwhile): leave the alarm.
-    Abandoned,
-}
+/// The chain source (`kind: "evm"`) as a kind of the run skeleton; its
+/// [`super::run::Kind`] is in `chain.rs`.
+#[derive(Debug, Clone, Copy)]
+pub struct Chain;
 
-/// `POST /v1/streams{stream}/-/events` with `body` (`{"events": [...]}`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AppendCall {
-    pub stream: String,
-    pub body: String,
-    pub events: usize,
-    /// Append only into this lifetime of the target (sent as
-    /// [`super::lifetime::IF_STREAM_ID_HEADER`]); `None` before the first
-    /// append and after a new lifetime was found (§15).
-    pub expect_stream_id: Option<String>,
-}
-
-/// What became of an [`AppendCall`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AppendAnswer {
-    Response {
-        status: u16,
-        body: Vec<u8>,
-        /// The lifetime the append committed to (the answer's
-        /// [`super::lifetime::STREAM_ID_HEADER`]), when it says.
-        stream_id: Option<String>,
-    },
-    /// The request never got an answer (network, timeout).
-    Failed(String),
-}
-
-/// How a run ends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Finish {
-    /// Nothing more to read until the next poll.
-    CaughtUp,
-    /// Out of calls or logs for this run; more is due now.
-    Budget,
-    Transient {
-        reason: String,
-        retry_after_ms: Option<u64>,
-    },
-    Permanent(String),
-}
+/// The chain source over its own storage.
+pub type Source<S> = Machine<Chain, S>;
 
 /// What the run's call in flight (or append) was for.
-#[derive(Debug, Clone)]
-pub(super) enum Awaiting {
+#[derive(Debug, Clone, Default)]
+pub enum Awaiting {
+    #[default]
     Nothing,
     Tip,
     Header {
@@ -127,131 +80,47 @@ pub(super) enum Awaiting {
     },
     RangeAnchor {
         to: u64,
-        logs: Vec<super::abi::Log>,
+        logs: Vec<Log>,
     },
     Append {
         batch: usize,
     },
 }
 
-/// One alarm run: its budgets (§12) and where the conversation stands.
+/// The chain kind's part of one alarm run (§12): its log budget, the tip
+/// it learned, the work staged, and the blocks reorgs killed.
 #[derive(Debug, Clone)]
-pub(super) struct Run {
-    pub id: u64,
-    pub now_ms: i64,
-    pub entropy: [u8; 16],
-    pub calls_left: u32,
+pub struct ChainRun {
     pub logs_left: u64,
     pub tip: Option<u64>,
-    pub next_request_id: u64,
-    pub in_flight: Option<RpcCall>,
-    pub awaiting: Awaiting,
     pub pending: Option<Pending>,
     /// Invalidation counts of dead block hashes (keys of revived blocks).
     pub deaths: BTreeMap<String, u64>,
 }
 
-/// One source over its own storage.
-pub struct Source<S: Storage> {
-    pub(super) storage: S,
-    pub(super) row: Option<SourceRow>,
-    /// The compiled filters of `row.config`.
-    pub(super) filters: Option<Vec<CompiledFilter>>,
-    pub(super) run: Option<Run>,
-    runs_started: u64,
-    /// Structured log lines for the shell to print (§11).
-    pub(super) logs: Vec<Value>,
-}
-
-/// The lifetime an append answer says it committed to, if it says.
-fn landed_stream_id(answer: &AppendAnswer) -> Option<String> {
-    match answer {
-        AppendAnswer::Response {
-            stream_id: Some(stream_id),
-            ..
-        } => Some(stream_id.clone()),
-        _ => None,
+impl ChainRun {
+    /// A run's start: the whole log budget, the deaths recorded so far.
+    pub(super) fn load<S: Storage + ?Sized>(storage: &S) -> Result<Self, StorageError> {
+        Ok(ChainRun {
+            logs_left: MAX_SOURCE_LOGS_PER_RUN,
+            tip: None,
+            pending: None,
+            deaths: store::load_deaths(storage)?,
+        })
     }
 }
 
 impl<S: Storage> Source<S> {
-    pub fn open(storage: S) -> Result<Self, StorageError> {
-        migrate_with(&storage, SOURCE_MIGRATIONS)?;
-        let row = store::load_state(&storage)?;
-        Ok(Source {
-            storage,
-            row,
-            filters: None,
-            run: None,
-            runs_started: 0,
-            logs: Vec::new(),
-        })
-    }
-
-    pub fn row(&self) -> Option<&SourceRow> {
-        self.row.as_ref()
-    }
-
-    pub fn storage(&self) -> &S {
-        &self.storage
-    }
-
-    /// Log lines produced since the last call.
-    pub fn take_logs(&mut self) -> Vec<Value> {
-        std::mem::take(&mut self.logs)
-    }
-
-    /// The current run's id (answers carry it back), if one is going.
-    pub fn run_id(&self) -> Option<u64> {
-        self.run.as_ref().map(|run| run.id)
-    }
-
-    /// Starts an alarm run.
-    pub fn begin_run(&mut self, inputs: &Inputs) -> Result<Effect, StorageError> {
-        self.run = None;
-        let Some(row) = &self.row else {
-            return Ok(Effect::Stop);
-        };
-        if let Some(effect) = pacing::not_due(row.status, row.next_run_at_ms, inputs.now_ms) {
-            return Ok(effect);
-        }
-        let generation = row.generation;
-        self.runs_started += 1;
-        self.run = Some(Run {
-            id: self.runs_started,
-            now_ms: inputs.now_ms,
-            entropy: inputs.entropy,
-            calls_left: MAX_SOURCE_RPC_CALLS_PER_RUN,
-            logs_left: MAX_SOURCE_LOGS_PER_RUN,
-            tip: None,
-            next_request_id: 1,
-            in_flight: None,
-            awaiting: Awaiting::Nothing,
-            pending: None,
-            deaths: store::load_deaths(&self.storage)?,
-        });
-        if self.filters.is_none() {
-            match self.row.as_ref().map(|row| row.config.compile()) {
-                Some(Ok(filters)) => self.filters = Some(filters),
-                Some(Err(error)) => {
-                    return self.finish(Finish::Permanent(format!(
-                        "the stored configuration no longer validates: {error}"
-                    )))
-                }
-                None => return Ok(Effect::Stop),
-            }
-        }
-        self.resume_pending(generation)?;
-        self.advance()
-    }
-
     /// Picks up the work a crashed run wrote ahead, if it is of this
     /// generation (else it is stale and dropped).
-    fn resume_pending(&mut self, generation: u64) -> Result<(), StorageError> {
+    pub(super) fn resume_pending(&mut self) -> Result<(), StorageError> {
+        let Some(generation) = self.row.as_ref().map(|row| row.generation) else {
+            return Ok(());
+        };
         match store::load_pending(&self.storage)? {
             Some((transition, batches)) if transition.generation() == generation => {
                 if let Some(run) = self.run.as_mut() {
-                    run.pending = Some(Pending {
+                    run.kind.pending = Some(Pending {
                         transition,
                         batches,
                         durable: true,
@@ -264,36 +133,19 @@ impl<S: Storage> Source<S> {
         }
     }
 
-    /// The answer to the run's RPC call.
-    pub fn on_rpc(&mut self, run_id: u64, answer: &RpcAnswer, now_ms: i64) -> Result<Effect, StorageError> {
-        let Some(run) = self.run.as_mut().filter(|run| run.id == run_id) else {
-            return Ok(Effect::Abandoned);
-        };
-        run.now_ms = now_ms;
-        let Some(call) = run.in_flight.take() else {
-            return Ok(Effect::Abandoned);
-        };
-        let awaiting = std::mem::replace(&mut run.awaiting, Awaiting::Nothing);
-        let range = matches!(awaiting, Awaiting::RangeLogs { .. });
-        match rpc::result(&call, answer, range) {
-            Ok(raw) => self.on_result(&call, raw, awaiting),
-            Err(failure) => self.failed(failure, &awaiting),
-        }
-    }
-
     /// A call's `result`, parsed as what it was awaited for and handed on;
     /// an answer that does not parse ends the run as its failure says.
-    fn on_result(
+    pub(super) fn on_chain_result(
         &mut self,
         call: &RpcCall,
-        raw: &serde_json::value::RawValue,
+        raw: &RawValue,
         awaiting: Awaiting,
     ) -> Result<Effect, StorageError> {
         let failure = match awaiting {
             Awaiting::Tip => match rpc::parse_number(call, raw) {
                 Ok(tip) => {
                     if let Some(run) = self.run.as_mut() {
-                        run.tip = Some(tip);
+                        run.kind.tip = Some(tip);
                     }
                     return self.advance();
                 }
@@ -317,7 +169,7 @@ impl<S: Storage> Source<S> {
             },
             Awaiting::RangeLogs { from, to } => match rpc::parse_logs(call, raw, MAX_SOURCE_LOGS_PER_CALL) {
                 Ok(logs) => return self.on_range_logs(from, to, logs),
-                Err(failure) => return self.failed(failure, &Awaiting::RangeLogs { from, to }),
+                Err(failure) => return self.on_chain_failure(failure, &Awaiting::RangeLogs { from, to }),
             },
             Awaiting::RangeAnchor { to, logs } => match rpc::parse_header(call, raw) {
                 Ok(header) => return self.on_range_anchor(to, header, logs),
@@ -325,21 +177,40 @@ impl<S: Storage> Source<S> {
             },
             Awaiting::Nothing | Awaiting::Append { .. } => return Ok(Effect::Abandoned),
         };
-        self.failed(failure, &Awaiting::Nothing)
+        self.failed(failure)
     }
 
-    /// The answer to the run's append.
-    pub fn on_append(&mut self, run_id: u64, answer: &AppendAnswer, now_ms: i64) -> Result<Effect, StorageError> {
-        let Some(run) = self.run.as_mut().filter(|run| run.id == run_id) else {
+    /// A failed call: a refused range halves and goes on; anything else
+    /// ends the run.
+    pub(super) fn on_chain_failure(
+        &mut self,
+        failure: RpcFailure,
+        awaiting: &Awaiting,
+    ) -> Result<Effect, StorageError> {
+        if let (RpcFailure::RangeRefused(_), Awaiting::RangeLogs { from, to }, Some(row)) =
+            (&failure, awaiting, self.row.as_mut())
+        {
+            if to > from {
+                row.range_blocks = (to - from).div_ceil(2).max(1);
+                return self.advance();
+            }
+        }
+        self.failed(failure)
+    }
+
+    /// The answer to the run's append of batch `batch`.
+    pub(super) fn on_chain_append(
+        &mut self,
+        answer: &AppendAnswer,
+        awaiting: Awaiting,
+    ) -> Result<Effect, StorageError> {
+        let Awaiting::Append { batch } = awaiting else {
             return Ok(Effect::Abandoned);
         };
-        run.now_ms = now_ms;
-        let Awaiting::Append { batch } = std::mem::replace(&mut run.awaiting, Awaiting::Nothing) else {
-            return Ok(Effect::Abandoned);
-        };
-        let Some(keys) = run
-            .pending
+        let Some(keys) = self
+            .run
             .as_ref()
+            .and_then(|run| run.kind.pending.as_ref())
             .and_then(|pending| pending.batches.get(batch))
             .map(|sent| sent.keys.clone())
         else {
@@ -380,7 +251,7 @@ impl<S: Storage> Source<S> {
         offsets: Vec<u64>,
         learned: Option<String>,
     ) -> Result<bool, StorageError> {
-        let Some(pending) = self.run.as_mut().and_then(|run| run.pending.as_mut()) else {
+        let Some(pending) = self.run.as_mut().and_then(|run| run.kind.pending.as_mut()) else {
             return Ok(false);
         };
         let durable = pending.durable;
@@ -414,14 +285,14 @@ impl<S: Storage> Source<S> {
 
     /// Decides the next effect from what is known; applies finished
     /// transitions on the way.
-    pub(super) fn advance(&mut self) -> Result<Effect, StorageError> {
+    pub(super) fn next_chain_effect(&mut self) -> Result<Effect, StorageError> {
         for _step in 0..MAX_SOURCE_STEPS_PER_CALL {
             let stream = self.target_stream();
             let expect_stream_id = self.row.as_ref().and_then(|row| row.target_stream_id.clone());
             let Some(run) = self.run.as_mut() else {
                 return Ok(Effect::Abandoned);
             };
-            if let Some(pending) = &run.pending {
+            if let Some(pending) = &run.kind.pending {
                 if let Some(index) = pending.batches.iter().position(|batch| batch.offsets.is_none()) {
                     let Some(batch) = pending.batches.get(index) else {
                         return Ok(Effect::Abandoned);
@@ -435,86 +306,17 @@ impl<S: Storage> Source<S> {
                     run.awaiting = Awaiting::Append { batch: index };
                     return Ok(Effect::Append(call));
                 }
-                let pending = run.pending.take();
+                let pending = run.kind.pending.take();
                 if let Some(pending) = pending {
                     self.apply(pending)?;
                 }
                 continue;
             }
-            let Some(tip) = run.tip else {
+            let Some(tip) = run.kind.tip else {
                 return self.call(Awaiting::Tip, "eth_blockNumber", json!([]));
             };
             return self.decide(tip);
         }
         self.finish(Finish::Budget)
-    }
-
-    /// Spends one call of the run's budget, or ends the run (more is due now).
-    pub(super) fn call(
-        &mut self,
-        awaiting: Awaiting,
-        method: &'static str,
-        params: Value,
-    ) -> Result<Effect, StorageError> {
-        let (Some(row), Some(run)) = (self.row.as_ref(), self.run.as_mut()) else {
-            return Ok(Effect::Abandoned);
-        };
-        if run.calls_left == 0 {
-            return self.finish(Finish::Budget);
-        }
-        run.calls_left -= 1;
-        let (index, url) = pacing::current_url(&row.config.rpc_urls, row.url_index);
-        let id = run.next_request_id;
-        run.next_request_id += 1;
-        let call = rpc::call(&url, index, id, method, params);
-        run.in_flight = Some(call.clone());
-        run.awaiting = awaiting;
-        Ok(Effect::Call(call))
-    }
-
-    /// A failed call: a refused range halves and goes on; anything else ends the run.
-    pub(super) fn failed(&mut self, failure: RpcFailure, awaiting: &Awaiting) -> Result<Effect, StorageError> {
-        match failure {
-            RpcFailure::RangeRefused(reason) => {
-                if let (Awaiting::RangeLogs { from, to }, Some(row)) = (awaiting, self.row.as_mut()) {
-                    if to > from {
-                        row.range_blocks = (to - from).div_ceil(2).max(1);
-                        return self.advance();
-                    }
-                }
-                self.finish(Finish::Transient {
-                    reason,
-                    retry_after_ms: None,
-                })
-            }
-            RpcFailure::Transient { reason, retry_after_ms } => {
-                self.finish(Finish::Transient { reason, retry_after_ms })
-            }
-            RpcFailure::Permanent(reason) => self.finish(Finish::Permanent(reason)),
-        }
-    }
-
-    /// Ends the run and says when the next one is due.
-    pub(super) fn finish(&mut self, finish: Finish) -> Result<Effect, StorageError> {
-        let Some(run) = self.run.take() else {
-            return Ok(Effect::Abandoned);
-        };
-        let Some(mut row) = self.row.clone() else {
-            return Ok(Effect::Stop);
-        };
-        let now = run.now_ms;
-        let (effect, log) = match finish {
-            Finish::CaughtUp => (pacing::finish_ok(row.health(), now, true), None),
-            Finish::Budget => (pacing::finish_ok(row.health(), now, false), None),
-            Finish::Transient { reason, retry_after_ms } => {
-                pacing::finish_transient(row.health(), now, run.entropy, &reason, retry_after_ms)
-            }
-            Finish::Permanent(reason) => pacing::finish_permanent(row.health(), &reason),
-        };
-        self.logs.extend(log);
-        row.updated_at_ms = now;
-        store::save_state(&self.storage, &row)?;
-        self.row = Some(row);
-        Ok(effect)
     }
 }

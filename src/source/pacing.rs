@@ -5,24 +5,49 @@
 //! rotates to the next RPC URL; a permanent one stops the source, `failed`,
 //! until reconfigured. Each kind's row lends its fields as a [`Health`].
 
-use super::machine::Effect;
-use super::store::Status;
+use super::answers::error_text;
+use super::effect::Effect;
 use crate::limits::{SOURCE_BACKOFF_INITIAL_MS, SOURCE_BACKOFF_MAX_MS};
 use crate::subscription::Retry;
 use serde_json::{json, Value};
 
+/// Whether the source runs. A `failed` source waits for a new PUT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    Failed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Failed => "failed",
+        }
+    }
+
+    /// A stored `status` column (anything but `failed` runs).
+    pub fn parse(text: &str) -> Status {
+        match text {
+            "failed" => Status::Failed,
+            _ => Status::Running,
+        }
+    }
+}
+
 /// The fields of a source's row that pacing reads and moves.
-pub(super) struct Health<'a> {
+pub struct Health<'a> {
     pub name: &'a str,
     pub poll_ms: u64,
-    /// How many `rpcUrls` there are (rotation wraps around).
-    pub urls: usize,
+    /// The `rpcUrls` a run calls in turn (rotation wraps around).
+    pub rpc_urls: &'a [String],
     pub status: &'a mut Status,
     pub last_error: &'a mut Option<String>,
     /// Failed runs in a row (the backoff exponent).
     pub attempt: &'a mut u64,
     pub next_run_at_ms: &'a mut i64,
     pub url_index: &'a mut u64,
+    pub updated_at_ms: &'a mut i64,
 }
 
 /// The backoff after `attempt` failed runs: 1 s doubling to 5 min, ±20%.
@@ -71,9 +96,9 @@ pub(super) fn finish_transient(
         .map(|ms| i64::try_from(ms.min(SOURCE_BACKOFF_MAX_MS)).unwrap_or(0))
         .unwrap_or(0);
     let delay = backoff_ms(*health.attempt, entropy).max(retry_after);
-    let urls = u64::try_from(health.urls).unwrap_or(1).max(1);
+    let urls = u64::try_from(health.rpc_urls.len()).unwrap_or(1).max(1);
     *health.url_index = (*health.url_index + 1) % urls;
-    *health.last_error = Some(super::answers::error_text(reason));
+    *health.last_error = Some(error_text(reason));
     *health.next_run_at_ms = now.saturating_add(delay);
     let log = json!({
         "event": "source_retry",
@@ -127,7 +152,7 @@ pub(super) fn status_name(status: Status, attempt: u64) -> &'static str {
 /// A permanent failure: the source stops, `failed`, until reconfigured.
 pub(super) fn finish_permanent(health: Health<'_>, reason: &str) -> (Effect, Option<Value>) {
     *health.status = Status::Failed;
-    *health.last_error = Some(super::answers::error_text(reason));
+    *health.last_error = Some(error_text(reason));
     let log = json!({
         "event": "source_failed",
         "source": health.name,

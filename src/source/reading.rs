@@ -8,7 +8,8 @@
 
 use super::abi::{self, Log};
 use super::answers;
-use super::machine::{Awaiting, Effect, Finish, Source};
+use super::effect::{Effect, Finish};
+use super::machine::{Awaiting, Source};
 use super::payload;
 use super::rpc::{self, Header, LogScope};
 use super::store::{self, Transition};
@@ -38,7 +39,7 @@ impl<S: Storage> Source<S> {
         let confirmations = row.config.confirmations;
         let finality_depth = row.config.finality_depth;
         let range = row.range_blocks.clamp(1, MAX_SOURCE_LOG_RANGE_BLOCKS);
-        let logs_left = run.logs_left;
+        let logs_left = run.kind.logs_left;
         let next = match row.next_block {
             Some(next) => next,
             None => {
@@ -100,7 +101,7 @@ impl<S: Storage> Source<S> {
     /// ahead: it may still reorg away).
     pub(super) fn on_block_logs(&mut self, header: &Header, logs: Vec<Log>) -> Result<Effect, StorageError> {
         if let Err(failure) = answers::check_block_logs(header, &logs) {
-            return self.failed(failure, &Awaiting::Nothing);
+            return self.failed(failure);
         }
         let Some(row) = &self.row else {
             return Ok(Effect::Abandoned);
@@ -108,7 +109,7 @@ impl<S: Storage> Source<S> {
         let final_tip = self
             .run
             .as_ref()
-            .and_then(|run| run.tip)
+            .and_then(|run| run.kind.tip)
             .and_then(|tip| tip.checked_sub(row.config.finality_depth));
         let transition = Transition::Block {
             generation: row.generation,
@@ -126,7 +127,7 @@ impl<S: Storage> Source<S> {
     /// read to anchor it.
     pub(super) fn on_range_logs(&mut self, from: u64, to: u64, logs: Vec<Log>) -> Result<Effect, StorageError> {
         if let Err(failure) = answers::check_range_logs(from, to, &logs) {
-            return self.failed(failure, &Awaiting::Nothing);
+            return self.failed(failure);
         }
         if let Some(row) = self.row.as_mut() {
             row.range_blocks = grown_range(row.range_blocks, from, to, logs.len());
@@ -148,7 +149,7 @@ impl<S: Storage> Source<S> {
     ) -> Result<Effect, StorageError> {
         let header = match answers::check_range_anchor(to, header, &logs) {
             Ok(header) => header,
-            Err(failure) => return self.failed(failure, &Awaiting::Nothing),
+            Err(failure) => return self.failed(failure),
         };
         let Some(row) = &self.row else {
             return Ok(Effect::Abandoned);
@@ -174,7 +175,7 @@ impl<S: Storage> Source<S> {
             name: &row.name,
             chain_id: row.config.chain_id,
         };
-        let deaths = self.run.as_ref().map(|run| &run.deaths);
+        let deaths = self.run.as_ref().map(|run| &run.kind.deaths);
         payload::log_events(origin, filters, deaths, logs)
     }
 }

@@ -4,24 +4,11 @@
 //! `migrations/source/0001_source.sql`.
 
 use super::config::SourceConfig;
+use super::pacing::Health;
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use serde::{Deserialize, Serialize};
 
-/// Whether the source runs. A `failed` source waits for a new PUT.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Running,
-    Failed,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Running => "running",
-            Status::Failed => "failed",
-        }
-    }
-}
+pub use super::pacing::Status;
 
 /// Row of `source_state` (id = 1).
 #[derive(Debug, Clone, PartialEq)]
@@ -64,16 +51,17 @@ pub struct SourceRow {
 
 impl SourceRow {
     /// The fields pacing moves (§15 "Failures").
-    pub(super) fn health(&mut self) -> super::pacing::Health<'_> {
-        super::pacing::Health {
+    pub(super) fn health(&mut self) -> Health<'_> {
+        Health {
             name: &self.name,
             poll_ms: self.config.poll_ms,
-            urls: self.config.rpc_urls.len(),
+            rpc_urls: &self.config.rpc_urls,
             status: &mut self.status,
             last_error: &mut self.last_error,
             attempt: &mut self.attempt,
             next_run_at_ms: &mut self.next_run_at_ms,
             url_index: &mut self.url_index,
+            updated_at_ms: &mut self.updated_at_ms,
         }
     }
 }
@@ -148,6 +136,15 @@ pub struct Batch {
     pub offsets: Option<Vec<u64>>,
 }
 
+/// A staged transition and its appends (§15 "Checkpoint and window").
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub transition: Transition,
+    pub batches: Vec<Batch>,
+    /// Written ahead in `source_pending` (unfinalized work).
+    pub durable: bool,
+}
+
 fn to_json<T: Serialize>(value: &T) -> Result<String, StorageError> {
     serde_json::to_string(value).map_err(|error| StorageError::Sql(error.to_string()))
 }
@@ -173,10 +170,7 @@ pub fn load_state<S: Storage + ?Sized>(storage: &S) -> Result<Option<SourceRow>,
         next_block: columns.opt_unsigned(4)?,
         finalized_block: columns.opt_unsigned(5)?,
         anchor_hash: columns.opt_text(6)?,
-        status: match columns.text(7)?.as_str() {
-            "failed" => Status::Failed,
-            _ => Status::Running,
-        },
+        status: Status::parse(&columns.text(7)?),
         last_error: columns.opt_text(8)?,
         attempt: columns.unsigned(9)?,
         next_run_at_ms: columns.int(10)?,

@@ -279,6 +279,11 @@ impl ReducedState {
                 self.retention = retention.limits_anything().then_some(retention);
                 Ok(())
             }
+            ControlType::StreamClosed => super::lifecycle::fold_closed(&mut self.closed, &payload, event.offset),
+            ControlType::ExpiryConfigured => {
+                self.expiry = super::lifecycle::parse_expiry(&payload)?;
+                Ok(())
+            }
         }
     }
 

@@ -6,6 +6,7 @@
 
 mod fold;
 pub(crate) mod inbound;
+pub mod lifecycle;
 mod outbound;
 
 pub(crate) use fold::Mode;
@@ -21,7 +22,8 @@ use std::collections::BTreeMap;
 /// 5: inbound fence records moved out of the document into `inbound_fences`
 /// (issue 20): the rebuild a version-4 stream gets on open fills the table
 /// from its committed copies.
-pub const STATE_VERSION: i64 = 5;
+/// 6: closure and expiry (§17) joined the document.
+pub const STATE_VERSION: i64 = 6;
 
 /// The reduced-state document (cached in `reduced_state`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -31,6 +33,16 @@ pub struct ReducedState {
     /// The latest `retention-configured` (§16); `None`: keep everything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retention: Option<crate::retention::Retention>,
+    /// The first `stream-closed` (§17); `None`: open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<lifecycle::Closed>,
+    /// The latest `expiry-configured` (§17).
+    #[serde(
+        default,
+        with = "lifecycle::stored_expiry",
+        skip_serializing_if = "lifecycle::stored_expiry::is_never"
+    )]
+    pub expiry: crate::durable_streams::expiry::Expiry,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -50,6 +50,8 @@ pub enum AppendError {
         budget_bytes: u64,
         retention: Option<crate::retention::Retention>,
     },
+    #[error("event {index}: the stream was closed at offset {closed_at}; no data event commits after it (control events still do)")]
+    StreamClosed { index: usize, closed_at: u64 },
     #[error(transparent)]
     Scope(#[from] crate::route::scope::ScopeError),
     #[error(transparent)]
@@ -69,6 +71,7 @@ impl ApiFailure for AppendError {
             AppendError::Reduce { error, .. } => error.error_code(),
             AppendError::Trimmed { .. } => ErrorCode::Trimmed,
             AppendError::StreamFull { .. } => ErrorCode::StreamFull,
+            AppendError::StreamClosed { .. } => ErrorCode::StreamClosed,
             AppendError::Scope(error) => error.error_code(),
             AppendError::Storage(_) => ErrorCode::Internal,
         }
@@ -84,6 +87,9 @@ impl ApiFailure for AppendError {
                 let mut fields = error.details();
                 fields.insert("index".to_owned(), json!(index));
                 fields
+            }
+            AppendError::StreamClosed { index, closed_at } => {
+                details([("index", json!(index)), ("closedAt", json!(closed_at))])
             }
             AppendError::KeyIsConnection { index, key } => {
                 details([("index", json!(index)), ("subscriptionKey", json!(key))])
@@ -203,9 +209,20 @@ impl<S: Storage> Stream<S> {
         inputs_events: Vec<InputEvent>,
         inputs: &Inputs,
     ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
+        self.append_within(inputs_events, inputs, &|_| Ok(()))
+    }
+
+    /// [`Self::append`], writing `within` in the same transaction.
+    pub(crate) fn append_within(
+        &mut self,
+        inputs_events: Vec<InputEvent>,
+        inputs: &Inputs,
+        within: &dyn Fn(&S) -> Result<(), StorageError>,
+    ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
         let nothing = FollowUp {
             ends_segment: &|_| false,
             derive: &|_, _| Ok(Vec::new()),
+            within,
         };
         self.append_then(inputs_events, inputs, &nothing)
     }
@@ -248,6 +265,12 @@ impl<S: Storage> Stream<S> {
             let Some(outcome) = done else {
                 return Ok(Vec::new());
             };
+            (follow.within)(&self.storage)?;
+            if let Some(state) = outcome.state.as_ref().filter(|state| state.expiry != self.state.expiry) {
+                // A new expiry (§17) starts its stored deadline now.
+                let deadline = crate::durable_streams::expiry::StoredExpiry::create(state.expiry, inputs.now_ms);
+                crate::durable_streams::face::store::set_deadline(&self.storage, deadline.deadline_ms)?;
+            }
             let added: u64 = new_rows(&outcome.results)
                 .map(crate::retention::progress::row_bytes)
                 .sum();
@@ -313,6 +336,13 @@ impl<S: Storage> Stream<S> {
             if let Some(earlier) = self.duplicate_of(input, &results)? {
                 results.push((earlier, true));
                 continue;
+            }
+            let closed = state.as_ref().unwrap_or(&self.state).closed.as_ref();
+            if let (Some(closed), None) = (closed, input.control_type()) {
+                return Err(AppendError::StreamClosed {
+                    index,
+                    closed_at: closed.at_offset,
+                });
             }
             let offset = meta.head + 1;
             let event = rows::stored_from_input(input, offset, inputs.now_ms)?;
@@ -532,6 +562,9 @@ pub(crate) type Derive<S> = dyn Fn(&Stream<S>, &[(StoredEvent, bool)]) -> Result
 pub(crate) struct FollowUp<'a, S: Storage> {
     pub ends_segment: &'a dyn Fn(&InputEvent) -> bool,
     pub derive: &'a Derive<S>,
+    /// Rows written in the same transaction once the events are (the
+    /// protocol face's writer state, §17).
+    pub within: &'a dyn Fn(&S) -> Result<(), StorageError>,
 }
 
 struct Staged {

@@ -135,6 +135,7 @@ impl<S: Storage> Stream<S> {
         let follow = FollowUp {
             ends_segment: &|input: &InputEvent| origin_is_invalidation(input.source.as_ref()),
             derive: &|stream: &Stream<S>, written: &[(StoredEvent, bool)]| stream.propagate_invalidations(written),
+            within: &|_| Ok(()),
         };
         let (events, duplicates) = self.append_then(accepted, inputs, &follow)?;
         let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();

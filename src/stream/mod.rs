@@ -46,6 +46,15 @@ pub struct Stream<S: Storage> {
     pub(crate) catalog_acknowledged: std::cell::RefCell<Option<Option<String>>>,
     /// What this deployment allows (§9); checked when configuring.
     pub(crate) deployment: crate::deployment::Deployment,
+    /// The last read or write that renews a sliding expiry (§17), in
+    /// memory only.
+    pub(crate) last_access: crate::durable_streams::expiry::LastAccess,
+    /// The head a lifetime starts at: a fork's fork point (§18), set only
+    /// for the append that creates the fork.
+    pub(crate) lifetime_start_head: std::cell::Cell<u64>,
+    /// A release to a fork's source was recorded by this instance and not
+    /// yet sent (§18): the shell sends `fork_release_outbox` after the request.
+    pub(crate) owes_release: std::cell::Cell<bool>,
 }
 
 /// The lifetime row, with the head and count derived from the log itself:
@@ -54,7 +63,8 @@ pub struct Stream<S: Storage> {
 /// A log trimmed to nothing (§16) keeps its head in `retention_progress`.
 const SELECT_META: &str = "SELECT project_id, path, stream_id, created_at_ms, \
      MAX((SELECT COALESCE(MAX(event_offset), 0) FROM events), \
-     (SELECT COALESCE(MAX(trimmed_through), 0) FROM retention_progress)), (SELECT COUNT(*) FROM events) \
+     (SELECT COALESCE(MAX(trimmed_through), 0) FROM retention_progress), \
+     (SELECT COALESCE(MAX(fork_point), 0) FROM fork_origin)), (SELECT COUNT(*) FROM events) \
      FROM stream_meta WHERE id = 1";
 
 /// The coordinates an alarm opens the stream with (any schema version).
@@ -77,6 +87,9 @@ impl<S: Storage> Stream<S> {
             retention: Default::default(),
             catalog_acknowledged: std::cell::RefCell::new(None),
             deployment: crate::deployment::Deployment::default(),
+            last_access: Default::default(),
+            lifetime_start_head: std::cell::Cell::new(0),
+            owes_release: std::cell::Cell::new(false),
         };
         if schema::stream_exists(&stream.storage)? {
             schema::migrate(&stream.storage)?;
@@ -175,6 +188,11 @@ impl<S: Storage> Stream<S> {
 
     pub fn project_id(&self) -> &str {
         &self.project_id
+    }
+
+    /// The storage back, as a crashed instance leaves it (tests).
+    pub fn into_storage(self) -> S {
+        self.storage
     }
 
     pub fn storage(&self) -> &S {
@@ -312,7 +330,7 @@ impl<S: Storage> Stream<S> {
             path: self.path.as_str().to_owned(),
             stream_id: format_stream_id(inputs.entropy),
             created_at_ms,
-            head: 0,
+            head: self.lifetime_start_head.get(),
             event_count: 0,
         };
         self.storage.execute(
@@ -337,14 +355,30 @@ impl<S: Storage> Stream<S> {
 
     /// Destroys the stream (§3 rule 6): every table but the lifetime record.
     /// Returns whether a stream existed.
+    /// A fork owes its source a release (§18), recorded in the same commit.
     pub fn destroy(&mut self) -> Result<bool, StorageError> {
         let existed = self.lifetime.is_some();
-        self.storage
-            .atomically(&mut || schema::drop_stream_tables(&self.storage))?;
+        let release = crate::fork::store::origin(&self.storage)?.map(|origin| crate::fork::store::ReleaseRow {
+            project_id: self.project_id.clone(),
+            source_path: origin.source_path,
+            fork_path: self.path.as_str().to_owned(),
+            source_stream_id: Some(origin.source_stream_id),
+            due_at_ms: 0,
+        });
+        self.storage.atomically(&mut || {
+            if let Some(release) = &release {
+                crate::fork::store::owe_release(&self.storage, release)?;
+            }
+            schema::drop_stream_tables(&self.storage)
+        })?;
+        if release.is_some() {
+            self.owes_release.set(true);
+        }
         self.lifetime = None;
         self.state = ReducedState::default();
         self.memory = memory::Memory::default();
         self.retention = Default::default();
+        self.last_access = Default::default();
         Ok(existed)
     }
 }

@@ -130,6 +130,9 @@ pub struct RangeRead {
     pub stream_created_at: String,
     pub path: String,
     pub head: u64,
+    /// The stream is closed (§17): nothing follows its last data event.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
     pub events: Vec<CommittedEvent>,
     pub next_after: u64,
 }
@@ -142,6 +145,17 @@ struct RangeHeader<'a> {
     stream_created_at: String,
     path: &'a str,
     head: u64,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    closed: bool,
+}
+
+/// Stream info's `forkedFrom` (§18).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForkedFrom {
+    pub path: String,
+    pub stream_id: String,
+    pub fork_point: u64,
 }
 
 /// A range read as its response body (the JSON of [`RangeRead`]) and how
@@ -182,6 +196,23 @@ pub struct StreamInfo<'a> {
     /// Rows deleted by retention and ephemeral expiry in this lifetime.
     pub trimmed_events: u64,
     pub inbound_fence_count: u64,
+    /// The content type fixed for the lifetime (§17): `application/json`
+    /// for a stream first written natively.
+    pub content_type: String,
+    /// Whether the stream is closed (§17 "Closure"), and at which offset.
+    pub closed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed_at_offset: Option<u64>,
+    /// The latest `expiry-configured` (§17): `{}` never, `{ttlSeconds}` or
+    /// `{expiresAt}`; and the deadline as the stream knows it now.
+    pub expiry: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    /// A fork's source (§18): its path, lifetime and the fork point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkedFrom>,
+    /// How many forks read this lifetime's prefix (§18).
+    pub forks: u64,
     pub state: StateView<'a>,
 }
 
@@ -232,6 +263,7 @@ impl<S: Storage> Stream<S> {
             stream_created_at: rfc3339_millis(meta.created_at_ms),
             path: meta.path.clone(),
             head: meta.head,
+            closed: self.state.closed.is_some(),
             events: events.into_iter().map(CommittedEvent::from).collect(),
             next_after,
         })
@@ -242,6 +274,14 @@ impl<S: Storage> Stream<S> {
     /// HTTP reads and long-polls send.
     pub fn read_range_json(&self, query: &RangeQuery) -> Result<RangeJson, ReadError> {
         let meta = self.existing()?;
+        if self.holds_bytes()? {
+            // SQLite cannot write a byte message's base64 form (§17): the
+            // events are built here instead.
+            let read = self.read_range(query)?;
+            let count = read.events.len() as u64;
+            let body = serde_json::to_string(&read).map_err(|error| StorageError::Sql(error.to_string()))?;
+            return Ok(RangeJson { body, count });
+        }
         let after = self.read_start(query.after, query.from_earliest)?;
         let page = super::page_json::range_json(
             &self.storage,
@@ -255,6 +295,7 @@ impl<S: Storage> Stream<S> {
             stream_created_at: rfc3339_millis(meta.created_at_ms),
             path: &meta.path,
             head: meta.head,
+            closed: self.state.closed.is_some(),
         };
         let next_after = page.last_offset.unwrap_or(after.max(meta.head));
         let header = serde_json::to_string(&header).map_err(|error| StorageError::Sql(error.to_string()))?;
@@ -268,6 +309,13 @@ impl<S: Storage> Stream<S> {
             body,
             count: page.count,
         })
+    }
+
+    /// Whether this lifetime's messages are bytes (a protocol stream whose
+    /// content type is not JSON, §17).
+    fn holds_bytes(&self) -> Result<bool, StorageError> {
+        let face = self.face()?;
+        Ok(face.row.content_type.is_some() && !face.content_type.is_json())
     }
 
     pub fn read_one(&self, offset: u64) -> Result<PointRead, ReadError> {
@@ -322,6 +370,7 @@ impl<S: Storage> Stream<S> {
     pub fn info(&self) -> Result<StreamInfo<'_>, ReadError> {
         let meta = self.existing()?;
         let inbound = self.inbound_page(None, DEFAULT_INBOUND_FENCE_PAGE)?;
+        let face = self.face()?;
         Ok(StreamInfo {
             stream_id: meta.stream_id.clone(),
             stream_created_at: rfc3339_millis(meta.created_at_ms),
@@ -333,6 +382,20 @@ impl<S: Storage> Stream<S> {
             bytes: self.retained_bytes(),
             trimmed_events: self.trimmed_events(),
             inbound_fence_count: self.inbound_fence_count()?,
+            content_type: face.content_type.canonical(),
+            closed: self.state.closed.is_some(),
+            closed_at_offset: self.state.closed.as_ref().map(|closed| closed.at_offset),
+            expiry: crate::state::lifecycle::expiry_payload(self.state.expiry),
+            expires_at: self
+                .stored_expiry(Some(&face.row))
+                .deadline(self.last_access)
+                .map(rfc3339_millis),
+            forked_from: crate::fork::store::origin(&self.storage)?.map(|origin| ForkedFrom {
+                path: origin.source_path,
+                stream_id: origin.source_stream_id,
+                fork_point: origin.fork_point,
+            }),
+            forks: crate::fork::store::edges(&self.storage)?.0,
             state: StateView {
                 subscriptions: SubscriptionsView {
                     inbound: inbound.records,

@@ -28,7 +28,8 @@ pub fn by_idempotency_key<S: Storage + ?Sized>(storage: &S, key: &str) -> Result
 
 /// Bytes one event row occupies in memory once read (all its text columns).
 pub(crate) const ROW_BYTES: &str = "octet_length(type) + octet_length(payload) + octet_length(metadata) \
-     + COALESCE(octet_length(idempotency_key), 0) + COALESCE(octet_length(source), 0)";
+     + COALESCE(octet_length(idempotency_key), 0) + COALESCE(octet_length(source), 0) \
+     + 2 * COALESCE(octet_length(body), 0)";
 
 /// The most bytes one event row can hold (§3, §12): an event, its
 /// idempotency key and a copy's provenance of at most [`MAX_COPY_HOPS`](crate::limits::MAX_COPY_HOPS) hops.
@@ -182,19 +183,28 @@ pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) ->
     let encode = |value: &serde_json::Value| {
         serde_json::value::to_raw_value(value).map_err(|error| StorageError::Sql(error.to_string()))
     };
+    let (payload, encoding) = match &input.body {
+        Some(bytes) => {
+            let (payload, encoding) = crate::event::BodyEncoding::carry(bytes);
+            (payload, Some(encoding))
+        }
+        None => (encode(&input.payload)?, None),
+    };
     Ok(StoredEvent {
         offset,
         event_type: input.event_type.clone(),
-        payload: encode(&input.payload)?,
+        payload,
         metadata: encode(&input.metadata)?,
         idempotency_key: input.idempotency_key.clone(),
         ephemeral: input.ephemeral,
         created_at_ms,
         source: input.source.as_ref().map(encode).transpose()?,
+        encoding,
+        body: input.body.clone(),
     })
 }
 
 pub fn insert<S: Storage + ?Sized>(storage: &S, event: &StoredEvent) -> Result<(), StorageError> {
-    let sql = format!("INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    let sql = format!("INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     storage.execute(&sql, &event_row::encode(event))
 }

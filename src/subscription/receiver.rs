@@ -9,6 +9,7 @@ use super::headers::{self, Headers};
 use super::{invalid, object, optional_jsonata, ConfigError};
 use crate::limits::{MAX_ITX_EXPRESSION_ITEMS, MAX_ITX_EXPRESSION_ITEM_BYTES, MAX_WEBHOOK_URL_BYTES};
 use crate::path::StreamPath;
+use crate::processor::definition::{check_name as check_processor_name, name_of as processor_name};
 use crate::secrets::MaybeSecret;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -109,8 +110,8 @@ fn parse_processor_wake(value: &Value) -> Result<Receiver, ConfigError> {
             "must be [\"processors\", NAME, \"wake\"]",
         ));
     }
-    if let Some(name) = crate::processor::name_of(&expression) {
-        crate::processor::check_name(name).map_err(|error| invalid("receiver.expression", error.to_string()))?;
+    if let Some(name) = processor_name(&expression) {
+        check_processor_name(name).map_err(|error| invalid("receiver.expression", error.to_string()))?;
     }
     Ok(Receiver::ProcessorWake { expression })
 }

@@ -32,6 +32,10 @@ export const SIGNING_KEY = "e2e-signing-key";
  * platform's tail sees it — its event (an alarm has `scheduledTime`) and
  * every console line it wrote (`logs`, each the `console.log` arguments) —
  * through a tail worker (TAIL_WORKER), so a test can tell invocations apart.
+ * The Durable Streams face (§17): `dsAnonymousGrant` sets DS_ANONYMOUS_GRANT (what a protocol
+ * request without Authorization is granted: one API_TOKENS value, a project id or
+ * `{project, scopes}`, written as JSON; local conformance runs only), `dsLongPollTimeoutMs` sets
+ * DS_LONG_POLL_TIMEOUT_MS, `corsAllowedOrigins` sets CORS_ALLOWED_ORIGINS (`*` or a comma list).
  */
 export function workerOptions({
   persistDir,
@@ -42,6 +46,9 @@ export function workerOptions({
   onTail,
   storageBudgetBytes,
   analytics = false,
+  dsAnonymousGrant,
+  dsLongPollTimeoutMs,
+  corsAllowedOrigins,
 } = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
@@ -61,6 +68,9 @@ export function workerOptions({
   };
   if (allowInsecureWebhooks) bindings.ALLOW_INSECURE_WEBHOOKS = "true";
   if (storageBudgetBytes !== undefined) bindings.STORAGE_BUDGET_BYTES = String(storageBudgetBytes);
+  if (dsAnonymousGrant !== undefined) bindings.DS_ANONYMOUS_GRANT = JSON.stringify(dsAnonymousGrant);
+  if (dsLongPollTimeoutMs !== undefined) bindings.DS_LONG_POLL_TIMEOUT_MS = String(dsLongPollTimeoutMs);
+  if (corsAllowedOrigins !== undefined) bindings.CORS_ALLOWED_ORIGINS = corsAllowedOrigins;
   const tributary = {
     name: "tributary",
     modules: true,

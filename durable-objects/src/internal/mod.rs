@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod bindings;
+pub mod browsers;
 pub mod deployment_env;
 pub mod request_body;
 pub mod responses;

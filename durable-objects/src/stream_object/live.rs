@@ -405,6 +405,7 @@ impl LiveShell {
                 for (_, waiter) in std::mem::take(&mut *self.waiters.borrow_mut()) {
                     let _ = waiter.send(());
                 }
+                object.protocol_sse().push(stream);
             }
             let committed = stream.take_committed();
             if committed.is_empty() {

@@ -7,8 +7,10 @@
 //! transports), [`processors`] (the processor state view).
 
 pub mod delivery;
+pub mod forks;
 pub mod live;
 pub mod processors;
+pub mod protocol;
 
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
@@ -33,6 +35,8 @@ pub struct StreamObject {
     alarm_checked: Cell<bool>,
     /// Live connections' transports (§10).
     live: live::LiveShell,
+    /// Open Durable Streams SSE responses (§17).
+    protocol_sse: protocol::ProtocolSse,
     /// When a failed catalog registration is retried (§14); `None` when due
     /// now (or nothing is due).
     catalog_retry_at: Cell<Option<i64>>,
@@ -63,9 +67,22 @@ impl StreamObject {
 
     /// Opens the stream if this instance has not yet, and takes back the
     /// WebSockets a previous instance accepted (§10 hibernation).
-    fn open_stream(&self, project: &str, path: &StreamPath) -> std::result::Result<(), String> {
+    pub(crate) fn open_stream(&self, project: &str, path: &StreamPath) -> std::result::Result<(), String> {
         self.open_stream_slot(project, path)?;
         self.live.restore(self);
+        // An expired stream is deleted at its next request (§17 "Expiry").
+        let expired = {
+            let mut slot = self.stream.borrow_mut();
+            slot.as_mut()
+                .map(|stream| stream.expire_if_due(crate::platform::now_ms()))
+                .transpose()
+                .map_err(|error| error.to_string())?
+                .unwrap_or(false)
+        };
+        if expired {
+            self.live.close_all(self);
+            self.protocol_sse.end_all();
+        }
         Ok(())
     }
 
@@ -143,7 +160,17 @@ impl StreamObject {
                     let live = self.live.wants_turn().then_some(i64::MIN);
                     // A report of a lifetime's changed metrics (§11).
                     let metrics = stream.lifetime().and_then(|_| self.metrics_report.get().due_at());
-                    delivery.into_iter().chain(catalog).chain(live).chain(metrics).min()
+                    // An expiring stream is deleted by its alarm (§17).
+                    let expiry = stream
+                        .expiry_due_at()
+                        .map_err(|error| worker::Error::RustError(error.to_string()))?;
+                    delivery
+                        .into_iter()
+                        .chain(catalog)
+                        .chain(live)
+                        .chain(metrics)
+                        .chain(expiry)
+                        .min()
                 }
                 None => None,
             }
@@ -178,6 +205,7 @@ impl DurableObject for StreamObject {
             scheduled_alarm: Cell::new(None),
             alarm_checked: Cell::new(false),
             live: live::LiveShell::default(),
+            protocol_sse: protocol::ProtocolSse::default(),
             catalog_retry_at: Cell::new(None),
             metrics_report: Cell::new(tributary::project_metrics::ReportClock::default()),
             // Looked up once: a deployment's bindings do not change under a running object.
@@ -194,7 +222,18 @@ impl DurableObject for StreamObject {
         let url = request.url()?;
         match internal::stream_object(request.method().as_ref(), url.path()) {
             Ok(StreamObjectRoute::Copy) => self.receive_copy(&mut request, &project).await,
-            Ok(StreamObjectRoute::Public(route)) => self.serve(&mut request, &project, &url, route).await,
+            Ok(StreamObjectRoute::Public(route)) => {
+                let response = self.serve(&mut request, &project, &url, route).await;
+                forks::after_request(self).await?;
+                response
+            }
+            Ok(StreamObjectRoute::Protocol { path, method }) => {
+                let query = url.query().unwrap_or("").to_owned();
+                let response = protocol::serve(self, &mut request, &project, &path, method, &query).await;
+                forks::after_request(self).await?;
+                response
+            }
+            Ok(StreamObjectRoute::Fork(call)) => forks::serve(self, &mut request, &project, call).await,
             Err(error) => responses::api_error(error),
         }
     }
@@ -233,8 +272,18 @@ impl DurableObject for StreamObject {
 
     async fn alarm(&self) -> Result<Response> {
         self.scheduled_alarm.set(None);
+        // Releases a deleted fork still owes its source (§18), retried here.
+        if let Err(error) = forks::send_releases(self).await {
+            worker::console_error!(
+                "{}",
+                serde_json::json!({"event": "fork_release_failed", "error": error.to_string()})
+            );
+        }
+        self.expire_on_alarm();
         self.live.on_alarm(self);
         let ran = delivery::run(self).await;
+        // A fresh instance opened the stream in the run.
+        self.expire_on_alarm();
         // What the turn committed without a completion (planning) reaches
         // live readers too (§10).
         self.live.fan_out(self);
@@ -284,6 +333,7 @@ impl StreamObject {
             }
             Action::Live => self.open_live(request, project, &route.path, query).await,
             Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
+            Action::Fork => forks::native_fork(self, request, project, &route.path).await,
             Action::ReadRange => match self.long_poll(project, &route.path, query).await? {
                 Some(response) => Ok(response),
                 None => self.serve_engine(request, project, query, route).await,
@@ -451,6 +501,27 @@ impl StreamObject {
     pub(crate) fn stream_slot(&self) -> &RefCell<Option<Stream<DoSql>>> {
         &self.stream
     }
+    pub(crate) fn protocol_sse(&self) -> &protocol::ProtocolSse {
+        &self.protocol_sse
+    }
+
+    /// Deletes an expired stream (§17), as `DELETE` would; the catalog
+    /// hears of it through the ordinary alarm work that follows.
+    fn expire_on_alarm(&self) {
+        let deleted = {
+            let mut slot = self.stream.borrow_mut();
+            let now = crate::platform::now_ms();
+            matches!(
+                slot.as_mut().map(|stream| stream.expiry_on_alarm(now)),
+                Some(Ok(tributary::durable_streams::expiry::ExpiryAlarm::Delete))
+            )
+        };
+        if deleted {
+            self.live.close_all(self);
+            self.protocol_sse.end_all();
+        }
+    }
+
     pub(crate) fn live(&self) -> &live::LiveShell {
         &self.live
     }

@@ -5,14 +5,25 @@
 //! strings, addresses checksummed, bytes as `0x` hex). Types are bounded at
 //! configure time, as events' are.
 
-use super::config::CallFilter;
 use crate::source::abi;
-use crate::source::config::{invalid, ConfigError};
+use crate::source::config_error::{invalid, ConfigError};
 use alloy_dyn_abi::{JsonAbiExt, Specifier};
 use alloy_json_abi::Function;
 use alloy_primitives::{Address, B256, U256};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::str::FromStr;
+
+/// One filter: a transaction matches when its `to` is listed (any, when
+/// absent) and its calldata is a call of `function` (any, when absent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallFilter {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+}
 
 /// One filter, ready to match transactions.
 #[derive(Debug, Clone)]

@@ -11,6 +11,8 @@ use crate::source::config::{self as shared, invalid, ConfigError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use super::calldata::CallFilter;
+
 /// The `kind` of a mempool source.
 pub const KIND: &str = "evm-mempool";
 
@@ -25,17 +27,6 @@ pub struct MempoolConfig {
     pub target_stream: String,
     pub filters: Vec<CallFilter>,
     pub poll_ms: u64,
-}
-
-/// One filter: a transaction matches when its `to` is listed (any, when
-/// absent) and its calldata is a call of `function` (any, when absent).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CallFilter {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub function: Option<String>,
 }
 
 impl MempoolConfig {

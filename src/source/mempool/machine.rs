@@ -1,9 +1,10 @@
-//! The mempool source as a state machine (DESIGN.md §1, §15.1), driven
-//! like the chain source (`source::machine`): [`Mempool::begin_run`]
-//! answers the first [`Effect`], the shell performs it and feeds the outcome
-//! back through [`Mempool::on_rpc`] or [`Mempool::on_append`], until a
-//! `Sleep` or `Stop`. The engine never waits, reads a clock or draws
-//! randomness.
+//! The mempool source as a state machine (DESIGN.md §1, §15.1), on the run
+//! skeleton every kind shares (`source::run`): `begin_run` answers the
+//! first [`Effect`], the shell performs it and feeds the outcome back
+//! through `on_rpc` or `on_append`, until a `Sleep` or `Stop`. This module
+//! holds what is the mempool's own: what a call awaits, the run's state,
+//! and its steps; `kind.rs` wires them into the skeleton. The engine never
+//! waits, reads a clock or draws randomness.
 //!
 //! One run: poll the node's pending-transaction filter
 //! (`eth_getFilterChanges`; `eth_newPendingTransactionFilter` first, and
@@ -17,21 +18,30 @@
 //! URLs as the chain source's do (`source::pacing`).
 
 use super::answers;
-use super::calldata::{self, CompiledCall};
+use super::calldata;
 use super::payload;
-use super::store::{self, MempoolRow, Queued};
-use crate::limits::{MAX_MEMPOOL_QUEUE, MAX_SOURCE_APPEND_BYTES, MAX_SOURCE_RPC_CALLS_PER_RUN, MEMPOOL_APPEND_EVENTS};
-use crate::schema::{migrate_with, SOURCE_MIGRATIONS};
-use crate::source::machine::{AppendAnswer, AppendCall, Effect, Finish};
-use crate::source::rpc::{self, RpcAnswer, RpcCall, RpcFailure};
-use crate::source::{answers as append_answers, batching, pacing};
+use super::store::{self, Queued};
+use crate::limits::{MAX_MEMPOOL_QUEUE, MAX_SOURCE_APPEND_BYTES, MEMPOOL_APPEND_EVENTS};
+use crate::source::effect::{AppendAnswer, AppendCall, Effect, Finish};
+use crate::source::rpc::{RpcCall, RpcFailure};
+use crate::source::run::Machine;
+use crate::source::{answers as append_answers, batching};
 use crate::storage::{Storage, StorageError};
-use crate::Inputs;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
+/// The mempool source (`kind: "evm-mempool"`) as a kind of the run
+/// skeleton; its [`crate::source::run::Kind`] is in `kind.rs`.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch;
+
+/// One mempool source over its own storage.
+pub type Mempool<S> = Machine<Watch, S>;
+
 /// What the run's call in flight (or append) was for.
-#[derive(Debug, Clone)]
-pub(super) enum Awaiting {
+#[derive(Debug, Clone, Default)]
+pub enum Awaiting {
+    #[default]
     Nothing,
     NewFilter,
     Changes,
@@ -43,126 +53,32 @@ pub(super) enum Awaiting {
     },
 }
 
-/// One alarm run: its budget (§12) and where the conversation stands.
-#[derive(Debug, Clone)]
-pub(super) struct Run {
-    pub id: u64,
-    pub now_ms: i64,
-    pub entropy: [u8; 16],
-    pub calls_left: u32,
-    pub next_request_id: u64,
-    pub in_flight: Option<RpcCall>,
-    pub awaiting: Awaiting,
+/// The mempool kind's part of one alarm run.
+#[derive(Debug, Clone, Default)]
+pub struct WatchRun {
     /// The filter was polled (or made) in this run.
     pub polled: bool,
 }
 
-/// One mempool source over its own storage.
-pub struct Mempool<S: Storage> {
-    pub(super) storage: S,
-    pub(super) row: Option<MempoolRow>,
-    pub(super) filters: Option<Vec<CompiledCall>>,
-    pub(super) run: Option<Run>,
-    runs_started: u64,
-    /// Structured log lines for the shell to print (§11).
-    pub(super) logs: Vec<Value>,
-}
-
 impl<S: Storage> Mempool<S> {
-    pub fn open(storage: S) -> Result<Self, StorageError> {
-        migrate_with(&storage, SOURCE_MIGRATIONS)?;
-        let row = store::load_state(&storage)?;
-        Ok(Mempool {
-            storage,
-            row,
-            filters: None,
-            run: None,
-            runs_started: 0,
-            logs: Vec::new(),
-        })
-    }
-
-    pub fn row(&self) -> Option<&MempoolRow> {
-        self.row.as_ref()
-    }
-
-    pub fn storage(&self) -> &S {
-        &self.storage
-    }
-
-    pub fn into_storage(self) -> S {
-        self.storage
-    }
-
-    /// Log lines produced since the last call.
-    pub fn take_logs(&mut self) -> Vec<Value> {
-        std::mem::take(&mut self.logs)
-    }
-
-    /// The current run's id (answers carry it back), if one is going.
-    pub fn run_id(&self) -> Option<u64> {
-        self.run.as_ref().map(|run| run.id)
-    }
-
-    /// Starts an alarm run.
-    pub fn begin_run(&mut self, inputs: &Inputs) -> Result<Effect, StorageError> {
-        self.run = None;
-        let Some(row) = &self.row else {
-            return Ok(Effect::Stop);
-        };
-        if let Some(effect) = pacing::not_due(row.status, row.next_run_at_ms, inputs.now_ms) {
-            return Ok(effect);
+    /// A failed call: a node that forgot the filter gets a new one; anything
+    /// else ends the run.
+    pub(super) fn on_watch_failure(
+        &mut self,
+        failure: RpcFailure,
+        awaiting: &Awaiting,
+    ) -> Result<Effect, StorageError> {
+        if matches!(awaiting, Awaiting::Changes) && answers::forgot_filter(&failure) {
+            return self.filter_forgotten(&failure);
         }
-        self.runs_started += 1;
-        self.run = Some(Run {
-            id: self.runs_started,
-            now_ms: inputs.now_ms,
-            entropy: inputs.entropy,
-            calls_left: MAX_SOURCE_RPC_CALLS_PER_RUN,
-            next_request_id: 1,
-            in_flight: None,
-            awaiting: Awaiting::Nothing,
-            polled: false,
-        });
-        if self.filters.is_none() {
-            match self.row.as_ref().map(|row| row.config.compile()) {
-                Some(Ok(filters)) => self.filters = Some(filters),
-                Some(Err(error)) => {
-                    return self.finish(Finish::Permanent(format!(
-                        "the stored configuration no longer validates: {error}"
-                    )))
-                }
-                None => return Ok(Effect::Stop),
-            }
-        }
-        store::prune_seen(&self.storage, inputs.now_ms)?;
-        self.advance()
-    }
-
-    /// The answer to the run's RPC call.
-    pub fn on_rpc(&mut self, run_id: u64, answer: &RpcAnswer, now_ms: i64) -> Result<Effect, StorageError> {
-        let Some(run) = self.run.as_mut().filter(|run| run.id == run_id) else {
-            return Ok(Effect::Abandoned);
-        };
-        run.now_ms = now_ms;
-        let Some(call) = run.in_flight.take() else {
-            return Ok(Effect::Abandoned);
-        };
-        let awaiting = std::mem::replace(&mut run.awaiting, Awaiting::Nothing);
-        match rpc::result(&call, answer, false) {
-            Ok(raw) => self.on_result(&call, raw, awaiting),
-            Err(failure) if matches!(awaiting, Awaiting::Changes) && answers::forgot_filter(&failure) => {
-                self.filter_forgotten(&failure)
-            }
-            Err(failure) => self.failed(failure),
-        }
+        self.failed(failure)
     }
 
     /// A call's `result`, parsed as what it was awaited for and handed on.
-    fn on_result(
+    pub(super) fn on_watch_result(
         &mut self,
         call: &RpcCall,
-        raw: &serde_json::value::RawValue,
+        raw: &RawValue,
         awaiting: Awaiting,
     ) -> Result<Effect, StorageError> {
         let handled = match awaiting {
@@ -187,7 +103,7 @@ impl<S: Storage> Mempool<S> {
         let (Some(row), Some(run)) = (self.row.as_mut(), self.run.as_mut()) else {
             return Ok(());
         };
-        run.polled = true;
+        run.kind.polled = true;
         row.filter_id = Some(filter_id);
         row.filter_url_index = Some(row.url_index);
         row.watching_since_ms = Some(run.now_ms);
@@ -223,7 +139,7 @@ impl<S: Storage> Mempool<S> {
         let (Some(row), Some(run)) = (self.row.as_mut(), self.run.as_mut()) else {
             return Ok(());
         };
-        run.polled = true;
+        run.kind.polled = true;
         let now = run.now_ms;
         let storage = &self.storage;
         let mut room = MAX_MEMPOOL_QUEUE.saturating_sub(store::queue_len(storage)?);
@@ -301,11 +217,11 @@ impl<S: Storage> Mempool<S> {
     /// Decides the next effect: poll once a run, then append what is ready
     /// when a batch is full, nothing is left to fetch or no call is left;
     /// else fetch the next queued hash.
-    pub(super) fn advance(&mut self) -> Result<Effect, StorageError> {
+    pub(super) fn next_watch_effect(&mut self) -> Result<Effect, StorageError> {
         let (Some(row), Some(run)) = (self.row.as_ref(), self.run.as_ref()) else {
             return Ok(Effect::Abandoned);
         };
-        if !run.polled {
+        if !run.kind.polled {
             return match row.filter_usable().map(str::to_owned) {
                 Some(id) => self.call(Awaiting::Changes, "eth_getFilterChanges", json!([id])),
                 None => self.call(Awaiting::NewFilter, "eth_newPendingTransactionFilter", json!([])),
@@ -364,12 +280,12 @@ impl<S: Storage> Mempool<S> {
     }
 
     /// The answer to the run's append: the batch's hashes are handled.
-    pub fn on_append(&mut self, run_id: u64, answer: &AppendAnswer, now_ms: i64) -> Result<Effect, StorageError> {
-        let Some(run) = self.run.as_mut().filter(|run| run.id == run_id) else {
-            return Ok(Effect::Abandoned);
-        };
-        run.now_ms = now_ms;
-        let Awaiting::Append { hashes, keys } = std::mem::replace(&mut run.awaiting, Awaiting::Nothing) else {
+    pub(super) fn on_watch_append(
+        &mut self,
+        answer: &AppendAnswer,
+        awaiting: Awaiting,
+    ) -> Result<Effect, StorageError> {
+        let Awaiting::Append { hashes, keys } = awaiting else {
             return Ok(Effect::Abandoned);
         };
         if let Some(position) = reused_key(answer, &keys).and_then(|key| keys.iter().position(|k| k == key)) {
@@ -399,60 +315,5 @@ impl<S: Storage> Mempool<S> {
             store::save_state(storage, row)
         })?;
         self.advance()
-    }
-
-    /// Spends one call of the run's budget, or ends the run (more is due now).
-    fn call(&mut self, awaiting: Awaiting, method: &'static str, params: Value) -> Result<Effect, StorageError> {
-        let (Some(row), Some(run)) = (self.row.as_ref(), self.run.as_mut()) else {
-            return Ok(Effect::Abandoned);
-        };
-        if run.calls_left == 0 {
-            return self.finish(Finish::Budget);
-        }
-        run.calls_left -= 1;
-        let (index, url) = pacing::current_url(&row.config.rpc_urls, row.url_index);
-        let id = run.next_request_id;
-        run.next_request_id += 1;
-        let call = rpc::call(&url, index, id, method, params);
-        run.in_flight = Some(call.clone());
-        run.awaiting = awaiting;
-        Ok(Effect::Call(call))
-    }
-
-    fn failed(&mut self, failure: RpcFailure) -> Result<Effect, StorageError> {
-        match failure {
-            RpcFailure::Permanent(reason) => self.finish(Finish::Permanent(reason)),
-            RpcFailure::Transient { reason, retry_after_ms } => {
-                self.finish(Finish::Transient { reason, retry_after_ms })
-            }
-            RpcFailure::RangeRefused(reason) => self.finish(Finish::Transient {
-                reason,
-                retry_after_ms: None,
-            }),
-        }
-    }
-
-    /// Ends the run and says when the next one is due.
-    pub(super) fn finish(&mut self, finish: Finish) -> Result<Effect, StorageError> {
-        let Some(run) = self.run.take() else {
-            return Ok(Effect::Abandoned);
-        };
-        let Some(mut row) = self.row.clone() else {
-            return Ok(Effect::Stop);
-        };
-        let now = run.now_ms;
-        let (effect, log) = match finish {
-            Finish::CaughtUp => (pacing::finish_ok(row.health(), now, true), None),
-            Finish::Budget => (pacing::finish_ok(row.health(), now, false), None),
-            Finish::Transient { reason, retry_after_ms } => {
-                pacing::finish_transient(row.health(), now, run.entropy, &reason, retry_after_ms)
-            }
-            Finish::Permanent(reason) => pacing::finish_permanent(row.health(), &reason),
-        };
-        self.logs.extend(log);
-        row.updated_at_ms = now;
-        store::save_state(&self.storage, &row)?;
-        self.row = Some(row);
-        Ok(effect)
     }
 }

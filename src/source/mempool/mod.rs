@@ -11,11 +11,13 @@
 //! (`crate::source::Effect`) that the same shell performs. The parts:
 //! `config` (validation), `calldata` (matching and decoding), `answers`
 //! (reading the node's answers), `payload` (the event), `store` (its rows),
-//! `machine` (the run), `status` (configure, delete, the status view).
+//! `machine` (its run state and steps), `status` (the rows a PUT writes, the
+//! status view), `kind` (the kind as the shared run skeleton sees it).
 
 pub mod answers;
 pub mod calldata;
 pub mod config;
+mod kind;
 pub mod machine;
 pub mod payload;
 mod status;

@@ -1,27 +1,28 @@
 //! A mempool source's row from the API's side (DESIGN.md §15.1, the
-//! `/v1/sources` routes): `PUT` creates or replaces the configuration,
-//! `DELETE` forgets the source, `GET` shows its status — since when it has
-//! watched the mempool, since what was pending while it was stopped (or
-//! before its filter was made) is not replayed.
+//! `/v1/sources` routes): the row a `PUT` writes, and the status `GET`
+//! shows — since when it has watched the mempool, since what was pending
+//! while it was stopped (or before its filter was made) is not replayed.
+//! Configuring, deleting and scheduling are the run skeleton's.
 
 use super::config::MempoolConfig;
 use super::machine::Mempool;
 use super::store::{self, MempoolRow};
-use crate::source::pacing;
-use crate::source::store::Status;
+use crate::source::pacing::{self, Status};
+use crate::source::run::Fresh;
 use crate::storage::{Storage, StorageError};
 use crate::time::rfc3339_millis;
 use serde_json::{json, Value};
 
 /// The row of a source that starts watching afresh (a new generation).
-fn fresh_row(
-    project_id: &str,
-    name: &str,
-    config: &MempoolConfig,
-    generation: u64,
-    created_at_ms: i64,
-    now_ms: i64,
-) -> MempoolRow {
+pub(super) fn fresh_row(fresh: Fresh<'_, MempoolConfig>) -> MempoolRow {
+    let Fresh {
+        project_id,
+        name,
+        config,
+        generation,
+        created_at_ms,
+        now_ms,
+    } = fresh;
     MempoolRow {
         project_id: project_id.to_owned(),
         name: name.to_owned(),
@@ -48,7 +49,13 @@ fn fresh_row(
 
 /// A configuration watching the same: progress and counters kept, running
 /// again now. New URLs need a new filter (a filter is one node's).
-fn reconfigured_row(old: &MempoolRow, project_id: &str, name: &str, config: &MempoolConfig, now_ms: i64) -> MempoolRow {
+pub(super) fn reconfigured_row(
+    old: &MempoolRow,
+    project_id: &str,
+    name: &str,
+    config: &MempoolConfig,
+    now_ms: i64,
+) -> MempoolRow {
     let mut row = old.clone();
     if row.config.rpc_urls != config.rpc_urls {
         row.filter_id = None;
@@ -85,64 +92,11 @@ pub fn status_view(row: &MempoolRow, queued: u64) -> Value {
 }
 
 impl<S: Storage> Mempool<S> {
-    /// Creates or replaces the configuration (validated, chain id checked).
-    /// Changing what is watched (chain, stream, filters) starts afresh: the
-    /// queue and the hashes seen go; the events appended stay in the stream.
-    /// A failed source runs again. Returns whether the source is new.
-    pub fn configure(
-        &mut self,
-        project_id: &str,
-        name: &str,
-        config: MempoolConfig,
-        now_ms: i64,
-    ) -> Result<bool, StorageError> {
-        let created = self.row.is_none();
-        let (row, reset) = match &self.row {
-            None => (fresh_row(project_id, name, &config, 1, now_ms, now_ms), true),
-            Some(old) if old.config.same_ingestion(&config) => {
-                (reconfigured_row(old, project_id, name, &config, now_ms), false)
-            }
-            Some(old) => (
-                fresh_row(project_id, name, &config, old.generation + 1, old.created_at_ms, now_ms),
-                true,
-            ),
-        };
-        let storage = &self.storage;
-        storage.atomically(&mut || -> Result<(), StorageError> {
-            if reset {
-                store::reset_progress(storage)?;
-            }
-            store::save_state(storage, &row)
-        })?;
-        self.row = Some(row);
-        self.filters = None;
-        self.run = None;
-        Ok(created)
-    }
-
-    /// Forgets the source (its events stay in the stream). Whether it existed.
-    pub fn delete(&mut self) -> Result<bool, StorageError> {
-        let existed = self.row.is_some();
-        let storage = &self.storage;
-        storage.atomically(&mut || store::delete_all(storage))?;
-        self.row = None;
-        self.filters = None;
-        self.run = None;
-        Ok(existed)
-    }
-
     /// `GET /v1/sources/{name}` (§15.1).
     pub fn status(&self) -> Result<Option<Value>, StorageError> {
         match &self.row {
             Some(row) => Ok(Some(status_view(row, store::queue_len(&self.storage)?))),
             None => Ok(None),
         }
-    }
-
-    /// When the alarm should next fire (`None`: no alarm).
-    pub fn due_at(&self) -> Option<i64> {
-        self.row
-            .as_ref()
-            .and_then(|row| pacing::due_at(row.status, row.next_run_at_ms))
     }
 }

@@ -4,7 +4,7 @@
 
 use super::config::MempoolConfig;
 use crate::limits::{MAX_MEMPOOL_SEEN, MEMPOOL_SEEN_RETENTION_MS};
-use crate::source::store::Status;
+use crate::source::pacing::{Health, Status};
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 
 /// Row of `mempool_state` (id = 1).
@@ -42,16 +42,17 @@ pub struct MempoolRow {
 
 impl MempoolRow {
     /// The fields pacing moves (§15 "Failures").
-    pub(super) fn health(&mut self) -> crate::source::pacing::Health<'_> {
-        crate::source::pacing::Health {
+    pub(super) fn health(&mut self) -> Health<'_> {
+        Health {
             name: &self.name,
             poll_ms: self.config.poll_ms,
-            urls: self.config.rpc_urls.len(),
+            rpc_urls: &self.config.rpc_urls,
             status: &mut self.status,
             last_error: &mut self.last_error,
             attempt: &mut self.attempt,
             next_run_at_ms: &mut self.next_run_at_ms,
             url_index: &mut self.url_index,
+            updated_at_ms: &mut self.updated_at_ms,
         }
     }
 
@@ -88,11 +89,7 @@ pub fn load_state<S: Storage + ?Sized>(storage: &S) -> Result<Option<MempoolRow>
         name: c.text(1)?,
         config: c.json(2)?,
         generation: c.unsigned(3)?,
-        status: if c.text(4)? == "failed" {
-            Status::Failed
-        } else {
-            Status::Running
-        },
+        status: Status::parse(&c.text(4)?),
         last_error: c.opt_text(5)?,
         attempt: c.unsigned(6)?,
         next_run_at_ms: c.int(7)?,

@@ -1,0 +1,651 @@
+//! Forks on real SQLite (DESIGN.md §18): a small world of streams and a
+//! shell that does what the stream object does between them — asks a
+//! source for its grant, reads a prefix page by page through a chain, and
+//! sends the releases a deleted fork owes. The invariants: a fork's read is
+//! its source's prefix up to the fork point followed by its own messages; no
+//! source data goes while an edge lives; a crash between the acquire and the
+//! creation leaks no edge; a soft-deleted source is purged when its last
+//! fork goes, cascading up the chain.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+
+use common::{inputs, memory_stream};
+use std::collections::BTreeMap;
+use tributary::durable_streams::face::{Continued, Inherited, Method, ProtocolAnswer, ProtocolRequest, Segment, Then};
+use tributary::fork::store as fork_store;
+use tributary::limits::{FORK_ACQUIRE_GRACE_MS, MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS};
+use tributary::path::StreamPath;
+use tributary::storage::rusqlite_driver::RusqliteStorage;
+use tributary::stream::Stream;
+
+/// The streams of one project, by path, and what the shell would do.
+struct World {
+    streams: BTreeMap<String, Stream<RusqliteStorage>>,
+    now_ms: i64,
+    seed: u8,
+    /// A crash after the source's grant and before the fork's creation.
+    crash_after_grant: bool,
+}
+
+impl World {
+    fn new() -> World {
+        World {
+            streams: BTreeMap::new(),
+            now_ms: 1_000_000,
+            seed: 1,
+            crash_after_grant: false,
+        }
+    }
+
+    fn stream(&mut self, path: &str) -> &mut Stream<RusqliteStorage> {
+        self.streams
+            .entry(path.to_owned())
+            .or_insert_with(|| memory_stream(path))
+    }
+
+    fn tick(&mut self) -> tributary::Inputs {
+        self.now_ms += 10;
+        self.seed = self.seed.wrapping_add(1);
+        inputs(self.now_ms, self.seed)
+    }
+
+    /// One protocol request, as `stream_object/protocol.rs` serves it.
+    fn call(
+        &mut self,
+        path: &str,
+        method: Method,
+        query: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> ProtocolAnswer {
+        let headers: Vec<(String, String)> = headers
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect();
+        let location = format!("https://t.test/v1/stream{path}");
+        let mut grant = None;
+        let mut inherited: Option<Inherited> = None;
+        for _ in 0..4 {
+            let inputs = self.tick();
+            let continued = match (&grant, &inherited) {
+                (Some(grant), _) => Some(Continued::Granted(grant)),
+                (None, Some(page)) => Some(Continued::Inherited(page)),
+                _ => None,
+            };
+            let request = ProtocolRequest {
+                method,
+                query,
+                headers: &headers,
+                body,
+                location: &location,
+                resumed: None,
+                continued,
+            };
+            let answer = self.stream(path).protocol(&request, &inputs);
+            match answer.then.clone() {
+                Then::AcquireFork { source, ask } => {
+                    let granted = self.stream(source.as_str()).grant_fork(&ask);
+                    match granted {
+                        Ok(granted) if self.crash_after_grant => {
+                            let _ = granted;
+                            // The fork's instance dies here: only its storage stays.
+                            let storage = self.streams.remove(path).unwrap().into_storage();
+                            self.streams.insert(
+                                path.to_owned(),
+                                Stream::open(storage, common::PROJECT, StreamPath::parse(path).unwrap()).unwrap(),
+                            );
+                            return ProtocolAnswer::new(500, Vec::new(), Vec::new());
+                        }
+                        Ok(granted) => grant = Some(granted),
+                        Err(tributary::fork::GrantError::Refused(refusal)) => {
+                            return ProtocolAnswer::refusal(refusal, Vec::new());
+                        }
+                        Err(error) => panic!("grant: {error}"),
+                    }
+                }
+                Then::ReadInherited { source, after, through } => {
+                    let json = self.stream(path).protocol_is_json().unwrap();
+                    inherited = Some(self.read_prefix(&source, after, through, json));
+                }
+                _ => {
+                    self.send_releases(path);
+                    return answer;
+                }
+            }
+        }
+        panic!("the request asked too often");
+    }
+
+    /// `forks::read_prefix`: pages of the source, each descending the chain.
+    fn read_prefix(&mut self, source: &StreamPath, after: u64, through: u64, json: bool) -> Inherited {
+        let mut gathered = Inherited {
+            body: if json { b"[]".to_vec() } else { Vec::new() },
+            next: after,
+            any: false,
+        };
+        for _ in 0..MAX_FORK_READ_SEGMENTS {
+            if gathered.next >= through {
+                break;
+            }
+            let page = self.read_page(source.as_str(), gathered.next, through, 1);
+            let advanced = page.next > gathered.next;
+            gathered = gathered.then(page, json);
+            if !advanced {
+                break;
+            }
+        }
+        gathered
+    }
+
+    fn read_page(&mut self, source: &str, after: u64, through: u64, hops: u64) -> Inherited {
+        assert!(hops <= MAX_FORK_HOPS, "a read crossed more forks than its budget");
+        match self.stream(source).inherited_segment(after, through).unwrap() {
+            Segment::Local(page) => page,
+            Segment::Deeper { source, after, through } => self.read_page(source.as_str(), after, through, hops + 1),
+        }
+    }
+
+    /// `forks::send_releases`, cascading as the source's own answer does.
+    fn send_releases(&mut self, path: &str) {
+        let now = self.now_ms;
+        let owed = fork_store::owed_releases(self.stream(path).storage(), now, 100).unwrap();
+        for release in owed {
+            self.stream(&release.source_path)
+                .release_fork(&release.fork_path, release.source_stream_id.as_deref())
+                .unwrap();
+            fork_store::released(self.stream(path).storage(), &release.source_path, &release.fork_path).unwrap();
+            self.send_releases(&release.source_path.clone());
+        }
+    }
+
+    fn text(&mut self, path: &str, query: &str) -> (u16, String) {
+        let answer = self.call(path, Method::Get, query, &[], b"");
+        (answer.status, String::from_utf8(answer.body).unwrap())
+    }
+
+    fn edges(&mut self, path: &str) -> u64 {
+        fork_store::edges(self.stream(path).storage()).unwrap().0
+    }
+}
+
+fn header<'a>(answer: &'a ProtocolAnswer, name: &str) -> Option<&'a str> {
+    answer
+        .headers
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
+}
+
+fn offset(native: u64) -> String {
+    format!("0000000000000000_{native:016}")
+}
+
+const TEXT: (&str, &str) = ("Content-Type", "text/plain");
+
+fn create(world: &mut World, path: &str, body: &str) {
+    let answer = world.call(path, Method::Put, "", &[TEXT], body.as_bytes());
+    assert_eq!(answer.status, 201, "{}", String::from_utf8_lossy(&answer.body));
+}
+
+fn append(world: &mut World, path: &str, body: &str) {
+    let answer = world.call(path, Method::Post, "", &[TEXT], body.as_bytes());
+    assert_eq!(answer.status, 204, "{}", String::from_utf8_lossy(&answer.body));
+}
+
+fn fork(world: &mut World, path: &str, from: &str, extra: &[(&str, &str)]) -> ProtocolAnswer {
+    let from = format!("/v1/stream{from}");
+    let mut headers = vec![("Stream-Forked-From", from.as_str())];
+    headers.extend_from_slice(extra);
+    world.call(path, Method::Put, "", &headers, b"")
+}
+
+#[test]
+fn s18_a_three_level_chain_reads_its_prefix_across_every_boundary() {
+    let mut world = World::new();
+    create(&mut world, "/a", "A1");
+    append(&mut world, "/a", "A2");
+    let at_a = fork(&mut world, "/b", "/a", &[]);
+    assert_eq!(at_a.status, 201);
+    assert_eq!(header(&at_a, "Stream-Next-Offset"), Some(offset(2).as_str()));
+    append(&mut world, "/a", "-late");
+    append(&mut world, "/b", "B3");
+    assert_eq!(fork(&mut world, "/c", "/b", &[]).status, 201);
+    append(&mut world, "/b", "-late");
+    append(&mut world, "/c", "C4");
+    assert_eq!(world.text("/c", "offset=-1"), (200, "A1A2B3C4".to_owned()));
+    // Every starting point: the same log from there on.
+    for (after, expected) in [(1, "A2B3C4"), (2, "B3C4"), (3, "C4"), (4, "")] {
+        assert_eq!(
+            world.text("/c", &format!("offset={}", offset(after))),
+            (200, expected.to_owned())
+        );
+    }
+    assert_eq!(world.text("/b", "offset=-1").1, "A1A2B3-late");
+    assert_eq!(world.text("/a", "offset=-1").1, "A1A2-late");
+    assert_eq!((world.edges("/a"), world.edges("/b"), world.edges("/c")), (1, 1, 0));
+}
+
+#[test]
+fn s18_sub_offsets_cut_bytes_and_count_json_messages() {
+    let mut world = World::new();
+    create(&mut world, "/s", "hello");
+    let zero = offset(0);
+    let cut = fork(
+        &mut world,
+        "/f",
+        "/s",
+        &[("Stream-Fork-Offset", &zero), ("Stream-Fork-Sub-Offset", "3")],
+    );
+    assert_eq!(cut.status, 201);
+    append(&mut world, "/f", "!");
+    assert_eq!(world.text("/f", "offset=-1").1, "hel!");
+    let past = fork(
+        &mut world,
+        "/g",
+        "/s",
+        &[("Stream-Fork-Offset", &zero), ("Stream-Fork-Sub-Offset", "6")],
+    );
+    assert_eq!(past.status, 400);
+    // The refused fork's acquire recorded nothing.
+    assert_eq!(world.edges("/s"), 1);
+
+    let json = ("Content-Type", "application/json");
+    let answer = world.call("/j", Method::Put, "", &[json], br#"[{"a":1},{"b":2},{"c":3}]"#);
+    assert_eq!(answer.status, 201);
+    let two = fork(
+        &mut world,
+        "/k",
+        "/j",
+        &[("Stream-Fork-Offset", &zero), ("Stream-Fork-Sub-Offset", "2")],
+    );
+    assert_eq!(two.status, 201);
+    assert_eq!(world.text("/k", "offset=-1").1, r#"[{"a":1},{"b":2}]"#);
+    // The same fork again is 200; another sub-offset is 409.
+    let again = fork(
+        &mut world,
+        "/k",
+        "/j",
+        &[("Stream-Fork-Offset", &zero), ("Stream-Fork-Sub-Offset", "2")],
+    );
+    assert_eq!(again.status, 200);
+    let other = fork(
+        &mut world,
+        "/k",
+        "/j",
+        &[("Stream-Fork-Offset", &zero), ("Stream-Fork-Sub-Offset", "1")],
+    );
+    assert_eq!(other.status, 409);
+}
+
+#[test]
+fn s18_fork_errors_follow_protocol_section_4_2() {
+    let mut world = World::new();
+    create(&mut world, "/s", "x");
+    assert_eq!(fork(&mut world, "/f", "/missing", &[]).status, 404);
+    let beyond = offset(9);
+    assert_eq!(
+        fork(&mut world, "/f", "/s", &[("Stream-Fork-Offset", &beyond)]).status,
+        400
+    );
+    let mismatch = fork(&mut world, "/f", "/s", &[("Content-Type", "application/json")]);
+    assert_eq!(mismatch.status, 409);
+    assert_eq!(world.edges("/s"), 0, "a refused fork leaves no edge");
+    assert_eq!(fork(&mut world, "/s", "/s", &[]).status, 409, "the path exists");
+    assert_eq!(
+        fork(&mut world, "/self", "/self", &[]).status,
+        400,
+        "a stream cannot fork itself"
+    );
+    assert_eq!(
+        fork(&mut world, "/f", "/s", &[("Stream-Fork-Offset", "garbage")]).status,
+        400
+    );
+    assert_eq!(
+        fork(&mut world, "/f", "/s", &[("Stream-Fork-Sub-Offset", "-1")]).status,
+        400
+    );
+}
+
+#[test]
+fn s18_soft_delete_keeps_data_for_forks_and_the_last_release_purges_up_the_chain() {
+    let mut world = World::new();
+    create(&mut world, "/a", "A");
+    assert_eq!(fork(&mut world, "/b", "/a", &[]).status, 201);
+    assert_eq!(fork(&mut world, "/c", "/b", &[]).status, 201);
+    assert_eq!(world.call("/a", Method::Delete, "", &[], b"").status, 204);
+    assert_eq!(world.call("/b", Method::Delete, "", &[], b"").status, 204);
+    // Gone on both faces, path not free, data still read by the fork.
+    for method in [Method::Get, Method::Head, Method::Post, Method::Delete] {
+        assert_eq!(world.call("/a", method, "", &[TEXT], b"").status, 410);
+    }
+    assert_eq!(world.call("/a", Method::Put, "", &[TEXT], b"").status, 409);
+    assert_eq!(
+        fork(&mut world, "/d", "/a", &[]).status,
+        409,
+        "a soft-deleted source is not forked"
+    );
+    assert_eq!(world.text("/c", "offset=-1"), (200, "A".to_owned()));
+    // Deleting the last fork purges /b, then /a.
+    assert_eq!(world.call("/c", Method::Delete, "", &[], b"").status, 204);
+    assert_eq!(world.call("/b", Method::Get, "offset=-1", &[], b"").status, 404);
+    assert_eq!(world.call("/a", Method::Get, "offset=-1", &[], b"").status, 404);
+    assert_eq!(
+        world.call("/a", Method::Put, "", &[TEXT], b"").status,
+        201,
+        "the path is free again"
+    );
+}
+
+#[test]
+fn s18_a_crash_between_grant_and_creation_leaks_no_edge() {
+    let mut world = World::new();
+    create(&mut world, "/s", "x");
+    world.crash_after_grant = true;
+    assert_eq!(fork(&mut world, "/f", "/s", &[]).status, 500);
+    world.crash_after_grant = false;
+    assert_eq!(world.edges("/s"), 1, "the grant recorded the edge before the crash");
+    assert_eq!(
+        world.call("/f", Method::Head, "", &[], b"").status,
+        404,
+        "no dangling fork"
+    );
+    // Within the grace nothing is sent; after it, the alarm's send releases.
+    world.send_releases("/f");
+    assert_eq!(world.edges("/s"), 1);
+    world.now_ms += FORK_ACQUIRE_GRACE_MS;
+    world.send_releases("/f");
+    assert_eq!(world.edges("/s"), 0);
+    // A retried creation after a crash keeps its edge: its commit cancels the pending release.
+    assert_eq!(fork(&mut world, "/f", "/s", &[]).status, 201);
+    world.now_ms += FORK_ACQUIRE_GRACE_MS;
+    world.send_releases("/f");
+    assert_eq!(world.edges("/s"), 1);
+}
+
+#[test]
+fn s18_a_fork_is_its_own_stream_closure_writers_and_expiry() {
+    let mut world = World::new();
+    world
+        .call("/s", Method::Put, "", &[TEXT, ("Stream-TTL", "60")], b"src")
+        .status
+        .eq(&201)
+        .then_some(())
+        .unwrap();
+    let closed = world.call("/s", Method::Post, "", &[("Stream-Closed", "true")], b"");
+    assert_eq!(closed.status, 204);
+    let forked = fork(&mut world, "/f", "/s", &[]);
+    assert_eq!(forked.status, 201);
+    assert_eq!(header(&forked, "Stream-Closed"), None, "a fork starts open");
+    append(&mut world, "/f", "+own");
+    assert_eq!(world.text("/f", "offset=-1").1, "src+own");
+    // The source's TTL value is inherited (PROTOCOL §4.2 table).
+    let head = world.call("/f", Method::Head, "", &[], b"");
+    assert_eq!(header(&head, "Stream-TTL"), Some("60"));
+    // Producers are never inherited: epoch 0 seq 0 is fresh on the fork.
+    let producer = [
+        TEXT,
+        ("Producer-Id", "p"),
+        ("Producer-Epoch", "0"),
+        ("Producer-Seq", "0"),
+    ];
+    assert_eq!(world.call("/f", Method::Post, "", &producer, b"p").status, 200);
+    // Expiry of the fork releases its edge.
+    assert_eq!(world.edges("/s"), 1);
+    world.now_ms += 61_000;
+    assert_eq!(world.call("/f", Method::Head, "", &[], b"").status, 404);
+    assert_eq!(world.edges("/s"), 0);
+}
+
+#[test]
+fn s18_retention_keeps_what_a_live_edge_reads() {
+    let mut world = World::new();
+    create(&mut world, "/s", "1");
+    append(&mut world, "/s", "2");
+    assert_eq!(fork(&mut world, "/f", "/s", &[]).status, 201);
+    assert_eq!(world.stream("/s").lowest_fork_point().unwrap(), Some(2));
+    retention_keeps_the_prefix(&mut world);
+}
+
+/// Retention on a source with a live fork trims nothing; once the fork is
+/// gone it trims as configured.
+fn retention_keeps_the_prefix(world: &mut World) {
+    let retention =
+        br#"{"events":[{"type":"events.iterate.com/stream/retention-configured","payload":{"maxEvents":2}}]}"#;
+    let inputs = world.tick();
+    world
+        .stream("/s")
+        .append_body(retention, tributary::event::Authority::Public, &inputs)
+        .unwrap();
+    for i in 0..30 {
+        append(world, "/s", &format!("[{i}]"));
+    }
+    let trim_all = |world: &mut World| -> u64 {
+        let mut trimmed = 0;
+        for _ in 0..100 {
+            world.now_ms += tributary::limits::TRIM_INTERVAL_MS;
+            let now = world.now_ms;
+            let stream = world.stream("/s");
+            if !stream.trim_due(now).unwrap() {
+                break;
+            }
+            let step = stream.trim_step(now, [3; 16]).unwrap();
+            trimmed += step.trimmed;
+            if !step.more && step.trimmed == 0 {
+                break;
+            }
+        }
+        trimmed
+    };
+    assert_eq!(trim_all(world), 0, "nothing is trimmed while a fork reads the front");
+    assert_eq!(world.text("/f", "offset=-1").1, "12");
+    assert_eq!(world.call("/f", Method::Delete, "", &[], b"").status, 204);
+    assert_eq!(world.edges("/s"), 0);
+    assert!(trim_all(world) > 0, "the fork released: retention trims again");
+}
+
+/// What the model knows of one path.
+#[derive(Debug, Clone, PartialEq)]
+enum Life {
+    Live,
+    SoftDeleted,
+}
+
+#[derive(Debug, Clone)]
+struct Modelled {
+    life: Life,
+    source: Option<(String, usize)>,
+    own: Vec<String>,
+    forks: std::collections::BTreeSet<String>,
+}
+
+/// The model: every path's life, source and own messages.
+#[derive(Default)]
+struct Model {
+    streams: BTreeMap<String, Modelled>,
+}
+
+impl Model {
+    fn log(&self, path: &str) -> Vec<String> {
+        let Some(stream) = self.streams.get(path) else {
+            return Vec::new();
+        };
+        let mut log = match &stream.source {
+            Some((source, point)) => self.log(source).into_iter().take(*point).collect(),
+            None => Vec::new(),
+        };
+        log.extend(stream.own.iter().cloned());
+        log
+    }
+
+    /// A delete (or the purge it cascades to): soft while forks read it.
+    fn delete(&mut self, path: &str) {
+        let Some(stream) = self.streams.get_mut(path) else {
+            return;
+        };
+        if !stream.forks.is_empty() {
+            stream.life = Life::SoftDeleted;
+            return;
+        }
+        let source = stream.source.clone();
+        self.streams.remove(path);
+        if let Some((source, _)) = source {
+            let purge = self.streams.get_mut(&source).is_some_and(|up| {
+                up.forks.remove(path);
+                up.life == Life::SoftDeleted && up.forks.is_empty()
+            });
+            if purge {
+                self.delete(&source);
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// Random creates, appends, forks (some crashing between grant and
+/// creation), deletes and reads over six paths, checked against the model
+/// after every step: a fork reads its source's prefix then its own; a
+/// soft-deleted stream answers 410 and keeps its data for its forks; a
+/// stream with no forks left is purged; no edge outlives its fork.
+#[test]
+fn s18_simulated_forks_deletes_and_crashes_keep_every_invariant() {
+    const PATHS: [&str; 6] = ["/p0", "/p1", "/p2", "/p3", "/p4", "/p5"];
+    let seeds: u64 = std::env::var("FORK_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    // How often each path under test ran: forks, crashes, soft deletes, deep reads.
+    let (mut forks, mut crashes, mut soft, mut deep) = (0, 0, 0, 0);
+    for seed in 1..=seeds {
+        let mut world = World::new();
+        let mut model = Model::default();
+        let mut dice = Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        for step in 0..80 {
+            let path = PATHS[dice.below(PATHS.len())];
+            let context = format!("seed {seed} step {step} on {path}");
+            let known = model.streams.get(path).map(|stream| stream.life.clone());
+            match (dice.below(6), known) {
+                (0, None) => {
+                    let body = format!("{path}#{step};");
+                    assert_eq!(
+                        world.call(path, Method::Put, "", &[TEXT], body.as_bytes()).status,
+                        201,
+                        "{context}"
+                    );
+                    model.streams.insert(
+                        path.to_owned(),
+                        Modelled {
+                            life: Life::Live,
+                            source: None,
+                            own: vec![body],
+                            forks: Default::default(),
+                        },
+                    );
+                }
+                (1, Some(Life::Live)) => {
+                    let body = format!("{path}+{step};");
+                    append(&mut world, path, &body);
+                    model.streams.get_mut(path).unwrap().own.push(body);
+                }
+                (2 | 3, None) => {
+                    let live: Vec<&str> = PATHS
+                        .iter()
+                        .copied()
+                        .filter(|p| model.streams.get(*p).is_some_and(|s| s.life == Life::Live))
+                        .collect();
+                    if live.is_empty() {
+                        continue;
+                    }
+                    let source = live[dice.below(live.len())];
+                    let head = model.log(source).len();
+                    let point = dice.below(head + 1);
+                    let at = offset(point as u64);
+                    let crash = dice.below(5) == 0;
+                    world.crash_after_grant = crash;
+                    let answer = fork(&mut world, path, source, &[("Stream-Fork-Offset", &at)]);
+                    world.crash_after_grant = false;
+                    if crash {
+                        crashes += 1;
+                        assert_eq!(answer.status, 500, "{context}");
+                        // The grace passes; the alarm sends the pending release.
+                        world.now_ms += FORK_ACQUIRE_GRACE_MS;
+                        world.send_releases(path);
+                        continue;
+                    }
+                    assert_eq!(
+                        answer.status,
+                        201,
+                        "{context}: {}",
+                        String::from_utf8_lossy(&answer.body)
+                    );
+                    forks += 1;
+                    model.streams.get_mut(source).unwrap().forks.insert(path.to_owned());
+                    model.streams.insert(
+                        path.to_owned(),
+                        Modelled {
+                            life: Life::Live,
+                            source: Some((source.to_owned(), point)),
+                            own: Vec::new(),
+                            forks: Default::default(),
+                        },
+                    );
+                }
+                (4, Some(Life::Live)) => {
+                    assert_eq!(world.call(path, Method::Delete, "", &[], b"").status, 204, "{context}");
+                    model.delete(path);
+                    soft += u32::from(model.streams.get(path).is_some());
+                }
+                (4 | 5, Some(Life::SoftDeleted)) => {
+                    assert_eq!(world.call(path, Method::Put, "", &[TEXT], b"").status, 409, "{context}");
+                }
+                _ => {}
+            }
+            for check in PATHS {
+                let answer = world.call(check, Method::Get, "offset=-1", &[], b"");
+                let context = format!("seed {seed} step {step}: {check}");
+                match model.streams.get(check).map(|stream| &stream.life) {
+                    None => assert_eq!(answer.status, 404, "{context}"),
+                    Some(Life::SoftDeleted) => assert_eq!(answer.status, 410, "{context}"),
+                    Some(Life::Live) => {
+                        assert_eq!(answer.status, 200, "{context}");
+                        let stream = &model.streams[check];
+                        let grand = stream
+                            .source
+                            .as_ref()
+                            .and_then(|(source, _)| model.streams[source].source.as_ref());
+                        deep += u32::from(grand.is_some());
+                        assert_eq!(
+                            String::from_utf8(answer.body).unwrap(),
+                            model.log(check).concat(),
+                            "{context}"
+                        );
+                    }
+                }
+                let edges = model.streams.get(check).map_or(0, |stream| stream.forks.len() as u64);
+                if world
+                    .streams
+                    .get(check)
+                    .is_some_and(|stream| stream.lifetime().is_some())
+                {
+                    assert_eq!(world.edges(check), edges, "{context}: edges");
+                }
+            }
+        }
+    }
+    assert!(
+        forks > 0 && crashes > 0 && soft > 0 && deep > 0,
+        "forks {forks}, crashes {crashes}, soft deletes {soft}, reads through two forks {deep}"
+    );
+}
