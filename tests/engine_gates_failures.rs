@@ -287,6 +287,107 @@ fn s13_threshold_digest_refused_in_halt_mode_halts_keeps_its_hits_and_resume_res
 }
 
 #[test]
+fn s13_threshold_digest_halted_and_resumed_is_resent_whole_never_re_gating_a_dropped_hit() {
+    // Hit 2 falls out of the window before 3, 4, 5 mint a digest (0..5]: the
+    // gate dropped it quietly. The digest lands but its answer is lost, the
+    // retry is refused: a halt. After the resume the same digest goes again;
+    // re-running the gate from the cursor would admit 2 as a new hit and
+    // send it after the receiver already took 3, 4, 5 (seed 617).
+    let mut world = World::new(27);
+    webhook(
+        &mut world,
+        "/t",
+        "halt",
+        json!({"threshold": {"count": 3, "windowMs": 300}}),
+    );
+    data(&mut world, "/t", 1); // 2
+    world.now += 60_000;
+    data(&mut world, "/t", 3); // 3, 4, 5
+    let mut attempted = Attempted::new();
+    let mut sends = 0;
+    settle(&mut world, "/t", &mut attempted, &mut |_| {
+        sends += 1;
+        match sends {
+            1 => Network::CrashAfterSend,
+            _ => Network::Fail(Outcome::permanent("HTTP 400")),
+        }
+    });
+    assert!(halted(&mut world, "/t"));
+    resume(&mut world, "/t");
+    settle(&mut world, "/t", &mut attempted, &mut |_| Network::Deliver);
+    assert_eq!(
+        delivered(&world),
+        vec![vec![3, 4, 5], vec![3, 4, 5]],
+        "the halted digest, whole, and nothing older after it"
+    );
+    let ids = delivery_ids(&world);
+    assert_eq!(ids[0], ids[1], "the same delivery");
+    // (`gate_dropped_total` lives in memory: the crash reset it.)
+    assert!(!attempted.contains(&2), "the dropped hit is never tried");
+    assert_eq!((held_hits(&mut world, "/t"), lag(&mut world, "/t")), (0, 0));
+    assert_nothing_passed_silently(&mut world, "/t", &attempted);
+}
+
+#[test]
+fn s16_a_halted_digest_does_not_hold_the_log_and_a_pass_into_it_keeps_it_whole() {
+    // The halted digest (3..5] of the test above keeps its pin, but the log
+    // is not held by it: `trimPastSubscribers` trims anyway (§16). A trim
+    // that passes into the digest's range — before the dropped hit 2, or
+    // into the digest itself — keeps the pin, so the resume still sends the
+    // digest whole (the gate kept its hits), never re-gating the rest.
+    for max_events in [6, 4] {
+        let mut world = World::new(28);
+        webhook(
+            &mut world,
+            "/t",
+            "halt",
+            json!({"threshold": {"count": 3, "windowMs": 300}}),
+        );
+        data(&mut world, "/t", 1); // 2
+        world.now += 60_000;
+        data(&mut world, "/t", 3); // 3, 4, 5
+        let mut attempted = Attempted::new();
+        let mut sends = 0;
+        settle(&mut world, "/t", &mut attempted, &mut |_| {
+            sends += 1;
+            match sends {
+                1 => Network::CrashAfterSend,
+                _ => Network::Fail(Outcome::permanent("HTTP 400")),
+            }
+        });
+        assert!(halted(&mut world, "/t"));
+        // Offsets 6 (the halt) and 7 (this), then the pass's fact.
+        world.append(
+            "/t",
+            json!({"type": "events.iterate.com/stream/retention-configured",
+                   "payload": {"maxEvents": max_events, "trimPastSubscribers": true}}),
+        );
+        let now = world.now;
+        let step = world.stream("/t").trim_step(now, [7; 16]).unwrap();
+        assert_eq!(step.error, None);
+        assert_eq!(
+            step.passed.len(),
+            1,
+            "the halted hook is passed, with its fact: {step:?}"
+        );
+        let first = world.stream("/t").info().unwrap().first_offset;
+        assert!(
+            first <= 5,
+            "{max_events}: trimmed into the digest's range (first offset {first})"
+        );
+        resume(&mut world, "/t");
+        settle(&mut world, "/t", &mut attempted, &mut |_| Network::Deliver);
+        assert_eq!(
+            delivered(&world),
+            vec![vec![3, 4, 5], vec![3, 4, 5]],
+            "{max_events} (first offset {first}): the halted digest, whole, and nothing older after it"
+        );
+        assert!(!attempted.contains(&2), "the dropped hit is never tried");
+        assert_eq!((held_hits(&mut world, "/t"), lag(&mut world, "/t")), (0, 0));
+    }
+}
+
+#[test]
 fn s13_threshold_digest_timeouts_follow_the_ladder_then_dead_letter_each_event_or_halt() {
     for mode in ["skip", "halt"] {
         let mut world = World::new(24);

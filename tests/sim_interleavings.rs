@@ -47,6 +47,15 @@
 //!    capture never reaches the model receiver, so invariant 1 catches a
 //!    cursor that passed it. Some events are large: their lines fill an
 //!    invocation's budget, or one line exceeds it (dead-lettered or halted);
+//! 10. no turn stops on a trim step, and no cursor passes an offset without
+//!    its `trimmed` fact (§16; invariant 1 counts a pass only by a fact
+//!    written after the run began): now and then a trim step's transaction
+//!    fails after its facts committed — the object dies there, or the turn
+//!    goes on — so a later try finds its fact (the head moved since); and a
+//!    hostile append takes the key of the fact retention would write next,
+//!    and the keys it would move to (the router refuses them, §2: the sim
+//!    asserts that, then appends them as keys taken before the reservation).
+//!    Facts written and trimmed within one turn are observed as written;
 //!
 //! and at the end, after a drain in which every send succeeds, every
 //! subscription that is not halted has caught up with the head (6). Every
@@ -189,7 +198,8 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         "sim_interleavings: {} seeds, {} steps, {} plans, {} deliveries ({} events), {} dead letters, {} halts, \
          {} skips, {} stale completions, {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
          {} engine calls (max {} rows / {} statements in one), {} gated plans, {} concurrent plans (at most {} \
-         open in one window, {} receipts out of order), {} rows trimmed ({} trimmed facts, {} ephemeral expired), \
+         open in one window, {} receipts out of order), {} rows trimmed ({} trimmed facts, {} ephemeral expired, \
+         {} failed steps, {} facts answered from an earlier try, {} squatted keys), \
          {} log lines (at most {} bytes in one invocation, {} waits for the next, {} over the budget), {} failing seeds, {:.1}s",
         stats.seeds,
         stats.steps,
@@ -214,6 +224,9 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         stats.trimmed_rows,
         stats.trimmed_facts,
         stats.expired_rows,
+        stats.trim_faults,
+        stats.retried_facts,
+        stats.squatted_keys,
         stats.log_lines,
         stats.max_invocation_log_bytes,
         stats.log_waits,

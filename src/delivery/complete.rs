@@ -277,6 +277,10 @@ impl<S: Storage> Stream<S> {
 
     /// Records the halt as a durable fact and resets the row so a resume
     /// restarts after `after_offset` with a fresh attempt count (§6 rules 5, 8).
+    /// A digest's pinned range stays (§8, §13): a resume resends the same
+    /// digest whole. Re-scanning from the cursor would run its gate again —
+    /// a hit it dropped would come back as a new one, older than the digest
+    /// a receiver may already hold. (Only a digest reads the pin.)
     fn halt(
         &mut self,
         key: &str,
@@ -294,7 +298,7 @@ impl<S: Storage> Stream<S> {
         // instead of leaving a resumed subscription with a spent one.
         self.storage.execute(
             "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
-             last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
+             last_error = ?, isolating = 1 WHERE subscription_key = ?",
             &[message.into(), key.into()],
         )?;
         let halt_offset = self

@@ -5,7 +5,7 @@
 use super::{backoff_ms, DeliveryPlan, FailureKind, Outcome};
 use crate::limits::MAX_ERROR_CHARS;
 use crate::schema::RuntimeRow;
-use crate::subscription::{Delivery, Gate, OnFailingEvent};
+use crate::subscription::{Delivery, OnFailingEvent};
 
 /// What one send's outcome does to its subscription.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +100,7 @@ pub(super) fn failing(
     let giving_up = kind == FailureKind::Permanent || attempts >= retry.max_attempts;
     // A digest (aggregate or threshold gate) is retried whole and
     // dead-letters event by event: it never isolates (§8, §13).
-    let aggregating = delivery.is_some_and(|d| d.aggregate.is_some() || matches!(d.gate, Some(Gate::Threshold { .. })));
+    let aggregating = delivery.is_some_and(Delivery::resends_whole);
     if giving_up && plan.events.len() > 1 && !aggregating {
         return Settle::Isolate { message };
     }

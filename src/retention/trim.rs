@@ -179,8 +179,12 @@ impl<S: Storage> Stream<S> {
                     || in_flight_windows.contains(key);
                 // A digest awaiting its (re)send is resent whole (§8): a pass
                 // into it would let a re-plan choose its events again, out of
-                // order for a receiver that took the lost send.
-                let digest_pending = row.is_some_and(|row| row.retry_through_offset.is_some_and(|end| end > cursor))
+                // order for a receiver that took the lost send. A halted one
+                // does not hold the log (§16: it trims anyway); a pass keeps
+                // its pin ([`Stream::pass_cursor`]), so a resume still resends
+                // the digest whole.
+                let digest_pending = subscription.delivery_halted.is_none()
+                    && row.is_some_and(|row| row.retry_through_offset.is_some_and(|end| end > cursor))
                     && subscription
                         .configuration
                         .valid()
@@ -469,17 +473,20 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Moves a passed subscription's cursor to the trim point, as a new
-    /// start of the same run (its retries and window are of trimmed events),
+    /// start of the same run (its retries and window are of trimmed events;
+    /// a halted digest reaching past the point keeps its pin, §8, §13),
     /// and records the pass for the card and the metrics (§11).
     fn pass_cursor(&self, pass: &Passed, through: u64) -> Result<(), StorageError> {
         let key = pass.subscription_key.as_str();
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-             in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, \
+             in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, \
+             retry_through_offset = CASE WHEN retry_through_offset > ? THEN retry_through_offset END, \
              window_scanned_through = CASE WHEN window_scanned_through > ? THEN window_scanned_through END, \
              window_barrier_at = CASE WHEN window_barrier_at > ? THEN window_barrier_at END \
              WHERE subscription_key = ? AND acknowledged_offset < ?",
             &[
+                through.into(),
                 through.into(),
                 through.into(),
                 through.into(),

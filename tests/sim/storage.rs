@@ -3,7 +3,7 @@
 //! can assert bounded work per call (DESIGN.md §6 rule 10, §12) — and a call
 //! that loops is stopped with an error instead of hanging the test.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::path::Path;
 use tributary::storage::rusqlite_driver::RusqliteStorage;
 use tributary::storage::{Row, SqlValue, Storage, StorageError};
@@ -20,7 +20,22 @@ pub struct Counting {
     rows: Cell<u64>,
     queries: Cell<u64>,
     tripped: Cell<bool>,
+    /// Armed: the next trim transaction's delete fails, as if the object
+    /// died between a step's facts and its transaction (§16).
+    crash_in_trim: Cell<bool>,
+    /// The event rows the current call's committed transactions inserted
+    /// ([`Counting::take_written`]), and those of the open transaction.
+    written: RefCell<Vec<Row>>,
+    pending: RefCell<Vec<Row>>,
+    depth: Cell<u32>,
 }
+
+/// What the armed trim crash answers.
+pub const TRIM_CRASH: &str = "sim: the object died inside a trim step";
+/// The engine's one insert of an event row (`stream::rows::insert`).
+const EVENT_INSERT: &str = "INSERT INTO events (";
+/// The trim's delete of the rows it trims (`retention::trim`).
+const TRIM_DELETE: &str = "DELETE FROM events WHERE event_offset > ?";
 
 impl Counting {
     /// Opens a database by SQLite URI (a shared in-memory database that
@@ -31,6 +46,10 @@ impl Counting {
             rows: Cell::new(0),
             queries: Cell::new(0),
             tripped: Cell::new(false),
+            crash_in_trim: Cell::new(false),
+            written: RefCell::new(Vec::new()),
+            pending: RefCell::new(Vec::new()),
+            depth: Cell::new(0),
         })
     }
 
@@ -39,6 +58,7 @@ impl Counting {
         self.rows.set(0);
         self.queries.set(0);
         self.tripped.set(false);
+        self.written.borrow_mut().clear();
     }
 
     pub fn rows_read(&self) -> u64 {
@@ -47,6 +67,18 @@ impl Counting {
 
     pub fn queries(&self) -> u64 {
         self.queries.get()
+    }
+
+    /// Arms (or disarms) the crash inside the next trim transaction.
+    pub fn arm_trim_crash(&self, armed: bool) {
+        self.crash_in_trim.set(armed);
+    }
+
+    /// The event rows the current call committed, as inserted (in
+    /// `event_row::COLUMNS` order): what the engine wrote, even if a later
+    /// statement of the same call deleted it again.
+    pub fn take_written(&self) -> Vec<Row> {
+        std::mem::take(&mut *self.written.borrow_mut())
     }
 
     /// Whether the current call hit a bound (and was failed by the driver).
@@ -61,7 +93,19 @@ impl Storage for Counting {
             return Err(StorageError::Sql("sim: work bound exceeded in this call".to_owned()));
         }
         self.queries.set(self.queries.get() + 1);
+        if self.crash_in_trim.get() && sql.starts_with(TRIM_DELETE) {
+            self.crash_in_trim.set(false);
+            return Err(StorageError::Sql(TRIM_CRASH.to_owned()));
+        }
         let rows = self.inner.query(sql, params)?;
+        if sql.starts_with(EVENT_INSERT) {
+            let journal = if self.depth.get() > 0 {
+                &self.pending
+            } else {
+                &self.written
+            };
+            journal.borrow_mut().push(params.to_vec());
+        }
         self.rows.set(self.rows.get() + rows.len() as u64);
         if self.rows.get() > ROWS_PER_CALL || self.queries.get() > QUERIES_PER_CALL {
             self.tripped.set(true);
@@ -75,7 +119,16 @@ impl Storage for Counting {
     }
 
     fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E> {
-        self.inner.atomically(body)
+        self.depth.set(self.depth.get() + 1);
+        let result = self.inner.atomically(body);
+        self.depth.set(self.depth.get() - 1);
+        if self.depth.get() == 0 {
+            let pending = std::mem::take(&mut *self.pending.borrow_mut());
+            if result.is_ok() {
+                self.written.borrow_mut().extend(pending);
+            }
+        }
+        result
     }
 
     fn rows_written(&self) -> u64 {

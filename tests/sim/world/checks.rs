@@ -280,11 +280,12 @@ impl Sim {
         self.refresh()?;
         let log = &self.observed.events;
         let letters = &self.observed.letters;
-        // The `trimmed` facts (§16): what retention passed, per key.
-        let mut trimmed: BTreeMap<String, Vec<(u64, u64)>> = BTreeMap::new();
-        for event in log
-            .values()
-            .filter(|event| event.local_audit && event.payload["kind"] == "trimmed")
+        // The `trimmed` facts (§16): what retention passed, per key, and
+        // where each fact stands (a run owns only the facts after its start).
+        let mut trimmed: BTreeMap<String, Vec<(u64, u64, u64)>> = BTreeMap::new();
+        for (offset, event) in log
+            .iter()
+            .filter(|(_, event)| event.local_audit && event.payload["kind"] == "trimmed")
         {
             let payload = &event.payload;
             if let (Some(key), Some(after), Some(through)) = (
@@ -292,7 +293,10 @@ impl Sim {
                 payload["afterOffset"].as_u64(),
                 payload["throughOffset"].as_u64(),
             ) {
-                trimmed.entry(key.to_owned()).or_default().push((after, through));
+                trimmed
+                    .entry(key.to_owned())
+                    .or_default()
+                    .push((after, through, *offset));
             }
         }
         let subscriptions = self.source.state().subscriptions.outbound.by_key.clone();
@@ -358,7 +362,7 @@ impl Sim {
                 let passed_by_trim = trimmed.get(key).is_some_and(|passes| {
                     passes
                         .iter()
-                        .any(|(after, through)| *after < offset && offset <= *through)
+                        .any(|(after, through, fact)| *fact > run && *after < offset && offset <= *through)
                 });
                 if verdict == Verdict::FilteredOut
                     || passed_by_trim

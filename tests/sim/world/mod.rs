@@ -221,6 +221,12 @@ pub struct Stats {
     pub trimmed_rows: u64,
     pub trimmed_facts: u64,
     pub expired_rows: u64,
+    /// Trim steps whose transaction failed (injected) after their facts
+    /// committed; passes answered by a fact an earlier try committed; keys
+    /// of the engine's facts a public append took first.
+    pub trim_faults: u64,
+    pub retried_facts: u64,
+    pub squatted_keys: u64,
     /// The log receiver (§15.1): lines written, the most one invocation
     /// wrote (bytes), and plans that waited for a fresh invocation's budget.
     pub log_lines: u64,
@@ -255,6 +261,9 @@ impl Stats {
         self.trimmed_rows += other.trimmed_rows;
         self.trimmed_facts += other.trimmed_facts;
         self.expired_rows += other.expired_rows;
+        self.trim_faults += other.trim_faults;
+        self.retried_facts += other.retried_facts;
+        self.squatted_keys += other.squatted_keys;
         self.log_lines += other.log_lines;
         self.max_invocation_log_bytes = self.max_invocation_log_bytes.max(other.max_invocation_log_bytes);
         self.log_waits += other.log_waits;

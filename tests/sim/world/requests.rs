@@ -39,7 +39,13 @@ impl Sim {
     }
 
     pub(super) fn append_events(&mut self, rng: &mut SplitMix) -> Result<(), Violation> {
-        let body = model::events(rng, &mut self.event_counter);
+        // The squat has dice of its own (drawn without moving `rng`), so
+        // every other choice of a schedule is the one it always made.
+        let mut squat = SplitMix::new(rng.clone().next() ^ 0x5A0A_77E2);
+        let mut body = model::events(rng, &mut self.event_counter);
+        if squat.percent(10) {
+            self.squat_engine_keys(&mut body, &mut squat)?;
+        }
         let result = self.append_public(&body, rng)?;
         let described: Vec<String> = body["events"]
             .as_array()
@@ -66,6 +72,53 @@ impl Sim {
             })
             .unwrap_or_default();
         self.log(format!("append [{}] -> {result:?}", described.join(", ")));
+        Ok(())
+    }
+
+    /// A hostile caller who reads the debug card and the stream's
+    /// `firstOffset` takes the key of the `trimmed` fact retention would
+    /// append next for one subscription (§2, §16) — and, with the batch's
+    /// later events, the keys that fact would move to (`{key}@{offset}`,
+    /// offsets the caller can predict from the head). The router refuses
+    /// them (the prefix is reserved); the sim appends them anyway, as keys
+    /// taken before the reservation: the engine's fact must still be
+    /// written and its trim still happen (invariants 1 and 10).
+    fn squat_engine_keys(&mut self, body: &mut Value, dice: &mut SplitMix) -> Result<(), Violation> {
+        let card = self
+            .source
+            .subscriptions_card()
+            .map_err(|error| engine_error("subscriptions_card", error))?;
+        let Some(subscriptions) = card["subscriptions"].as_array().filter(|all| !all.is_empty()) else {
+            return Ok(());
+        };
+        let chosen = &subscriptions[dice.below(subscriptions.len() as u64) as usize];
+        let runtime = &chosen["runtime"];
+        let cursor = runtime["acknowledgedOffset"]
+            .as_u64()
+            .unwrap_or(0)
+            .max(self.source.first_offset() - 1);
+        let mut key = format!(
+            "trimmed:{}:{cursor}:{}",
+            runtime["runOffset"],
+            chosen["subscriptionKey"].as_str().unwrap_or_default()
+        );
+        let events = body["events"].as_array_mut().expect("a batch body");
+        let taken = (dice.between(1, events.len() as u64) as usize).min(events.len());
+        let mut keys = Vec::with_capacity(taken);
+        // The engine moves a key held at `offset` to `{key}@{offset}`.
+        for (offset, event) in (self.head() + 1..).zip(events.iter_mut().take(taken)) {
+            event["idempotencyKey"] = json!(key);
+            keys.push(key.clone());
+            key = format!("{key}@{offset}");
+        }
+        if tributary::reserved_keys::check_public_append(body.to_string().as_bytes()).is_ok() {
+            return Err(violation(
+                INV_TRIM,
+                format!("the router would accept the engine's keys {keys:?}"),
+            ));
+        }
+        self.stats.squatted_keys += keys.len() as u64;
+        self.log(format!("squat the engine's keys {keys:?}"));
         Ok(())
     }
 

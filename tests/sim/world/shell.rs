@@ -84,7 +84,17 @@ impl Sim {
             self.log("plan: the turn is over, its sends are still in flight");
             return Ok(());
         }
-        self.trim_first(rng.entropy())?;
+        // Now and then (dice of its own, drawn without moving `rng`, so a
+        // schedule's other choices stay the ones it made) the next trim
+        // step's transaction fails after its facts committed (§16): the
+        // object dies there, or the step fails and the turn goes on.
+        let mut faults = SplitMix::new(rng.clone().next() ^ 0x7121_FA17);
+        let fault = faults.percent(10).then(|| faults.percent(50));
+        self.source.storage().arm_trim_crash(fault.is_some());
+        if self.trim_first(rng.entropy())? && fault == Some(true) {
+            self.log("trim: CRASH between the step's facts and its transaction");
+            return self.crash(&mut faults);
+        }
         let due = self
             .metered("due_subscriptions", Target::Source, |stream| {
                 stream.due_subscriptions(now)
@@ -120,39 +130,95 @@ impl Sim {
     }
 
     /// The turn's retention work before its first plan (§16), as the
-    /// production `Turn::plan_due` does: once per turn. A failed step is a
-    /// violation (a trim step never fails on its own, §16).
-    pub(super) fn trim_first(&mut self, entropy: [u8; 16]) -> Result<(), Violation> {
+    /// production `Turn::plan_due` does: once per turn. `true` when an
+    /// injected fault struck a step's transaction; then the turn must still
+    /// go on. Any other failed step is a violation (invariant 10: a trim
+    /// step never fails on its own, and no turn stops on one).
+    pub(super) fn trim_first(&mut self, entropy: [u8; 16]) -> Result<bool, Violation> {
         let now = self.now;
         // What is about to be trimmed is observed first: the invariants
         // judge every offset a cursor passed against the log as it was.
         self.refresh()?;
         let Some(mut turn) = self.turn.take() else {
-            return Ok(());
+            return Ok(false);
         };
         let trimmed = self.metered("trim", Target::Source, |stream| turn.trim(stream, now, entropy));
+        self.source.storage().arm_trim_crash(false);
+        // The facts the steps wrote, some trimmed again by a later step of
+        // the same turn: observed as written.
+        let written = self.observe_written();
         let steps = turn.take_trim_steps();
+        let goes_on = turn.may_plan(now);
         self.turn = Some(turn);
         trimmed?.map_err(|error| engine_error("trim", error))?;
+        let mut struck = false;
         for step in steps {
-            if let Some(error) = step.error.as_deref() {
-                return Err(violation(INV_TRIM, error.to_owned()));
+            match step.error.as_deref() {
+                Some(error) if error.contains(super::super::storage::TRIM_CRASH) => {
+                    self.stats.trim_faults += 1;
+                    self.log("trim: the step's transaction failed after its facts");
+                    struck = true;
+                    continue;
+                }
+                Some(error) => return Err(violation(INV_TRIM, error.to_owned())),
+                None => {}
             }
-            self.stats.trimmed_rows += step.trimmed;
-            self.stats.expired_rows += step.expired;
-            self.stats.trimmed_facts += step.passed.iter().filter(|pass| pass.fact_offset > 0).count() as u64;
-            self.log(format!(
-                "trim: {} rows through {}, {} ephemeral expired, passed {:?}",
-                step.trimmed,
-                step.through,
-                step.expired,
-                step.passed
-                    .iter()
-                    .map(|pass| &pass.subscription_key)
-                    .collect::<Vec<_>>()
-            ));
+            self.tally_trim_step(&step, &written);
         }
-        Ok(())
+        if struck && !goes_on {
+            return Err(violation(INV_TRIM, "the turn stopped on a failed trim step"));
+        }
+        Ok(struck)
+    }
+
+    /// Figures and the trace line of one trim step; a pass whose fact was
+    /// not written by this turn was answered by the fact an earlier try of
+    /// the step committed (a retry after a crash, the head moved since).
+    fn tally_trim_step(&mut self, step: &tributary::retention::trim::TrimStep, written: &BTreeSet<u64>) {
+        self.stats.trimmed_rows += step.trimmed;
+        self.stats.expired_rows += step.expired;
+        let facts: Vec<u64> = step
+            .passed
+            .iter()
+            .map(|pass| pass.fact_offset)
+            .filter(|offset| *offset > 0)
+            .collect();
+        self.stats.trimmed_facts += facts.len() as u64;
+        self.stats.retried_facts += facts.iter().filter(|offset| !written.contains(offset)).count() as u64;
+        self.log(format!(
+            "trim: {} rows through {}, {} ephemeral expired, passed {:?}",
+            step.trimmed,
+            step.through,
+            step.expired,
+            step.passed
+                .iter()
+                .map(|pass| format!(
+                    "{} ({}..{}] fact {}",
+                    pass.subscription_key, pass.after_offset, pass.through_offset, pass.fact_offset
+                ))
+                .collect::<Vec<_>>()
+        ));
+    }
+
+    /// Adds the event rows the last source call committed to what was
+    /// observed of this lifetime's log (a later statement of the call may
+    /// have trimmed them already); returns their offsets.
+    fn observe_written(&mut self) -> BTreeSet<u64> {
+        let rows = self.source.storage().take_written();
+        let same_lifetime = self.observed.stream_id.is_some() && self.observed.stream_id == self.stream_id();
+        let mut offsets = BTreeSet::new();
+        for row in rows {
+            let stored = tributary::records::event_row::decode(tributary::records::event_row::LIST, &row)
+                .expect("an event row as the engine inserted it");
+            offsets.insert(stored.offset);
+            if same_lifetime {
+                self.observed
+                    .events
+                    .entry(stored.offset)
+                    .or_insert_with(|| logged(CommittedEvent::from(stored)));
+            }
+        }
+        offsets
     }
 
     /// The configured `delivery.concurrency` of `key` (1 when absent).
