@@ -81,7 +81,7 @@ async function main() {
     // The same single appends into a stream whose reduced state is near its
     // 256 KiB limit (four subscriptions with 60 KiB descriptions whose filter
     // matches nothing, so the alarm only moves their cursors): measures what
-    // a large state costs each plain append (DESIGN.md §5, §12), side by side
+    // a large state costs each plain append (docs/design.md §5, §12), side by side
     // with the plain stream.
     const bigStatePath = "/bench/append-single-big-state";
     for (let k = 0; k < 4; k++) {

@@ -1,4 +1,4 @@
-// Concurrent delivery benchmark (DESIGN.md §8 `concurrency`): one
+// Concurrent delivery benchmark (docs/design.md §8 `concurrency`): one
 // webhook-post subscription with `delivery.concurrency` 16 against the same
 // subscription with concurrency 1 (the ordered default, the baseline), in
 // one run, on one local Node receiver on 127.0.0.1 that answers each request

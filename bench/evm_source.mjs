@@ -1,4 +1,4 @@
-// EVM source benchmark (DESIGN.md §15) against a local anvil node and the
+// EVM source benchmark (docs/design.md §15) against a local anvil node and the
 // built worker in workerd (localhost only):
 //
 //  - catch-up: a chain of BENCH_EVM_BLOCKS blocks (5000) with

@@ -1,4 +1,4 @@
-// Copy fan-in benchmark (issue 20, DESIGN.md §7 rule 2, §5 inbound): many
+// Copy fan-in benchmark (issue 20, docs/design.md §7 rule 2, §5 inbound): many
 // source streams, each with one copy-to-stream subscription into one target
 // stream, in one workerd started by the e2e harness (localhost only).
 //

@@ -1,4 +1,4 @@
-// Live connections benchmark (DESIGN.md §10), in one workerd started by the
+// Live connections benchmark (docs/design.md §10), in one workerd started by the
 // e2e harness (localhost only), readers and writers in this one Node process:
 //
 //  (a) append → live reader latency: on its own stream per scenario, with 1,

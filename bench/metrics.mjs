@@ -1,4 +1,4 @@
-// Project metrics benchmark (DESIGN.md §11): the project's one scrape
+// Project metrics benchmark (docs/design.md §11): the project's one scrape
 // (`GET /v1/metrics`, answered by the project object from the snapshots the
 // streams reported) side by side with the baseline it replaces — asking
 // every stream for its own page (`GET /v1/streams/{path}/-/metrics`, N

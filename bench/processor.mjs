@@ -1,4 +1,4 @@
-// Hosted processor benchmark (DESIGN.md §9 processor-wake), side by side
+// Hosted processor benchmark (docs/design.md §9 processor-wake), side by side
 // with copy-to-stream, in one workerd started by the e2e harness (localhost
 // only):
 //

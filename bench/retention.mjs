@@ -1,4 +1,4 @@
-// Retention benchmark (DESIGN.md §16): appends into a stream with
+// Retention benchmark (docs/design.md §16): appends into a stream with
 // `maxEvents: 1000` — trimmed in the background by the stream's alarm, in
 // bounded steps, while the appends run — side by side with the same appends
 // into a stream without retention, in one workerd started by the e2e harness

@@ -1,4 +1,4 @@
-// A webhook receiver for a Tributary `webhook-post` subscription (DESIGN.md
+// A webhook receiver for a Tributary `webhook-post` subscription (docs/design.md
 // §9), with the TypeScript client's `verifyWebhook`. It verifies every
 // delivery's Standard Webhooks signature before trusting a byte of it,
 // answers 401 to anything that does not verify, and deduplicates on

@@ -1,4 +1,4 @@
--- Tributary stream schema, version 1 (DESIGN.md §3, §5).
+-- Tributary stream schema, version 1 (docs/design.md §3, §5).
 -- Runs inside every stream Durable Object's SQLite (and natively under rusqlite).
 -- One statement per `;`-terminated line group; no statement contains `;` itself.
 -- Every table is documented as a Rust type in src/schema.rs.

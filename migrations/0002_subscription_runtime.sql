@@ -1,4 +1,4 @@
--- Delivery progress per durable subscription (DESIGN.md §6): storage, not facts.
+-- Delivery progress per durable subscription (docs/design.md §6): storage, not facts.
 -- One row per subscription key in the reduced state. Created, dropped and moved
 -- by the runtime repair (src/stream/runtime.rs) after every commit and on open;
 -- advanced by the delivery loop.

@@ -1,4 +1,4 @@
--- Dead letters (DESIGN.md §8): events a skip-mode subscription gave up on, or
+-- Dead letters (docs/design.md §8): events a skip-mode subscription gave up on, or
 -- that its throttle refused. Written by the delivery spine *before* the cursor
 -- moves past them (write-then-advance); deleted by a successful replay or by
 -- a discard; updated (attempts, reason) by a failed replay.

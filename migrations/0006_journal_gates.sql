@@ -1,4 +1,4 @@
--- The delivery journal (DESIGN.md §13): per itx-call and webhook-post
+-- The delivery journal (docs/design.md §13): per itx-call and webhook-post
 -- subscription, each offset it delivered or dead-lettered and under which
 -- delivery id. Written by the delivery spine before the cursor passes the
 -- offset; pruned to the subscription's journal depth in the same write;

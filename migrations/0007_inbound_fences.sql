@@ -1,4 +1,4 @@
--- The inbound stamp fence (DESIGN.md §7 rule 2, §5 inbound), in its own table
+-- The inbound stamp fence (docs/design.md §7 rule 2, §5 inbound), in its own table
 -- instead of the reduced-state document, so one stream can take copies from
 -- 10,000 sources: one row per (source_path, subscription_key) this stream
 -- committed copies from, with the stamp of the last one and how many it

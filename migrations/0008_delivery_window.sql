@@ -1,4 +1,4 @@
--- Concurrent delivery (DESIGN.md §8 `concurrency`): the window of one
+-- Concurrent delivery (docs/design.md §8 `concurrency`): the window of one
 -- itx-call or webhook-post subscription whose deliveries run concurrently.
 -- One row per event planned past the cursor and not yet passed by it, under
 -- its own delivery id: in flight (`in_flight_deadline_at_ms`), waiting for

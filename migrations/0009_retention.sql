@@ -1,4 +1,4 @@
--- Retention (DESIGN.md §16): how far the log was trimmed, the bytes it holds,
+-- Retention (docs/design.md §16): how far the log was trimmed, the bytes it holds,
 -- and the snapshot of the fold at the trim point, so a rebuild is the snapshot
 -- plus the fold of the retained events. Every table is documented as a Rust
 -- type in src/retention/ (records) and src/schema.rs.

@@ -1,4 +1,4 @@
--- The Durable Streams face (DESIGN.md §17): byte messages, the face's settings
+-- The Durable Streams face (docs/design.md §17): byte messages, the face's settings
 -- of a lifetime, and the writers' state. Every table is documented as a Rust
 -- type in src/schema.rs and src/durable_streams/face/store.rs.
 

@@ -1,4 +1,4 @@
--- Forks (DESIGN.md §18): a stream that begins as another stream's prefix.
+-- Forks (docs/design.md §18): a stream that begins as another stream's prefix.
 -- Every table is documented as a Rust type in src/fork/store.rs.
 
 -- The fork's source (one row, id = 1), written by the creating PUT in the

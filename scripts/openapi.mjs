@@ -1,4 +1,4 @@
-// The OpenAPI document (DESIGN.md §2, issue 22): openapi.yaml is written by
+// The OpenAPI document (docs/design.md §2, issue 22): openapi.yaml is written by
 // hand; everything else is generated from it and committed:
 // - openapi.json (the worker embeds it for `GET /v1/openapi.json`, the native
 //   route test reads it);

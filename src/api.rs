@@ -1,7 +1,7 @@
 //! The HTTP surface of one stream, without HTTP: the Durable Object turns a
 //! request into [`ApiRequest`], calls [`Stream::handle`], and sends back the
 //! [`ApiResponse`]. Keeping this in the engine makes the whole API natively
-//! testable (DESIGN.md §1 "the shell is thin").
+//! testable (docs/design.md §1 "the shell is thin").
 
 use crate::error::{ApiError, ErrorCode};
 use crate::event::Authority;

@@ -1,4 +1,4 @@
-//! Bearer tokens (DESIGN.md §2), without HTTP: `API_TOKENS` parsed into a
+//! Bearer tokens (docs/design.md §2), without HTTP: `API_TOKENS` parsed into a
 //! token → [`Grant`] table, the token a request presents, and a
 //! constant-time lookup. The shell reads the secret and the headers; every
 //! decision is here, natively tested. What each route needs of a grant is

@@ -1,4 +1,4 @@
-//! The stream catalog (DESIGN.md §14): a project's streams, listed in path
+//! The stream catalog (docs/design.md §14): a project's streams, listed in path
 //! order. Each stream registers its lifetime when created and unregisters
 //! it when destroyed, at least once: the stream compares what the catalog
 //! acknowledged (`catalog_registration`, which survives deletion) with what

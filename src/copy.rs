@@ -1,4 +1,4 @@
-//! copy-to-stream (DESIGN.md §7): the stamp of a delivery run, the provenance
+//! copy-to-stream (docs/design.md §7): the stamp of a delivery run, the provenance
 //! hop every copy carries, the batch that crosses from the source stream to
 //! the receiving stream, and the derived identity that makes retries collapse.
 

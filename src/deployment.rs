@@ -1,4 +1,4 @@
-//! What the deployment allows (DESIGN.md §9), read by the shell from its
+//! What the deployment allows (docs/design.md §9), read by the shell from its
 //! environment and handed to the engine: webhook URL relaxation, the ITX
 //! service allowlist, and the webhook signing key. Checked when a
 //! subscription is configured — never during replay, so a fold stays a pure

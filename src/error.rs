@@ -1,4 +1,4 @@
-//! The JSON error body of DESIGN.md §2, the one table of its codes
+//! The JSON error body of docs/design.md §2, the one table of its codes
 //! ([`ErrorCode`], each with its HTTP status), and the trait every
 //! operation's error enum implements to produce it. Each operation has its
 //! own `thiserror` enum (next to the operation) and maps each of its

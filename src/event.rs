@@ -1,4 +1,4 @@
-//! Events (DESIGN.md §3): the input a caller sends, its validation, and the
+//! Events (docs/design.md §3): the input a caller sends, its validation, and the
 //! committed event every read returns.
 
 use crate::error::{details, ApiFailure, ErrorCode};

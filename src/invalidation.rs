@@ -1,4 +1,4 @@
-//! `events-invalidated` (DESIGN.md §4, §13): an upstream declaring earlier
+//! `events-invalidated` (docs/design.md §4, §13): an upstream declaring earlier
 //! events of this stream invalid — a range `{afterOffset, reason?}` (every
 //! durable event with `afterOffset < offset <` its own) or a list
 //! `{offsets: [...], reason?}` (at most 1000, all below its own offset).

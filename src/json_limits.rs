@@ -1,4 +1,4 @@
-//! Nesting depth of JSON (DESIGN.md §3 rule 2), measured without recursion so
+//! Nesting depth of JSON (docs/design.md §3 rule 2), measured without recursion so
 //! hostile input cannot exhaust the stack; and a cheap screen that tells
 //! when raw JSON cannot contain a name, so the router parses a body only
 //! when it must.

@@ -1,6 +1,6 @@
-//! Tributary's engine: durable, offset-ordered event streams (DESIGN.md).
+//! Tributary's engine: durable, offset-ordered event streams (docs/design.md).
 //!
-//! Sans-I/O (DESIGN.md §1): nothing here reads a clock, draws randomness or
+//! Sans-I/O (docs/design.md §1): nothing here reads a clock, draws randomness or
 //! touches the network. Time and entropy arrive as [`Inputs`]; storage is the
 //! [`storage::Storage`] trait, implemented over `rusqlite` for native tests and
 //! over the Durable Object `SqlStorage` by the shell in `durable-objects/`.
@@ -39,7 +39,7 @@ pub mod text;
 pub mod time;
 pub mod webhook;
 
-/// What the outside world supplies to one engine call (DESIGN.md §1).
+/// What the outside world supplies to one engine call (docs/design.md §1).
 #[derive(Debug, Clone, Copy)]
 pub struct Inputs {
     /// Wall-clock time in Unix milliseconds, read by the shell.

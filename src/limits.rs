@@ -1,4 +1,4 @@
-//! Every limit of DESIGN.md §12, in one place.
+//! Every limit of docs/design.md §12, in one place.
 
 /// Largest serialized JSON of one event (§3 rule 2).
 pub const MAX_EVENT_BYTES: usize = 256 * 1024;

@@ -1,4 +1,4 @@
-//! Stream paths (DESIGN.md §2): `/` then 1–16 segments of `[A-Za-z0-9._~-]+`,
+//! Stream paths (docs/design.md §2): `/` then 1–16 segments of `[A-Za-z0-9._~-]+`,
 //! never `.`, `..` or `-`, at most 512 bytes.
 
 use crate::error::{details, ApiFailure, ErrorCode};

@@ -1,4 +1,4 @@
-//! The engine's idempotency-key namespace (DESIGN.md §3 rule 4, §7 rule 4,
+//! The engine's idempotency-key namespace (docs/design.md §3 rule 4, §7 rule 4,
 //! §8, §13, §15). The engine derives keys for the events it appends itself,
 //! from data any reader of the stream can see; a public append that took one
 //! first would make the engine's own append fail with 409

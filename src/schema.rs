@@ -1,4 +1,4 @@
-//! The storage schema of one stream (DESIGN.md §1), as documented types.
+//! The storage schema of one stream (docs/design.md §1), as documented types.
 //!
 //! `migrations/*.sql` is the single source of DDL; this module embeds those
 //! files, applies them in order, and names each table with the Rust type that

@@ -1,4 +1,4 @@
-//! `POST /v1/streams/{receivingPath}/-/subscribe-from` (DESIGN.md §5): called
+//! `POST /v1/streams/{receivingPath}/-/subscribe-from` (docs/design.md §5): called
 //! on the receiving stream, it appends exactly one event — the source's
 //! `subscription-configured` with a `copy-to-stream` receiver pointing back at
 //! the caller. This module turns the request into that event; the router

@@ -1,4 +1,4 @@
-//! Excerpts quoted in error messages (DESIGN.md §2, §6, §9), each cut to its
+//! Excerpts quoted in error messages (docs/design.md §2, §6, §9), each cut to its
 //! limit in `limits.rs`; and the one rule of a plain name (processors,
 //! sources, secrets).
 

@@ -3,7 +3,7 @@
 //! has a heading in `docs/design.md`. A citation qualified by another
 //! document (`PROTOCOL §5.2`, `RFC 9110 §8.3`, the Durable Streams
 //! protocol's own numbering) is not ours and is not checked. Both spellings,
-//! `DESIGN.md §N` and `docs/design.md §N`, count as ours until
+//! `docs/design.md §N` and `docs/design.md §N`, count as ours until
 //! `scripts/cite-design` rewrites the first into the second.
 #![allow(clippy::expect_used, clippy::indexing_slicing)]
 
@@ -20,7 +20,7 @@ const QUALIFIER_REACH_CHARS: usize = 120;
 /// Words that name another document's sections.
 const FOREIGN_QUALIFIERS: [&str; 4] = ["PROTOCOL", "RFC", "protocol's", "Protocol"];
 /// Words that name ours.
-const OWN_QUALIFIERS: [&str; 2] = ["DESIGN.md", "design.md"];
+const OWN_QUALIFIERS: [&str; 2] = ["docs/design.md", "design.md"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -156,7 +156,7 @@ fn a_citation_qualified_by_another_document_is_not_ours() {
     let wrapped = "(PROTOCOL §5.2\n//! §5.3)";
     assert!(is_foreign(wrapped, wrapped.rfind('§').expect("a §")));
     assert!(is_foreign("RFC 9110 §8.3", 9));
-    let ours = "PROTOCOL §5.2 says so; DESIGN.md §15.1 too";
+    let ours = "PROTOCOL §5.2 says so; docs/design.md §15.1 too";
     assert!(!is_foreign(ours, ours.rfind('§').expect("a §")));
     assert!(!is_foreign("the fence (§7)", 11));
     assert_eq!(

@@ -1,4 +1,4 @@
-//! The Durable Streams face on real SQLite (DESIGN.md §17): one stream, two
+//! The Durable Streams face on real SQLite (docs/design.md §17): one stream, two
 //! faces — what the protocol writes the native face reads and delivers, and
 //! the reverse; every write checked in the protocol's order; byte messages
 //! byte-exact; closure, expiry and producers as the engine decides them.

@@ -1,4 +1,4 @@
-//! The stream catalog natively (DESIGN.md §14): a stream owes its project's
+//! The stream catalog natively (docs/design.md §14): a stream owes its project's
 //! catalog a registration per lifetime and an unregistration per destroy,
 //! until acknowledged — across restarts, and after its tables are gone; the
 //! catalog orders lifetimes, and lists by path with a prefix, paged.

@@ -1,4 +1,4 @@
-//! Concurrent delivery natively (DESIGN.md §8 `concurrency`, §6, §13): up
+//! Concurrent delivery natively (docs/design.md §8 `concurrency`, §6, §13): up
 //! to N single-event deliveries in flight, each under its own delivery id,
 //! completing in any order; the cursor passes only the completed front; a
 //! stuck event holds the cursor and nothing else; each failure is retried

@@ -1,4 +1,4 @@
-//! `delivery.concurrency` at configure time (DESIGN.md §8 `concurrency`,
+//! `delivery.concurrency` at configure time (docs/design.md §8 `concurrency`,
 //! §2 "a bad request never changes state"): an integer 1–32 on itx-call and
 //! webhook-post, above 1 only in `skip` mode and never with an aggregate or
 //! a gate; anything else is a 422 naming the field, validated before the

@@ -1,4 +1,4 @@
-//! Retraction down copy chains natively (DESIGN.md §13 "Through copies" and
+//! Retraction down copy chains natively (docs/design.md §13 "Through copies" and
 //! "Copies and invalidation order", §7): a copy batch ends at an
 //! `events-invalidated`, the receiver commits its derived invalidation
 //! before any later copy, a copied invalidation's offsets are mapped through

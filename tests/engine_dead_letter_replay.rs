@@ -1,4 +1,4 @@
-//! Dead-letter replay under a changing stream (DESIGN.md §8, §13, §3 rule 6):
+//! Dead-letter replay under a changing stream (docs/design.md §8, §13, §3 rule 6):
 //! a replay's completion is fenced by the lifetime it was planned in (a
 //! stream deleted and recreated while a replay is in flight keeps the new
 //! lifetime's letter with the same id), and an event that was invalidated —

@@ -1,4 +1,4 @@
-//! The delivery spine and copy-to-stream (DESIGN.md §6, §7), driven natively
+//! The delivery spine and copy-to-stream (docs/design.md §6, §7), driven natively
 //! with a simulated clock, seeded entropy and a scripted network.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 

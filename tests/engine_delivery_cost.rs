@@ -1,4 +1,4 @@
-//! What one webhook delivery costs in storage statements (DESIGN.md §6,
+//! What one webhook delivery costs in storage statements (docs/design.md §6,
 //! §12): counted through the native driver, per delivery, for one
 //! subscription and for ten. The count must be small and flat in the number
 //! of subscriptions (issue 20: independent subscriptions scale). Run with

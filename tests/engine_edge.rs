@@ -1,4 +1,4 @@
-//! The HTTP edge's decisions, natively (DESIGN.md §2, §3 rule 4, §12): the
+//! The HTTP edge's decisions, natively (docs/design.md §2, §3 rule 4, §12): the
 //! `API_TOKENS` table and presented tokens, and the engine's reserved
 //! idempotency-key namespace.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]

@@ -1,4 +1,4 @@
-//! Copy fan-in (issue 20, DESIGN.md §7 rule 2, §5 inbound, §11, §12): the
+//! Copy fan-in (issue 20, docs/design.md §7 rule 2, §5 inbound, §11, §12): the
 //! inbound fence records are rows of their own table, so one receiving stream
 //! takes copies from 10,000 sources with none refused, at a per-copy cost that
 //! does not grow with the number of sources; stream info counts the records

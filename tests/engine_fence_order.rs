@@ -1,4 +1,4 @@
-//! The stamp fence orders numerically (DESIGN.md §7 rule 2, issue 19 "Typed
+//! The stamp fence orders numerically (docs/design.md §7 rule 2, issue 19 "Typed
 //! records"): a newer source lifetime wins as a time, not as text, and a
 //! newer config generation wins as an integer. The inbound record keeps its
 //! §5 shape in stream info's reduced state.

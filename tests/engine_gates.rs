@@ -1,4 +1,4 @@
-//! Gates on their failure paths (DESIGN.md §13 Gates, §6 rules 5, 6, 11, §8):
+//! Gates on their failure paths (docs/design.md §13 Gates, §6 rules 5, 6, 11, §8):
 //! a gate decides once per hit and never re-runs on a retry, a failing
 //! threshold digest follows the retry ladder and then dead-letters each
 //! contained event or halts, and invalidated held hits are dropped.

@@ -1,6 +1,6 @@
 //! Both gates against receivers that fail transiently, fail permanently,
 //! time out, and a crash between plan and completion, in `skip` and `halt`
-//! mode (DESIGN.md §13 Gates, §6 rules 5, 6, 7, 11, §8). The invariant in
+//! mode (docs/design.md §13 Gates, §6 rules 5, 6, 7, 11, §8). The invariant in
 //! every case: a gate may discard only a hit it never tried to deliver;
 //! nothing passes silently; the alarm is never left due with nothing to do.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]

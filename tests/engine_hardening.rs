@@ -1,4 +1,4 @@
-//! Delivery hardening (DESIGN.md §6 rules 7, 10, 11; §12): the three
+//! Delivery hardening (docs/design.md §6 rules 7, 10, 11; §12): the three
 //! reproduced defects of issue 9 as regression tests, and every budget the
 //! engine enforces — scan windows, byte-bounded reads — natively, over real
 //! SQLite (the inbound fence bound: `engine_fanin.rs`).

@@ -1,4 +1,4 @@
-//! What one alarm invocation may do (DESIGN.md §12, §15.1), driven as the
+//! What one alarm invocation may do (docs/design.md §12, §15.1), driven as the
 //! shell's loop drives the production turn (`World::invocation`):
 //!
 //! - the log receiver writes at most the invocation's log budget

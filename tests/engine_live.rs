@@ -1,4 +1,4 @@
-//! Live connections natively (DESIGN.md §10): replay then live with no gap
+//! Live connections natively (docs/design.md §10): replay then live with no gap
 //! and no duplicate even when appends race the replay, ephemeral events only
 //! after the open, filters, keys that never collide with subscription keys,
 //! the per-stream limit, and backpressure.

@@ -1,4 +1,4 @@
-//! Coalesced WebSocket acknowledgements natively (DESIGN.md §10, §12): every
+//! Coalesced WebSocket acknowledgements natively (docs/design.md §10, §12): every
 //! ack counts against the backlog at once, but a caught-up connection's
 //! record (the socket's attachment) is saved only when acks moved it by
 //! `LIVE_ACK_WINDOW_BYTES`; a client that acks only that often is never a

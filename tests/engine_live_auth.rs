@@ -1,4 +1,4 @@
-//! Live connections natively, the rest of issue 18's live items (DESIGN.md
+//! Live connections natively, the rest of issue 18's live items (docs/design.md
 //! §10, §12): a connection's record keeps a hash of its token (never the
 //! token) and passes re-authentication only while the configured tokens
 //! still map that hash to its own project; long-poll waiters are bounded

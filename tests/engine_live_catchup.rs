@@ -1,4 +1,4 @@
-//! Live catch-up's failure paths natively (DESIGN.md §10, §12): a filtered
+//! Live catch-up's failure paths natively (docs/design.md §10, §12): a filtered
 //! catch-up that scans its whole budget without a match still makes
 //! progress — SSE ends with an `id:` carrying the scanned position (so the
 //! client's `Last-Event-ID` moves), a WebSocket is told to keep scanning on

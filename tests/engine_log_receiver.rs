@@ -1,4 +1,4 @@
-//! The log receiver (DESIGN.md §15.1): `receiver: {action: "log"}` plans a
+//! The log receiver (docs/design.md §15.1): `receiver: {action: "log"}` plans a
 //! batch of events like itx-call, the shell writes one JSON line per event
 //! (`tributary::delivery::log_lines`) and the cursor moves past them; a
 //! failing transform follows `onFailingEvent`; bad configurations are 422

@@ -1,4 +1,4 @@
-//! The mempool source natively (DESIGN.md §15.1): the state machine driven
+//! The mempool source natively (docs/design.md §15.1): the state machine driven
 //! against a fake node's pending pool and filters, appending into a real
 //! engine stream over SQLite. Matching and decoding, once per transaction
 //! whatever is re-announced, re-polled or repeated after a crash; a node

@@ -1,4 +1,4 @@
-//! The mempool source's configuration natively (DESIGN.md §15.1, the
+//! The mempool source's configuration natively (docs/design.md §15.1, the
 //! `/v1/sources` routes): defaults and normalisation, malformed, oversized
 //! and hostile bodies refused naming the field, the chain id check, one
 //! object switching kinds, and the reserved key namespace.

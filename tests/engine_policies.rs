@@ -1,4 +1,4 @@
-//! Delivery policies (DESIGN.md §8): dead letters with replay and discard,
+//! Delivery policies (docs/design.md §8): dead letters with replay and discard,
 //! throttle, aggregate digests, and configurations that no longer validate —
 //! natively, with the deterministic world of the spine tests.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]

@@ -1,4 +1,4 @@
-//! Two hosted processors on one stream, under failure (DESIGN.md §9, §6):
+//! Two hosted processors on one stream, under failure (docs/design.md §9, §6):
 //! two processor-wake subscriptions of two DIFFERENT processors (each its
 //! own instance and checkpoint), delivered through the spine while the
 //! shell fails in every way it can — the wake or the fold answers 5xx once,

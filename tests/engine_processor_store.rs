@@ -1,4 +1,4 @@
-//! The project's processor definitions at scale (DESIGN.md §9, §12, §14):
+//! The project's processor definitions at scale (docs/design.md §9, §12, §14):
 //! `GET /v1/processors` is paged (`?after=&limit=`, `nextAfter`, like `GET
 //! /v1/streams`) and reads no definition bodies; a new PUT counts the
 //! definitions in SQL instead of decoding all of them, and past 1000 is a

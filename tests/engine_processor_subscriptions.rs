@@ -1,4 +1,4 @@
-//! Processor-wake subscriptions on one stream (DESIGN.md §9, §12): one per
+//! Processor-wake subscriptions on one stream (docs/design.md §9, §12): one per
 //! (stream, processor) — a second key naming the same processor is 409
 //! `processor_already_subscribed`, in a single or a batch append, and
 //! changes nothing; a log written before that rule keeps the first and

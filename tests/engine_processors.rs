@@ -1,4 +1,4 @@
-//! Hosted processors natively (DESIGN.md §9): definitions (validation,
+//! Hosted processors natively (docs/design.md §9): definitions (validation,
 //! versions), the instance's wake/fold, and the determinism property — for
 //! random logs, filters, batch sizes, crashes at every step, failures and
 //! redefinitions, the instance's state equals a plain fold of the matching

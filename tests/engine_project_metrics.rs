@@ -1,4 +1,4 @@
-//! Project-wide metrics natively (DESIGN.md §11): a stream's snapshot holds
+//! Project-wide metrics natively (docs/design.md §11): a stream's snapshot holds
 //! what its card and dead letters say; the project stores one per listed
 //! lifetime and forgets it with the lifetime; a scrape is bounded; a
 //! hostile report changes nothing; every completion but a stale one is one

@@ -1,4 +1,4 @@
-//! Range reads built as JSON by SQLite (DESIGN.md §2 reads, §3; issue 20's
+//! Range reads built as JSON by SQLite (docs/design.md §2 reads, §3; issue 20's
 //! catch-up read): the page the HTTP route sends (`read_range_json`) is the
 //! very JSON of the typed read (`read_range` serialized) — the same events,
 //! fields, escapes, `createdAt`, ephemeral flags, idempotency keys, copy

@@ -1,4 +1,4 @@
-//! Replay determinism (DESIGN.md §5): for random sequences of configure,
+//! Replay determinism (docs/design.md §5): for random sequences of configure,
 //! replace, remove, cursor-set, halt and resume events and of copies from a
 //! few sources in older, equal and newer runs — accepted or refused — the
 //! incrementally reduced state equals a rebuild from the log, the inbound

@@ -1,4 +1,4 @@
-//! Retention (DESIGN.md §16) on real SQLite: trimming by count, age and
+//! Retention (docs/design.md §16) on real SQLite: trimming by count, age and
 //! bytes; what pins the log (a lagging or halted subscription); the
 //! `trimmed` fact before a cursor is passed; ephemeral expiry; 410 for what
 //! was trimmed; the storage budget's 507; snapshot + tail = live state.

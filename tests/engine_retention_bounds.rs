@@ -1,4 +1,4 @@
-//! Retention's work is bounded per step and per turn (DESIGN.md §16, §12)
+//! Retention's work is bounded per step and per turn (docs/design.md §16, §12)
 //! over a log of a million events: an open counts no more than a
 //! checkpoint's worth of rows, a trim step deletes at most its budget in a
 //! handful of statements, one alarm turn runs at most its steps, and the

@@ -1,4 +1,4 @@
-//! Retention's failure paths (DESIGN.md §2, §16, issue 29): an engine fact
+//! Retention's failure paths (docs/design.md §2, §16, issue 29): an engine fact
 //! whose key a public append took first; a trim step retried after the
 //! head moved; a trim step that fails (the turn's deliveries go on);
 //! ephemeral expiry after a trim deleted the cached oldest row; the storage

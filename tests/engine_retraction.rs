@@ -1,4 +1,4 @@
-//! Retraction, the delivery journal and gates natively (DESIGN.md §13):
+//! Retraction, the delivery journal and gates natively (docs/design.md §13):
 //! retractions in order before anything after the invalidation, never for
 //! what was not delivered, never throttled; dead-lettered retractions kept
 //! and never replayed; journal gaps recorded; invalidations flowing down

@@ -1,4 +1,4 @@
-//! Receiver secrets and headers natively (DESIGN.md §9): the project's
+//! Receiver secrets and headers natively (docs/design.md §9): the project's
 //! write-only store on real SQLite with the project migrations, reference
 //! parsing, rotation by version through the stream's cache, the resolved
 //! URL re-checked, `secret_missing`, and the redaction of every failure a

@@ -1,4 +1,4 @@
-//! The EVM source natively (DESIGN.md §15): the state machine driven over
+//! The EVM source natively (docs/design.md §15): the state machine driven over
 //! scripted chains by a fake JSON-RPC node, appending into a real engine
 //! stream over SQLite. The property: whatever the forks (random depth,
 //! flip-flops back to an old fork), faults (429, 5xx, timeouts, wrong ids,

@@ -1,4 +1,4 @@
-//! EVM source configuration natively (DESIGN.md §15, the `/v1/sources`
+//! EVM source configuration natively (docs/design.md §15, the `/v1/sources`
 //! routes): defaults and normalisation, bad configurations refused naming the
 //! field, the endpoint chain id check, what a PUT restarts, the start without
 //! `startBlock`, the status shape, and the directory listing.

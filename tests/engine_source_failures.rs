@@ -1,4 +1,4 @@
-//! EVM source failures natively (DESIGN.md §15 "Failures"): transient
+//! EVM source failures natively (docs/design.md §15 "Failures"): transient
 //! failures back off and rotate URLs, malformed requests stop the source,
 //! inconsistent logs are never appended, a refused range halves, and an
 //! append refused by the stream fails the source with the reason.

@@ -1,4 +1,4 @@
-//! The EVM source and its target stream's lifetime (DESIGN.md §15, §3 rule
+//! The EVM source and its target stream's lifetime (docs/design.md §15, §3 rule
 //! 6): the offsets a source keeps for its unfinalized window belong to one
 //! lifetime of the target. After the target is deleted (and created again,
 //! by anyone), a reorg must not invalidate the new lifetime's unrelated

@@ -1,4 +1,4 @@
-//! Sources per project (DESIGN.md §15, §12): the project's directory admits
+//! Sources per project (docs/design.md §15, §12): the project's directory admits
 //! at most 100 source names; `PUT /v1/sources/{name}` registers there before
 //! it commits, so the 101st name is a 422 `too_many_sources` that creates
 //! nothing, while redefining a listed name, or a name after a DELETE, is fine.

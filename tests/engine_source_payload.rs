@@ -1,4 +1,4 @@
-//! EVM source payloads natively (DESIGN.md §15 "Events", §3): the
+//! EVM source payloads natively (docs/design.md §15 "Events", §3): the
 //! `evm.log` payload decodes args and carries the log's coordinates;
 //! hostile logs decode cleanly or not at all; oversized logs keep their
 //! coordinates and drop what does not fit.

@@ -1,4 +1,4 @@
-//! EVM source reorganisations natively (DESIGN.md §15 "Reorg →
+//! EVM source reorganisations natively (docs/design.md §15 "Reorg →
 //! invalidation"): a reorg invalidates exactly the dead fork's offsets, a
 //! fork deeper than the window invalidates the whole window, a block that
 //! comes back is appended again under a new key, a crash between append and

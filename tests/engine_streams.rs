@@ -1,4 +1,4 @@
-//! Native engine tests of DESIGN.md §3 against real SQLite (rusqlite), running
+//! Native engine tests of docs/design.md §3 against real SQLite (rusqlite), running
 //! the same migrations and queries as the Durable Object.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 

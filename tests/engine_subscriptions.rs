@@ -1,4 +1,4 @@
-//! Durable-subscription configuration (DESIGN.md §4, §5, §6 runtime rows),
+//! Durable-subscription configuration (docs/design.md §4, §5, §6 runtime rows),
 //! natively against real SQLite.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 

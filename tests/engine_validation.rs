@@ -1,4 +1,4 @@
-//! Bad input never commits (DESIGN.md §2, §3 rules 1, 2, 7): each case gets its
+//! Bad input never commits (docs/design.md §2, §3 rules 1, 2, 7): each case gets its
 //! status and code, and the stream is left exactly as it was.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 

@@ -1,4 +1,4 @@
-//! Forks on real SQLite (DESIGN.md §18): a small world of streams and a
+//! Forks on real SQLite (docs/design.md §18): a small world of streams and a
 //! shell that does what the stream object does between them — asks a
 //! source for its grant, reads a prefix page by page through a chain, and
 //! sends the releases a deleted fork owes. The invariants: a fork's read is

@@ -1,4 +1,4 @@
-//! JSONata evaluation is bounded in steps, not time (DESIGN.md §5, §12): the
+//! JSONata evaluation is bounded in steps, not time (docs/design.md §5, §12): the
 //! Workers clock does not advance during synchronous execution, so only a
 //! step budget can stop a runaway filter or transform there. Every bomb below
 //! ends with a clear evaluation error, natively, through our one door

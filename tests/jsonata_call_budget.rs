@@ -1,4 +1,4 @@
-//! The JSONata steps of one engine call are capped (DESIGN.md §12 row "JSONata
+//! The JSONata steps of one engine call are capped (docs/design.md §12 row "JSONata
 //! per engine call", issue 18 item 9): an expensive filter on a long log used
 //! to evaluate up to MAX_SCAN_ROWS events in one synchronous `plan_delivery`,
 //! freezing every stream of the isolate (a request to another stream waited

@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 //! The official JSONata test suite (jsonata-js 2.2.2, kept as data in
 //! `../shared/conformance/jsonata`), run case by case through our one door to
-//! JSONata, `tributary::jsonata` (DESIGN.md §5), exactly as the product uses it:
+//! JSONata, `tributary::jsonata` (docs/design.md §5), exactly as the product uses it:
 //! our size limit, our stack-depth cap, our step budget, no time limit.
 //!
 //! Rules (the suite's README):

@@ -1,4 +1,4 @@
-//! JSONata evaluation is bounded in memory, not only in steps (DESIGN.md §12
+//! JSONata evaluation is bounded in memory, not only in steps (docs/design.md §12
 //! row "JSONata evaluation", issue 18 item 1): a few steps can build a huge
 //! value, and a size driven by an argument (`$pad`'s width) used to be a
 //! capacity-overflow panic that reset the whole wasm isolate. Every size bomb

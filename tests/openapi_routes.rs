@@ -1,4 +1,4 @@
-//! The OpenAPI document cannot drift from the route table (DESIGN.md §2,
+//! The OpenAPI document cannot drift from the route table (docs/design.md §2,
 //! issue 22): every route the router accepts is documented with its method,
 //! every documented operation parses to the route it documents, and every
 //! error code of `ErrorCode` is in the document with its status.

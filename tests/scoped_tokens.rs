@@ -1,4 +1,4 @@
-//! Scoped tokens natively (DESIGN.md §2 Scopes, issue 22): `API_TOKENS`
+//! Scoped tokens natively (docs/design.md §2 Scopes, issue 22): `API_TOKENS`
 //! values parsed into grants (hostile values are `misconfigured`), and the
 //! matrix scope × route — every public route, checked as the Worker entry
 //! checks it (`route::scope::need`, `authorize`, then the append's events

@@ -1,4 +1,4 @@
-//! Issue 9: the simulation explores what the shell does (DESIGN.md §6, §7, §8).
+//! Issue 9: the simulation explores what the shell does (docs/design.md §6, §7, §8).
 //!
 //! Per seed, a random schedule over one source stream (real SQLite through
 //! the engine's native driver) with subscriptions of every receiver kind and
@@ -296,7 +296,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
 /// Steps per seed of the copy-chain simulation (`SIM_STEPS` overrides).
 const CHAIN_STEPS: usize = 40;
 
-/// Issue 18 (DESIGN.md §13 "Through copies", "Copies and invalidation
+/// Issue 18 (docs/design.md §13 "Through copies", "Copies and invalidation
 /// order"): copies carrying invalidations through two hops, `/a → /b → /c`
 /// with a webhook on `/b` and `/c`, under failing and restarting receivers
 /// (tests/sim/chain.rs). Invariant: every retraction reaches each receiver

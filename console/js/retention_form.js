@@ -1,4 +1,4 @@
-// Retention (DESIGN.md §16): a small form appending `retention-configured`
+// Retention (docs/design.md §16): a small form appending `retention-configured`
 // {maxAgeMs?, maxEvents?, maxBytes?, trimPastSubscribers?}; blank limits are
 // left out (all blank: keep everything). The API's 422 names the field.
 import { h, replace, notice, errorBox, field } from "./dom.js";

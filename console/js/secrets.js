@@ -1,4 +1,4 @@
-// Secrets (DESIGN.md §9 "Receiver secrets and headers"): the project's
+// Secrets (docs/design.md §9 "Receiver secrets and headers"): the project's
 // write-only values a webhook takes its `url` or a header value from, as
 // `{"secret": NAME}`. The page lists names, versions and when each was
 // written (`GET /v1/secrets`), writes one (`PUT /v1/secrets/{name}`) and

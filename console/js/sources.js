@@ -1,4 +1,4 @@
-// Sources (DESIGN.md §15, §15.1; docs/evm-source.md): the project's list
+// Sources (docs/design.md §15, §15.1; docs/evm-source.md): the project's list
 // (`GET /v1/sources`, name order, 25 a page, each one's status read beside
 // it), the create / replace form (`PUT /v1/sources/{name}`, kinds `evm` and
 // `evm-mempool`; the API's 422 next to the field it names), one source's

@@ -1,4 +1,4 @@
-// The subscription form (DESIGN.md §5, §8, §13): create or replace one
+// The subscription form (docs/design.md §5, §8, §13): create or replace one
 // subscription of any receiver kind by appending `subscription-configured`.
 // Only the fields the chosen kind takes are shown (src/subscription/
 // receiver.rs, delivery.rs); the console checks only that JSON parses and

@@ -1,4 +1,4 @@
-//! The operator console (DESIGN.md §14): static assets from the `console/`
+//! The operator console (docs/design.md §14): static assets from the `console/`
 //! folder, served through the `ASSETS` binding (Workers static assets with
 //! `run_worker_first`), under `/console/` (`/` redirects there). The page itself is public; it
 //! calls the API with the token the operator types in. Every response gets

@@ -1,4 +1,4 @@
-//! The Worker entry (DESIGN.md §2, §3): authenticate, route, and forward to
+//! The Worker entry (docs/design.md §2, §3): authenticate, route, and forward to
 //! the stream's Durable Object. The DO name is derived from the project and
 //! the path together, so two projects never share a stream. Every URL is
 //! parsed once by the engine's route table (`tributary::route::public`);
@@ -18,7 +18,7 @@ use crate::internal::bindings::{object_name, STREAM_BINDING};
 use tributary::route::internal::PROJECT_HEADER;
 use tributary::route::SECRETS_PREFIX;
 
-/// At worker start: a panic that slips through (DESIGN.md §1 forbids them)
+/// At worker start: a panic that slips through (docs/design.md §1 forbids them)
 /// at least logs where it happened before the instance aborts.
 #[event(start)]
 fn start() {

@@ -1,4 +1,4 @@
-//! Tributary's Cloudflare shell (DESIGN.md §1), in layers that only import
+//! Tributary's Cloudflare shell (docs/design.md §1), in layers that only import
 //! downwards (ARCHITECTURE.md):
 //! platform (clock, entropy, timers, the SQL driver) ← internal (bindings,
 //! object names, responses, request bodies, tokens) ← senders (one planned

@@ -1,4 +1,4 @@
-//! `GET /v1/openapi.json` (DESIGN.md §2, issue 22): the OpenAPI 3.1
+//! `GET /v1/openapi.json` (docs/design.md §2, issue 22): the OpenAPI 3.1
 //! document, generated from the repository's `openapi.yaml` into
 //! `openapi.json` (`scripts/openapi`) and embedded at build time.
 

@@ -1,4 +1,4 @@
-//! A processor instance Durable Object (DESIGN.md §9): one per `(project,
+//! A processor instance Durable Object (docs/design.md §9): one per `(project,
 //! processor name, stream path)`, holding its fold and checkpoint in its own
 //! SQLite. Reached only from stream objects (internal routes).
 

@@ -1,4 +1,4 @@
-//! The project Durable Object (DESIGN.md §9, §11, §14): one per project,
+//! The project Durable Object (docs/design.md §9, §11, §14): one per project,
 //! holding its processor definitions, its secrets, its stream catalog and
 //! its streams' latest metrics snapshots. Reached only through the router (and the
 //! project's streams), which set the project header.

@@ -1,4 +1,4 @@
-//! The source Durable Object (DESIGN.md §15, §15.1): one per `(project,
+//! The source Durable Object (docs/design.md §15, §15.1): one per `(project,
 //! source name)`, holding the engine's source of either kind (`AnySource`:
 //! the chain source or the mempool source) over its own SQLite. Its alarm
 //! drives the engine's effects — JSON-RPC calls with `fetch` under a

@@ -1,4 +1,4 @@
--- A processor instance's schema (DESIGN.md §9): one Durable Object per
+-- A processor instance's schema (docs/design.md §9): one Durable Object per
 -- (project, processor name, stream path). Documented as a Rust type in
 -- src/processor/instance.rs.
 

@@ -1,4 +1,4 @@
--- The project object's schema (DESIGN.md §9, §14): one Durable Object per
+-- The project object's schema (docs/design.md §9, §14): one Durable Object per
 -- project. Documented as Rust types in src/processor/store.rs.
 
 -- Processor definitions (§9): one row per name, rewritten by PUT, deleted by

@@ -1,4 +1,4 @@
--- The stream catalog (DESIGN.md §14): one row per stream lifetime the
+-- The stream catalog (docs/design.md §14): one row per stream lifetime the
 -- project's streams registered. Written by the project object when a stream
 -- registers (creation) or unregisters (destroy); read by GET /v1/streams.
 CREATE TABLE IF NOT EXISTS streams (

@@ -1,4 +1,4 @@
--- Project-wide metrics (DESIGN.md §11): the latest snapshot each stream
+-- Project-wide metrics (docs/design.md §11): the latest snapshot each stream
 -- lifetime reported. Written by the project object when a stream reports
 -- (only for a lifetime the catalog lists); deleted with the lifetime's
 -- catalog row (destroy, or a newer lifetime at the path). Read by

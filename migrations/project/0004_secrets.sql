@@ -1,4 +1,4 @@
--- Project secrets (DESIGN.md §9 "Receiver secrets and headers"): values a
+-- Project secrets (docs/design.md §9 "Receiver secrets and headers"): values a
 -- webhook takes its URL or a header value from. Write-only: PUT writes a
 -- row, DELETE removes it, GET /v1/secrets lists names and versions; only
 -- the internal resolution a stream makes at send time reads `value`.

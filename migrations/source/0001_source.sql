@@ -1,4 +1,4 @@
--- A source's schema (DESIGN.md §15): one Durable Object per (project, source
+-- A source's schema (docs/design.md §15): one Durable Object per (project, source
 -- name), polling an EVM JSON-RPC endpoint and appending to a target stream.
 -- Documented as Rust types in src/source/store.rs.
 

@@ -1,4 +1,4 @@
--- The target stream's lifetime (DESIGN.md §15, §3 rule 6): the `streamId`
+-- The target stream's lifetime (docs/design.md §15, §3 rule 6): the `streamId`
 -- the window's offsets (`source_blocks.offsets`) and the pending batches'
 -- offsets belong to, learned from each append answer. NULL until the first
 -- append, and after the target was found recreated (the window's offsets

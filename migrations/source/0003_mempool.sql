@@ -1,4 +1,4 @@
--- The mempool source (DESIGN.md §15.1): a source object of kind
+-- The mempool source (docs/design.md §15.1): a source object of kind
 -- "evm-mempool" keeps these tables instead of the chain source's (a source
 -- object holds one kind at a time). Documented as Rust types in
 -- src/source/mempool/store.rs.

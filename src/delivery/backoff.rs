@@ -1,4 +1,4 @@
-//! Bounded exponential backoff with ±20% jitter (DESIGN.md §6 rule 5). The
+//! Bounded exponential backoff with ±20% jitter (docs/design.md §6 rule 5). The
 //! jitter comes from entropy the caller passes in.
 
 use crate::subscription::Retry;

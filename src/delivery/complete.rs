@@ -1,4 +1,4 @@
-//! Taking a send's outcome (DESIGN.md §6 rules 3, 5, 7, 8): acknowledge and
+//! Taking a send's outcome (docs/design.md §6 rules 3, 5, 7, 8): acknowledge and
 //! move the cursor, schedule a jittered retry, or halt with a durable fact.
 //! A result from an older run, or for a cursor that moved, changes nothing.
 

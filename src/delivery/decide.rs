@@ -1,4 +1,4 @@
-//! What the planner does after a scan (DESIGN.md §6 rule 2, §8, §9, §13),
+//! What the planner does after a scan (docs/design.md §6 rule 2, §8, §9, §13),
 //! decided from the batch's shape, the runtime row and how the scan ended.
 
 use super::scan::{Retract, Scan, ScanEnd};

@@ -1,4 +1,4 @@
-//! Gate decisions during one scan (DESIGN.md §13 Gates). A gate decides once
+//! Gate decisions during one scan (docs/design.md §13 Gates). A gate decides once
 //! per hit, when the scan first admits it, and the decision is persisted:
 //! a threshold gate's held hits are rows of `gate_hits`, and a minted
 //! digest's range is pinned in the runtime row (`retry_through_offset`), so

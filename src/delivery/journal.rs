@@ -1,4 +1,4 @@
-//! The delivery journal and gate state (DESIGN.md §13), as storage
+//! The delivery journal and gate state (docs/design.md §13), as storage
 //! operations of one stream: what each itx-call and webhook-post
 //! subscription delivered or dead-lettered (so an invalidation can be
 //! retracted), and the hits a threshold gate holds.

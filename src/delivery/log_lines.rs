@@ -1,4 +1,4 @@
-//! The log receiver's lines (DESIGN.md §15.1, §12 "log receiver"): each
+//! The log receiver's lines (docs/design.md §15.1, §12 "log receiver"): each
 //! event of a planned batch becomes one line of JSON, which the shell writes
 //! with `console.log` (Workers Logs and Logpush pick it up). Writing the
 //! lines is the acknowledgement; nothing is retried. The delivery id is in

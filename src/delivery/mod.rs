@@ -1,4 +1,4 @@
-//! The delivery spine (DESIGN.md §6): turning a configured subscription into
+//! The delivery spine (docs/design.md §6): turning a configured subscription into
 //! delivered batches. Sans-I/O: [`Stream::plan_delivery`] says what to send,
 //! the shell sends it, and [`Stream::complete_delivery`] takes the outcome.
 //! Both sides of a send are durable in `subscription_runtime`, so a crash at

@@ -1,4 +1,4 @@
-//! Choosing the next batch of one subscription (DESIGN.md §6 rules 1, 2, 4, 6):
+//! Choosing the next batch of one subscription (docs/design.md §6 rules 1, 2, 4, 6):
 //! read durable events after the cursor, skip what the filter rejects, shape
 //! what it accepts, and mark the batch in flight.
 

@@ -1,4 +1,4 @@
-//! Shaping one scanned event for its receiver (DESIGN.md §5, §7 rule 3, §12):
+//! Shaping one scanned event for its receiver (docs/design.md §5, §7 rule 3, §12):
 //! the filter decides whether it is sent, the transform what is sent, and a
 //! copy adds its provenance chain and idempotency key.
 

@@ -1,4 +1,4 @@
-//! The retry loop of `POST .../dead-letters/{id}/replay` (DESIGN.md §8): a
+//! The retry loop of `POST .../dead-letters/{id}/replay` (docs/design.md §8): a
 //! replay resends one dead letter through the subscription's current
 //! receiver and retry policy, its attempts spaced by that policy's backoff
 //! but capped at [`REPLAY_MAX_WAIT_MS`] each and [`REPLAY_BUDGET_MS`] in all,

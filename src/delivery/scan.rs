@@ -1,4 +1,4 @@
-//! One bounded scan of a subscription's log (DESIGN.md §6 rules 2, 10; §12;
+//! One bounded scan of a subscription's log (docs/design.md §6 rules 2, 10; §12;
 //! §13): pages of durable events after the cursor, each prepared for the
 //! receiver, judged by the gate and collected until the batch is full, the
 //! budget is spent or a retraction barrier is met. [`Scan::run`] says how it

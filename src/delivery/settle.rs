@@ -1,4 +1,4 @@
-//! What one send's outcome does to its subscription (DESIGN.md §6 rules 4,
+//! What one send's outcome does to its subscription (docs/design.md §6 rules 4,
 //! 5, 7, 8; §8; §9; §13), decided from the plan, the runtime row and the
 //! delivery policy alone: `complete_delivery` only carries it out.
 

@@ -1,5 +1,5 @@
 //! Where one subscription's delivery stands and what shape its next batch
-//! takes (DESIGN.md §6 rules 4, 6, 10; §8; §12; §13), decided from its
+//! takes (docs/design.md §6 rules 4, 6, 10; §8; §12; §13), decided from its
 //! configuration and runtime row alone: pure, so the planner branches on
 //! values and the scan only follows them.
 

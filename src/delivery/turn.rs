@@ -1,4 +1,4 @@
-//! One alarm's delivery turn (DESIGN.md §6 rules 9, 10; §12): which due
+//! One alarm's delivery turn (docs/design.md §6 rules 9, 10; §12): which due
 //! subscriptions to plan now, what each send costs against the turn's
 //! subrequest budget and its invocation's log budget, when to give other
 //! requests the object (a yield, after a count of work, not a clock), when

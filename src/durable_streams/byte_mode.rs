@@ -1,4 +1,4 @@
-//! Byte mode (DESIGN.md §17 "Messages are events"): a body of any content
+//! Byte mode (docs/design.md §17 "Messages are events"): a body of any content
 //! type but JSON is stored byte-exact, as one or more events committed
 //! together, each at most [`MAX_BYTE_EVENT_BYTES`]; reads concatenate them,
 //! so the split is invisible. A cut never falls inside a UTF-8 sequence of

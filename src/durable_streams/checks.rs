@@ -1,4 +1,4 @@
-//! A protocol write's checks in the protocol's order (DESIGN.md §17
+//! A protocol write's checks in the protocol's order (docs/design.md §17
 //! "Writers", "Closure"; PROTOCOL §5.2 "Error Precedence", §5.2.1, §5.3),
 //! and whether a repeated create matches (PROTOCOL §5.1). The stream object
 //! gathers its writer state, asks here, and commits what the plan says in

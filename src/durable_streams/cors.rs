@@ -1,4 +1,4 @@
-//! Browsers (DESIGN.md §17 "Browsers"): which origins may call Tributary
+//! Browsers (docs/design.md §17 "Browsers"): which origins may call Tributary
 //! from a page, set by the deployment as `CORS_ALLOWED_ORIGINS` — unset or
 //! empty for none, `*` for any, or a comma-separated list of origins
 //! (`https://app.example.com, http://localhost:5173`). Tokens are bearer

@@ -1,4 +1,4 @@
-//! A stream's expiry (DESIGN.md §17 "Expiry", PROTOCOL §5.1): a sliding
+//! A stream's expiry (docs/design.md §17 "Expiry", PROTOCOL §5.1): a sliding
 //! `Stream-TTL` renewed by reads and writes (not `HEAD`), or an absolute
 //! `Stream-Expires-At`; an expired stream is deleted as `DELETE` would, by
 //! its alarm and lazily at the next request.

@@ -1,5 +1,5 @@
 //! The request headers of a protocol create (`PUT`) and append or close
-//! (`POST`) (DESIGN.md §17, PROTOCOL §5.1–5.3), parsed into values before
+//! (`POST`) (docs/design.md §17, PROTOCOL §5.1–5.3), parsed into values before
 //! anything is read from the stream. Every malformed header is 400
 //! `invalid_parameter` naming it; nothing here consults the stream.
 

@@ -1,4 +1,4 @@
-//! JSON mode (DESIGN.md §17 "Messages are events", PROTOCOL §9.1): a body
+//! JSON mode (docs/design.md §17 "Messages are events", PROTOCOL §9.1): a body
 //! of an `application/json` stream is one JSON value; an array is flattened
 //! one level into messages (each becomes one event's `payload`, verbatim),
 //! anything else is one message; `[]` is refused on append (400) and means

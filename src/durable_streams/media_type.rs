@@ -1,4 +1,4 @@
-//! A stream's content type (DESIGN.md §17 "Content type", PROTOCOL §9):
+//! A stream's content type (docs/design.md §17 "Content type", PROTOCOL §9):
 //! `Content-Type` parsed as RFC 9110 §8.3.1 writes it (`type "/" subtype
 //! *( OWS ";" OWS [ parameter ] )`), compared by its essence (type and
 //! subtype, without case, parameters ignored: PROTOCOL §5.2 matches

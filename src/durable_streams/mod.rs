@@ -1,6 +1,6 @@
-//! The Durable Streams protocol face (DESIGN.md §17), as a codec: small pure
+//! The Durable Streams protocol face (docs/design.md §17), as a codec: small pure
 //! modules, one concern each, that a stream object calls and never the
-//! other way round (`../shared/DESIGN.md` §17; the protocol's own text is
+//! other way round (`docs/design.md` §17; the protocol's own text is
 //! `PROTOCOL.md` of `durable-streams/durable-streams`, cited as "PROTOCOL
 //! §N"). Nothing here knows a stream, SQLite or HTTP types: headers and
 //! query strings come in as text, time and entropy as numbers, and what to

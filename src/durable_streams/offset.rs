@@ -1,4 +1,4 @@
-//! Protocol offsets (DESIGN.md §17 "Offsets", PROTOCOL §8): the token
+//! Protocol offsets (docs/design.md §17 "Offsets", PROTOCOL §8): the token
 //! `{16 digits}_{16 digits}` whose second part is the native offset it
 //! follows, so tokens sort as strings exactly as native offsets sort as
 //! numbers and convert without a lookup; and the sentinels `-1` (the

@@ -1,4 +1,4 @@
-//! Writers (DESIGN.md §17 "Writers"): idempotent producers (PROTOCOL
+//! Writers (docs/design.md §17 "Writers"): idempotent producers (PROTOCOL
 //! §5.2.1) as a pure decision over the stored record of one producer, and
 //! `Stream-Seq` (PROTOCOL §5.2). The stream object looks the record up,
 //! asks here, and writes what comes back in the same transaction as the

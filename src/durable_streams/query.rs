@@ -1,4 +1,4 @@
-//! The query of a protocol read (DESIGN.md §17 "Reads", PROTOCOL §5.6–5.8):
+//! The query of a protocol read (docs/design.md §17 "Reads", PROTOCOL §5.6–5.8):
 //! `offset` (default `-1`), `live` (`long-poll` or `sse`, which need an
 //! `offset`) and `cursor` (echoed for CDN collapsing; one this server could
 //! not have written is ignored, never refused). Other parameters are

@@ -1,4 +1,4 @@
-//! The status and headers of each protocol answer (DESIGN.md §17,
+//! The status and headers of each protocol answer (docs/design.md §17,
 //! PROTOCOL §5, §10, §12.7), as values the stream object sends as they are.
 //! The body is the caller's (messages, or the §2 error body for a refusal).
 //!

@@ -1,4 +1,4 @@
-//! Server-Sent Events of the protocol (DESIGN.md §17 "Reads", PROTOCOL
+//! Server-Sent Events of the protocol (docs/design.md §17 "Reads", PROTOCOL
 //! §5.8): each batch of data is an `event: data` followed by an `event:
 //! control` carrying `streamNextOffset`, `streamCursor` (while open),
 //! `upToDate` and `streamClosed`. Text and JSON streams send UTF-8 text;

@@ -1,4 +1,4 @@
-//! Forks (DESIGN.md §18): a stream whose log begins as another stream's
+//! Forks (docs/design.md §18): a stream whose log begins as another stream's
 //! prefix. The fork keeps where its prefix lives (`fork_origin`) and reads
 //! below its fork point from the source through the shell; the source keeps
 //! an edge per fork, so retention and deletion leave a fork's prefix alone

@@ -1,4 +1,4 @@
-//! The native face of a fork (DESIGN.md §18): `POST /v1/streams/{path}/-/fork`
+//! The native face of a fork (docs/design.md §18): `POST /v1/streams/{path}/-/fork`
 //! with `{"from": "/source", "at"?: N}` creates what a protocol `PUT` with
 //! `Stream-Forked-From` (and `Stream-Fork-Offset`) creates; the stream
 //! object runs it through the same protocol machinery.

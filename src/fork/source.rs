@@ -1,4 +1,4 @@
-//! The source's side of a fork (DESIGN.md §18): granting a fork its prefix
+//! The source's side of a fork (docs/design.md §18): granting a fork its prefix
 //! (an idempotent acquire of the edge, with every check of PROTOCOL §4.2's
 //! table), releasing it, and deleting a stream that forks still read.
 

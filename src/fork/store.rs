@@ -1,4 +1,4 @@
-//! The fork rows (migration `0011_forks.sql`, DESIGN.md §18): the fork's
+//! The fork rows (migration `0011_forks.sql`, docs/design.md §18): the fork's
 //! `fork_origin`, the source's `fork_edges` and `fork_soft_delete`, and the
 //! `fork_release_outbox` a destroyed fork keeps until its source released.
 

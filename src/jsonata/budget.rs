@@ -1,4 +1,4 @@
-//! What one JSONata evaluation, and one engine call, may spend (DESIGN.md §12
+//! What one JSONata evaluation, and one engine call, may spend (docs/design.md §12
 //! rows "JSONata evaluation" and "JSONata per engine call").
 //!
 //! - [`StepBudget`]: the steps one engine call (one subscription's scan in one

@@ -1,4 +1,4 @@
-//! Finding nondeterministic builtins in a compiled expression (DESIGN.md §5):
+//! Finding nondeterministic builtins in a compiled expression (docs/design.md §5):
 //! a filter or transform calling `$now()`, `$millis()`, `$random()` or
 //! `$shuffle()` gives a retried delivery a different result (its idempotency
 //! key then meets another body: 409 `idempotency_key_reused`) and a rebuild a

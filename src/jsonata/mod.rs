@@ -1,11 +1,11 @@
-//! Our one door to JSONata (DESIGN.md §5): filters and transforms are compiled
+//! Our one door to JSONata (docs/design.md §5): filters and transforms are compiled
 //! once at configure time and evaluated with a bounded stack and a bounded
 //! number of steps. Backed by the `jsonata-core` crate (vendored with a step
 //! budget, `vendor/jsonata-core/PATCHED.md`); nothing else in Tributary
 //! touches it.
 //!
 //! Traps this module owns: never set `timeout_ms` (it reads `Instant::now`,
-//! which panics on wasm32, DESIGN.md §1, and the Workers clock does not advance
+//! which panics on wasm32, docs/design.md §1, and the Workers clock does not advance
 //! during synchronous execution anyway); always bound the evaluation depth
 //! (deep recursion overflows the wasm stack at about 500 levels), the steps
 //! (tail recursion and loops use no stack) and the memory (a few steps can

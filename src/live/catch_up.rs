@@ -1,4 +1,4 @@
-//! A stream's side of live connections (DESIGN.md §10): opening one,
+//! A stream's side of live connections (docs/design.md §10): opening one,
 //! feeding it from the log until it has seen the head (catch-up), and
 //! handing the shell what commits to fan out.
 

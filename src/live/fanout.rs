@@ -1,4 +1,4 @@
-//! Fan-out at commit time (DESIGN.md §10): what every caught-up connection
+//! Fan-out at commit time (docs/design.md §10): what every caught-up connection
 //! gets of the events just committed. Everything but the transport's send
 //! happens once per commit, not once per reader: each distinct frame is
 //! serialized once and shared, and the connection's bookkeeping (cursor,

@@ -1,4 +1,4 @@
-//! Wire frames of live connections (DESIGN.md §10): Server-Sent Events (one
+//! Wire frames of live connections (docs/design.md §10): Server-Sent Events (one
 //! message per event, `id:` the offset, so `Last-Event-ID` resumes) and
 //! WebSocket text frames (`{"type": "events", "events": [...], "head"}`).
 

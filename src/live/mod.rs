@@ -1,4 +1,4 @@
-//! Live connections (DESIGN.md §10): a reader that replays durable events
+//! Live connections (docs/design.md §10): a reader that replays durable events
 //! after an offset, then receives new ones as they commit — ephemeral ones
 //! included once it is open. Sans-I/O like the rest of the engine: this
 //! module decides what each connection gets (admission, keys, filters,

@@ -1,4 +1,4 @@
-//! The query of a live connection and of a long-poll (DESIGN.md §10):
+//! The query of a live connection and of a long-poll (docs/design.md §10):
 //! `?after=N&types=a,b&connectionKey=K` and `?after=N&waitMs=W`. Every bad
 //! value is a 400 before anything opens or upgrades.
 

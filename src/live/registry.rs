@@ -1,4 +1,4 @@
-//! The open connections of one stream (DESIGN.md §10): admission (keys,
+//! The open connections of one stream (docs/design.md §10): admission (keys,
 //! the per-stream limit), fan-out of just-committed events, backpressure,
 //! and acknowledgements. In memory; a woken object restores its WebSocket
 //! connections from their attachments.

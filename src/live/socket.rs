@@ -1,4 +1,4 @@
-//! The WebSocket side of a live connection (DESIGN.md §10), as decisions:
+//! The WebSocket side of a live connection (docs/design.md §10), as decisions:
 //! what a client's message is, what an acknowledgement leads to, and when a
 //! connection's record is saved. The shell
 //! (durable-objects/src/stream_object/live.rs) performs them: it answers a

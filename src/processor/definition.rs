@@ -1,4 +1,4 @@
-//! A processor definition (DESIGN.md §9): `PUT /v1/processors/{name}` with
+//! A processor definition (docs/design.md §9): `PUT /v1/processors/{name}` with
 //! `{kind: "jsonata-reducer", initialState, reducer, description?}`,
 //! validated and compiled when written (422 naming the field).
 

@@ -1,4 +1,4 @@
-//! A processor instance (DESIGN.md §9): one per `(project, name, stream
+//! A processor instance (docs/design.md §9): one per `(project, name, stream
 //! path)`, a fold that owns its checkpoint. `wake` answers where it is
 //! (resetting to `initialState` at checkpoint 0 for a recreated stream or a
 //! new definition version); `fold` takes a batch of the stream's events,

@@ -1,4 +1,4 @@
-//! Hosted processors (DESIGN.md §9): a named fold defined once per project
+//! Hosted processors (docs/design.md §9): a named fold defined once per project
 //! and run per stream. Definitions live in the project object
 //! ([`store`]); each `(project, name, stream path)` has its own instance
 //! ([`instance`]) that owns its checkpoint. The stream delivers to it through

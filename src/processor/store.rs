@@ -1,4 +1,4 @@
-//! Processor definitions in the project object (DESIGN.md §9, §14):
+//! Processor definitions in the project object (docs/design.md §9, §14):
 //! `PUT|GET|DELETE /v1/processors/{name}` and `GET /v1/processors`.
 //! A changed definition bumps `version` (an identical PUT changes nothing,
 //! so retries are safe); versions survive DELETE, so a name defined again

@@ -1,4 +1,4 @@
-//! The stream's side of the processor wake protocol (DESIGN.md §9), as
+//! The stream's side of the processor wake protocol (docs/design.md §9), as
 //! decisions: the shell reads the definition from the project object, posts
 //! the wake, then the fold, and hands each answer here. The answers become
 //! outcomes for the delivery spine:

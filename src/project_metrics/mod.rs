@@ -1,4 +1,4 @@
-//! Project-wide metrics (DESIGN.md §11): `GET /v1/metrics` answers from the
+//! Project-wide metrics (docs/design.md §11): `GET /v1/metrics` answers from the
 //! project object, never by asking every stream. Each stream's alarm sends
 //! its project a compact [`snapshot::StreamSnapshot`] of its series when it
 //! changed, at most once per [`crate::limits::METRICS_REPORT_INTERVAL_MS`]

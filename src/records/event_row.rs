@@ -1,4 +1,4 @@
-//! A row of `events` (DESIGN.md §3): one committed event, as
+//! A row of `events` (docs/design.md §3): one committed event, as
 //! [`StoredEvent`]. Written once by the append; read by every range read,
 //! delivery scan and rebuild (`stream/rows.rs` holds those queries).
 //!

@@ -1,4 +1,4 @@
-//! The inbound fence record (DESIGN.md §5 inbound, §7 rule 2): per
+//! The inbound fence record (docs/design.md §5 inbound, §7 rule 2): per
 //! `(sourcePath, subscriptionKey)`, the stamp of the last copy this stream
 //! committed and how many it received. Reduced from committed copies, so a
 //! rebuild gives the identical record.

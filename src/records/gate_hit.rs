@@ -1,4 +1,4 @@
-//! A row of `gate_hits` (DESIGN.md §13 Gates): one hit a threshold gate
+//! A row of `gate_hits` (docs/design.md §13 Gates): one hit a threshold gate
 //! holds, with the body it will be delivered as inside a digest.
 //!
 //! Columns (migration 0006; persisted, so must be kept stable):

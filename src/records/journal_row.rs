@@ -1,4 +1,4 @@
-//! A row of `delivery_journal` (DESIGN.md §13): one offset an itx-call or
+//! A row of `delivery_journal` (docs/design.md §13): one offset an itx-call or
 //! webhook-post subscription delivered or dead-lettered, and under which
 //! delivery id, so an invalidation can be retracted.
 //!

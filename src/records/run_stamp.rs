@@ -1,4 +1,4 @@
-//! The stamp of a delivery run (DESIGN.md §6 rule 7, §7): the source
+//! The stamp of a delivery run (docs/design.md §6 rule 7, §7): the source
 //! lifetime (`streamId`, `streamCreatedAt`) and the config generation.
 //!
 //! One name per concept: the config generation — the offset of the

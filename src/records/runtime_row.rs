@@ -1,4 +1,4 @@
-//! A row of `subscription_runtime` (DESIGN.md §6): delivery progress of one
+//! A row of `subscription_runtime` (docs/design.md §6): delivery progress of one
 //! subscription. Created, moved and dropped by the runtime repair
 //! (`stream/runtime.rs`); advanced by delivery.
 //!

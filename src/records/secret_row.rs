@@ -1,4 +1,4 @@
-//! A row of the project object's `secrets` (DESIGN.md §9 "Receiver secrets
+//! A row of the project object's `secrets` (docs/design.md §9 "Receiver secrets
 //! and headers"): one secret, its version and when it was last written.
 //!
 //! Columns (project migration 0004; persisted, so must be kept stable):

@@ -1,4 +1,4 @@
-//! A row of `delivery_window` (DESIGN.md §8 `concurrency`): one event a
+//! A row of `delivery_window` (docs/design.md §8 `concurrency`): one event a
 //! concurrent subscription planned past its cursor, delivered, retried and
 //! dead-lettered on its own under its own delivery id. Written when the
 //! event is planned, marked completed when its send completes (delivered or

@@ -1,4 +1,4 @@
-//! When the alarm runs a trim step (DESIGN.md §16): decided from memory —
+//! When the alarm runs a trim step (docs/design.md §16): decided from memory —
 //! the head, the trim point, the byte count and two cached creation times —
 //! so an append that passes no limit costs nothing here. A limit passed by
 //! its slack is due (at most one new round a second); the floor is read only

@@ -1,4 +1,4 @@
-//! Ephemeral rows (DESIGN.md §3 rule 5) are kept at most an hour, whatever
+//! Ephemeral rows (docs/design.md §3 rule 5) are kept at most an hour, whatever
 //! the retention (§16): a bounded step deletes the oldest of them, never the
 //! head row (the head is read from the log).
 

@@ -1,4 +1,4 @@
-//! Retention (DESIGN.md §16): a stream that cannot grow without bound.
+//! Retention (docs/design.md §16): a stream that cannot grow without bound.
 //!
 //! - [`Retention`]: what `retention-configured` sets, part of the reduced
 //!   state (the latest one applies).

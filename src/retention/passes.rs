@@ -1,4 +1,4 @@
-//! What trimming passed, per subscription (DESIGN.md §16
+//! What trimming passed, per subscription (docs/design.md §16
 //! `trimPastSubscribers`): the `retention_passes` rows of migration 0009,
 //! written in the trim transaction that moves the cursor, shown on the
 //! debug card and counted in metrics (§11). Dropped with the subscription.

@@ -1,4 +1,4 @@
-//! How far the log was trimmed and how many bytes it holds (DESIGN.md §16):
+//! How far the log was trimmed and how many bytes it holds (docs/design.md §16):
 //! the `retention_progress` row (migration 0009) and its in-memory view.
 //!
 //! The byte count is kept in memory and moved by every append; the row is a

@@ -1,4 +1,4 @@
-//! The fold as of the trim point (DESIGN.md §16 "The fold stays
+//! The fold as of the trim point (docs/design.md §16 "The fold stays
 //! rebuildable"): the `state_snapshot` row (the reduced-state document after
 //! every trimmed event) and `snapshot_inbound_fences` (the fence records
 //! after every trimmed copy), both of migration 0009.

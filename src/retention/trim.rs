@@ -1,4 +1,4 @@
-//! One bounded trim step of the alarm (DESIGN.md §16, §12).
+//! One bounded trim step of the alarm (docs/design.md §16, §12).
 //!
 //! A step deletes the oldest events beyond any limit — at most
 //! [`TRIM_STEP_ROWS`] rows and [`TRIM_STEP_BYTES`] bytes — in one

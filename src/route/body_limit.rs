@@ -1,4 +1,4 @@
-//! The request-body cap of each route (DESIGN.md §12).
+//! The request-body cap of each route (docs/design.md §12).
 
 use super::Action;
 use crate::error::{ApiError, ErrorCode};

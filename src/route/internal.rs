@@ -1,4 +1,4 @@
-//! Object-to-object routes (DESIGN.md §7 copies, §9 processors, §14 the
+//! Object-to-object routes (docs/design.md §7 copies, §9 processors, §14 the
 //! catalog, §15 sources): their URLs, the header names the router and the
 //! objects set, and what each Durable Object's `fetch` serves, parsed into
 //! one typed route per object. Only the Worker and its objects reach these

@@ -2,7 +2,7 @@
 //! its Durable Objects answer is parsed here, once, into a typed route, and
 //! the shell matches on it.
 //!
-//! - [`public`]: what the Worker entry serves (DESIGN.md §2, §3, §9, §13,
+//! - [`public`]: what the Worker entry serves (docs/design.md §2, §3, §9, §13,
 //!   §14, §15): the bench baseline, the console, the JSONata playground, the
 //!   catalog, processors, sources, secrets and every stream route.
 //! - [`stream`]: `/v1/streams/{path}[/-/{action}]` (§3), the stream routes.

@@ -1,4 +1,4 @@
-//! What the Worker entry serves (DESIGN.md §2, §3): every public URL, parsed
+//! What the Worker entry serves (docs/design.md §2, §3): every public URL, parsed
 //! once into a [`PublicRoute`]. The entry authenticates (all but the bench
 //! baseline; the console page needs no token), then matches on the route.
 

@@ -1,4 +1,4 @@
-//! What every route needs of a token (DESIGN.md §2 Scopes): the one table
+//! What every route needs of a token (docs/design.md §2 Scopes): the one table
 //! from a typed [`ApiRoute`] to the scope and path it needs ([`need`], an
 //! exhaustive match), and the check of a [`Grant`] against it. Outside its
 //! scope or prefix a request gets 403 `forbidden_scope` naming what was

@@ -1,4 +1,4 @@
-//! The stream URL space (DESIGN.md §3): `/v1/streams/{path}` and
+//! The stream URL space (docs/design.md §3): `/v1/streams/{path}` and
 //! `/v1/streams/{path}/-/{action}`. `/-/` separates a stream path (which may
 //! have many segments) from the action; a segment named `-` is never a path.
 

@@ -1,4 +1,4 @@
-//! Receiver secrets (DESIGN.md §9 "Receiver secrets and headers"): values a
+//! Receiver secrets (docs/design.md §9 "Receiver secrets and headers"): values a
 //! webhook takes its `url` or a header value from, written once per project
 //! and never read back.
 //!

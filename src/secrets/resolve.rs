@@ -1,4 +1,4 @@
-//! Resolving a webhook's secrets at send time (DESIGN.md §9): the stream
+//! Resolving a webhook's secrets at send time (docs/design.md §9): the stream
 //! asks the project object for the current version of every secret its
 //! receiver names, telling it the versions it already holds; the project
 //! answers a value only for a version the stream does not hold. So a

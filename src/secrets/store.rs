@@ -1,4 +1,4 @@
-//! Project secrets in the project object (DESIGN.md §9, §14): `PUT
+//! Project secrets in the project object (docs/design.md §9, §14): `PUT
 //! /v1/secrets/{name}` `{value}`, `GET /v1/secrets` (names, versions and
 //! when each was written — never a value), `DELETE /v1/secrets/{name}`,
 //! and the internal resolution a stream makes at send time. A changed value

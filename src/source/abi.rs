@@ -1,4 +1,4 @@
-//! Event signatures and log decoding for the EVM source (DESIGN.md §15),
+//! Event signatures and log decoding for the EVM source (docs/design.md §15),
 //! through `alloy-json-abi` (`Event::parse`, the topic-0 selector) and
 //! `alloy-dyn-abi` (`decode_log_parts`), and nothing else of alloy.
 //!

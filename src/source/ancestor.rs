@@ -1,4 +1,4 @@
-//! Seeing a reorganisation and finding the common ancestor (DESIGN.md §15
+//! Seeing a reorganisation and finding the common ancestor (docs/design.md §15
 //! "Reorg → invalidation"). A block above finality whose parentHash is not
 //! the stored hash below it, or a window top that changed hash at the same
 //! height, starts a search: galloping down from the lowest block known dead,

@@ -1,4 +1,4 @@
-//! Reading the answers a source gets (DESIGN.md §15 "Failures"): the
+//! Reading the answers a source gets (docs/design.md §15 "Failures"): the
 //! stream's answer to an append (the offsets it gave, or how the run ends),
 //! and the consistency checks on an RPC node's logs — every returned log
 //! must belong to the block, or the range, that was asked for, under one

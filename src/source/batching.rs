@@ -1,4 +1,4 @@
-//! A source's pending work and its checkpoint (DESIGN.md §15 "Checkpoint and
+//! A source's pending work and its checkpoint (docs/design.md §15 "Checkpoint and
 //! window"). What a read produced is staged as a [`Pending`] transition with
 //! its append batches (at most [`MAX_SOURCE_APPEND_EVENTS`] events and
 //! [`MAX_SOURCE_APPEND_BYTES`] each); an unfinalized block's batches and an

@@ -1,4 +1,4 @@
-//! The chain source (`kind: "evm"`, DESIGN.md §15) as the run skeleton sees
+//! The chain source (`kind: "evm"`, docs/design.md §15) as the run skeleton sees
 //! it: where its row is stored, what a run starts with (the work a crashed
 //! run wrote ahead), and which of its steps answers what. The steps
 //! themselves are in `machine.rs` and the parts beside it.

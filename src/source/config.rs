@@ -1,4 +1,4 @@
-//! A source's configuration (DESIGN.md §15): `PUT /v1/sources/{name}` with
+//! A source's configuration (docs/design.md §15): `PUT /v1/sources/{name}` with
 //! `{kind: "evm", rpcUrls, chainId, targetStream, filters: [{address?,
 //! event}], startBlock?, confirmations?, finalityDepth?, pollMs?}`,
 //! validated before anything is stored (422 naming the field). RPC URLs

@@ -1,4 +1,4 @@
-//! Why a source configuration is refused (DESIGN.md §15, §15.1): the one
+//! Why a source configuration is refused (docs/design.md §15, §15.1): the one
 //! error every kind's validation answers with, and its §2 code. The lowest
 //! file of a source's configuration: the ABI compiler, the kinds' parsers
 //! and the run all speak it.

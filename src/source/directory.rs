@@ -1,4 +1,4 @@
-//! A project's source directory (DESIGN.md §15): `GET /v1/sources` lists
+//! A project's source directory (docs/design.md §15): `GET /v1/sources` lists
 //! the project's sources in name order. It lives in the project's directory
 //! instance of the source class (the one named by the project alone) and is
 //! kept by the sources themselves: a PUT registers before it commits (so

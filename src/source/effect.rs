@@ -1,4 +1,4 @@
-//! What a source asks of the shell, and what comes back (DESIGN.md §1,
+//! What a source asks of the shell, and what comes back (docs/design.md §1,
 //! §15): the conversation every source kind holds, whatever it reads. The
 //! run skeleton (`run.rs`) answers an [`Effect`]; the shell performs it and
 //! feeds the outcome back; a run ends with a [`Finish`] that pacing turns

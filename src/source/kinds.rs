@@ -1,4 +1,4 @@
-//! Which kind a source object is (DESIGN.md §15, §15.1): the chain source
+//! Which kind a source object is (docs/design.md §15, §15.1): the chain source
 //! (`kind: "evm"`) or the mempool source (`kind: "evm-mempool"`). A PUT's
 //! `kind` picks the configuration's parser; an object holds one kind at a
 //! time, the one whose row it has, and a PUT of the other kind forgets the

@@ -1,4 +1,4 @@
-//! A source's target stream lifetime (DESIGN.md §15, §3 rule 6). The
+//! A source's target stream lifetime (docs/design.md §15, §3 rule 6). The
 //! offsets a source keeps for its unfinalized window name events of one
 //! lifetime of the target (`streamId`); after a DELETE (and a new lifetime,
 //! created by anyone) the same offsets name unrelated events, which a reorg

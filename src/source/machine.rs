@@ -1,4 +1,4 @@
-//! The EVM source as a state machine (DESIGN.md §1, §15). One alarm run is
+//! The EVM source as a state machine (docs/design.md §1, §15). One alarm run is
 //! a conversation: [`Source::begin_run`] answers the first [`Effect`] (an RPC
 //! call to make, a batch to append, or when to wake next); the shell
 //! performs it and feeds the outcome back through [`Source::on_rpc`] or

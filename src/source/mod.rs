@@ -1,4 +1,4 @@
-//! Sources (DESIGN.md §15): producers Tributary runs for a project. A source
+//! Sources (docs/design.md §15): producers Tributary runs for a project. A source
 //! is a Durable Object per `(project, name)` that, driven by its alarm,
 //! reads an upstream and appends to a target stream. The first kind reads
 //! an Ethereum JSON-RPC endpoint and turns chain reorganisations into

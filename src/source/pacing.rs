@@ -1,4 +1,4 @@
-//! How a source's runs are paced (DESIGN.md §15 "Failures"), shared by
+//! How a source's runs are paced (docs/design.md §15 "Failures"), shared by
 //! every source kind: a run that went well sleeps the poll interval (or
 //! goes on at once when work is left); a transient failure backs off with
 //! jitter (1 s doubling to 5 min, at least the node's `Retry-After`) and

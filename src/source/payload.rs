@@ -1,4 +1,4 @@
-//! What an EVM source appends (DESIGN.md §15 "Events"): the `evm.log`
+//! What an EVM source appends (docs/design.md §15 "Events"): the `evm.log`
 //! event of each log that matches a filter, and the `events-invalidated`
 //! retractions of a reorganisation, each serialized at once with its
 //! idempotency key. Pure shaping: no storage, no run state.

@@ -1,4 +1,4 @@
-//! What a source reads next, and the logs it read (DESIGN.md §15 "Checkpoint
+//! What a source reads next, and the logs it read (docs/design.md §15 "Checkpoint
 //! and window"). Finalized blocks below an empty window are read by range
 //! (`eth_getLogs` over `from..=to`, the range halving when refused and
 //! growing back while answers stay small), anchored by the range's last

@@ -1,4 +1,4 @@
-//! Ethereum JSON-RPC for the EVM source (DESIGN.md §15): the requests the
+//! Ethereum JSON-RPC for the EVM source (docs/design.md §15): the requests the
 //! engine asks the shell to send, the answers it gets back, and how a
 //! failure is classified. Our own serde types; nothing here does I/O.
 //!

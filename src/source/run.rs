@@ -1,4 +1,4 @@
-//! One run skeleton for every kind of source (DESIGN.md §1, §15, §15.1).
+//! One run skeleton for every kind of source (docs/design.md §1, §15, §15.1).
 //! A source is a [`Machine`] over its own storage; what differs between the
 //! chain source and the mempool source is data: a [`Kind`] says how its row
 //! is stored, what a run of it starts with, how it decides the next effect

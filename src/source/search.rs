@@ -1,4 +1,4 @@
-//! The ancestor search as a value (DESIGN.md §15 "Reorg → invalidation"):
+//! The ancestor search as a value (docs/design.md §15 "Reorg → invalidation"):
 //! galloping down from the lowest block known dead, then bisecting between
 //! the highest common and the lowest dead, over the window by number. Pure:
 //! `ancestor.rs` reads the headers it asks for and feeds them back.

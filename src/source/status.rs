@@ -1,4 +1,4 @@
-//! A chain source's row from the API's side (DESIGN.md §15, the
+//! A chain source's row from the API's side (docs/design.md §15, the
 //! `/v1/sources` routes): the row a `PUT` writes — afresh under a new
 //! generation when what is read changed, else the running row with its
 //! progress kept — and the status view `GET` shows. Configuring, deleting

@@ -1,4 +1,4 @@
-//! A source's rows (DESIGN.md §15), as documented types over the storage
+//! A source's rows (docs/design.md §15), as documented types over the storage
 //! trait: the source itself, the unfinalized window, the blocks reorgs
 //! killed, and the transition written ahead of its appends. The DDL is
 //! `migrations/source/0001_source.sql`.

@@ -1,4 +1,4 @@
-//! The inbound part of the fold (DESIGN.md §5 inbound, §7 rule 2): the stamp
+//! The inbound part of the fold (docs/design.md §5 inbound, §7 rule 2): the stamp
 //! fence records, one row of `inbound_fences` per `(sourcePath,
 //! subscriptionKey)` this stream committed copies from, outside the
 //! reduced-state document so one stream can take copies from 10,000 sources.

@@ -1,4 +1,4 @@
-//! A stream's end, as part of the reduced state (DESIGN.md §17): closure
+//! A stream's end, as part of the reduced state (docs/design.md §17): closure
 //! (`events.iterate.com/stream/stream-closed`, one-way) and expiry
 //! (`events.iterate.com/stream/expiry-configured`). Either face appends
 //! them; both faces read them here.

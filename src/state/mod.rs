@@ -1,4 +1,4 @@
-//! The reduced state (DESIGN.md §5): a deterministic fold of the stream's own
+//! The reduced state (docs/design.md §5): a deterministic fold of the stream's own
 //! committed events. The outbound subscriptions are one JSON document, cached
 //! in `reduced_state`; the inbound fence records (§7 rule 2) are rows of their
 //! own table ([`inbound`]), written in the same commit. Rebuilding both by

@@ -1,4 +1,4 @@
-//! The storage trait (DESIGN.md §1 "one SQL dialect, two drivers").
+//! The storage trait (docs/design.md §1 "one SQL dialect, two drivers").
 //!
 //! The engine speaks SQL with positional `?` parameters and gets rows of
 //! [`SqlValue`] back. The shell implements [`Storage`] over the Durable Object

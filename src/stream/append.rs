@@ -1,4 +1,4 @@
-//! The append commit point (DESIGN.md §3 rule 3): validate every event →
+//! The append commit point (docs/design.md §3 rule 3): validate every event →
 //! assign offsets → reduce → persist events, reduced state and meta together.
 
 use super::{rows, Stream};

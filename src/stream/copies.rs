@@ -1,4 +1,4 @@
-//! The receiving side of copy-to-stream (DESIGN.md §7): copy authority is the
+//! The receiving side of copy-to-stream (docs/design.md §7): copy authority is the
 //! caller's (only the internal route reaches this), then the stamp fence,
 //! the cycle and hop guard, and the append with derived identities.
 

@@ -1,4 +1,4 @@
-//! The dead-letter queue (DESIGN.md §8): rows written before a cursor passes
+//! The dead-letter queue (docs/design.md §8): rows written before a cursor passes
 //! an event it gave up on, listed in insertion order, replayed through the
 //! subscription's current receiver, or discarded. Replay is the only route
 //! that resends.

@@ -1,4 +1,4 @@
-//! The engine's own facts (DESIGN.md §2, §6 rule 5, §8, §13, §16): the
+//! The engine's own facts (docs/design.md §2, §6 rule 5, §8, §13, §16): the
 //! `error-occurred` and `subscription-delivery-halted` events a stream
 //! appends about itself — halts, skipped deliveries, journal gaps, trim
 //! passes. One door for all of them, so one rule holds everywhere: **no

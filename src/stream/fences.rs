@@ -1,4 +1,4 @@
-//! The inbound fence records as the API shows them (DESIGN.md §5 inbound,
+//! The inbound fence records as the API shows them (docs/design.md §5 inbound,
 //! §7 rule 2, §11): stream info gives their count and the first page, the
 //! debug card pages them (`?inboundAfter=&inboundLimit=`, `nextInboundAfter`).
 //! The records themselves are rows of `inbound_fences` (`state::inbound`).

@@ -1,4 +1,4 @@
-//! What a stream object keeps in memory only (DESIGN.md §8, §11): compiled
+//! What a stream object keeps in memory only (docs/design.md §8, §11): compiled
 //! expressions and, per subscription, its aggregate hold, throttle window,
 //! delivery figures and validation verdict. A restart starts it empty (the
 //! log and the runtime rows are the durable truth); destroying the stream

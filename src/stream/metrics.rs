@@ -1,4 +1,4 @@
-//! Per-stream counters in Prometheus text format (DESIGN.md §11). Counters
+//! Per-stream counters in Prometheus text format (docs/design.md §11). Counters
 //! live in memory since the object started; `head` and the event count are
 //! durable and read from the lifetime.
 

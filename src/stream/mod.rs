@@ -1,4 +1,4 @@
-//! One stream (DESIGN.md §3): its lifetime, log, reduced state and the
+//! One stream (docs/design.md §3): its lifetime, log, reduced state and the
 //! operations the HTTP API exposes. The Durable Object holds one `Stream`.
 
 mod append;

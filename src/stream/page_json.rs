@@ -1,4 +1,4 @@
-//! A range read's page as JSON built by SQLite in one range scan (DESIGN.md
+//! A range read's page as JSON built by SQLite in one range scan (docs/design.md
 //! §2 reads, §3, §12): each committed event is written by the query itself
 //! from its stored columns — `payload`, `metadata` and `source` are stored
 //! as JSON text at append, so they are copied, never parsed — and the page

@@ -1,4 +1,4 @@
-//! Reads (DESIGN.md §3): range reads, point reads and stream info (§11).
+//! Reads (docs/design.md §3): range reads, point reads and stream info (§11).
 
 use super::fences::InboundView;
 use super::{rows, Stream};

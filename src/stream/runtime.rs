@@ -1,4 +1,4 @@
-//! Runtime rows (DESIGN.md §6): after every commit and on open, the rows of
+//! Runtime rows (docs/design.md §6): after every commit and on open, the rows of
 //! `subscription_runtime` are repaired from the reduced state — created at
 //! the subscription's start, dropped on removal, moved by a cursor-set — so an
 //! interruption after committing a control event cannot lose it. Also the

@@ -1,4 +1,4 @@
-//! `receiver.delivery` (DESIGN.md §5, §6, §8): where a run starts, what happens
+//! `receiver.delivery` (docs/design.md §5, §6, §8): where a run starts, what happens
 //! to a failing event, and the policies. Values are checked here, at
 //! configure time; a zero, negative or out-of-range value is a 422.
 

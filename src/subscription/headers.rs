@@ -1,4 +1,4 @@
-//! A webhook's `receiver.headers` (DESIGN.md §9 "Receiver secrets and
+//! A webhook's `receiver.headers` (docs/design.md §9 "Receiver secrets and
 //! headers"): at most [`MAX_WEBHOOK_HEADERS`], each a name an HTTP token
 //! and a value that is a string or a secret reference. Names Tributary sets
 //! or the platform owns are refused: `webhook-*` (the signature), `host`,

@@ -1,4 +1,4 @@
-//! Durable-subscription configuration (DESIGN.md §5): the payload of
+//! Durable-subscription configuration (docs/design.md §5): the payload of
 //! `subscription-configured`, parsed into a structurally valid union. Anything
 //! else is a 422 naming the offending field.
 

@@ -1,4 +1,4 @@
-//! webhook-post and itx-call payloads (DESIGN.md §9): what is sent, how it
+//! webhook-post and itx-call payloads (docs/design.md §9): what is sent, how it
 //! is signed, and how an HTTP answer is classified.
 
 pub mod signing;

@@ -1,4 +1,4 @@
-//! Standard Webhooks signing (DESIGN.md §9): `webhook-signature` is `v1,` +
+//! Standard Webhooks signing (docs/design.md §9): `webhook-signature` is `v1,` +
 //! base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` under the subscription's
 //! secret. Secrets are derived, never stored: HMAC of the deployment's
 //! `WEBHOOK_SIGNING_KEY` over the subscription coordinates.

@@ -1,4 +1,4 @@
-//! Webhook URL rules, checked at configure time (DESIGN.md §9): `https` only,
+//! Webhook URL rules, checked at configure time (docs/design.md §9): `https` only,
 //! no credentials, no `localhost`, no IP-literal host in loopback, private,
 //! link-local, CGNAT, unspecified, multicast or metadata ranges (IPv4 and
 //! IPv6, mapped forms included; decimal/octal/hex IPv4 spellings are

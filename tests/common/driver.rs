@@ -1,4 +1,4 @@
-//! A hand-driven alarm for delivery tests (DESIGN.md §6, §8 `concurrency`):
+//! A hand-driven alarm for delivery tests (docs/design.md §6, §8 `concurrency`):
 //! one stream over a database file, the production [`Turn`] planning what
 //! is due, and the test deciding which send completes when and how —
 //! completions in any order, a crash between any two steps (the `Stream`

@@ -1,4 +1,4 @@
-//! A deterministic little world for delivery tests (DESIGN.md §6, §7): stream
+//! A deterministic little world for delivery tests (docs/design.md §6, §7): stream
 //! objects over SQLite files, a simulated clock, seeded entropy, and the
 //! production delivery turn ([`Turn`]) the Durable Object alarm runs. "Crashing"
 //! drops every in-memory `Stream` and reopens the files.

@@ -1,7 +1,7 @@
 // Runs the Durable Streams server conformance suite (./conformance.vitest.mjs, vitest 4 from
 // this directory's own node_modules) against a base URL, reads vitest's JSON report, and
 // compares the tests not passed with the checked-in list, docs/durable-streams-conformance.md
-// (issue 30, DESIGN.md §17). Used by scripts/conformance and
+// (issue 30, docs/design.md §17). Used by scripts/conformance and
 // tests/e2e/durable_streams_conformance.test.mjs.
 //
 // The list holds one line per test not passed, `- <group> > <test> — <reason>` (test names may hold " — "; a reason may not), between the

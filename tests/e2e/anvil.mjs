@@ -1,5 +1,5 @@
 // A real local EVM node for the EVM source's end-to-end tests and bench
-// (DESIGN.md §15): anvil from the npm package @foundry-rs/anvil-linux-amd64,
+// (docs/design.md §15): anvil from the npm package @foundry-rs/anvil-linux-amd64,
 // bound to 127.0.0.1 on a port the OS picked, plus a tiny log-emitting
 // contract deployed as raw bytecode from an unlocked account.
 //

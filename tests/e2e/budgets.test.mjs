@@ -1,4 +1,4 @@
-// JSONata budgets inside workerd (DESIGN.md §12 rows "JSONata evaluation"
+// JSONata budgets inside workerd (docs/design.md §12 rows "JSONata evaluation"
 // and "JSONata per engine call"; issue 18 items 1 and 9).
 //
 // - Memory: a size bomb (`$pad("", -2147483648)` was a capacity-overflow

@@ -1,4 +1,4 @@
-// The stream catalog end to end (DESIGN.md §14): `GET /v1/streams` lists a
+// The stream catalog end to end (docs/design.md §14): `GET /v1/streams` lists a
 // project's streams in path order, paged, project-isolated. Streams register
 // each lifetime and unregister on destroy from their alarm until the project
 // object acknowledges; a restart right after an append (before or after the

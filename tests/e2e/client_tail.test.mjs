@@ -1,5 +1,5 @@
 // The TypeScript client's live tail (clients/typescript/src/tail, issue 22;
-// DESIGN.md §10, §16) against the built worker in workerd: over a
+// docs/design.md §10, §16) against the built worker in workerd: over a
 // WebSocket, SSE and long-polls it replays then follows, resumes across a
 // cut connection with no gap and no duplicate, acknowledges as the caller
 // takes events, survives a slow-consumer close, filters by type, starts

@@ -1,4 +1,4 @@
-// Webhook receivers with the TypeScript client (issue 22; DESIGN.md §9,
+// Webhook receivers with the TypeScript client (issue 22; docs/design.md §9,
 // §13): `verifyWebhook` on real deliveries of each body kind (event,
 // digest, retracted) sent by the worker in workerd, its refusals (forged,
 // altered, stale, a header missing or doubled, a verified body that is not

@@ -1,4 +1,4 @@
-// End-to-end concurrent delivery (DESIGN.md §8 `concurrency`, §6, §11)
+// End-to-end concurrent delivery (docs/design.md §8 `concurrency`, §6, §11)
 // against the built worker in workerd: a webhook-post subscription in skip
 // mode with `delivery.concurrency` N has up to N single-event deliveries in
 // flight, each under its own webhook-id, acknowledged, retried and

@@ -1,4 +1,4 @@
-// End-to-end test of the operator console (DESIGN.md §14) in a real headless
+// End-to-end test of the operator console (docs/design.md §14) in a real headless
 // Chromium (Debian's `chromium`, installed by scripts/bootstrap), driven with
 // puppeteer-core, against the built worker in workerd serving console/ as
 // Workers static assets.

@@ -1,4 +1,4 @@
-// The console configures (DESIGN.md §14, issue 22), in a real headless
+// The console configures (docs/design.md §14, issue 22), in a real headless
 // Chromium driven with puppeteer-core against the built worker in workerd:
 // `GET /` redirects to the console; the subscription form creates each
 // receiver kind (§5, §8, §13 policies) and replaces one, and the API's 422

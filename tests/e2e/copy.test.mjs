@@ -1,4 +1,4 @@
-// End-to-end copy-to-stream (DESIGN.md §4–§7, §11) against the built worker
+// End-to-end copy-to-stream (docs/design.md §4–§7, §11) against the built worker
 // running in workerd: subscribe-from, the delivery spine (alarm-driven
 // batches, acknowledgement, halts and resume), the copy hop and transform,
 // chains and cycles, start positions, cursor-sets and recreated sources, and

@@ -1,4 +1,4 @@
-// End-to-end copy fan-in (issue 20, DESIGN.md §7 rule 2, §5 inbound, §11)
+// End-to-end copy fan-in (issue 20, docs/design.md §7 rule 2, §5 inbound, §11)
 // against the built worker running in workerd: 320 source streams, each with
 // a copy-to-stream subscription (subscribe-from) into one target (the fence
 // records are rows of their own table; tests/engine_fanin.rs takes 10,000

@@ -1,4 +1,4 @@
-// End-to-end retraction down copy chains (DESIGN.md §13 "Through copies",
+// End-to-end retraction down copy chains (docs/design.md §13 "Through copies",
 // "Copies and invalidation order"; issue 18 items 5 and 6) against the
 // built worker in workerd, delivering to a real Node receiver that verifies
 // every request's Standard Webhooks signature.

@@ -1,4 +1,4 @@
-// Crash recovery end to end (DESIGN.md §3 rules 3–4, §6 rules 3, 6 and 9,
+// Crash recovery end to end (docs/design.md §3 rules 3–4, §6 rules 3, 6 and 9,
 // §7 rule 4): the whole Tributary process group — Node, Miniflare and its
 // workerd child — is SIGKILLed while a source stream is appending and copying
 // under load, then restarted on the same persisted SQLite. Every data event

@@ -1,6 +1,6 @@
 // The official Durable Streams TypeScript client (@durable-streams/client, pinned in
 // tests/durable-streams/package.json) against Tributary's protocol face, /v1/stream/{path}
-// (issue 30, DESIGN.md §17), with the real bearer token: it creates streams, appends JSON and
+// (issue 30, docs/design.md §17), with the real bearer token: it creates streams, appends JSON and
 // bytes, reads them back, follows live (long-poll and SSE) and resumes from its last offset
 // after the connection drops (the reader aborted; the worker restarted on the same state), and
 // writes through an IdempotentProducer (batches deduplicated, a stale epoch fenced).

@@ -1,6 +1,6 @@
 // The Durable Streams server conformance suite (@durable-streams/server-conformance-tests 0.3.6,
 // installed by scripts/bootstrap in tests/durable-streams) against the built worker in workerd
-// (issue 30, DESIGN.md §17): requests without a token are granted project-a
+// (issue 30, docs/design.md §17): requests without a token are granted project-a
 // (DS_ANONYMOUS_GRANT: the suite sends none), long-polls time out after 500 ms. Prints the
 // count of passed tests; fails when a test fails that docs/durable-streams-conformance.md does
 // not list; reports listed tests that pass now (take them off: scripts/conformance --write).

@@ -1,4 +1,4 @@
-// Shared pieces of the Durable Streams client e2e tests (issue 30, DESIGN.md §17): the
+// Shared pieces of the Durable Streams client e2e tests (issue 30, docs/design.md §17): the
 // official TypeScript client (pinned in tests/durable-streams/package.json), and the server
 // the tests run against — the built worker in workerd with the e2e bearer token, or, with
 // TRIBUTARY_DS_TARGET=reference, the Durable Streams reference server (file-backed, so a

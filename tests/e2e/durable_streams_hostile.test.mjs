@@ -1,4 +1,4 @@
-// Hostile and malformed input on the Durable Streams face (DESIGN.md §17, §12; issue 30), over
+// Hostile and malformed input on the Durable Streams face (docs/design.md §17, §12; issue 30), over
 // HTTP against the built worker: a 10 MB body is 413 and changes nothing; malformed, foreign and
 // out-of-range offsets are 400 and a trimmed one 410; huge, negative and non-decimal
 // `Stream-TTL` and both expiry headers are 400; producer headers out of range or incomplete are

@@ -1,5 +1,5 @@
 // The Durable Streams Python client (PyPI durable-streams, in target/py-venv by
-// scripts/bootstrap) against Tributary's protocol face (issue 30, DESIGN.md §17), with the real
+// scripts/bootstrap) against Tributary's protocol face (issue 30, docs/design.md §17), with the real
 // bearer token: tests/e2e/ds_python_client.py runs one scenario per test and prints what it
 // observed; the assertions are here. TRIBUTARY_DS_TARGET=reference runs them against the
 // reference server.

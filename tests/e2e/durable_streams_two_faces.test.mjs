@@ -1,4 +1,4 @@
-// One stream, two faces (DESIGN.md §17, issue 30): what the official Durable Streams client
+// One stream, two faces (docs/design.md §17, issue 30): what the official Durable Streams client
 // writes through /v1/stream/{path} is the stream /v1/streams/{path} serves. A protocol client
 // appends byte messages (non-UTF-8 bytes included); a webhook subscription configured natively
 // delivers each message to a real local receiver with its bytes intact (a string `payload` and

@@ -1,4 +1,4 @@
-// The HTTP edge end to end (DESIGN.md §2, §3, §12): request bodies are read
+// The HTTP edge end to end (docs/design.md §2, §3, §12): request bodies are read
 // with a streaming cap at their route's limit, chunked or not, and refused
 // with 413 without the server reading the rest (the client counts what it
 // managed to send: a server that stops reading stops the upload through TCP

@@ -1,4 +1,4 @@
-// The mempool source end to end (DESIGN.md §15.1) against a real local EVM
+// The mempool source end to end (docs/design.md §15.1) against a real local EVM
 // node (anvil, tests/e2e/anvil.mjs) with automine off, and the built worker
 // in workerd: pending transactions to a contract, with matching and
 // non-matching calldata, appear once each as `evm.pending-tx` with decoded

@@ -1,4 +1,4 @@
-// The EVM chain source end to end (DESIGN.md §15) against a real local EVM
+// The EVM chain source end to end (docs/design.md §15) against a real local EVM
 // node (anvil, tests/e2e/anvil.mjs) and the built worker in workerd: logs
 // appended in order with the §15 payload and keys, reorgs turned into
 // `events-invalidated` naming exactly the dead fork's offsets, reorgs

@@ -1,4 +1,4 @@
-// The EVM source and its target stream's lifetime (DESIGN.md §15, §3 rule
+// The EVM source and its target stream's lifetime (docs/design.md §15, §3 rule
 // 6) end to end, against anvil and the built worker in workerd: the source
 // appended blocks into a lifetime of its target; the target is deleted and
 // created again by someone else's events; then the chain reorganises the

@@ -1,4 +1,4 @@
-// Forks (DESIGN.md §18, issue 31) against the built worker in workerd, over HTTP as a client
+// Forks (docs/design.md §18, issue 31) against the built worker in workerd, over HTTP as a client
 // calls them: a three-level chain (a fork of a fork) read across every boundary, catch-up and
 // live; deletes in every order (soft delete 410 on both faces, 409 on re-creation, the last
 // release purging up the chain); a prefix token refused outside its prefix; hostile headers.

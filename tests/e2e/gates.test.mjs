@@ -1,4 +1,4 @@
-// End-to-end gates on their failure paths (DESIGN.md §13 Gates, §6 rules 5
+// End-to-end gates on their failure paths (docs/design.md §13 Gates, §6 rules 5
 // and 11, §8) against the built worker in workerd, delivering to a real Node
 // receiver that verifies every request's Standard Webhooks signature:
 // a maxOnce hit answered 503 once is retried and delivered (never discarded

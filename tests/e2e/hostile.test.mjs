@@ -1,4 +1,4 @@
-// Hostile inputs end to end (DESIGN.md §2, §6 rules 7, 10, 11, §9, §12)
+// Hostile inputs end to end (docs/design.md §2, §6 rules 7, 10, 11, §9, §12)
 // against the built worker running in workerd: each hostile input is answered
 // with a clear error or handled, and afterwards the worker still serves other
 // streams (every test ends by appending to and reading a fresh stream).

@@ -1,4 +1,4 @@
-// End-to-end itx-call delivery (DESIGN.md §5, §6, §8 skip mode, §9) against
+// End-to-end itx-call delivery (docs/design.md §5, §6, §8 skip mode, §9) against
 // the built worker running in workerd, calling the JS RPC method `deliver`
 // of the test service tests/e2e/itx_service.mjs, bound as ITX_TEST (the
 // deployment's ITX allowlist is "X,ITX_TEST").

@@ -1,4 +1,4 @@
-// The Worker service that itx-call tests deliver to (DESIGN.md §9): a
+// The Worker service that itx-call tests deliver to (docs/design.md §9): a
 // WorkerEntrypoint whose RPC method `deliver` records each batch envelope.
 // Its behaviour is scripted over HTTP: POST /mode {"mode": "ok" | "throw" |
 // "permanent", "times"?: N} (throw N times, then ok); GET /received returns

@@ -1,4 +1,4 @@
-// Coalesced WebSocket acknowledgements end to end (DESIGN.md §10, §12;
+// Coalesced WebSocket acknowledgements end to end (docs/design.md §10, §12;
 // issue 20) against the built worker in workerd, with Node's WebSocket
 // (live_helpers.mjs): the client the README describes acks only once 64 KiB
 // arrived since its last ack, and is never closed as a slow consumer, on a

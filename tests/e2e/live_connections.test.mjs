@@ -1,4 +1,4 @@
-// End-to-end live connections themselves (DESIGN.md §10, limits §12, §2,
+// End-to-end live connections themselves (docs/design.md §10, limits §12, §2,
 // debug card §11) against the built worker in workerd, with real clients:
 // the `eventsource` package and Node's built-in WebSocket (live_helpers.mjs),
 // and raw upgrade requests. Connection keys (conflicts with subscription keys

@@ -1,4 +1,4 @@
-// End-to-end delivery over live connections (DESIGN.md §10, limits §12, §3
+// End-to-end delivery over live connections (docs/design.md §10, limits §12, §3
 // rule 5) against the built worker in workerd, with real clients: the
 // `eventsource` package (automatic reconnect with Last-Event-ID) and Node's
 // built-in WebSocket (live_helpers.mjs). Replay then live across a burst of

@@ -1,4 +1,4 @@
-// Live connections' failure paths end to end (DESIGN.md §10, §12; issue 18):
+// Live connections' failure paths end to end (docs/design.md §10, §12; issue 18):
 // filtered readers far behind the head, subprotocol selection, sockets open
 // across a fact committed by an alarm-woken object, connections counted from
 // acceptance, and long-poll waiters that time out. Real clients: the

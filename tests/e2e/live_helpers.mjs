@@ -1,5 +1,5 @@
 // Shared helpers of the live-connection tests (live_delivery.test.mjs,
-// live_connections.test.mjs; DESIGN.md §10, §12): real clients — the
+// live_connections.test.mjs; docs/design.md §10, §12): real clients — the
 // `eventsource` package (automatic reconnect with Last-Event-ID) and Node's
 // built-in WebSocket — that record every event and frame they receive,
 // bounded waits on what they received, and the debug card's connections.

@@ -1,4 +1,4 @@
-// The log receiver end to end (DESIGN.md §15.1): `receiver: {action: "log"}`
+// The log receiver end to end (docs/design.md §15.1): `receiver: {action: "log"}`
 // against the built worker in workerd. Each matching event becomes one line
 // of JSON on the worker's console — observed here through Miniflare's
 // structured logs (the harness's `onLog`) — and the cursor moves past it; a

@@ -1,4 +1,4 @@
-// The OpenAPI document against the built worker (DESIGN.md §2, issue 22):
+// The OpenAPI document against the built worker (docs/design.md §2, issue 22):
 // `GET /v1/openapi.json` serves the committed document without a token;
 // every documented operation answers (never `route_not_found` or
 // `method_not_allowed`) with a documented status and body; and the real

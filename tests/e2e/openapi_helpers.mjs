@@ -1,4 +1,4 @@
-// The OpenAPI document as a test oracle (DESIGN.md §2, issue 22): the
+// The OpenAPI document as a test oracle (docs/design.md §2, issue 22): the
 // committed openapi.json, ajv (JSON Schema 2020-12, what OpenAPI 3.1 uses)
 // over its schemas, and a checker that a real answer's status is documented
 // for its operation and its body matches the documented schema.

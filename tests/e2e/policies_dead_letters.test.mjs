@@ -1,4 +1,4 @@
-// End-to-end dead letters (DESIGN.md §8, §6) against the built worker
+// End-to-end dead letters (docs/design.md §8, §6) against the built worker
 // running in workerd: skip-mode exhaustion writes a letter before the cursor
 // passes it; replay after a fix, against a still-failing receiver and
 // through a reconfigured one; discarding one letter or a subscription's

@@ -1,4 +1,4 @@
-// End-to-end throttle and aggregate delivery policies (DESIGN.md §8, §9, §6)
+// End-to-end throttle and aggregate delivery policies (docs/design.md §8, §9, §6)
 // against the built worker running in workerd: throttled events
 // dead-lettered with the exact reason, only successful deliveries spending
 // budget, digests by size and by time, retried digests keeping their

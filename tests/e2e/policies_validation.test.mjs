@@ -1,4 +1,4 @@
-// End-to-end configure-time validation of the delivery policies (DESIGN.md
+// End-to-end configure-time validation of the delivery policies (docs/design.md
 // §8, §2) against the built worker running in workerd: every out-of-range or
 // misplaced retry, throttle and aggregate setting on webhook-post, itx-call,
 // copy-to-stream and processor-wake receivers is 422 invalid_subscription

@@ -1,6 +1,6 @@
 // Shared helpers of the delivery-policy tests (policies_dead_letters.test.mjs,
 // policies_throttle_aggregate.test.mjs, policies_validation.test.mjs;
-// DESIGN.md §6, §8, §9): webhook subscriptions whose signing secret the Node
+// docs/design.md §6, §8, §9): webhook subscriptions whose signing secret the Node
 // receiver (tests/e2e/webhook_receiver.mjs) learns, the dead-letter routes,
 // and bounded waits on letters, requests and facts. Every wait is polled
 // (`eventually`, ≤ 20 s), never a fixed sleep.

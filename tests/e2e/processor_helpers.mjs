@@ -1,5 +1,5 @@
 // Shared helpers of the hosted-processor tests (processors_fold.test.mjs,
-// processors_definitions.test.mjs; DESIGN.md §9): the running-totals reducer
+// processors_definitions.test.mjs; docs/design.md §9): the running-totals reducer
 // and its plain JavaScript fold, deterministic order events, the processor
 // API (/v1/processors and a stream's -/processors/{name}), and the
 // processor-wake subscriptions and halt facts on a stream.

@@ -1,4 +1,4 @@
-// End-to-end processor definitions and what is refused (DESIGN.md §9, §2,
+// End-to-end processor definitions and what is refused (docs/design.md §9, §2,
 // §12) against the built worker running in workerd: malformed definitions
 // and names (422 naming the field, 400), processor-wake subscriptions naming
 // an undefined processor or an invalid name (refused before the append,

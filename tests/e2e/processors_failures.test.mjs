@@ -1,4 +1,4 @@
-// End-to-end failure paths of processors and dead-letter replay (DESIGN.md
+// End-to-end failure paths of processors and dead-letter replay (docs/design.md
 // §9, §8, §13, §12, §3 rule 6) against the built worker in workerd:
 //   - a second processor-wake subscription of one processor on one stream
 //     is 409 processor_already_subscribed (alone or in a batch) and commits

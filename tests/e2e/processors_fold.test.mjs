@@ -1,4 +1,4 @@
-// End-to-end hosted processors folding streams (DESIGN.md §9 processor-wake,
+// End-to-end hosted processors folding streams (docs/design.md §9 processor-wake,
 // §5, §6, §11) against the built worker running in workerd: definitions per
 // project (PUT/GET/DELETE /v1/processors), streams enabling them with a
 // `processor-wake` subscription, one instance per (project, name, stream

@@ -1,4 +1,4 @@
-// End-to-end project-wide metrics (DESIGN.md §11) against the built worker
+// End-to-end project-wide metrics (docs/design.md §11) against the built worker
 // in workerd: `GET /v1/metrics` answers from the project object, which holds
 // the latest snapshot each stream's alarm reported (a scrape asks no
 // stream). A few streams with webhook subscriptions to a real local

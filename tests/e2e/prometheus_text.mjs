@@ -1,5 +1,5 @@
 // A strict parser of the Prometheus text exposition format 0.0.4, for the
-// project metrics test (DESIGN.md §11) where `promtool` is not installed:
+// project metrics test (docs/design.md §11) where `promtool` is not installed:
 // every line is a `# HELP`, a `# TYPE` or a sample; names and label names
 // match the format's grammar; label values use only the `\\`, `\"`, `\n`
 // escapes; a family's TYPE and HELP come once, before its samples, and its

@@ -1,4 +1,4 @@
-// End-to-end retention (DESIGN.md §16) against the built worker in workerd:
+// End-to-end retention (docs/design.md §16) against the built worker in workerd:
 // trimming from the stream's alarm in bounded steps, never past a durable
 // subscription's cursor (a lagging webhook to a real local HTTP receiver
 // still gets every event, in order), 410 `trimmed` for reads, live opens and

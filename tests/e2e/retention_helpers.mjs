@@ -1,5 +1,5 @@
 // Shared helpers of the retention end-to-end tests (retention.test.mjs,
-// DESIGN.md §16): configuring retention, waiting until the alarm's trim
+// docs/design.md §16): configuring retention, waiting until the alarm's trim
 // steps settled (polled on stream info, never after a fixed sleep), reading
 // a trimmed stream from its first retained event, the 410 `trimmed` shape,
 // and a webhook receiver path that records the offset of every event it

@@ -1,4 +1,4 @@
-// End-to-end retraction, the delivery journal and gates (DESIGN.md §13)
+// End-to-end retraction, the delivery journal and gates (docs/design.md §13)
 // against the built worker in workerd, delivering to a real Node receiver
 // that verifies every request's Standard Webhooks signature.
 //

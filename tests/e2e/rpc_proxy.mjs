@@ -1,5 +1,5 @@
 // A loopback JSON-RPC proxy in front of a real node (anvil) for the EVM
-// sources' end-to-end tests (DESIGN.md §15, §15.1): scripted failures per
+// sources' end-to-end tests (docs/design.md §15, §15.1): scripted failures per
 // method, and holding requests until the test releases them.
 import { createServer } from "node:http";
 

@@ -1,4 +1,4 @@
-// Scoped tokens end to end (DESIGN.md §2 Scopes, issue 22) over HTTP against
+// Scoped tokens end to end (docs/design.md §2 Scopes, issue 22) over HTTP against
 // the built worker: the matrix scope × route (a token holding the scopes a
 // route needs is not refused; one lacking any gets 403 `forbidden_scope`
 // naming it), prefix tokens refused outside their prefix, for the

@@ -1,5 +1,5 @@
 // Receiver secrets and headers against the built worker in workerd and a
-// real local receiver (DESIGN.md §9 "Receiver secrets and headers"): the
+// real local receiver (docs/design.md §9 "Receiver secrets and headers"): the
 // write-only secrets API and its scopes; a webhook whose URL and
 // `authorization` header come from secrets, signed as ever; a rotation
 // taking effect on the next send; a read-only token reading everything a

@@ -1,4 +1,4 @@
-// End-to-end capabilities of a stream (DESIGN.md §2, §3, §11), against the
+// End-to-end capabilities of a stream (docs/design.md §2, §3, §11), against the
 // built worker running in workerd. One Tributary per file; every test uses
 // its own stream paths so tests are independent of each other's order.
 import { test, before, after } from "node:test";

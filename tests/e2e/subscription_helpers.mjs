@@ -1,6 +1,6 @@
 // Shared helpers of the durable-subscription configuration tests
 // (subscriptions_configure.test.mjs, subscriptions_subscribe_from.test.mjs,
-// subscriptions_bad_input.test.mjs; DESIGN.md §2, §4, §5, §6, §11):
+// subscriptions_bad_input.test.mjs; docs/design.md §2, §4, §5, §6, §11):
 // receivers that never send, the requests those tests make, snapshots of
 // everything a request could have committed, and the §6 runtime-row checks.
 //

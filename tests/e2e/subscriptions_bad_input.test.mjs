@@ -1,4 +1,4 @@
-// End-to-end refused subscription configurations (DESIGN.md §2, §3 rule 5,
+// End-to-end refused subscription configurations (docs/design.md §2, §3 rule 5,
 // §4, §5 Keys, Bounds and Filter, §12) against the built worker running in
 // workerd: every bad configuration — alone, inside a batch, on a written or
 // a never-written stream — is the right 4xx and commits nothing; the limits

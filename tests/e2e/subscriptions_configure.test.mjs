@@ -1,4 +1,4 @@
-// End-to-end durable-subscription *configuration* (DESIGN.md §4, §5, §6
+// End-to-end durable-subscription *configuration* (docs/design.md §4, §5, §6
 // runtime rows, §11 debug card, §3 rule 6) against the built worker running
 // in workerd: configuring a keyed subscription of every receiver kind and
 // replacing it, keyless configures, removal, cursor-set and resume, filters

@@ -1,4 +1,4 @@
-// End-to-end subscribe-from (DESIGN.md §5 subscribeToEventsFrom, §2, §3)
+// End-to-end subscribe-from (docs/design.md §5 subscribeToEventsFrom, §2, §3)
 // against the built worker running in workerd: the one copy-to-stream
 // configure it appends on the source — and nothing on the receiving stream —,
 // retries by idempotencyKey, the filter, transform and start it carries into

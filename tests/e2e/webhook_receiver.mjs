@@ -1,5 +1,5 @@
 // A real HTTP webhook receiver for the webhook-post end-to-end tests
-// (DESIGN.md §9). It listens on 127.0.0.1 (a port the OS picks), records
+// (docs/design.md §9). It listens on 127.0.0.1 (a port the OS picks), records
 // every request it gets — headers, raw and parsed body, arrival time — and
 // verifies EVERY delivery's Standard Webhooks signature with the
 // `standardwebhooks` npm package, using the per-path secret the test fetched

@@ -1,4 +1,4 @@
-// End-to-end webhook-post delivery (DESIGN.md §5, §6, §8 skip mode, §9, §11)
+// End-to-end webhook-post delivery (docs/design.md §5, §6, §8 skip mode, §9, §11)
 // against the built worker running in workerd, delivering to a real Node
 // HTTP receiver on 127.0.0.1 (tests/e2e/webhook_receiver.mjs) that verifies
 // every delivery's Standard Webhooks signature with the `standardwebhooks`

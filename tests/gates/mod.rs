@@ -1,4 +1,4 @@
-//! Helpers for the gate tests (DESIGN.md §13 Gates): a gated webhook in the
+//! Helpers for the gate tests (docs/design.md §13 Gates): a gated webhook in the
 //! deterministic world, a settle loop that fails on a busy alarm, and the
 //! §6 rule 11 check for gates — a hit the gate ever tried to deliver ends
 //! delivered, dead-lettered or covered by a durable halt.

@@ -1,4 +1,4 @@
-//! The mempool source's native test harness (DESIGN.md §15.1), shared by the
+//! The mempool source's native test harness (docs/design.md §15.1), shared by the
 //! `engine_mempool*` test files: a fake node with a pending pool and
 //! pending-transaction filters (which it can forget, as nodes do), injectable
 //! faults, and a [`Harness`] driving the source's state machine against it,

@@ -1,4 +1,4 @@
-//! The copy-chain simulation (issue 18; DESIGN.md §13 "Through copies" and
+//! The copy-chain simulation (issue 18; docs/design.md §13 "Through copies" and
 //! "Copies and invalidation order", §7): three streams `/a → /b → /c` (copy
 //! subscriptions `ab` and `bc`), a webhook `hook` on `/b` and `/c`, noise on `/b` and
 //! `/c` shifting offsets, and `events-invalidated` on `/a` — alone or leading

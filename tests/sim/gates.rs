@@ -1,4 +1,4 @@
-//! Gates in the simulation (DESIGN.md §13 Gates): webhook-post and itx-call
+//! Gates in the simulation (docs/design.md §13 Gates): webhook-post and itx-call
 //! subscriptions now and then carry a threshold or maxOnce gate, and the
 //! invariant "nothing passes silently" (§6 rule 11) gets its gate form: a
 //! gate may discard only a hit it never tried to deliver. Every offset a

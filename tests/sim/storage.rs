@@ -1,6 +1,6 @@
 //! The engine's native driver (rusqlite) behind a counting wrapper: every
 //! engine call is metered (rows returned, statements run), so the simulation
-//! can assert bounded work per call (DESIGN.md §6 rule 10, §12) — and a call
+//! can assert bounded work per call (docs/design.md §6 rule 10, §12) — and a call
 //! that loops is stopped with an error instead of hanging the test.
 
 use std::cell::{Cell, RefCell};

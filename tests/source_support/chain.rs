@@ -1,4 +1,4 @@
-//! A scripted chain (DESIGN.md §15 tests): a tree of blocks with one
+//! A scripted chain (docs/design.md §15 tests): a tree of blocks with one
 //! canonical branch, extended, reorganised and flipped back on demand.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! The harness (DESIGN.md §15 tests): the source over a file database it
+//! The harness (docs/design.md §15 tests): the source over a file database it
 //! can crash (reopen) between any two steps, driven against the fake node,
 //! appending into a real engine stream.
 

@@ -1,4 +1,4 @@
-//! The EVM source's native test harness (DESIGN.md §15), shared by the
+//! The EVM source's native test harness (docs/design.md §15), shared by the
 //! `engine_source*` test files: a seeded random generator, a scripted chain
 //! (a tree of blocks with one canonical branch, forks and flip-flops), a
 //! fake JSON-RPC node over it with injectable faults, and a [`Harness`]

@@ -1,4 +1,4 @@
-//! A fake JSON-RPC node over a [`Chain`] (DESIGN.md §15 tests), answering
+//! A fake JSON-RPC node over a [`Chain`] (docs/design.md §15 tests), answering
 //! the source's calls, with injectable faults.
 
 use super::*;

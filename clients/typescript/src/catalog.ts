@@ -1,4 +1,4 @@
-// The project's streams (DESIGN.md §14), narrowed to a prefix token's prefix.
+// The project's streams (docs/design.md §14), narrowed to a prefix token's prefix.
 import type { Http } from "./http.js";
 import { paged } from "./pages.js";
 import type { CatalogEntry, CatalogPage } from "./types.js";

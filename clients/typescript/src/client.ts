@@ -1,5 +1,5 @@
 // The client: one object per base URL and token, one property per area of
-// the API (DESIGN.md §2), and the project-wide calls.
+// the API (docs/design.md §2), and the project-wide calls.
 import { Catalog } from "./catalog.js";
 import { DeadLetters } from "./dead_letters.js";
 import { TributaryError } from "./errors.js";

@@ -1,4 +1,4 @@
-// Dead letters of skip-mode subscriptions (DESIGN.md §8).
+// Dead letters of skip-mode subscriptions (docs/design.md §8).
 import type { Http } from "./http.js";
 import { paged } from "./pages.js";
 import type { DeadLetter, DeadLetterPage } from "./types.js";

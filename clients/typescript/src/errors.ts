@@ -1,5 +1,5 @@
 // One error class for everything the client can fail with (issue 22): the
-// API's own errors (`{"error": {code, message, details}}`, DESIGN.md §2) keep
+// API's own errors (`{"error": {code, message, details}}`, docs/design.md §2) keep
 // their code, message, details and HTTP status; what happens before or
 // around the API gets a client code and status 0.
 import type { components } from "./generated/schema.js";

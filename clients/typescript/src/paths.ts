@@ -1,4 +1,4 @@
-// Stream paths as the API takes them (DESIGN.md §2): 1–16 `/`-separated
+// Stream paths as the API takes them (docs/design.md §2): 1–16 `/`-separated
 // segments of `[A-Za-z0-9._~-]`, never `-`, `.` or `..`, at most 512 bytes
 // with the leading `/`. Checked before sending, because a URL parser would
 // resolve a `..` segment (or its `%2E%2E` form) into another stream's path.

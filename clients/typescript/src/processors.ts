@@ -1,4 +1,4 @@
-// Hosted processors (DESIGN.md §9): definitions are the project's, state
+// Hosted processors (docs/design.md §9): definitions are the project's, state
 // is per stream. A stream wakes one through a `processor-wake` subscription.
 import type { Http } from "./http.js";
 import { paged } from "./pages.js";

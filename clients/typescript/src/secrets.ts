@@ -1,4 +1,4 @@
-// Project secrets (DESIGN.md §9 "Receiver secrets and headers"): values a
+// Project secrets (docs/design.md §9 "Receiver secrets and headers"): values a
 // webhook takes its `url` or a header value from, as `{secret: NAME}`.
 // Write-only: no call reads a value back.
 import type { Http } from "./http.js";

@@ -1,4 +1,4 @@
-// EVM chain and mempool sources (DESIGN.md §15, §15.1).
+// EVM chain and mempool sources (docs/design.md §15, §15.1).
 import type { Http } from "./http.js";
 import { paged } from "./pages.js";
 import type { SourceConfig, SourcePage, SourceStatus, SourceSummary } from "./types.js";

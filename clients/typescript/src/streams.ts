@@ -1,4 +1,4 @@
-// Streams (DESIGN.md §3, §16): append, read, inspect, delete.
+// Streams (docs/design.md §3, §16): append, read, inspect, delete.
 import type { Http } from "./http.js";
 import type { AppendResult, Event, EventPage, EventsInvalidated, InputEvent, PointRead, Retention, StreamInfo } from "./types.js";
 import { CONTROL } from "./types.js";

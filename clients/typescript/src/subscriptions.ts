@@ -1,4 +1,4 @@
-// Subscriptions (DESIGN.md §4, §5): configured by appending control events
+// Subscriptions (docs/design.md §4, §5): configured by appending control events
 // to the source stream; inspected on its debug card (§11).
 import type { Http } from "./http.js";
 import { key, type Appended, type Streams } from "./streams.js";

@@ -1,4 +1,4 @@
-// Verifying what a `webhook-post` subscription sends (DESIGN.md §9), with
+// Verifying what a `webhook-post` subscription sends (docs/design.md §9), with
 // the `standardwebhooks` library: the signature over `id.timestamp.body`
 // with the subscription's `whsec_` secret, and the timestamp within its
 // tolerance (5 minutes), before the body is trusted.

@@ -1,4 +1,4 @@
-//! Bearer-token authentication (DESIGN.md §2). `API_TOKENS` is a JSON object
+//! Bearer-token authentication (docs/design.md §2). `API_TOKENS` is a JSON object
 //! token → projectId or scoped grant; the project a request may touch is
 //! derived from its token alone, so no token can name another project's streams. Parsing and
 //! matching are the engine's (`tributary::auth_tokens`); this reads the

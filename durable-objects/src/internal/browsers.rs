@@ -1,4 +1,4 @@
-//! Browsers on both faces (DESIGN.md §17 "Browsers"): CORS from
+//! Browsers on both faces (docs/design.md §17 "Browsers"): CORS from
 //! `CORS_ALLOWED_ORIGINS` and the protocol's security headers on every API
 //! response, errors included; `OPTIONS` preflights answered without a token.
 

@@ -1,4 +1,4 @@
-//! Request bodies read under their route's cap (DESIGN.md §12 "request
+//! Request bodies read under their route's cap (docs/design.md §12 "request
 //! body": read with a streaming cap at the route's limit, chunked or not; 413
 //! past it without buffering the rest). A declared `Content-Length` past the
 //! cap is refused before any byte is kept; otherwise the JS `ReadableStream`

@@ -1,4 +1,4 @@
-//! The Durable Object driver of the engine's storage trait (DESIGN.md §1).
+//! The Durable Object driver of the engine's storage trait (docs/design.md §1).
 //!
 //! Traps handled here: integers cross JS as f64 (the engine keeps them below
 //! 2^53); booleans are bound as 0/1 by the engine; rows are read with `raw()`,

@@ -1,4 +1,4 @@
-//! The `METRICS` Workers Analytics Engine dataset (DESIGN.md §11): the
+//! The `METRICS` Workers Analytics Engine dataset (docs/design.md §11): the
 //! engine's [`AnalyticsSink`] over the binding. Writing a data point is
 //! fire-and-forget on the platform; a failure is logged, never retried (the
 //! Prometheus counters are the durable view), and the lines logged are

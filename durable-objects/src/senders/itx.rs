@@ -1,4 +1,4 @@
-//! itx-call (DESIGN.md §9): `["services", BINDING, method]` calls the JS RPC
+//! itx-call (docs/design.md §9): `["services", BINDING, method]` calls the JS RPC
 //! method of a Worker service binding with the batch envelope. A resolved
 //! call is the ack; a rejection is transient unless it carries
 //! `retryable: false`.

@@ -1,4 +1,4 @@
-//! Performing one planned send (DESIGN.md §7, §9, §15.1): a copy to another
+//! Performing one planned send (docs/design.md §7, §9, §15.1): a copy to another
 //! stream, a signed webhook POST (`webhook`, its secrets resolved through
 //! `secrets`), an itx call, a processor wake or log lines. Every send runs under the plan's deadline, which covers the whole
 //! exchange — for a webhook, the headers *and* a body read capped at 64 KiB

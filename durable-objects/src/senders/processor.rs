@@ -1,4 +1,4 @@
-//! Delivering a planned batch to a hosted processor (DESIGN.md §9): the
+//! Delivering a planned batch to a hosted processor (docs/design.md §9): the
 //! definition from the project object → wake → fold, each answer handed to
 //! the engine's wake protocol (`tributary::processor::wake`), which decides
 //! the next step and the outcome.

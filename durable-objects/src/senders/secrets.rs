@@ -1,4 +1,4 @@
-//! Asking the project object for secrets (DESIGN.md §9): the router's
+//! Asking the project object for secrets (docs/design.md §9): the router's
 //! configure-time check and a webhook's send-time resolution both post a
 //! `ResolveRequest` to `/internal/secrets/resolve`. Values travel only in
 //! this answer; nothing here logs or keeps one.

@@ -1,4 +1,4 @@
-//! A signed webhook POST (DESIGN.md §9): the receiver's secrets resolved
+//! A signed webhook POST (docs/design.md §9): the receiver's secrets resolved
 //! at the project object first (cached by version, so a rotation takes
 //! effect on the next send), the Standard Webhooks headers, no redirects
 //! followed, headers and body within the plan's deadline. Every failure

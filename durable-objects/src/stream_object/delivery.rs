@@ -1,4 +1,4 @@
-//! The alarm's delivery loop (DESIGN.md §6): ask the engine what is due,
+//! The alarm's delivery loop (docs/design.md §6): ask the engine what is due,
 //! send it, hand back each outcome as soon as it arrives. The engine decides
 //! everything; this file only performs the sends. No borrow of the stream is
 //! held across an await.

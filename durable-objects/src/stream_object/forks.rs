@@ -1,4 +1,4 @@
-//! Forks in the stream object (DESIGN.md §18): what a fork asks its source
+//! Forks in the stream object (docs/design.md §18): what a fork asks its source
 //! — a grant (which records the edge), pages of its prefix, a release — and
 //! how the source answers. A page below a source's own fork point goes one
 //! hop further, at most `MAX_FORK_HOPS` deep; a release the source did not

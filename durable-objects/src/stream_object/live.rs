@@ -1,4 +1,4 @@
-//! Live connections, the shell half (DESIGN.md §10): Server-Sent Events
+//! Live connections, the shell half (docs/design.md §10): Server-Sent Events
 //! streams, hibernatable WebSockets and long-poll waiters. The engine's
 //! `live` module decides what each connection gets; this file only moves
 //! bytes. No borrow of the stream is held across an await.

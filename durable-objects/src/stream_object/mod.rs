@@ -1,4 +1,4 @@
-//! The stream Durable Object (DESIGN.md §3, §6, §7): one per `(projectId,
+//! The stream Durable Object (docs/design.md §3, §6, §7): one per `(projectId,
 //! path)`, holding the engine's `Stream` over its own SQLite storage. Its one
 //! alarm drives delivery; its internal copy route receives copies.
 //!

@@ -1,4 +1,4 @@
-//! `GET /v1/streams/{path}/-/processors/{name}` (DESIGN.md §9): the
+//! `GET /v1/streams/{path}/-/processors/{name}` (docs/design.md §9): the
 //! instance's view of this stream, as the engine's wake protocol shows it.
 
 use super::StreamObject;

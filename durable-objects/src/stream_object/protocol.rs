@@ -1,4 +1,4 @@
-//! The Durable Streams face in the stream object (DESIGN.md §17): a
+//! The Durable Streams face in the stream object (docs/design.md §17): a
 //! forwarded protocol request becomes the engine's `ProtocolRequest`; what
 //! the engine cannot do — wait — is done here: a long-poll at the tail waits
 //! for an append (up to `DS_LONG_POLL_TIMEOUT_MS`), and an SSE response is a

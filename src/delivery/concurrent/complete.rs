@@ -1,4 +1,4 @@
-//! Taking the outcome of one concurrent delivery (DESIGN.md §8
+//! Taking the outcome of one concurrent delivery (docs/design.md §8
 //! `concurrency`, §6 rules 5, 7, 11; §13): its slot alone is acknowledged
 //! and journaled, dead-lettered, or scheduled for its retry; then the cursor
 //! moves over whatever completed run now starts at the front.

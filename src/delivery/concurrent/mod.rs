@@ -1,4 +1,4 @@
-//! Concurrent delivery (DESIGN.md §8 `concurrency`; §6 rules 3, 6, 11; §13).
+//! Concurrent delivery (docs/design.md §8 `concurrency`; §6 rules 3, 6, 11; §13).
 //! An itx-call or webhook-post subscription in `skip` mode with
 //! `delivery.concurrency` N > 1 has up to N single-event deliveries in
 //! flight, each under its own delivery id, acknowledged, retried and

@@ -1,4 +1,4 @@
-//! Planning one send of a concurrent subscription (DESIGN.md §8
+//! Planning one send of a concurrent subscription (docs/design.md §8
 //! `concurrency`; §6 rules 2, 6, 10; §13): a slot whose retry is due first,
 //! else the next matching event past the window's frontier, each its own
 //! single-event delivery.

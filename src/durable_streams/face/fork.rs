@@ -1,4 +1,4 @@
-//! A fork on the protocol face (DESIGN.md §18, PROTOCOL §4.2): its creation
+//! A fork on the protocol face (docs/design.md §18, PROTOCOL §4.2): its creation
 //! (after its source granted the prefix) and its reads below the fork point
 //! (the source's messages, brought by the shell, stitched with its own).
 

@@ -1,4 +1,4 @@
-//! Expiry on both faces (DESIGN.md §17 "Expiry"): the configured expiry is
+//! Expiry on both faces (docs/design.md §17 "Expiry"): the configured expiry is
 //! the reduced state's (`expiry-configured`); the stored deadline is the
 //! face row's, never earlier than the true one; the last access is in
 //! memory only ([`LastAccess`]), so a renewal writes at most once per slack.

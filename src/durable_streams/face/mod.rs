@@ -1,4 +1,4 @@
-//! The protocol face of one stream (DESIGN.md §17): a Durable Streams
+//! The protocol face of one stream (docs/design.md §17): a Durable Streams
 //! request in, an answer out — the same [`Stream`] the native API serves,
 //! its log, lifetime and reduced state. The codec beside this folder parses
 //! and encodes; this decides against the stream. Waiting (a long-poll at

@@ -1,4 +1,4 @@
-//! Reads through the protocol face (DESIGN.md §17, PROTOCOL §5.5–5.8):
+//! Reads through the protocol face (docs/design.md §17, PROTOCOL §5.5–5.8):
 //! `HEAD`, catch-up, long-poll and SSE frames. A page holds the messages
 //! after a position — control and ephemeral events are skipped but still
 //! move the position, so a reader at the tail is up to date — within the

@@ -1,4 +1,4 @@
-//! The face's rows (migration `0010_durable_streams.sql`, DESIGN.md §17):
+//! The face's rows (migration `0010_durable_streams.sql`, docs/design.md §17):
 //! `protocol_face` — one row per lifetime, written by the creating `PUT`, a
 //! `Stream-Seq` append and an expiry renewal — and `protocol_producers`, one
 //! row per idempotent producer, written in the transaction of the append it

@@ -1,4 +1,4 @@
-//! Writes through the protocol face (DESIGN.md §17, PROTOCOL §5.1–5.4):
+//! Writes through the protocol face (docs/design.md §17, PROTOCOL §5.1–5.4):
 //! create, append, close and delete. Every write is checked first in the
 //! protocol's order (`checks`), then its messages become events committed
 //! together with the writers' state in one transaction.

@@ -1,4 +1,4 @@
-//! Reading a node's answers to the mempool source (DESIGN.md §15.1): the
+//! Reading a node's answers to the mempool source (docs/design.md §15.1): the
 //! filter id `eth_newPendingTransactionFilter` gives, the hashes
 //! `eth_getFilterChanges` gives, a transaction `eth_getTransactionByHash`
 //! gives, and a refusal saying the node no longer knows the filter. Every

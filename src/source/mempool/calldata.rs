@@ -1,4 +1,4 @@
-//! Matching pending transactions and decoding their calldata (DESIGN.md
+//! Matching pending transactions and decoding their calldata (docs/design.md
 //! §15.1) with the ABI code of logs (`source::abi`): a function signature
 //! parsed by `alloy-json-abi`, its 4-byte selector, the arguments decoded by
 //! `alloy-dyn-abi` and rendered as `args` are for logs (integers as decimal

@@ -1,4 +1,4 @@
-//! A mempool source's configuration (DESIGN.md §15.1): `PUT
+//! A mempool source's configuration (docs/design.md §15.1): `PUT
 //! /v1/sources/{name}` with `{kind: "evm-mempool", rpcUrls, chainId,
 //! targetStream, filters: [{to?, function?}], pollMs?}`, validated before
 //! anything is stored (422 naming the field) by the same rules as the chain

@@ -1,4 +1,4 @@
-//! The mempool source (`kind: "evm-mempool"`, DESIGN.md §15.1) as the run
+//! The mempool source (`kind: "evm-mempool"`, docs/design.md §15.1) as the run
 //! skeleton sees it: where its row is stored, what a run starts with (the
 //! hashes seen long ago pruned), and which of its steps answers what. The
 //! steps themselves are in `machine.rs`.

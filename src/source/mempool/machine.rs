@@ -1,4 +1,4 @@
-//! The mempool source as a state machine (DESIGN.md §1, §15.1), on the run
+//! The mempool source as a state machine (docs/design.md §1, §15.1), on the run
 //! skeleton every kind shares (`source::run`): `begin_run` answers the
 //! first [`Effect`], the shell performs it and feeds the outcome back
 //! through `on_rpc` or `on_append`, until a `Sleep` or `Stop`. This module

@@ -1,4 +1,4 @@
-//! The mempool source (DESIGN.md §15.1): `kind: "evm-mempool"` watches an
+//! The mempool source (docs/design.md §15.1): `kind: "evm-mempool"` watches an
 //! EVM node's pending transactions and appends each one matching a filter
 //! (its `to`, its function) to the target stream as `evm.pending-tx`, with
 //! the calldata decoded by the chain source's ABI code. It has no finality

@@ -1,4 +1,4 @@
-//! What a mempool source appends (DESIGN.md §15.1): one `evm.pending-tx`
+//! What a mempool source appends (docs/design.md §15.1): one `evm.pending-tx`
 //! event per matching transaction, `{chainId, hash, from, to, nonce, value,
 //! function, args, input, seenAt}`, under the idempotency key
 //! `evm-mempool:{name}:{chainId}:{hash}`. Its identity is the transaction:

@@ -1,4 +1,4 @@
-//! A mempool source's row from the API's side (DESIGN.md §15.1, the
+//! A mempool source's row from the API's side (docs/design.md §15.1, the
 //! `/v1/sources` routes): the row a `PUT` writes, and the status `GET`
 //! shows — since when it has watched the mempool, since what was pending
 //! while it was stopped (or before its filter was made) is not replayed.

@@ -1,4 +1,4 @@
-//! A mempool source's rows (DESIGN.md §15.1), as documented types over the
+//! A mempool source's rows (docs/design.md §15.1), as documented types over the
 //! storage trait: the source itself, the queue of announced hashes, and the
 //! hashes already handled. The DDL is `migrations/source/0003_mempool.sql`.
 

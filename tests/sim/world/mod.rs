@@ -1,4 +1,4 @@
-//! The world around one source stream (DESIGN.md §6), driving the
+//! The world around one source stream (docs/design.md §6), driving the
 //! production delivery turn ([`tributary::delivery::Turn`], the code the
 //! Durable Object's alarm runs): each plan step lets the current turn plan
 //! any subset of what it would plan, sends stay outstanding, complete in any

@@ -1,5 +1,5 @@
 // `tail(path, options)`: a stream's events as an async iterator, live
-// (DESIGN.md §10). One connection at a time over a WebSocket, SSE, or
+// (docs/design.md §10). One connection at a time over a WebSocket, SSE, or
 // long-polls; when a connection ends for any reason reconnecting may cure,
 // the next one resumes after the last offset taken, so the caller sees no
 // gap and no duplicate (durable events; an ephemeral event committed while

@@ -1,4 +1,4 @@
-// What one live connection yields to the tail (DESIGN.md §10), whatever its
+// What one live connection yields to the tail (docs/design.md §10), whatever its
 // transport, and how it ends.
 import type { Event } from "../types.js";
 

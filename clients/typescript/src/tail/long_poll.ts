@@ -1,4 +1,4 @@
-// Long-polls as a live connection (DESIGN.md §10): `GET /-/events?after=N&
+// Long-polls as a live connection (docs/design.md §10): `GET /-/events?after=N&
 // waitMs=W` answers at once when something is after N, else when something
 // commits or W passes. Filtering by type happens here, since the range read
 // takes no `types`.

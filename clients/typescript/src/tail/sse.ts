@@ -1,4 +1,4 @@
-// A live connection over Server-Sent Events (DESIGN.md §10), read with
+// A live connection over Server-Sent Events (docs/design.md §10), read with
 // `fetch` so it can send the bearer header (an `EventSource` cannot). Each
 // message is `id: <offset>` / `event: event` / `data: <Event>`; `progress`,
 // `trimmed` and a final `error` say where the connection got to and why it

@@ -1,4 +1,4 @@
-// A live connection over a hibernatable WebSocket (DESIGN.md §10): the
+// A live connection over a hibernatable WebSocket (docs/design.md §10): the
 // token goes as the subprotocol `bearer.<token>` beside `tributary.v1`.
 // Frames are `{"type":"events","events":[…],"head"}`, `{"type":"ping"}`,
 // `{"type":"trimmed",…}` and, before a close with a reason,
