@@ -48,14 +48,14 @@
 //!    cursor that passed it. Some events are large: their lines fill an
 //!    invocation's budget, or one line exceeds it (dead-lettered or halted);
 //! 10. no turn stops on a trim step, and no cursor passes an offset without
-//!    its `trimmed` fact (§16; invariant 1 counts a pass only by a fact
-//!    written after the run began): now and then a trim step's transaction
-//!    fails after its facts committed — the object dies there, or the turn
-//!    goes on — so a later try finds its fact (the head moved since); and a
-//!    hostile append takes the key of the fact retention would write next,
-//!    and the keys it would move to (the router refuses them, §2: the sim
-//!    asserts that, then appends them as keys taken before the reservation).
-//!    Facts written and trimmed within one turn are observed as written;
+//!     its `trimmed` fact (§16; invariant 1 counts a pass only by a fact
+//!     written after the run began): now and then a trim step's transaction
+//!     fails after its facts committed — the object dies there, or the turn
+//!     goes on — so a later try finds its fact (the head moved since); and a
+//!     hostile append takes the key of the fact retention would write next,
+//!     and the keys it would move to (the router refuses them, §2: the sim
+//!     asserts that, then appends them as keys taken before the reservation).
+//!     Facts written and trimmed within one turn are observed as written;
 //!
 //! and at the end, after a drain in which every send succeeds, every
 //! subscription that is not halted has caught up with the head (6). Every
