@@ -354,3 +354,59 @@ impl ProtocolSse {
         }
     }
 }
+
+/// `POST /v1/streams/{path}/-/fork` `{"from", "at"?}` (§18): the same
+/// creation as the protocol's `PUT`; answers the fork's stream info (201, or
+/// 200 when it exists as asked) or the refusal.
+pub async fn native_fork(
+    object: &StreamObject,
+    request: &mut Request,
+    project: &str,
+    path: &StreamPath,
+) -> Result<Response> {
+    let body = match crate::internal::request_body::read_or_refuse(
+        request,
+        tributary::route::BodyLimit::of(&tributary::route::Action::Fork),
+    )
+    .await?
+    {
+        Ok(body) => body,
+        Err(refused) => return Ok(refused),
+    };
+    let fork = match tributary::fork::native::NativeFork::parse(&body) {
+        Ok(fork) => fork,
+        Err(error) => return responses::api_error(*error),
+    };
+    let location = format!("{}{}", tributary::route::PROTOCOL_PREFIX, path);
+    let headers = fork.protocol_headers();
+    let response = serve_parts(
+        object,
+        project,
+        path,
+        tributary::durable_streams::face::Method::Put,
+        "",
+        &headers,
+        &[],
+        &location,
+    )
+    .await?;
+    let status = response.status_code();
+    if status >= 300 {
+        return Ok(response);
+    }
+    let info = {
+        let slot = object.stream_slot().borrow();
+        match slot
+            .as_ref()
+            .map(|stream| stream.info().map(|info| serde_json::to_string(&info)))
+        {
+            Some(Ok(Ok(json))) => json,
+            Some(Ok(Err(error))) => return responses::error(ErrorCode::Internal, &error.to_string()),
+            Some(Err(error)) => return responses::api_error(error),
+            None => return responses::error(ErrorCode::Internal, "stream not open"),
+        }
+    };
+    let headers = Headers::new();
+    headers.set("content-type", "application/json")?;
+    Ok(Response::ok(info)?.with_status(status).with_headers(headers))
+}
