@@ -1,4 +1,4 @@
-// scripts/cite-design (issue 32): rewrites "docs/design.md §N" citations and
+// scripts/cite-design (issue 32): rewrites "DESIGN.md §N" citations and
 // paths to the contract outside the repository into "docs/design.md", in a
 // scratch git work tree, and a second run changes nothing.
 import { test } from "node:test";
@@ -12,11 +12,11 @@ import { fileURLToPath } from "node:url";
 const script = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "scripts", "cite-design");
 
 const before = {
-  "src/a.rs": "//! The fence (docs/design.md §7), and docs/design.md\n//! §15.1 on a wrapped line.\n",
-  "README.md": "The contract is `docs/design.md` (cited as §N).\nSee docs/design.md §3.\n",
-  "docs/guide.md": "Rules in (`docs/design.md` §17) and docs/design.md §2 already.\n",
-  "docs/design.md": "# The reference, which mentions docs/design.md once\n",
-  "CHANGELOG.md": "- moved docs/design.md into docs/\n",
+  "src/a.rs": "//! The fence (DESIGN.md §7), and DESIGN.md\n//! §15.1 on a wrapped line.\n",
+  "README.md": "The contract is `../shared/DESIGN.md` (cited as §N).\nSee /work/shared/DESIGN.md §3.\n",
+  "docs/guide.md": "Rules in (`../../shared/DESIGN.md` §17) and docs/design.md §2 already.\n",
+  "docs/design.md": "# The reference, which mentions DESIGN.md once\n",
+  "CHANGELOG.md": "- moved DESIGN.md into docs/\n",
   "notes.txt": "docs/durable-streams-design.md and MY_DESIGN.md stay.\n",
 };
 const after = {
