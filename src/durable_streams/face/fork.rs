@@ -3,23 +3,19 @@
 //! (the source's messages, brought by the shell, stitched with its own).
 
 use super::store::{self as face_store, FaceRow};
-use super::write::{control, messages, Face};
+use super::write::{creation_events, Face};
 use super::{Continued, ProtocolAnswer, ProtocolRequest, Then};
 use crate::durable_streams::expiry::{Expiry, StoredExpiry};
 use crate::durable_streams::headers::{CreateHeaders, ForkHeaders};
-use crate::durable_streams::json_mode::BodyPurpose;
 use crate::durable_streams::media_type::MediaType;
 use crate::durable_streams::response;
-use crate::event::{ControlType, InputEvent};
 use crate::fork::store::{self as fork_store, OriginRow, ReleaseRow};
 use crate::fork::{ForkAsk, ForkGrant, ForkRefusal};
 use crate::limits::FORK_ACQUIRE_GRACE_MS;
 use crate::path::StreamPath;
-use crate::state::lifecycle;
 use crate::storage::{Storage, StorageError};
 use crate::stream::Stream;
 use crate::Inputs;
-use serde_json::{json, Value};
 
 /// Messages of a fork's source, as one page body of the fork's content
 /// type, and where they end.
@@ -206,31 +202,11 @@ impl<S: Storage> Stream<S> {
             row: face.clone(),
             content_type: content_type.clone(),
         };
-        let mut events = Vec::new();
-        if expiry != Expiry::Never {
-            events.push(control(
-                ControlType::ExpiryConfigured,
-                lifecycle::expiry_payload(expiry),
-            ));
-        }
-        if let Some(bytes) = &grant.materialized {
-            events.push(InputEvent {
-                event_type: face.message_type.clone(),
-                payload: Value::Null,
-                metadata: json!({}),
-                idempotency_key: None,
-                ephemeral: false,
-                source: None,
-                body: Some(bytes.clone()),
-            });
-        }
-        match messages(&face_view, request.body, BodyPurpose::Create) {
-            Ok(messages) => events.extend(messages),
+        let cut = grant.materialized.as_deref();
+        let events = match creation_events(&face_view, expiry, cut, request.body, asked.closed) {
+            Ok(events) => events,
             Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
-        }
-        if asked.closed {
-            events.push(control(ControlType::StreamClosed, lifecycle::closed_payload(None)));
-        }
+        };
         if let Err(error) = self.check_storage_budget(&events, request.body.len()) {
             return ProtocolAnswer::refusal(error, Vec::new());
         }

@@ -86,24 +86,14 @@ impl<S: Storage> Stream<S> {
             last_stream_seq: None,
             expiry_deadline_ms: StoredExpiry::create(asked.expiry, inputs.now_ms).deadline_ms,
         };
-        let mut events = Vec::new();
-        if asked.expiry != Expiry::Never {
-            events.push(control(
-                ControlType::ExpiryConfigured,
-                lifecycle::expiry_payload(asked.expiry),
-            ));
-        }
         let face_view = Face {
             row: face.clone(),
             content_type: content_type.clone(),
         };
-        match messages(&face_view, request.body, BodyPurpose::Create) {
-            Ok(messages) => events.extend(messages),
+        let events = match creation_events(&face_view, asked.expiry, None, request.body, asked.closed) {
+            Ok(events) => events,
             Err(error) => return ProtocolAnswer::refusal(*error, Vec::new()),
-        }
-        if asked.closed {
-            events.push(control(ControlType::StreamClosed, lifecycle::closed_payload(None)));
-        }
+        };
         if let Err(error) = self.check_storage_budget(&events, request.body.len()) {
             return ProtocolAnswer::refusal(error, Vec::new());
         }
@@ -251,23 +241,54 @@ pub(super) fn control(control: ControlType, payload: Value) -> InputEvent {
     }
 }
 
+/// A creating `PUT`'s first events (§17, §18): its expiry, `cut` (a fork's
+/// sub-offset bytes), the body's messages, its closure.
+pub(super) fn creation_events(
+    face: &Face,
+    expiry: Expiry,
+    cut: Option<&[u8]>,
+    body: &[u8],
+    closed: bool,
+) -> Result<Vec<InputEvent>, Box<ApiError>> {
+    let mut events = Vec::new();
+    if expiry != Expiry::Never {
+        events.push(control(
+            ControlType::ExpiryConfigured,
+            lifecycle::expiry_payload(expiry),
+        ));
+    }
+    if let Some(bytes) = cut {
+        events.push(byte_event(&face.row.message_type, bytes));
+    }
+    events.extend(messages(face, body, BodyPurpose::Create)?);
+    if closed {
+        events.push(control(ControlType::StreamClosed, lifecycle::closed_payload(None)));
+    }
+    Ok(events)
+}
+
+/// A byte message as an event: its bytes in `body`, `payload` null (§17).
+fn byte_event(message_type: &str, bytes: &[u8]) -> InputEvent {
+    InputEvent {
+        event_type: message_type.to_owned(),
+        payload: Value::Null,
+        metadata: json!({}),
+        idempotency_key: None,
+        ephemeral: false,
+        source: None,
+        body: Some(bytes.to_vec()),
+    }
+}
+
 /// The events a body's messages become (§17 "Messages are events").
-pub(super) fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, Box<ApiError>> {
+fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputEvent>, Box<ApiError>> {
     if body.is_empty() {
         return Ok(Vec::new());
     }
     if !face.content_type.is_json() {
         return Ok(byte_mode::split(body)
             .into_iter()
-            .map(|piece| InputEvent {
-                event_type: face.row.message_type.clone(),
-                payload: Value::Null,
-                metadata: json!({}),
-                idempotency_key: None,
-                ephemeral: false,
-                source: None,
-                body: Some(piece.to_vec()),
-            })
+            .map(|piece| byte_event(&face.row.message_type, piece))
             .collect());
     }
     let raw = json_mode::messages(body, purpose).map_err(|error| Box::new(ApiError::from(error)))?;
