@@ -20,16 +20,19 @@ export async function secretsPage(root, ctx) {
     status,
     region,
   );
+  // The notice and the table it speaks of change together: "Deleted X." never
+  // shows over a table that still lists X.
   const reload = async (message) => {
-    if (message) replace(status, notice(message));
     let listing;
     try {
       listing = await api("GET", "/v1/secrets");
     } catch (error) {
+      if (message) replace(status, notice(message));
       replace(region, errorBox(error));
       return;
     }
     if (!ctx.alive()) return;
+    if (message) replace(status, notice(message));
     replace(region, secretsTable(listing.secrets ?? [], { onDeleted: (name) => reload(`Deleted ${name}.`), onError: (error) => replace(status, errorBox(error, { title: "Delete failed" })) }));
   };
   root.append(secretForm({ onSaved: (summary) => reload(`Saved ${summary.name} (version ${summary.version}).`) }));

@@ -76,8 +76,8 @@ export async function streamPage(root, ctx, path, tab) {
     if (!ok) return;
     try {
       await api("DELETE", streamRoute(path));
-      replace(status, notice(`Deleted ${path}.`));
       await stream.refresh();
+      replace(status, notice(`Deleted ${path}.`));
     } catch (error) {
       replace(status, errorBox(error, { title: "Delete failed" }));
     }
