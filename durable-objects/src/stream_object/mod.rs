@@ -8,6 +8,7 @@
 
 pub mod delivery;
 pub mod forks;
+pub mod inherited;
 pub mod live;
 pub mod processors;
 pub mod protocol;
