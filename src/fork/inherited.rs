@@ -12,7 +12,7 @@
 
 use super::store;
 use crate::event::{BodyEncoding, ControlType, StoredEvent, TypeKind};
-use crate::limits::{INHERITED_PAGE_ROWS, MAX_INHERITED_PAGES_HELD, MAX_INHERITED_PAGE_BYTES};
+use crate::limits::{ALARM_RETRY_MS, INHERITED_PAGE_ROWS, MAX_INHERITED_PAGES_HELD, MAX_INHERITED_PAGE_BYTES};
 use crate::path::StreamPath;
 use crate::storage::{Storage, StorageError};
 use crate::stream::rows::{self, Window, NO_EPHEMERAL};
@@ -231,13 +231,16 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Keeps a fetched page for the scans (the oldest one goes past
-    /// [`MAX_INHERITED_PAGES_HELD`]). A page that covers nothing is dropped.
-    pub fn hold_inherited(&mut self, page: InheritedPage) {
+    /// [`MAX_INHERITED_PAGES_HELD`]). A page that covers nothing (a source
+    /// that no longer holds the prefix) counts as a failed fetch: asked
+    /// again after [`ALARM_RETRY_MS`], never in a loop.
+    pub fn hold_inherited(&mut self, page: InheritedPage, now_ms: i64) {
         let held = &mut self.memory.inherited;
-        held.retry_at_ms = None;
         if page.next <= page.after {
+            held.retry_at_ms = Some(now_ms.saturating_add(ALARM_RETRY_MS));
             return;
         }
+        held.retry_at_ms = None;
         held.pages
             .retain(|(from, next, _)| !(*from == page.after && *next == page.next));
         if held.pages.len() >= MAX_INHERITED_PAGES_HELD {

@@ -206,7 +206,7 @@ impl World {
                         self.stream(path).inherited_unavailable(now + ALARM_RETRY_MS);
                     } else {
                         let page = self.inherited_page(want.source.as_str(), want.after, want.through, 1);
-                        self.stream(path).hold_inherited(page);
+                        self.stream(path).hold_inherited(page, now);
                         continue;
                     }
                 }

@@ -104,7 +104,7 @@ pub async fn fetch_wanted(object: &StreamObject) -> Result<Fetched> {
     };
     Ok(match fetched {
         Ok(page) => {
-            stream.hold_inherited(page);
+            stream.hold_inherited(page, crate::platform::now_ms());
             Fetched::Held
         }
         Err(error) => {
