@@ -197,3 +197,68 @@ fn s18_a_concurrent_webhook_on_a_fork_sends_every_inherited_event_once() {
     offsets.sort_unstable();
     assert_eq!(offsets, (1..=15).collect::<Vec<u64>>(), "each once, none skipped");
 }
+
+/// Every data event a native reader sees paging from `after` with `limit`:
+/// (offset, payload.n), following `nextAfter`.
+fn native_pages(world: &mut World, path: &str, limit: u64) -> Vec<(u64, u64)> {
+    let mut seen = Vec::new();
+    let mut after = 0;
+    for _ in 0..10_000 {
+        let page = world.native_read(path, &format!("after={after}&limit={limit}"));
+        seen.extend(
+            page.events
+                .iter()
+                .filter(|event| event.event_type == "order")
+                .map(|event| {
+                    (
+                        event.offset,
+                        serde_json::to_value(event).unwrap()["payload"]["n"].as_u64().unwrap(),
+                    )
+                }),
+        );
+        if page.next_after <= after || page.next_after >= page.head {
+            return seen;
+        }
+        after = page.next_after;
+    }
+    panic!("a read that never reached the head");
+}
+
+#[test]
+fn s18_a_native_range_read_of_a_fork_crosses_the_fork_point_like_the_protocol_face() {
+    let mut world = World::new();
+    let many = INHERITED_PAGE_ROWS + 250;
+    append_orders(&mut world, "/a", 1, many);
+    configure(&mut world, "/a", "source-only", json!("now"));
+    fork_of(&mut world, "/b", "/a");
+    append_orders(&mut world, "/b", 10_000, 3);
+    fork_of(&mut world, "/c", "/b");
+    append_orders(&mut world, "/c", 20_000, 2);
+    let expected: Vec<(u64, u64)> = (1..=many)
+        .map(|n| (n, n))
+        .chain((0..3).map(|i| (many + 2 + i, 10_000 + i)))
+        .chain((0..2).map(|i| (many + 5 + i, 20_000 + i)))
+        .collect();
+    for limit in [1, 7, 100, 1000] {
+        assert_eq!(native_pages(&mut world, "/c", limit), expected, "limit {limit}");
+    }
+    // A read from inside the prefix starts there; one from past the point is the fork's own.
+    let from_inside = world.native_read("/c", &format!("after={}&limit=2", many - 1));
+    let offsets: Vec<u64> = from_inside.events.iter().map(|event| event.offset).collect();
+    assert_eq!(
+        offsets,
+        vec![many],
+        "one ancestor's page at a time; its control event is not inherited"
+    );
+    assert_eq!(from_inside.next_after, many + 1);
+    let next = world.native_read("/c", &format!("after={}&limit=2", many + 1));
+    assert_eq!(
+        next.events.iter().map(|event| event.offset).collect::<Vec<_>>(),
+        vec![many + 2, many + 3]
+    );
+    let own = world.native_read("/c", &format!("after={}", many + 4));
+    assert_eq!(
+        own.events.iter().map(|event| event.offset).collect::<Vec<_>>(),
+        vec![many + 5, many + 6]
+    );
+}

@@ -11,6 +11,7 @@
 
 pub mod inherited;
 pub mod native;
+pub mod read;
 pub mod source;
 pub mod store;
 

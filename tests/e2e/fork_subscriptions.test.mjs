@@ -3,7 +3,8 @@
 // then the fork's own, in order, signed, to a real local receiver; the source's own
 // subscription (a control event in the prefix) configures nothing on the fork; down a chain (a
 // fork of a fork) too; and a copy subscription on a fork copies the whole log into another
-// stream, where a native range read sees it in order.
+// stream, where a native range read sees it in order; and the native face reads a fork page
+// by page across the fork point, as the protocol face does.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTributary, streamUrl, TOKEN } from "./harness.mjs";
@@ -130,4 +131,31 @@ test("a copy subscription on a fork copies the inherited messages and its own in
     { what: "five messages copied" },
   );
   assert.deepEqual(copied, ["S1", "S2", "S3", "F4", "F6"]);
+});
+
+test("the native face reads a fork as the protocol face does: inherited messages, then its own, page by page", async () => {
+  const [a, b] = [fresh("read-a"), fresh("read-b")];
+  await create(a, "A1");
+  await append(a, "A2", "A3");
+  await fork(b, a);
+  await append(b, "B4", "B5");
+  const seen = [];
+  let after = 0;
+  for (let page = 0; page < 20; page += 1) {
+    const answer = await t.request("GET", streamUrl(b, `events?after=${after}&limit=2`));
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    seen.push(...answer.body.events.map((event) => [event.offset, event.payload]));
+    if (answer.body.nextAfter >= answer.body.head) break;
+    after = answer.body.nextAfter;
+  }
+  assert.deepEqual(seen, [[1, "A1"], [2, "A2"], [3, "A3"], [4, "B4"], [5, "B5"]]);
+  const protocolRead = await protocol("GET", `${b}?offset=-1`);
+  assert.equal(protocolRead.text, "A1A2A3B4B5");
+  // Deleted while a fork of it lives, the source reads 410 on the native face, inherited or not.
+  const c = fresh("read-c");
+  await fork(c, b);
+  assert.equal((await protocol("DELETE", b)).status, 204);
+  assert.equal((await t.request("GET", streamUrl(b, "events?after=0"))).status, 410);
+  const throughC = await t.request("GET", streamUrl(c, "events?after=0&limit=10"));
+  assert.deepEqual(throughC.body.events.map((event) => event.payload), ["A1", "A2", "A3"]);
 });

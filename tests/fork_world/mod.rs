@@ -248,6 +248,19 @@ impl World {
         }
         panic!("delivery still due after {turns} turns");
     }
+
+    /// A native range read as `stream_object/inherited.rs` serves it: below
+    /// a fork's point, one source page fetched first.
+    pub fn native_read(&mut self, path: &str, query: &str) -> tributary::stream::read::RangeRead {
+        let query = tributary::stream::RangeQuery::parse(query).unwrap();
+        match self.stream(path).range_read_want(&query).unwrap() {
+            Some(want) => {
+                let page = self.inherited_page(want.source.as_str(), want.after, want.through, 1);
+                self.stream(path).read_range_inherited(&query, page).unwrap()
+            }
+            None => self.stream(path).read_range(&query).unwrap(),
+        }
+    }
 }
 
 pub fn header<'a>(answer: &'a ProtocolAnswer, name: &str) -> Option<&'a str> {

@@ -117,3 +117,56 @@ pub async fn fetch_wanted(object: &StreamObject) -> Result<Fetched> {
         }
     })
 }
+
+/// A native range read of a fork that starts below its fork point (§18):
+/// one source page, then the fork's own when the page reaches the point.
+/// `None` when the read is an ordinary one (the caller serves it, waiting
+/// as a long-poll asks); a read below the point always has something to
+/// answer at once.
+pub async fn read_range(
+    object: &StreamObject,
+    project: &str,
+    path: &StreamPath,
+    query: &str,
+) -> Result<Option<Response>> {
+    let Ok((rest, _wait)) = tributary::live::split_wait(query) else {
+        return Ok(None);
+    };
+    let Ok(range) = tributary::stream::RangeQuery::parse(&rest) else {
+        return Ok(None);
+    };
+    if object.open_stream(project, path).is_err() {
+        return Ok(None);
+    }
+    let want = {
+        let slot = object.stream_slot().borrow();
+        match slot.as_ref().map(|stream| stream.range_read_want(&range)) {
+            Some(Ok(Some(want))) => want,
+            // Not a fork, past its point, or an error the ordinary read answers.
+            _ => return Ok(None),
+        }
+    };
+    let ask = ReadAsk {
+        after: want.after,
+        through: want.through,
+        hops: 1,
+    };
+    let page = match fetch(object.env(), project, &want.source, &ask).await {
+        Ok(page) => page,
+        Err(error) => {
+            return responses::error(ErrorCode::Internal, &format!("reading the fork's source: {error}")).map(Some);
+        }
+    };
+    let read = {
+        let slot = object.stream_slot().borrow();
+        match slot.as_ref() {
+            Some(stream) => stream.read_range_inherited(&range, page),
+            None => return responses::error(ErrorCode::Internal, "stream not open").map(Some),
+        }
+    };
+    let answer = match read {
+        Ok(read) => tributary::api::ApiResponse::json(200, &read),
+        Err(error) => tributary::error::ApiError::from(error).into(),
+    };
+    responses::from_api(answer).map(Some)
+}
