@@ -261,6 +261,21 @@ impl World {
             None => self.stream(path).read_range(&query).unwrap(),
         }
     }
+
+    /// A native point read as `stream_object/inherited.rs` serves it.
+    pub fn native_read_one(
+        &mut self,
+        path: &str,
+        offset: u64,
+    ) -> Result<tributary::stream::read::PointRead, tributary::stream::read::ReadError> {
+        match self.stream(path).point_read_want(offset)? {
+            Some(want) => {
+                let page = self.inherited_page(want.source.as_str(), want.after, want.through, 1);
+                self.stream(path).read_one_inherited(offset, page)
+            }
+            None => self.stream(path).read_one(offset),
+        }
+    }
 }
 
 pub fn header<'a>(answer: &'a ProtocolAnswer, name: &str) -> Option<&'a str> {
