@@ -291,3 +291,31 @@ fn s18_a_point_read_of_an_inherited_offset_answers_the_sources_event() {
         Err(tributary::stream::read::ReadError::EventNotFound(9))
     ));
 }
+
+#[test]
+fn s18_a_fork_that_dies_mid_delivery_resends_from_its_cursor_and_skips_nothing() {
+    for crash_after in [0, 1, 3, 7] {
+        let mut world = World::new();
+        append_orders(&mut world, "/src", 1, 6);
+        fork_of(&mut world, "/f", "/src");
+        append_orders(&mut world, "/f", 100, 2);
+        let now = world.now_ms;
+        let body = json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["order"]},
+            "receiver": {"action": "webhook-post", "url": "https://receiver.example/hook",
+                "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}});
+        assert_eq!(common::append(world.stream("/f"), body, now).0, 201);
+        world.crash_after_sends = Some(crash_after);
+        let mut received: Vec<u64> = Vec::new();
+        world.deliver_all("/f", 60_000, 50, &mut |plan: &DeliveryPlan| {
+            received.extend(plan.events.iter().map(|event| event.offset));
+            Outcome::Delivered
+        });
+        let mut once = received.clone();
+        once.dedup();
+        assert_eq!(
+            once,
+            (1..=8).collect::<Vec<u64>>(),
+            "crash after {crash_after}: in order, nothing skipped"
+        );
+    }
+}
