@@ -23,6 +23,11 @@
 //    the receiver's hot path); any failure aborts;
 //  - the bare-insert baseline (one SQLite INSERT per request) at the append
 //    bench's concurrency, in the same run, as the reference for deliveries/s;
+//  - the platform floor (issue 33, bench/floor/worker.mjs): a bare JS Durable
+//    Object in the same workerd that inserts each batch, then from its alarm
+//    POSTs each event to this receiver (under /floor/), one key in order and
+//    ten keys at once within six connections, appended and measured exactly
+//    as (a) and (b); every key must receive every event once, in order;
 //  - the machine's load average (os.loadavg) next to every figure.
 //
 // Settings (environment): BENCH_SECONDS (5, cap on each append phase and the
@@ -128,6 +133,30 @@ function record(path, arrivedAt, headers, raw) {
   receiver.unique.push(delivery);
 }
 
+/** The floor's keys: path → {key, count, last, duplicates, firstAt, lastAt, latencies}. */
+const floorReceivers = new Map();
+
+function recordFloor(path, arrivedAt, raw) {
+  totalRequests++;
+  const receiver = floorReceivers.get(path);
+  if (!receiver) return void problems.push(`floor: request to unknown path ${path}`);
+  let body;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return void problems.push(`${path}: floor body is not JSON: ${raw.slice(0, 200)}`);
+  }
+  const offset = body?.event?.offset;
+  if (body?.key !== receiver.key || !Number.isInteger(offset)) return void problems.push(`${path}: unexpected floor body ${raw.slice(0, 200)}`);
+  if (offset <= receiver.last) return void receiver.duplicates++;
+  if (offset !== receiver.last + 1) problems.push(`${path}: floor offset ${offset} after ${receiver.last} (gap or order)`);
+  receiver.last = offset;
+  receiver.count++;
+  receiver.firstAt ??= arrivedAt;
+  receiver.lastAt = arrivedAt;
+  receiver.latencies.push(arrivedAt - timeMs(body.event.createdAt, "floor createdAt"));
+}
+
 function startReceiver() {
   const server = http.createServer((request, response) => {
     const arrivedAt = Date.now();
@@ -136,6 +165,7 @@ function startReceiver() {
     request.on("end", () => {
       response.writeHead(200, { "content-type": "text/plain" }).end("ok");
       if (request.method !== "POST") return void problems.push(`${request.method} ${request.url}: expected POST`);
+      if (request.url.startsWith("/floor/")) return recordFloor(request.url, arrivedAt, Buffer.concat(chunks).toString("utf8"));
       record(request.url, arrivedAt, request.headers, Buffer.concat(chunks).toString("utf8"));
     });
     request.on("error", (error) => problems.push(`${request.url}: request error: ${error.message}`));
@@ -164,7 +194,7 @@ async function main() {
 
   const server = await startReceiver();
   const receiverBase = `http://127.0.0.1:${server.address().port}`;
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, floor: true });
   try {
     const url = t.url;
 
@@ -359,6 +389,62 @@ async function main() {
       };
     }
 
+    /**
+     * The floor (issue 33): `keys` webhook subscriptions on a bare JS stream
+     * object, appended exactly as `sustained`; every key must receive every
+     * event once, in order (the receiver checks), within the bounded wait.
+     */
+    async function floorSustained(name, keys, label) {
+      const base = `${url}/floor/stream/${name}`;
+      const subs = keys.map((key) => {
+        const path = `/floor/${name}/${key}`;
+        const receiver = { key, path, count: 0, last: 0, duplicates: 0, firstAt: null, lastAt: null, latencies: [] };
+        floorReceivers.set(path, receiver);
+        return receiver;
+      });
+      for (const sub of subs) {
+        const problem = await checkedFetch(`${base}/subscribe`, { method: "POST", body: JSON.stringify({ key: sub.key, webhook: `${receiverBase}${sub.path}` }) }, 201);
+        if (problem) fail(`${label}: subscribe: ${problem}`);
+      }
+      const firstAppendAtMs = Date.now();
+      const appends = await runLoad({
+        send: (i) =>
+          checkedFetch(`${base}/events`, { method: "POST", body: batchBody(i) }, 201, (text) =>
+            JSON.parse(text).events?.length === BATCH ? null : `expected ${BATCH} committed events`,
+          ),
+        seconds: settings.seconds,
+        concurrency: appendConcurrency,
+        maxRequests: Math.min(settings.maxRequests, Math.ceil(eventsPerScenario / BATCH)),
+      });
+      assertNoFailures(`webhook: ${label} appends`, appends);
+      const events = appends.requests * BATCH;
+      const deadline = Date.now() + waitSeconds * 1000;
+      while (!subs.every((r) => r.count >= events)) {
+        assertNoProblems(label);
+        if (Date.now() > deadline) fail(`${label}: not every delivery arrived within ${waitSeconds}s: ${subs.map((r) => `${r.key} ${r.count}/${events}`).join(", ")}`);
+        await sleep(10);
+      }
+      assertNoProblems(label);
+      for (const r of subs) if (r.count !== events || r.last !== events) fail(`${label}: ${r.key} received ${r.count} (last offset ${r.last}) of ${events}`);
+      const lastArrival = Math.max(...subs.map((r) => r.lastAt));
+      const firstArrival = Math.min(...subs.map((r) => r.firstAt));
+      const deliveries = events * keys.length;
+      const seconds = (lastArrival - firstAppendAtMs) / 1000;
+      return {
+        label,
+        keys,
+        appends,
+        events,
+        deliveries,
+        duplicates: subs.reduce((n, r) => n + r.duplicates, 0),
+        seconds,
+        drainSeconds: (lastArrival - firstArrival) / 1000,
+        rate: deliveries / seconds,
+        load: load1(),
+        latency: summary(subs.flatMap((r) => r.latencies)),
+      };
+    }
+
     // 1. Baseline: one INSERT per request, the append bench's concurrency.
     const baselineTarget = `${url}/bench/baseline/webhook`;
     const baselineBody = JSON.stringify({ type: "data", payload: { i: 0, sentAt: Date.now() } });
@@ -371,9 +457,11 @@ async function main() {
     const baselineRate = baseline.requests / baseline.seconds;
     const baselineLoad = load1();
 
-    // 2. (a) one subscription, (b) ten subscriptions.
+    // 2. (a) one subscription, (b) ten subscriptions, each followed by its floor.
     const single = await sustained(SINGLE, "(a) 1 subscription");
+    const floorSingle = await floorSustained("wh-1", SINGLE.keys, "floor: 1 key in order");
     const fanout = await sustained(FANOUT, `(b) ${FANOUT.keys.length} subscriptions`);
+    const floorFanout = await floorSustained("wh-10", FANOUT.keys, `floor: ${FANOUT.keys.length} keys, 6 connections`);
 
     // 3. (c) lightly loaded: single appends to /bench/wh-1, spaced.
     const lightTarget = `${url}${streamUrl(SINGLE.stream, "events")}`;
@@ -409,32 +497,53 @@ async function main() {
         { title: "seconds" },
         { title: "deliveries/s" },
         { title: "x baseline" },
+        { title: "÷ floor" },
         { title: "load 1m" },
       ],
       [
-        ...[single, fanout].map((s) => [
-          `${s.label} (${s.scenario.stream})`,
-          fmt(s.scenario.keys.length),
+        ...[
+          [single, floorSingle],
+          [floorSingle, floorSingle],
+          [fanout, floorFanout],
+          [floorFanout, floorFanout],
+        ].map(([s, f]) => [
+          s.scenario ? `${s.label} (${s.scenario.stream})` : s.label,
+          fmt((s.scenario ?? s).keys.length),
           fmt(s.events),
           fmt(s.deliveries),
           fmt(s.duplicates),
           fmt(s.seconds, 2),
           fmt(s.rate),
           fmt(s.rate / baselineRate, 3),
+          fmt(s.rate / f.rate, 3),
           fmt(s.load, 2),
         ]),
-        [`baseline (1 INSERT/req, c=${settings.concurrency})`, "", fmt(baseline.requests), "", "", fmt(baseline.seconds, 2), fmt(baselineRate), fmt(1, 3), fmt(baselineLoad, 2)],
+        [`baseline (1 INSERT/req, c=${settings.concurrency})`, "", fmt(baseline.requests), "", "", fmt(baseline.seconds, 2), fmt(baselineRate), fmt(1, 3), "", fmt(baselineLoad, 2)],
       ],
     );
     console.log(`(seconds = first append sent → last delivery received; baseline "events" = rows inserted, its deliveries/s column = rows/s;`);
-    console.log(` x baseline = deliveries/s ÷ baseline rows/s; load 1m = os.loadavg()[0] when the scenario finished)`);
-    for (const s of [single, fanout]) {
+    console.log(` x baseline = deliveries/s ÷ baseline rows/s; ÷ floor = deliveries/s ÷ the floor's with as many keys (bench/floor/worker.mjs);`);
+    console.log(` load 1m = os.loadavg()[0] when the scenario finished)`);
+    console.log(
+      `floor: ${FANOUT.keys.length} keys ÷ 1 key ${fmt(floorFanout.rate / floorSingle.rate, 2)} (what the platform gives the old aim of ≥ 3); ` +
+        `append→delivery p50 / p99: 1 key ${fmt(floorSingle.latency.p50)} / ${fmt(floorSingle.latency.p99)} ms, ` +
+        `${FANOUT.keys.length} keys ${fmt(floorFanout.latency.p50)} / ${fmt(floorFanout.latency.p99)} ms; duplicates ${floorSingle.duplicates + floorFanout.duplicates}`,
+    );
+    for (const s of [single, fanout, floorSingle, floorFanout]) {
       console.log(
         `${s.label}: appends took ${fmt(s.appends.seconds, 2)} s (${fmt(s.appends.requests)} × ${BATCH}, p50 ${fmt(s.appends.p50, 1)} ms); ` +
           `first → last delivery ${fmt(s.drainSeconds, 2)} s = ${fmt(s.deliveries / s.drainSeconds)} deliveries/s`,
       );
       if (s.appends.stoppedBy !== "maxRequests") console.log(`note: ${s.label} appends stopped by ${s.appends.stoppedBy}`);
     }
+    reportAim("webhook deliveries/s, 1 subscription ÷ floor (1 key in order)", single.rate / floorSingle.rate, ">=", 0.8, "ratio in one run");
+    reportAim(
+      `webhook deliveries/s, ${FANOUT.keys.length} subscriptions ÷ floor (${FANOUT.keys.length} keys, 6 connections)`,
+      fanout.rate / floorFanout.rate,
+      ">=",
+      0.8,
+      "ratio in one run",
+    );
     if (baseline.stoppedBy !== "time") console.log(`note: baseline stopped by ${baseline.stoppedBy}`);
     reportAim(`webhook deliveries/s, ${FANOUT.keys.length} subscriptions ÷ 1 subscription`, fanout.rate / single.rate, ">=", 3, "ratio in one run");
     reportAim("webhook deliveries/s, 1 subscription ÷ bare-INSERT baseline", single.rate / baselineRate, ">=", 0.9, "ratio in one run");
@@ -508,9 +617,11 @@ async function main() {
     );
     console.log(
       `verified: every subscription received every acknowledged data event exactly once after dedupe by webhook-id, in offset order ` +
-        `(${fmt(totalRequests)} receiver requests = ${fmt(single.deliveries + fanout.deliveries + lightEvents)} deliveries + ${fmt(allDuplicates.length)} duplicates)`,
+        `(${fmt(totalRequests)} receiver requests = ${fmt(single.deliveries + fanout.deliveries + lightEvents)} deliveries + ${fmt(allDuplicates.length)} duplicates ` +
+        `+ the floor's ${fmt(floorSingle.deliveries + floorFanout.deliveries)} deliveries + ${fmt(floorSingle.duplicates + floorFanout.duplicates)} duplicates)`,
     );
-    if (totalRequests !== single.deliveries + fanout.deliveries + lightEvents + allDuplicates.length) fail("receiver request count does not add up");
+    const floorRequests = floorSingle.deliveries + floorFanout.deliveries + floorSingle.duplicates + floorFanout.duplicates;
+    if (totalRequests !== single.deliveries + fanout.deliveries + lightEvents + allDuplicates.length + floorRequests) fail("receiver request count does not add up");
     console.log(`machine: load average (1/5/15 min) at end ${loadavgText()}`);
   } finally {
     await t.cleanup();
