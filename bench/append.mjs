@@ -11,10 +11,29 @@
 import { join } from "node:path";
 import os from "node:os";
 import { startTributary, streamUrl, ROOT, TOKEN } from "../tests/e2e/harness.mjs";
-import { loadSettings, envNumber, checkedFetch, warmThenMeasure, parsePrometheus, metric, printTable, fmt, fileSizes, reportAim } from "./lib.mjs";
+import { loadSettings, envNumber, checkedFetch, warmThenMeasure as warmThenMeasureOnly, parsePrometheus, metric, printTable, fmt, fileSizes, reportAim } from "./lib.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 
 const BATCH = 100;
 const settings = loadSettings();
+
+/**
+ * warmThenMeasure (bench/lib.mjs) that also takes workerd's CPU seconds over
+ * the measured run (bench/cpu.mjs): `measured.workerdCpu`. CPU per request
+ * moves far less with the machine's load than requests per second do.
+ */
+async function warmThenMeasure(label, options) {
+  let before;
+  const runs = await warmThenMeasureOnly(label, {
+    ...options,
+    onMeasureStart: async () => {
+      if (options.onMeasureStart) await options.onMeasureStart();
+      before = cpuSnapshot();
+    },
+  });
+  runs.measured.workerdCpu = cpuSnapshot().workerd - before.workerd;
+  return runs;
+}
 
 // A modest, realistic event; the baseline sends exactly the single-append body.
 const eventAt = (i) => ({
@@ -141,6 +160,8 @@ async function main() {
         fmt(rate),
         fmt(rate / baselineRate, 2),
         fmt(rate / floorRate, 2),
+        fmt((1e6 * s.run.workerdCpu) / s.events),
+        fmt((s.run.workerdCpu / s.events) / (floor.run.workerdCpu / floor.events), 2),
         fmt(s.run.p50, 2),
         fmt(s.run.p99, 2),
       ];
@@ -155,12 +176,15 @@ async function main() {
         { title: "events/s" },
         { title: "x baseline" },
         { title: "÷ floor" },
+        { title: "workerd µs/event" },
+        { title: "CPU ÷ floor" },
         { title: "p50 ms" },
         { title: "p99 ms" },
       ],
       rows,
     );
-    console.log(`(baseline and floor "events" = rows inserted; x baseline / ÷ floor = events/s ÷ the Rust baseline's / the JS floor's requests/s)`);
+    console.log(`(baseline and floor "events" = rows inserted; x baseline / ÷ floor = events/s ÷ the Rust baseline's / the JS floor's requests/s;`);
+    console.log(` workerd µs/event = workerd's CPU over the measured run ÷ events (/proc, 10 ms ticks); CPU ÷ floor = that ÷ the floor's: > 1 costs more)`);
     console.log(
       `(large state ÷ plain single append: ${fmt(bigState.events / bigState.run.seconds / (single.events / single.run.seconds), 2)})`,
     );
@@ -187,6 +211,7 @@ async function main() {
     const pairSeconds = envNumber("BENCH_APPEND_PAIR_SECONDS", 3);
     const ratios = [];
     const floorRatios = [];
+    const cpuRatios = [];
     for (let round = 1; round <= 3; round++) {
       const pairSettings = { ...settings, seconds: pairSeconds };
       const stream = `/bench/append-pair-${round}`;
@@ -206,10 +231,12 @@ async function main() {
       const oursRate = ours.measured.requests / ours.measured.seconds;
       ratios.push(oursRate / (bare.measured.requests / bare.measured.seconds));
       floorRatios.push(oursRate / (js.measured.requests / js.measured.seconds));
+      cpuRatios.push(ours.measured.workerdCpu / ours.measured.requests / (js.measured.workerdCpu / js.measured.requests));
     }
     console.log("");
     console.log(`single append ÷ Rust baseline, three back-to-back rounds of ${pairSeconds}s: ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
     console.log(`single append ÷ JS floor, the same rounds: ${floorRatios.map((r) => fmt(r, 2)).join(", ")} (load 1m ${os.loadavg()[0].toFixed(2)})`);
+    console.log(`workerd CPU per single append ÷ the floor's per INSERT, the same rounds: ${cpuRatios.map((r) => fmt(r, 2)).join(", ")}`);
     reportAim("single appends ÷ bare-INSERT baseline, lowest of three pairs", Math.min(...ratios), ">=", 0.9, "ratio in one run");
     reportAim("single appends ÷ floor (bare JS INSERT), lowest of three rounds", Math.min(...floorRatios), ">=", 0.9, "ratio in one run");
 

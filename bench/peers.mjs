@@ -48,6 +48,7 @@ import { startTributaryPeer, TRIBUTARY_SYNC } from "./peers/tributary.mjs";
 import { startFloorPeer, FLOOR_SYNC } from "./peers/floor.mjs";
 import { clientWorkloads } from "./peers/ds-client.mjs";
 import { TOKEN } from "../tests/e2e/harness.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 
 const BATCH = 100;
 const settings = {
@@ -256,10 +257,13 @@ async function runSystem(system) {
     if (workloads.includes("catchup")) {
       const read = await w.catchUp(settings.catchUpEvents, { fill: (appendBatch) => fill(appendBatch, settings.catchUpEvents, `${system.key} catch-up`) });
       const reads = [];
+      const cpuBefore = cpuSnapshot();
       for (let r = 0; r < settings.catchUpReads; r++) reads.push(await read());
+      // workerd's CPU per event read (Tributary and the floor; 0 for peers outside workerd).
+      const workerdUsPerEvent = (1e6 * (cpuSnapshot().workerd - cpuBefore.workerd)) / reads.reduce((n, r) => n + r.events, 0);
       const sorted = [...reads].sort((a, b) => a.seconds - b.seconds);
       const median = sorted[Math.floor((sorted.length - 1) / 2)];
-      results.catchup.push({ ...base, events: median.events, requests: median.requests, seconds: median.seconds, all: reads.map((r) => r.seconds), load: load1() });
+      results.catchup.push({ ...base, events: median.events, requests: median.requests, seconds: median.seconds, all: reads.map((r) => r.seconds), workerdUsPerEvent, load: load1() });
       console.log(`   catch-up: ${fmt(median.events / median.seconds)} events/s (reads: ${reads.map((r) => fmt(r.seconds, 3)).join(", ")} s)`);
     }
     if (workloads.includes("live") && w.live) {
@@ -335,7 +339,17 @@ function printTables() {
     const t = trib(results.catchup);
     const tRate = t ? t.events / t.seconds : NaN;
     printTable(
-      [{ title: "system" }, { title: "read as", align: "left" }, { title: "events" }, { title: "seconds" }, { title: "events/s" }, { title: "all reads (s)" }, { title: "load 1m" }, { title: "Tributary ÷" }],
+      [
+        { title: "system" },
+        { title: "read as", align: "left" },
+        { title: "events" },
+        { title: "seconds" },
+        { title: "events/s" },
+        { title: "all reads (s)" },
+        { title: "workerd µs/event" },
+        { title: "load 1m" },
+        { title: "Tributary ÷" },
+      ],
       results.catchup.map((r) => [
         r.label,
         r.key.startsWith("jetstream")
@@ -349,6 +363,7 @@ function printTables() {
         fmt(r.seconds, 3),
         fmt(r.events / r.seconds),
         r.all.map((s) => fmt(s, 3)).join(" "),
+        r.workerdUsPerEvent > 0 ? fmt(r.workerdUsPerEvent, 1) : "",
         fmt(r.load, 2),
         r.key === "tributary" ? "1.00" : ratio(tRate, r.events / r.seconds),
       ]),
@@ -396,6 +411,7 @@ function printTables() {
         { title: "deliveries/s" },
         { title: "p50 ms" },
         { title: "p99 ms" },
+        { title: "workerd µs/delivery" },
         { title: "load 1m" },
         { title: "copy ÷" },
         { title: "webhook ÷" },
@@ -409,13 +425,15 @@ function printTables() {
         fmt(rate(r)),
         fmt(r.latency.p50),
         fmt(r.latency.p99),
+        r.workerdCpu > 0 ? fmt((1e6 * r.workerdCpu) / r.deliveries, 1) : "",
         fmt(r.load, 2),
         tCopy ? ratio(rate(tCopy), rate(r)) : "",
         tHook ? ratio(rate(tHook), rate(r)) : "",
       ]),
     );
     console.log("(seconds = first append sent → last delivery; latency = append sent → delivered (ms, same clock);");
-    console.log(" copy ÷ / webhook ÷ = Tributary's copy-to-stream / webhook-post deliveries/s ÷ that row's: > 1 means Tributary is faster)");
+    console.log(" copy ÷ / webhook ÷ = Tributary's copy-to-stream / webhook-post deliveries/s ÷ that row's: > 1 means Tributary is faster;");
+    console.log(" workerd µs/delivery = workerd's CPU from the first append to the last copy committed ÷ deliveries, where the system runs in workerd)");
     for (const r of results.fanout) if (r.note) console.log(`  ${r.label}, ${r.variant}: ${r.note}`);
     const sync = results.fanout.find((r) => r.key === "jetstream-sync");
     if (tCopy && sync) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ JetStream sync_interval: always`, rate(tCopy) / rate(sync), ">=", 0.5, "ratio in one run");

@@ -35,11 +35,14 @@
 // BENCH_CONCURRENCY (8, baseline), BENCH_MAX_REQUESTS per run (500000),
 // BENCH_WEBHOOK_EVENTS (2000 per scenario), BENCH_WEBHOOK_APPEND_CONCURRENCY
 // (4), BENCH_WEBHOOK_WAIT_SECONDS (300, per phase), BENCH_LIGHT_EVENTS (50),
-// BENCH_LIGHT_SPACING_MS (50), BENCH_WEBHOOK_VERIFY_SAMPLE (20 per phase).
+// BENCH_LIGHT_SPACING_MS (50), BENCH_WEBHOOK_VERIFY_SAMPLE (20 per phase),
+// BENCH_WEBHOOK_FLOOR_UNCAPPED (set: one more floor row, 10 keys with all 10
+// in flight — local workerd does not enforce the platform's 6 connections).
 import http from "node:http";
 import os from "node:os";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt, reportAim } from "./lib.mjs";
 
 const BATCH = 100;
@@ -54,6 +57,7 @@ const waitSeconds = envNumber("BENCH_WEBHOOK_WAIT_SECONDS", 300);
 const lightEvents = envNumber("BENCH_LIGHT_EVENTS", 50, { integer: true });
 const lightSpacingMs = envNumber("BENCH_LIGHT_SPACING_MS", 50);
 const verifySample = envNumber("BENCH_WEBHOOK_VERIFY_SAMPLE", 20, { integer: true });
+const floorUncapped = Boolean(process.env.BENCH_WEBHOOK_FLOOR_UNCAPPED);
 
 const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -356,6 +360,7 @@ async function main() {
     async function sustained(scenario, label) {
       await configure(scenario);
       const target = `${url}${streamUrl(scenario.stream, "events")}`;
+      const cpuBefore = cpuSnapshot();
       const firstAppendAtMs = Date.now();
       const appends = await runLoad({
         send: (i) => checkedFetch(target, { method: "POST", headers: authJson, body: batchBody(i) }, 201, recordAppend(scenario.stream, BATCH, "sustained")),
@@ -366,6 +371,7 @@ async function main() {
       assertNoFailures(`webhook: ${label} appends`, appends);
       const events = appends.requests * BATCH;
       const cardAfter = await waitForDeliveries(scenario, events, label);
+      const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
       const perSub = verify(scenario, "sustained", label);
       const lastArrival = Math.max(...perSub.map((s) => s.deliveries[s.deliveries.length - 1].arrivedAt));
       const firstArrival = Math.min(...perSub.map((s) => s.deliveries[0].arrivedAt));
@@ -382,6 +388,7 @@ async function main() {
         seconds,
         drainSeconds: (lastArrival - firstArrival) / 1000,
         rate: deliveries / seconds,
+        workerdCpu,
         load: load1(),
         perSub,
         card: cardAfter,
@@ -394,7 +401,7 @@ async function main() {
      * object, appended exactly as `sustained`; every key must receive every
      * event once, in order (the receiver checks), within the bounded wait.
      */
-    async function floorSustained(name, keys, label) {
+    async function floorSustained(name, keys, label, connections = 6) {
       const base = `${url}/floor/stream/${name}`;
       const subs = keys.map((key) => {
         const path = `/floor/${name}/${key}`;
@@ -403,9 +410,10 @@ async function main() {
         return receiver;
       });
       for (const sub of subs) {
-        const problem = await checkedFetch(`${base}/subscribe`, { method: "POST", body: JSON.stringify({ key: sub.key, webhook: `${receiverBase}${sub.path}` }) }, 201);
+        const problem = await checkedFetch(`${base}/subscribe`, { method: "POST", body: JSON.stringify({ key: sub.key, webhook: `${receiverBase}${sub.path}`, connections }) }, 201);
         if (problem) fail(`${label}: subscribe: ${problem}`);
       }
+      const cpuBefore = cpuSnapshot();
       const firstAppendAtMs = Date.now();
       const appends = await runLoad({
         send: (i) =>
@@ -424,6 +432,7 @@ async function main() {
         if (Date.now() > deadline) fail(`${label}: not every delivery arrived within ${waitSeconds}s: ${subs.map((r) => `${r.key} ${r.count}/${events}`).join(", ")}`);
         await sleep(10);
       }
+      const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
       assertNoProblems(label);
       for (const r of subs) if (r.count !== events || r.last !== events) fail(`${label}: ${r.key} received ${r.count} (last offset ${r.last}) of ${events}`);
       const lastArrival = Math.max(...subs.map((r) => r.lastAt));
@@ -440,6 +449,7 @@ async function main() {
         seconds,
         drainSeconds: (lastArrival - firstArrival) / 1000,
         rate: deliveries / seconds,
+        workerdCpu,
         load: load1(),
         latency: summary(subs.flatMap((r) => r.latencies)),
       };
@@ -462,6 +472,9 @@ async function main() {
     const floorSingle = await floorSustained("wh-1", SINGLE.keys, "floor: 1 key in order");
     const fanout = await sustained(FANOUT, `(b) ${FANOUT.keys.length} subscriptions`);
     const floorFanout = await floorSustained("wh-10", FANOUT.keys, `floor: ${FANOUT.keys.length} keys, 6 connections`);
+    const floorUncappedRun = floorUncapped
+      ? await floorSustained("wh-10-uncapped", FANOUT.keys, `floor: ${FANOUT.keys.length} keys, ${FANOUT.keys.length} in flight (no cap)`, FANOUT.keys.length)
+      : null;
 
     // 3. (c) lightly loaded: single appends to /bench/wh-1, spaced.
     const lightTarget = `${url}${streamUrl(SINGLE.stream, "events")}`;
@@ -498,6 +511,8 @@ async function main() {
         { title: "deliveries/s" },
         { title: "x baseline" },
         { title: "÷ floor" },
+        { title: "workerd µs/delivery" },
+        { title: "CPU ÷ floor" },
         { title: "load 1m" },
       ],
       [
@@ -506,6 +521,7 @@ async function main() {
           [floorSingle, floorSingle],
           [fanout, floorFanout],
           [floorFanout, floorFanout],
+          ...(floorUncappedRun ? [[floorUncappedRun, floorFanout]] : []),
         ].map(([s, f]) => [
           s.scenario ? `${s.label} (${s.scenario.stream})` : s.label,
           fmt((s.scenario ?? s).keys.length),
@@ -516,20 +532,23 @@ async function main() {
           fmt(s.rate),
           fmt(s.rate / baselineRate, 3),
           fmt(s.rate / f.rate, 3),
+          fmt((1e6 * s.workerdCpu) / s.deliveries),
+          fmt(s.workerdCpu / s.deliveries / (f.workerdCpu / f.deliveries), 2),
           fmt(s.load, 2),
         ]),
-        [`baseline (1 INSERT/req, c=${settings.concurrency})`, "", fmt(baseline.requests), "", "", fmt(baseline.seconds, 2), fmt(baselineRate), fmt(1, 3), "", fmt(baselineLoad, 2)],
+        [`baseline (1 INSERT/req, c=${settings.concurrency})`, "", fmt(baseline.requests), "", "", fmt(baseline.seconds, 2), fmt(baselineRate), fmt(1, 3), "", "", "", fmt(baselineLoad, 2)],
       ],
     );
     console.log(`(seconds = first append sent → last delivery received; baseline "events" = rows inserted, its deliveries/s column = rows/s;`);
     console.log(` x baseline = deliveries/s ÷ baseline rows/s; ÷ floor = deliveries/s ÷ the floor's with as many keys (bench/floor/worker.mjs);`);
+    console.log(` workerd µs/delivery = workerd's CPU from the first append to the last delivery (acks settled) ÷ deliveries; CPU ÷ floor = that ÷ the floor's;`);
     console.log(` load 1m = os.loadavg()[0] when the scenario finished)`);
     console.log(
       `floor: ${FANOUT.keys.length} keys ÷ 1 key ${fmt(floorFanout.rate / floorSingle.rate, 2)} (what the platform gives the old aim of ≥ 3); ` +
         `append→delivery p50 / p99: 1 key ${fmt(floorSingle.latency.p50)} / ${fmt(floorSingle.latency.p99)} ms, ` +
         `${FANOUT.keys.length} keys ${fmt(floorFanout.latency.p50)} / ${fmt(floorFanout.latency.p99)} ms; duplicates ${floorSingle.duplicates + floorFanout.duplicates}`,
     );
-    for (const s of [single, fanout, floorSingle, floorFanout]) {
+    for (const s of [single, fanout, floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])]) {
       console.log(
         `${s.label}: appends took ${fmt(s.appends.seconds, 2)} s (${fmt(s.appends.requests)} × ${BATCH}, p50 ${fmt(s.appends.p50, 1)} ms); ` +
           `first → last delivery ${fmt(s.drainSeconds, 2)} s = ${fmt(s.deliveries / s.drainSeconds)} deliveries/s`,
@@ -618,9 +637,10 @@ async function main() {
     console.log(
       `verified: every subscription received every acknowledged data event exactly once after dedupe by webhook-id, in offset order ` +
         `(${fmt(totalRequests)} receiver requests = ${fmt(single.deliveries + fanout.deliveries + lightEvents)} deliveries + ${fmt(allDuplicates.length)} duplicates ` +
-        `+ the floor's ${fmt(floorSingle.deliveries + floorFanout.deliveries)} deliveries + ${fmt(floorSingle.duplicates + floorFanout.duplicates)} duplicates)`,
+        `+ the floor's ${fmt(floorRuns.reduce((n, r) => n + r.deliveries, 0))} deliveries + ${fmt(floorRuns.reduce((n, r) => n + r.duplicates, 0))} duplicates)`,
     );
-    const floorRequests = floorSingle.deliveries + floorFanout.deliveries + floorSingle.duplicates + floorFanout.duplicates;
+    const floorRuns = [floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])];
+    const floorRequests = floorRuns.reduce((n, r) => n + r.deliveries + r.duplicates, 0);
     if (totalRequests !== single.deliveries + fanout.deliveries + lightEvents + allDuplicates.length + floorRequests) fail("receiver request count does not add up");
     console.log(`machine: load average (1/5/15 min) at end ${loadavgText()}`);
   } finally {

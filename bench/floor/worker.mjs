@@ -15,7 +15,7 @@
 //   GET  /floor/stream/{name}/events?after=&limit=   one page (≤ 1000 rows) as JSON {events, head}
 //   GET  /floor/stream/{name}/live?after=            hibernatable WebSocket (ctx.acceptWebSocket):
 //                                        events after `after` at once, then one frame per commit
-//   POST /floor/stream/{name}/subscribe  {key, webhook: url} | {key, copyTo: name}
+//   POST /floor/stream/{name}/subscribe  {key, webhook: url, connections?} | {key, copyTo: name}
 //   GET  /floor/stream/{name}/subscriptions          [{key, cursor, head}]
 //
 // Subscriptions deliver from the object's alarm, as the platform asks of
@@ -23,7 +23,9 @@
 // 1000 per invocation), re-armed while any lags:
 //   webhook: one POST per event, each key in order (one in flight per key),
 //            at most 6 in flight across keys (the platform's simultaneous
-//            connections per invocation); the cursor written after each answer;
+//            connections per invocation; `connections` raises it, to show what
+//            local workerd, which does not enforce it, allows); the cursor
+//            written after each answer;
 //   copyTo:  up to 1000 events per fetch to the receiving stream's object,
 //            which inserts them in one transaction; every receiver at once;
 //            the cursor written after each answer.
@@ -85,9 +87,11 @@ export class FloorStream {
     this.sql.exec(
       "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL, src INTEGER)",
     );
-    this.sql.exec("CREATE TABLE IF NOT EXISTS subs (key TEXT PRIMARY KEY, webhook TEXT, copy_to TEXT, cursor INTEGER NOT NULL)");
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS subs (key TEXT PRIMARY KEY, webhook TEXT, copy_to TEXT, connections INTEGER NOT NULL, cursor INTEGER NOT NULL)",
+    );
     this.head = this.sql.exec("SELECT coalesce(max(seq), 0) AS head FROM events").one().head;
-    this.subs = this.sql.exec("SELECT key, webhook, copy_to, cursor FROM subs").toArray();
+    this.subs = this.sql.exec("SELECT key, webhook, copy_to, connections, cursor FROM subs").toArray();
     this.alarmArmed = false;
   }
 
@@ -171,9 +175,16 @@ export class FloorStream {
     } catch {}
   }
 
-  subscribe({ key, webhook = null, copyTo = null }) {
-    this.sql.exec("INSERT OR REPLACE INTO subs (key, webhook, copy_to, cursor) VALUES (?, ?, ?, ?)", key, webhook, copyTo, this.head);
-    this.subs = this.sql.exec("SELECT key, webhook, copy_to, cursor FROM subs").toArray();
+  subscribe({ key, webhook = null, copyTo = null, connections = CONNECTIONS }) {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO subs (key, webhook, copy_to, connections, cursor) VALUES (?, ?, ?, ?, ?)",
+      key,
+      webhook,
+      copyTo,
+      connections,
+      this.head,
+    );
+    this.subs = this.sql.exec("SELECT key, webhook, copy_to, connections, cursor FROM subs").toArray();
     return json(`{"key":${JSON.stringify(key)},"cursor":${this.head}}`, 201);
   }
 
@@ -185,7 +196,7 @@ export class FloorStream {
   async alarm() {
     this.alarmArmed = false;
     const budget = { left: ALARM_SUBREQUESTS };
-    const connections = gate(CONNECTIONS);
+    const connections = gate(Math.max(1, ...this.subs.map((s) => s.connections)));
     await Promise.all(this.subs.map((sub) => (sub.webhook ? this.deliverWebhook(sub, budget, connections) : this.deliverCopy(sub, budget))));
     if (!this.alarmArmed && this.subs.some((s) => s.cursor < this.head)) {
       this.alarmArmed = true;

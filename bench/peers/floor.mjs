@@ -8,6 +8,7 @@
 // (bench/live.mjs has the live floor).
 import { startTributary } from "../../tests/e2e/harness.mjs";
 import { checkedFetch } from "../lib.mjs";
+import { cpuSnapshot } from "../cpu.mjs";
 import { eventAt, fail, waitUntil, summary, trackDir, removeDir } from "./common.mjs";
 
 export const FLOOR_SYNC = "SQLite (WAL) commit per append, as Tributary (the same workerd, local)";
@@ -107,6 +108,7 @@ export async function startFloorPeer() {
           const problem = await checkedFetch(`${base(source)}/subscribe`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ key: `s${k}`, copyTo: receiving[k] }) }, 201);
           if (problem) fail(`floor fan-out subscribe: ${problem}`);
         }
+        const cpuBefore = cpuSnapshot();
         const firstAppendAt = Date.now();
         const appends = await appendAll((i, size) => appendBatch(source, i * size, size, (seq) => eventAt(seq, Date.now())), appendConcurrency);
         const total = appends.requests * appends.size;
@@ -118,6 +120,7 @@ export async function startFloorPeer() {
           },
           { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((n) => `${n} ${heads.get(n) ?? 0}/${total}`).join(", ") },
         );
+        const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
         let lastAt = 0;
         const latencies = [];
         for (const name of receiving) {
@@ -139,6 +142,7 @@ export async function startFloorPeer() {
             seconds: (lastAt - firstAppendAt) / 1000,
             appendSeconds: appends.seconds,
             latency: summary(latencies),
+            workerdCpu,
             note: "delivered = committed on the receiving object (its createdAt); batches of ≤ 1000, one transaction each",
           },
         ];
