@@ -629,6 +629,7 @@ async function main() {
     );
     console.log("(card figures: one sample per delivery; completion = event commit → ack; p50/p99 over the last 1024 samples, count/max since the object started)");
 
+    const floorRuns = [floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])];
     const checked = single.signatures.checked + fanout.signatures.checked + lightSignatures.checked;
     console.log(
       `signatures: ${checked} sampled deliveries verified with standardwebhooks ((a) ${single.signatures.checked}, (b) ${fanout.signatures.checked}, ` +
@@ -639,7 +640,6 @@ async function main() {
         `(${fmt(totalRequests)} receiver requests = ${fmt(single.deliveries + fanout.deliveries + lightEvents)} deliveries + ${fmt(allDuplicates.length)} duplicates ` +
         `+ the floor's ${fmt(floorRuns.reduce((n, r) => n + r.deliveries, 0))} deliveries + ${fmt(floorRuns.reduce((n, r) => n + r.duplicates, 0))} duplicates)`,
     );
-    const floorRuns = [floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])];
     const floorRequests = floorRuns.reduce((n, r) => n + r.deliveries + r.duplicates, 0);
     if (totalRequests !== single.deliveries + fanout.deliveries + lightEvents + allDuplicates.length + floorRequests) fail("receiver request count does not add up");
     console.log(`machine: load average (1/5/15 min) at end ${loadavgText()}`);
