@@ -5,6 +5,7 @@
 //   node bench/profile.mjs webhook [subs=10] [events=1000]
 //   node bench/profile.mjs copy [events=2000]
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
+//   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
 //   node bench/profile.mjs append [requests=2000]
 //   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
 //
@@ -138,6 +139,29 @@ async function main() {
           if (Date.now() > deadline) throw new Error("timed out");
           if (process.env.PROFILE_DEBUG) console.error("received", received, "of", expected);
           await sleep(20);
+        }
+      };
+    } else if (scenario === "catchup") {
+      const events = Number(a ?? 50_000);
+      const reads = Number(b ?? 5);
+      for (let i = 0; i < events; i += 1000) {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, k) =>
+            appendOk(Array.from({ length: 100 }, (_, j) => ({ type: "data", payload: { seq: i + k * 100 + j, user: "user-000123", url: "/products/widget-42?ref=bench" } }))),
+          ),
+        );
+      }
+      expected = events * reads;
+      work = async () => {
+        for (let r = 0; r < reads; r++) {
+          let after = 0;
+          for (let page = 0; page <= events / 1000; page++) {
+            const response = await t.request("GET", `${streamUrl(path, "events")}?after=${after}&limit=1000`);
+            if (response.status !== 200) throw new Error(`read ${response.status}`);
+            if (response.body.events.length === 0) break;
+            after = response.body.events.at(-1).offset;
+          }
+          if (after < events) throw new Error(`read reached ${after} of ${events}`);
         }
       };
     } else {
