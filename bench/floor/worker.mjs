@@ -9,6 +9,7 @@
 // Routes (every body JSON):
 //   POST /floor/insert/{name}            one INSERT of the body (the twin of the Rust
 //                                        BenchBaseline): {"rowsWritten":1}
+//   GET  /floor/insert/{name}            {"rows": n}: what the bench checks it inserted
 //   POST /floor/stream/{name}/events     {type, payload} or {events: [...]}: one transaction;
 //                                        one frame to every WebSocket; the alarm armed when
 //                                        the stream has subscriptions → 201 {event} | {events}
@@ -72,6 +73,7 @@ export class FloorInsert {
   }
 
   async fetch(request) {
+    if (request.method === "GET") return new Response(`{"rows":${this.sql.exec("SELECT count(*) AS n FROM t").one().n}}`);
     const body = await request.text();
     const cursor = this.sql.exec("INSERT INTO t (body) VALUES (?)", body);
     return new Response(`{"rowsWritten":${cursor.rowsWritten}}`);
