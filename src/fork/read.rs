@@ -19,7 +19,7 @@ impl<S: Storage> Stream<S> {
     /// fork's fork point. `None` for a soft-deleted fork too: the ordinary
     /// read answers its 410.
     pub fn range_read_want(&self, query: &RangeQuery) -> Result<Option<InheritedWant>, ReadError> {
-        if self.lifetime.is_none() || store::soft_deleted(&self.storage)? {
+        if self.lifetime.is_none() || self.is_soft_deleted()? {
             return Ok(None);
         }
         let Some(origin) = store::origin(&self.storage)? else {
@@ -75,7 +75,7 @@ impl<S: Storage> Stream<S> {
     /// The source page a point read needs, when `offset` lies in this
     /// fork's prefix.
     pub fn point_read_want(&self, offset: u64) -> Result<Option<InheritedWant>, ReadError> {
-        if self.lifetime.is_none() || offset == 0 || store::soft_deleted(&self.storage)? {
+        if self.lifetime.is_none() || offset == 0 || self.is_soft_deleted()? {
             return Ok(None);
         }
         let Some(origin) = store::origin(&self.storage)? else {
