@@ -7,10 +7,12 @@
 //! serializes (fields in the same order, optional ones omitted); a property
 //! test holds the two equal.
 //!
-//! The byte budget is kept as by [`super::rows::read_window`]: sizes are
-//! summed over the page before any event text is built, and only the rows
-//! that fit (always at least one) are written, concatenated by SQLite in
-//! chunks that stay below its 2 MB value limit.
+//! The byte budget is kept as by [`super::rows::read_window`]: one query
+//! reads the page's sizes (no payloads), the rows that fit (always at least
+//! one) are cut into chunks that stay below SQLite's 2 MB value limit, and
+//! one query per chunk (one for most pages) has SQLite write and
+//! concatenate their event text. (A single query summing sizes with window
+//! functions and joining back to the events was 2–2.5× slower.)
 
 use super::rows::{NO_EPHEMERAL, ROW_BYTES};
 use crate::limits::PAGE_CHUNK_BYTES;
@@ -52,41 +54,47 @@ pub fn range_json<S: Storage + ?Sized>(
     include_ephemeral: bool,
     max_bytes: usize,
 ) -> Result<JsonPage, StorageError> {
-    let sql = format!(
-        "WITH page AS (SELECT event_offset, SUM(size) OVER w AS running, SUM(json_size) OVER w AS json_running, \
-                  ROW_NUMBER() OVER w AS n \
-           FROM (SELECT event_offset, {ROW_BYTES} AS size, {JSON_BYTES} AS json_size FROM events \
-                 WHERE event_offset > ? AND (ephemeral = 0 OR event_offset > ?) ORDER BY event_offset LIMIT ?) \
-           WINDOW w AS (ORDER BY event_offset ROWS UNBOUNDED PRECEDING)), \
-         kept AS (SELECT event_offset AS kept_offset, (json_running - 1) / {PAGE_CHUNK_BYTES} AS chunk FROM page WHERE n = 1 OR running <= ?) \
-         SELECT group_concat(event, ',' ORDER BY event_offset), COUNT(*), MAX(event_offset) FROM \
-           (SELECT chunk, event_offset, {EVENT_JSON} AS event \
-            FROM kept JOIN events ON event_offset = kept_offset ORDER BY event_offset) \
-         GROUP BY chunk ORDER BY chunk"
-    );
     let ephemeral_after = if include_ephemeral { 0 } else { NO_EPHEMERAL };
-    let max_bytes = i64::try_from(max_bytes).unwrap_or(i64::MAX);
-    let rows = storage.query(
-        &sql,
-        &[after.into(), ephemeral_after.into(), limit.into(), max_bytes.into()],
-    )?;
+    let sizes_sql = format!(
+        "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events \
+         WHERE event_offset > ? AND (ephemeral = 0 OR event_offset > ?) ORDER BY event_offset LIMIT ?"
+    );
+    let sizes = storage.query(&sizes_sql, &[after.into(), ephemeral_after.into(), limit.into()])?;
+    let chunks = chunks_within(&sizes_sql, &sizes, after, max_bytes)?;
+    let chunk_sql = format!(
+        "SELECT group_concat(event, ',' ORDER BY event_offset), COUNT(*) FROM \
+           (SELECT event_offset, {EVENT_JSON} AS event FROM events \
+            WHERE event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?))"
+    );
     let mut events_json = String::from("[");
     let mut count = 0u64;
     let mut last_offset = None;
-    for (index, mut row) in rows.into_iter().enumerate() {
-        let columns = Columns { query: &sql, row: &row };
-        count = count.saturating_add(columns.int(1)?.max(0) as u64);
-        last_offset = Some(columns.int(2)?.max(0) as u64);
-        let Some(SqlValue::Text(chunk)) = row.get_mut(0).map(|value| std::mem::replace(value, SqlValue::Null)) else {
-            return Err(StorageError::Decode {
-                query: crate::text::query_excerpt(&sql),
-                column: 0,
-            });
+    for (index, chunk) in chunks.iter().enumerate() {
+        let mut rows = storage.query(
+            &chunk_sql,
+            &[chunk.after.into(), chunk.through.into(), ephemeral_after.into()],
+        )?;
+        let Some(row) = rows.first_mut() else {
+            continue;
         };
-        if index > 0 {
+        let columns = Columns { query: &chunk_sql, row };
+        count = count.saturating_add(columns.int(1)?.max(0) as u64);
+        let text = match row.get_mut(0).map(|value| std::mem::replace(value, SqlValue::Null)) {
+            Some(SqlValue::Text(text)) => text,
+            // Every row of the chunk was read a moment ago in this turn.
+            Some(SqlValue::Null) => continue,
+            _ => {
+                return Err(StorageError::Decode {
+                    query: crate::text::query_excerpt(&chunk_sql),
+                    column: 0,
+                })
+            }
+        };
+        if index > 0 && events_json.len() > 1 {
             events_json.push(',');
         }
-        events_json.push_str(&chunk);
+        events_json.push_str(&text);
+        last_offset = Some(chunk.through);
     }
     events_json.push(']');
     Ok(JsonPage {
@@ -94,4 +102,89 @@ pub fn range_json<S: Storage + ?Sized>(
         count,
         last_offset,
     })
+}
+
+/// Offsets after `after` through `through`: one chunk of a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Chunk {
+    after: u64,
+    through: u64,
+}
+
+/// The rows of `sizes` (offset, row bytes, JSON bytes) that fit in
+/// `max_bytes` (at least one), cut where the JSON text passes a multiple of
+/// [`PAGE_CHUNK_BYTES`].
+fn chunks_within(sql: &str, sizes: &[Vec<SqlValue>], after: u64, max_bytes: usize) -> Result<Vec<Chunk>, StorageError> {
+    let max_bytes = u64::try_from(max_bytes).unwrap_or(u64::MAX);
+    let mut chunks: Vec<Chunk> = Vec::new();
+    let (mut bytes, mut json_bytes, mut previous) = (0u64, 0u64, after);
+    let mut current_chunk = None;
+    for row in sizes {
+        let columns = Columns { query: sql, row };
+        let offset = columns.int(0)?.max(0) as u64;
+        let size = columns.int(1)?.max(0) as u64;
+        let json_size = columns.int(2)?.max(0) as u64;
+        if !chunks.is_empty() && bytes.saturating_add(size) > max_bytes {
+            break;
+        }
+        bytes = bytes.saturating_add(size);
+        json_bytes = json_bytes.saturating_add(json_size);
+        let chunk = json_bytes.saturating_sub(1) / PAGE_CHUNK_BYTES;
+        match chunks.last_mut() {
+            Some(last) if current_chunk == Some(chunk) => last.through = offset,
+            _ => chunks.push(Chunk {
+                after: previous,
+                through: offset,
+            }),
+        }
+        current_chunk = Some(chunk);
+        previous = offset;
+    }
+    Ok(chunks)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn sizes(rows: &[(u64, u64, u64)]) -> Vec<Vec<SqlValue>> {
+        rows.iter()
+            .map(|(offset, size, json)| vec![(*offset).into(), (*size).into(), (*json).into()])
+            .collect()
+    }
+
+    #[test]
+    fn the_first_row_always_fits_and_the_budget_cuts_the_rest() {
+        let rows = sizes(&[(3, 900, 1000), (4, 200, 300), (5, 10, 20)]);
+        assert_eq!(
+            chunks_within("q", &rows, 2, 500).unwrap(),
+            vec![Chunk { after: 2, through: 3 }]
+        );
+        assert_eq!(
+            chunks_within("q", &rows, 2, 1100).unwrap(),
+            vec![Chunk { after: 2, through: 4 }]
+        );
+        assert!(chunks_within("q", &[], 2, 1100).unwrap().is_empty());
+    }
+
+    #[test]
+    fn chunks_are_cut_where_the_json_passes_a_multiple_of_the_chunk_size() {
+        let half = PAGE_CHUNK_BYTES / 2;
+        let rows = sizes(&[
+            (1, 1, half),
+            (2, 1, half),
+            (3, 1, half),
+            (5, 1, 1),
+            (6, 1, 2 * PAGE_CHUNK_BYTES),
+        ]);
+        assert_eq!(
+            chunks_within("q", &rows, 0, usize::MAX).unwrap(),
+            vec![
+                Chunk { after: 0, through: 2 },
+                Chunk { after: 2, through: 5 },
+                Chunk { after: 5, through: 6 },
+            ]
+        );
+    }
 }
