@@ -39,7 +39,11 @@ fn s6_a_dead_instances_failure_does_not_skip_the_send_in_flight() {
     );
 
     let late = driver.complete(&dead[0], Outcome::transient("connection reset"));
-    assert_eq!(late, Completion::Stale, "the dead instance's send is not the one in flight");
+    assert_eq!(
+        late,
+        Completion::Stale,
+        "the dead instance's send is not the one in flight"
+    );
     assert_eq!(driver.cursor("hook"), dead[0].after_offset);
     assert!(driver.letters("hook").is_empty(), "nothing dead-lettered");
     assert_eq!(driver.turn.in_flight(), 1, "the live send keeps its place in the turn");
@@ -71,8 +75,15 @@ fn s6_dead_instances_failures_spend_no_attempt_of_the_send_in_flight() {
         );
     }
     let row = &driver.stream.runtime_rows().unwrap()["hook"];
-    assert_eq!((row.acknowledged_offset, row.attempt), (live[0].after_offset, 0), "no attempt spent");
-    assert!(row.in_flight_deadline_at_ms.is_some(), "the live send is still in flight");
+    assert_eq!(
+        (row.acknowledged_offset, row.attempt),
+        (live[0].after_offset, 0),
+        "no attempt spent"
+    );
+    assert!(
+        row.in_flight_deadline_at_ms.is_some(),
+        "the live send is still in flight"
+    );
     assert!(driver.plan().is_empty());
     assert!(matches!(
         driver.complete(&live[0], Outcome::transient("HTTP 503")),

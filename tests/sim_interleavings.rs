@@ -64,7 +64,8 @@
 //! A failure prints its seed, the command that replays it, and a schedule
 //! shrunk to the fewest steps that still break the same invariant.
 //! `SIM_SEED=n` runs one seed and prints its trace; `SIM_SEEDS=n` sets how
-//! many seeds the run covers (default 1000); `SIM_STEPS=n` the steps per seed.
+//! many seeds the run covers (default 1000), plus the pinned
+//! [`REGRESSION_SEEDS`] past that range; `SIM_STEPS=n` the steps per seed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod sim;
@@ -73,6 +74,11 @@ use sim::world::{run, schedule, Report, Stats, Step, Violation};
 use std::time::Instant;
 
 const DEFAULT_SEEDS: u64 = 1_000;
+/// Seeds a wider sweep once broke an invariant (at the default step
+/// count), run by every sweep: 1449 and 3880 broke invariant 2 when a dead
+/// instance's late failure of a range was taken while the new instance's
+/// send of it was in flight (tests/engine_send_leases.rs).
+const REGRESSION_SEEDS: &[u64] = &[1449, 3880];
 const DEFAULT_STEPS: usize = 50;
 /// Failures shrunk and printed in full (the rest are listed by seed).
 const SHRUNK_FAILURES: usize = 3;
@@ -128,7 +134,11 @@ fn shell_interleavings_keep_every_delivery_invariant() {
     let single = env_number("SIM_SEED");
     let seeds: Vec<u64> = match single {
         Some(seed) => vec![seed],
-        None => (1..=env_number("SIM_SEEDS").unwrap_or(DEFAULT_SEEDS)).collect(),
+        None => {
+            let count = env_number("SIM_SEEDS").unwrap_or(DEFAULT_SEEDS);
+            let pinned = REGRESSION_SEEDS.iter().copied().filter(|seed| *seed > count);
+            (1..=count).chain(pinned).collect()
+        }
     };
     let verbose = single.is_some();
     let started = Instant::now();

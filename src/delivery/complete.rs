@@ -1,6 +1,7 @@
 //! Taking a send's outcome (docs/design.md §6 rules 3, 5, 7, 8): acknowledge and
 //! move the cursor, schedule a jittered retry, or halt with a durable fact.
-//! A result from an older run, or for a cursor that moved, changes nothing.
+//! A result from an older run, for a cursor that moved, or of a send the row
+//! no longer waits for (its lease), changes nothing.
 
 use super::settle::{settle, Settle};
 use super::{Completion, DeliveryPlan, FailureKind, Outcome};
@@ -27,18 +28,44 @@ impl<S: Storage> Stream<S> {
         Ok(compiled)
     }
 
+    /// Marks the send holding `lease` in flight until `deadline_ms`: from
+    /// now on the row waits for its result alone (§6 rules 6, 7, 9).
     pub(crate) fn mark_in_flight(
         &self,
         key: &str,
         deadline_ms: i64,
         digest_through: Option<u64>,
+        lease: u64,
     ) -> Result<(), StorageError> {
         // A digest's range is pinned while it is in flight, so a retry after a
         // crash resends the same events under the same delivery id (§8).
         self.storage.execute(
             "UPDATE subscription_runtime SET in_flight_deadline_at_ms = ?, \
-             retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
-            &[SqlValue::Integer(deadline_ms), digest_through.into(), key.into()],
+             retry_through_offset = COALESCE(?, retry_through_offset), send_lease = ? WHERE subscription_key = ?",
+            &[
+                SqlValue::Integer(deadline_ms),
+                digest_through.into(),
+                lease.into(),
+                key.into(),
+            ],
+        )
+    }
+
+    /// A plan completed at once, unsent (a prepared failure), holds the
+    /// row's lease like a send in flight.
+    pub(crate) fn hold_lease(&self, key: &str, lease: u64) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET send_lease = ? WHERE subscription_key = ?",
+            &[lease.into(), key.into()],
+        )
+    }
+
+    /// The row's send was answered: its lease ends, so the same result
+    /// handed over again, or any other send's, answers nothing (§6 rule 7).
+    fn end_lease(&self, key: &str, lease: u64) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET send_lease = ? WHERE subscription_key = ? AND send_lease = ?",
+            &[(lease + 1).into(), key.into(), lease.into()],
         )
     }
 
@@ -92,7 +119,11 @@ impl<S: Storage> Stream<S> {
         }
         let lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
         let delivery = configuration.receiver.delivery();
-        match settle(plan, outcome, &row, delivery, lifetime, entropy) {
+        let settled = settle(plan, outcome, &row, delivery, lifetime, entropy);
+        if settled != Settle::Stale {
+            self.end_lease(key, plan.lease)?;
+        }
+        match settled {
             Settle::Stale => Ok(Completion::Stale),
             Settle::Retracted => self.retracted(plan),
             Settle::Checkpointed { through } => self.checkpointed(plan, through, now_ms),
