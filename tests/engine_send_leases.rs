@@ -146,3 +146,44 @@ fn s6_a_superseded_permanent_failure_does_not_halt() {
         Completion::Acknowledged { through: 2 }
     );
 }
+
+#[test]
+fn s6_an_isolation_and_a_halt_are_each_taken_once() {
+    // Every way of settling a send ends its lease: a batch isolating
+    // (§6 rule 4) and a halt (§6 rule 5) handed over twice act once.
+    let mut driver = Driver::new("/lease-halt-once");
+    let delivery =
+        json!({"onFailingEvent": "halt", "retry": {"maxAttempts": 1, "initialBackoffMs": 10, "maxBackoffMs": 10}});
+    assert_eq!(driver.configure("hook", "itx-call", delivery).0, 201);
+    assert_eq!(driver.data(2), vec![2, 3]);
+    let batch = driver.plan();
+    assert_eq!(offsets(&batch), vec![2, 3]);
+    for (round, expected) in [(0, true), (1, false)] {
+        let isolated = driver.complete(&batch[0], Outcome::permanent("HTTP 400"));
+        assert_eq!(
+            matches!(isolated, Completion::RetryScheduled { .. }),
+            expected,
+            "round {round}: {isolated:?}"
+        );
+    }
+    let alone = driver.plan();
+    assert_eq!(
+        offsets(&alone),
+        vec![2],
+        "the failing batch retried one event at a time"
+    );
+    assert!(matches!(
+        driver.complete(&alone[0], Outcome::permanent("HTTP 400")),
+        Completion::Halted { .. }
+    ));
+    let halts = driver.events_of_type("events.iterate.com/stream/subscription-delivery-halted");
+    assert_eq!(
+        driver.complete(&alone[0], Outcome::permanent("HTTP 400")),
+        Completion::Stale
+    );
+    assert_eq!(
+        driver.events_of_type("events.iterate.com/stream/subscription-delivery-halted"),
+        halts,
+        "one halt fact"
+    );
+}
