@@ -23,8 +23,11 @@
 //!    never sees a new offset below one it already saw, and a cursor never
 //!    goes back;
 //! 3. no stale completion applied (§6 rule 7): completing a plan of an older
-//!    run or lifetime returns `Stale` and changes no runtime row, state, head
-//!    or dead letter; the receiving stream never fences off a current run;
+//!    run or lifetime — or of a send a newer send of its subscription
+//!    superseded, such as a dead instance's while the new instance's send of
+//!    the same range is in flight (§6 rules 6, 9; the send's lease) —
+//!    returns `Stale` and changes no runtime row, state, head or dead
+//!    letter; the receiving stream never fences off a current run;
 //! 4. bounded work per engine call (§6 rule 10, §12): a counting `Storage`
 //!    around the rusqlite driver fails any call past 20 000 rows read or 5 000
 //!    statements (so a looping call ends instead of hanging the test);
@@ -206,7 +209,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
     failures.sort_by_key(|failure| failure.seed);
     println!(
         "sim_interleavings: {} seeds, {} steps, {} plans, {} deliveries ({} events), {} dead letters, {} halts, \
-         {} skips, {} stale completions, {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
+         {} skips, {} stale completions ({} superseded sends), {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
          {} engine calls (max {} rows / {} statements in one), {} gated plans, {} concurrent plans (at most {} \
          open in one window, {} receipts out of order), {} rows trimmed ({} trimmed facts, {} ephemeral expired, \
          {} failed steps, {} facts answered from an earlier try, {} squatted keys), \
@@ -220,6 +223,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         stats.halts,
         stats.skips,
         stats.stale_completions,
+        stats.superseded_completions,
         stats.zombie_completions,
         stats.crashes,
         stats.destroys,
