@@ -311,7 +311,8 @@ impl<S: Storage> Stream<S> {
     pub(super) fn recover_expired_send(&self, key: &str, row: &mut RuntimeRow) -> Result<(), StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL, \
-             isolating = 1, last_error = ?, send_lease = send_lease + 1 WHERE subscription_key = ? AND run_offset = ?",
+             isolating = 1, last_error = ?, send_lease = send_lease + 1 \
+             WHERE subscription_key = ? AND run_offset = ?",
             &[
                 "in-flight deadline passed (the object restarted mid-send); retrying".into(),
                 key.into(),
