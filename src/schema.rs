@@ -19,6 +19,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (9, include_str!("../migrations/0009_retention.sql")),
     (10, include_str!("../migrations/0010_durable_streams.sql")),
     (11, include_str!("../migrations/0011_forks.sql")),
+    (12, include_str!("../migrations/0012_send_lease.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.

@@ -23,8 +23,11 @@
 //!    never sees a new offset below one it already saw, and a cursor never
 //!    goes back;
 //! 3. no stale completion applied (§6 rule 7): completing a plan of an older
-//!    run or lifetime returns `Stale` and changes no runtime row, state, head
-//!    or dead letter; the receiving stream never fences off a current run;
+//!    run or lifetime — or of a send a newer send of its subscription
+//!    superseded, such as a dead instance's while the new instance's send of
+//!    the same range is in flight (§6 rules 6, 9; the send's lease) —
+//!    returns `Stale` and changes no runtime row, state, head or dead
+//!    letter; the receiving stream never fences off a current run;
 //! 4. bounded work per engine call (§6 rule 10, §12): a counting `Storage`
 //!    around the rusqlite driver fails any call past 20 000 rows read or 5 000
 //!    statements (so a looping call ends instead of hanging the test);
@@ -64,7 +67,8 @@
 //! A failure prints its seed, the command that replays it, and a schedule
 //! shrunk to the fewest steps that still break the same invariant.
 //! `SIM_SEED=n` runs one seed and prints its trace; `SIM_SEEDS=n` sets how
-//! many seeds the run covers (default 1000); `SIM_STEPS=n` the steps per seed.
+//! many seeds the run covers (default 1000), plus the pinned
+//! [`REGRESSION_SEEDS`] past that range; `SIM_STEPS=n` the steps per seed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod sim;
@@ -73,6 +77,11 @@ use sim::world::{run, schedule, Report, Stats, Step, Violation};
 use std::time::Instant;
 
 const DEFAULT_SEEDS: u64 = 1_000;
+/// Seeds a wider sweep once broke an invariant (at the default step
+/// count), run by every sweep: 1449 and 3880 broke invariant 2 when a dead
+/// instance's late failure of a range was taken while the new instance's
+/// send of it was in flight (tests/engine_send_leases.rs).
+const REGRESSION_SEEDS: &[u64] = &[1449, 3880];
 const DEFAULT_STEPS: usize = 50;
 /// Failures shrunk and printed in full (the rest are listed by seed).
 const SHRUNK_FAILURES: usize = 3;
@@ -128,7 +137,11 @@ fn shell_interleavings_keep_every_delivery_invariant() {
     let single = env_number("SIM_SEED");
     let seeds: Vec<u64> = match single {
         Some(seed) => vec![seed],
-        None => (1..=env_number("SIM_SEEDS").unwrap_or(DEFAULT_SEEDS)).collect(),
+        None => {
+            let count = env_number("SIM_SEEDS").unwrap_or(DEFAULT_SEEDS);
+            let pinned = REGRESSION_SEEDS.iter().copied().filter(|seed| *seed > count);
+            (1..=count).chain(pinned).collect()
+        }
     };
     let verbose = single.is_some();
     let started = Instant::now();
@@ -196,7 +209,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
     failures.sort_by_key(|failure| failure.seed);
     println!(
         "sim_interleavings: {} seeds, {} steps, {} plans, {} deliveries ({} events), {} dead letters, {} halts, \
-         {} skips, {} stale completions, {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
+         {} skips, {} stale completions ({} superseded sends), {} zombie completions, {} crashes, {} destroys, {} fence rejections, \
          {} engine calls (max {} rows / {} statements in one), {} gated plans, {} concurrent plans (at most {} \
          open in one window, {} receipts out of order), {} rows trimmed ({} trimmed facts, {} ephemeral expired, \
          {} failed steps, {} facts answered from an earlier try, {} squatted keys), \
@@ -210,6 +223,7 @@ fn shell_interleavings_keep_every_delivery_invariant() {
         stats.halts,
         stats.skips,
         stats.stale_completions,
+        stats.superseded_completions,
         stats.zombie_completions,
         stats.crashes,
         stats.destroys,

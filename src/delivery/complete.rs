@@ -1,6 +1,7 @@
 //! Taking a send's outcome (docs/design.md §6 rules 3, 5, 7, 8): acknowledge and
 //! move the cursor, schedule a jittered retry, or halt with a durable fact.
-//! A result from an older run, or for a cursor that moved, changes nothing.
+//! A result from an older run, for a cursor that moved, or of a send the row
+//! no longer waits for (its lease), changes nothing.
 
 use super::settle::{settle, Settle};
 use super::{Completion, DeliveryPlan, FailureKind, Outcome};
@@ -27,18 +28,35 @@ impl<S: Storage> Stream<S> {
         Ok(compiled)
     }
 
+    /// Marks the send holding `lease` in flight until `deadline_ms`: from
+    /// now on the row waits for its result alone (§6 rules 6, 7, 9).
     pub(crate) fn mark_in_flight(
         &self,
         key: &str,
         deadline_ms: i64,
         digest_through: Option<u64>,
+        lease: u64,
     ) -> Result<(), StorageError> {
         // A digest's range is pinned while it is in flight, so a retry after a
         // crash resends the same events under the same delivery id (§8).
         self.storage.execute(
             "UPDATE subscription_runtime SET in_flight_deadline_at_ms = ?, \
-             retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
-            &[SqlValue::Integer(deadline_ms), digest_through.into(), key.into()],
+             retry_through_offset = COALESCE(?, retry_through_offset), send_lease = ? WHERE subscription_key = ?",
+            &[
+                SqlValue::Integer(deadline_ms),
+                digest_through.into(),
+                lease.into(),
+                key.into(),
+            ],
+        )
+    }
+
+    /// A plan completed at once, unsent (a prepared failure), holds the
+    /// row's lease like a send in flight.
+    pub(crate) fn hold_lease(&self, key: &str, lease: u64) -> Result<(), StorageError> {
+        self.storage.execute(
+            "UPDATE subscription_runtime SET send_lease = ? WHERE subscription_key = ?",
+            &[lease.into(), key.into()],
         )
     }
 
@@ -92,6 +110,9 @@ impl<S: Storage> Stream<S> {
         }
         let lifetime = self.lifetime.as_ref().map(|meta| meta.stream_id.as_str());
         let delivery = configuration.receiver.delivery();
+        // Whatever it settles, the statement that records it also ends the
+        // send's lease (`send_lease + 1`): the same result handed over
+        // again, or any other send's, answers nothing (§6 rule 7).
         match settle(plan, outcome, &row, delivery, lifetime, entropy) {
             Settle::Stale => Ok(Completion::Stale),
             Settle::Retracted => self.retracted(plan),
@@ -122,7 +143,7 @@ impl<S: Storage> Stream<S> {
         self.journal_forget(key, &offsets)?;
         self.storage.execute(
             "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
-             last_error = NULL, isolating = 0 WHERE subscription_key = ?",
+             send_lease = send_lease + 1, last_error = NULL, isolating = 0 WHERE subscription_key = ?",
             &[key.into()],
         )?;
         self.counters.retractions += offsets.len() as u64;
@@ -137,8 +158,8 @@ impl<S: Storage> Stream<S> {
         let key = plan.subscription_key.as_str();
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-             in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL \
-             WHERE subscription_key = ?",
+             in_flight_deadline_at_ms = NULL, send_lease = send_lease + 1, last_error = NULL, isolating = 0, \
+             retry_through_offset = NULL WHERE subscription_key = ?",
             &[through.into(), key.into()],
         )?;
         if through >= plan.through_offset {
@@ -171,8 +192,8 @@ impl<S: Storage> Stream<S> {
         self.count_pending_discards(plan);
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-             in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, retry_through_offset = NULL, bytes_sent = bytes_sent + ? \
-             WHERE subscription_key = ?",
+             in_flight_deadline_at_ms = NULL, send_lease = send_lease + 1, last_error = NULL, isolating = 0, \
+             retry_through_offset = NULL, bytes_sent = bytes_sent + ? WHERE subscription_key = ?",
             &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
         )?;
         self.record_timings(plan, now_ms);
@@ -211,7 +232,8 @@ impl<S: Storage> Stream<S> {
     fn isolate(&self, key: &str, attempt: u64, message: String, now_ms: i64) -> Result<Completion, StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
-             last_error = ?, isolating = 1, retry_through_offset = NULL WHERE subscription_key = ?",
+             send_lease = send_lease + 1, last_error = ?, isolating = 1, retry_through_offset = NULL \
+             WHERE subscription_key = ?",
             &[SqlValue::Integer(now_ms), message.into(), key.into()],
         )?;
         Ok(Completion::RetryScheduled { attempt, at_ms: now_ms })
@@ -229,8 +251,15 @@ impl<S: Storage> Stream<S> {
         let pinned = (plan.through_offset > plan.after_offset).then_some(plan.through_offset);
         self.storage.execute(
             "UPDATE subscription_runtime SET attempt = ?, next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
-             last_error = ?, isolating = 1, retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
-            &[attempts.into(), SqlValue::Integer(at_ms), message.into(), pinned.into(), key.into()],
+             send_lease = send_lease + 1, last_error = ?, isolating = 1, \
+             retry_through_offset = COALESCE(?, retry_through_offset) WHERE subscription_key = ?",
+            &[
+                attempts.into(),
+                SqlValue::Integer(at_ms),
+                message.into(),
+                pinned.into(),
+                key.into(),
+            ],
         )?;
         Ok(Completion::RetryScheduled {
             attempt: attempts,
@@ -265,8 +294,14 @@ impl<S: Storage> Stream<S> {
         self.append_engine_fact(skipped_fact(plan, attempts, &reason), &Inputs { now_ms, entropy })?;
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
-             in_flight_deadline_at_ms = NULL, last_error = ?, isolating = 0, retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
-            &[plan.through_offset.into(), reason.into(), plan.subscription_key.as_str().into(), plan.stamp.cursor_changed_at_source_offset.into()],
+             in_flight_deadline_at_ms = NULL, send_lease = send_lease + 1, last_error = ?, isolating = 0, \
+             retry_through_offset = NULL WHERE subscription_key = ? AND run_offset = ?",
+            &[
+                plan.through_offset.into(),
+                reason.into(),
+                plan.subscription_key.as_str().into(),
+                plan.stamp.cursor_changed_at_source_offset.into(),
+            ],
         )?;
         self.counters.skips += 1;
         self.count_pending_discards(plan);
@@ -298,7 +333,7 @@ impl<S: Storage> Stream<S> {
         // instead of leaving a resumed subscription with a spent one.
         self.storage.execute(
             "UPDATE subscription_runtime SET attempt = 0, next_attempt_at_ms = NULL, in_flight_deadline_at_ms = NULL, \
-             last_error = ?, isolating = 1 WHERE subscription_key = ?",
+             send_lease = send_lease + 1, last_error = ?, isolating = 1 WHERE subscription_key = ?",
             &[message.into(), key.into()],
         )?;
         let halt_offset = self

@@ -41,6 +41,13 @@ pub struct DeliveryPlan {
     pub through_offset: u64,
     /// 1-based number of this attempt.
     pub attempt: u64,
+    /// This send's lease (§6 rules 6, 7, 9): its result is taken only while
+    /// the subscription's runtime row still waits for this very send. A
+    /// send repeated after a restart has the same run, range and attempt
+    /// number as the dead instance's, and another lease. 0 where a send is
+    /// recognised otherwise (a concurrent slot by its window row, a
+    /// dead-letter replay by its letter).
+    pub lease: u64,
     pub delivery_id: String,
     pub started_at_ms: i64,
     pub events: Vec<PlannedEvent>,
@@ -305,11 +312,13 @@ impl<S: Storage> Stream<S> {
     /// The object died mid-send (§6 rule 6): nothing is known to have
     /// failed, so no attempt is spent and nothing halts or skips; the batch
     /// is retried now, one event at first (a digest keeps its pinned range
-    /// and delivery id).
+    /// and delivery id). The lost send's lease ends: should its result still
+    /// come, it answers nothing (§6 rule 7).
     pub(super) fn recover_expired_send(&self, key: &str, row: &mut RuntimeRow) -> Result<(), StorageError> {
         self.storage.execute(
             "UPDATE subscription_runtime SET in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL, \
-             isolating = 1, last_error = ? WHERE subscription_key = ? AND run_offset = ?",
+             isolating = 1, last_error = ?, send_lease = send_lease + 1 \
+             WHERE subscription_key = ? AND run_offset = ?",
             &[
                 "in-flight deadline passed (the object restarted mid-send); retrying".into(),
                 key.into(),
@@ -319,6 +328,7 @@ impl<S: Storage> Stream<S> {
         row.in_flight_deadline_at_ms = None;
         row.next_attempt_at_ms = None;
         row.isolating = true;
+        row.send_lease += 1;
         Ok(())
     }
 
@@ -334,7 +344,7 @@ impl<S: Storage> Stream<S> {
         row.in_flight_deadline_at_ms = Some(deadline_ms);
         let mut plan = self.plan_shell(scope.key, scope.configuration, scope.stamp, &row, scanned, scope.now_ms);
         plan.timeout_ms = scope.shape.timeout_ms;
-        self.mark_in_flight(scope.key, deadline_ms, None)?;
+        self.mark_in_flight(scope.key, deadline_ms, None, plan.lease)?;
         Ok(Some(plan))
     }
 
@@ -434,7 +444,10 @@ impl<S: Storage> Stream<S> {
             count: scan.discarded.len() as u64,
         });
         if plan.prepared_failure.is_none() {
-            self.mark_in_flight(key, deadline_ms, pin_range.then_some(scan.scanned))?;
+            self.mark_in_flight(key, deadline_ms, pin_range.then_some(scan.scanned), plan.lease)?;
+        } else {
+            // Completed at once, unsent: it is still the send the row waits for.
+            self.hold_lease(key, plan.lease)?;
         }
         Ok(Some(plan))
     }
@@ -496,6 +509,7 @@ impl<S: Storage> Stream<S> {
             after_offset: row.acknowledged_offset,
             through_offset: through,
             attempt: row.attempt + 1,
+            lease: row.send_lease + 1,
             delivery_id: delivery_id(&stamp.stream_id, key, row.acknowledged_offset, through),
             started_at_ms: now_ms,
             events: Vec::new(),
@@ -553,9 +567,10 @@ impl<S: Storage> Stream<S> {
             plan.prepared_failure = Some(Outcome::permanent(format!(
                 "this deployment no longer allows the receiver: {error}"
             )));
+            self.hold_lease(key, plan.lease)?;
             return Ok(Some(plan));
         }
-        self.mark_in_flight(key, deadline_ms, None)?;
+        self.mark_in_flight(key, deadline_ms, None, plan.lease)?;
         Ok(Some(plan))
     }
 

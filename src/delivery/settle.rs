@@ -54,10 +54,14 @@ pub(super) fn settle(
 ) -> Settle {
     // The run is the whole stamp (§6 rule 7): the source lifetime and the
     // config generation. A send from a destroyed lifetime, an older
-    // generation, or a cursor that moved since, changes nothing.
+    // generation, or a cursor that moved since, changes nothing; nor does
+    // one the row no longer waits for (its lease, §6 rules 6, 9): a dead
+    // instance's send of the same range while the new instance's is in
+    // flight, or a result already taken.
     if lifetime != Some(plan.stamp.stream_id.as_str())
         || row.cursor_changed_at_source_offset != plan.stamp.cursor_changed_at_source_offset
         || row.acknowledged_offset != plan.after_offset
+        || row.send_lease != plan.lease
     {
         return Settle::Stale;
     }
@@ -135,6 +139,7 @@ mod tests {
     fn row() -> RuntimeRow {
         RuntimeRow {
             in_flight_deadline_at_ms: Some(5000),
+            send_lease: 4,
             ..RuntimeRow::fixture()
         }
     }
@@ -176,6 +181,7 @@ mod tests {
             after_offset: 10,
             through_offset: 10 + events,
             attempt: 1,
+            lease: 4,
             delivery_id: "dlv".to_owned(),
             started_at_ms: 1000,
             events: (11..=10 + events)
@@ -227,6 +233,22 @@ mod tests {
             settled(&plan, Outcome::Delivered, &regenerated, &delivery()),
             Settle::Stale
         );
+    }
+
+    #[test]
+    fn a_send_the_row_no_longer_waits_for_is_stale_whatever_its_outcome() {
+        // Same run, range and attempt number: a dead instance's send, or
+        // one already answered (§6 rules 6, 7, 9).
+        for lease in [3, 5] {
+            let superseded = DeliveryPlan { lease, ..plan(1) };
+            for outcome in [
+                Outcome::Delivered,
+                Outcome::transient("reset"),
+                Outcome::permanent("400"),
+            ] {
+                assert_eq!(settled(&superseded, outcome, &row(), &delivery()), Settle::Stale);
+            }
+        }
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub enum Planned {
 struct Sending {
     delivery_id: String,
     attempt: u64,
+    /// The send's lease (§6 rule 7): a dead instance's send of the same
+    /// range and attempt number has another.
+    lease: u64,
     /// Planned before the turn's end: the turn waits for it anyway, so
     /// healthy subscriptions keep being planned meanwhile instead of
     /// stalling behind a slow receiver.
@@ -89,9 +92,10 @@ pub struct Turn {
     log_bytes_left: usize,
     /// Log subscriptions whose next line waits for the next invocation.
     waiting_for_log: BTreeSet<String>,
-    /// Subscription key → its sends in flight, by (delivery id, attempt): a
-    /// completion frees its place only if it is one of them (a late result
-    /// of an earlier attempt does not).
+    /// Subscription key → its sends in flight, by (delivery id, attempt,
+    /// lease): a completion frees its place only if it is one of them (a
+    /// late result of an earlier attempt, or of a dead instance's send of
+    /// the same range, does not).
     in_flight: BTreeMap<String, KeySends>,
     /// Retention's trim steps (§16) run once, before the turn's first plan.
     trimmed: bool,
@@ -280,6 +284,7 @@ impl Turn {
         sends.sends.push(Sending {
             delivery_id: plan.delivery_id.clone(),
             attempt: plan.attempt,
+            lease: plan.lease,
             started_in_turn: now_ms < self.ends_at_ms,
         });
         Ok(Planned::Send(plan))
@@ -347,10 +352,9 @@ impl Turn {
     ) -> Result<Completion, StorageError> {
         let key = plan.subscription_key.as_str();
         if let Some(sends) = self.in_flight.get_mut(key) {
-            let current = sends
-                .sends
-                .iter()
-                .position(|send| send.delivery_id == plan.delivery_id && send.attempt == plan.attempt);
+            let current = sends.sends.iter().position(|send| {
+                send.delivery_id == plan.delivery_id && send.attempt == plan.attempt && send.lease == plan.lease
+            });
             if let Some(index) = current {
                 sends.sends.swap_remove(index);
             }
@@ -385,6 +389,7 @@ mod tests {
                 sends: vec![Sending {
                     delivery_id: "dlv".to_owned(),
                     attempt: 1,
+                    lease: 1,
                     started_in_turn: true,
                 }],
             },

@@ -159,6 +159,7 @@ mod tests {
             after_offset: after,
             through_offset: through,
             attempt: 1,
+            lease: 1,
             delivery_id: "d".to_owned(),
             started_at_ms: 0,
             events: vec![PlannedEvent {

@@ -4,7 +4,7 @@
 //!
 //! Decoded by column name through [`COLUMNS`], the one place that names the
 //! columns this record reads. The column names are persisted (migrations
-//! 0002, 0006 and 0008), so must be kept stable. The config generation lives in
+//! 0002, 0006, 0008 and 0012), so must be kept stable. The config generation lives in
 //! the `run_offset` column; in Rust it is `cursor_changed_at_source_offset`
 //! (its §7 wire name, see `records::run_stamp`).
 
@@ -13,7 +13,7 @@ use crate::storage::{SqlValue, StorageError};
 
 /// Columns of `subscription_runtime` the record holds, in [`SELECT`] order.
 /// Persisted, so must be kept stable.
-pub const COLUMNS: [&str; 14] = [
+pub const COLUMNS: [&str; 15] = [
     "subscription_key",
     "run_offset",
     "acknowledged_offset",
@@ -28,18 +28,19 @@ pub const COLUMNS: [&str; 14] = [
     "gate_anchor_ms",
     "window_scanned_through",
     "window_barrier_at",
+    "send_lease",
 ];
 
 /// Every runtime row, by key (the columns are [`COLUMNS`], checked by a test).
 pub const SELECT: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
      in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
-     gate_anchor_ms, window_scanned_through, window_barrier_at FROM subscription_runtime ORDER BY subscription_key";
+     gate_anchor_ms, window_scanned_through, window_barrier_at, send_lease FROM subscription_runtime ORDER BY subscription_key";
 
 /// The same columns for one subscription key (its primary key): the planner
 /// and the completion read only the row they act on.
 pub const SELECT_ONE: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
      in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
-     gate_anchor_ms, window_scanned_through, window_barrier_at FROM subscription_runtime WHERE subscription_key = ?";
+     gate_anchor_ms, window_scanned_through, window_barrier_at, send_lease FROM subscription_runtime WHERE subscription_key = ?";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuntimeRow {
@@ -68,6 +69,10 @@ pub struct RuntimeRow {
     /// A concurrent subscription: the `events-invalidated` its window waits
     /// at until everything before it is done (§13).
     pub window_barrier_at: Option<u64>,
+    /// The lease of the send the row waits for (§6 rules 6, 7): only the
+    /// send carrying it ([`DeliveryPlan::lease`](crate::delivery::DeliveryPlan))
+    /// is answered. Column `send_lease` (migration 0012).
+    pub send_lease: u64,
 }
 
 /// The row unit tests start from: key `k`, run 1, cursor at 10, idle.
@@ -89,6 +94,7 @@ impl RuntimeRow {
             gate_anchor_ms: None,
             window_scanned_through: None,
             window_barrier_at: None,
+            send_lease: 0,
         }
     }
 }
@@ -112,6 +118,7 @@ impl RuntimeRow {
             gate_anchor_ms: named.optional_int("gate_anchor_ms")?,
             window_scanned_through: named.optional_int("window_scanned_through")?.map(|n| n.max(0) as u64),
             window_barrier_at: named.optional_int("window_barrier_at")?.map(|n| n.max(0) as u64),
+            send_lease: named.count("send_lease")?,
         })
     }
 
@@ -133,6 +140,7 @@ impl RuntimeRow {
             self.gate_anchor_ms.into(),
             self.window_scanned_through.into(),
             self.window_barrier_at.into(),
+            self.send_lease.into(),
         ]
     }
 
@@ -168,13 +176,13 @@ mod tests {
                 0..SAFE,
                 proptest::option::of(any::<i64>()),
             ),
-            (proptest::option::of(0..SAFE), proptest::option::of(0..SAFE)),
+            (proptest::option::of(0..SAFE), proptest::option::of(0..SAFE), 0..SAFE),
         )
             .prop_map(
                 |(
                     (subscription_key, generation, acknowledged_offset, attempt, next_attempt_at_ms),
                     (in_flight, last_error, bytes_sent, isolating, retry_through, pruned, anchor),
-                    (scanned_through, barrier),
+                    (scanned_through, barrier, send_lease),
                 )| RuntimeRow {
                     subscription_key,
                     cursor_changed_at_source_offset: generation,
@@ -190,6 +198,7 @@ mod tests {
                     gate_anchor_ms: anchor,
                     window_scanned_through: scanned_through,
                     window_barrier_at: barrier,
+                    send_lease,
                 },
             )
     }

@@ -300,6 +300,7 @@ impl<S: Storage> Stream<S> {
             after_offset: letter.offset.saturating_sub(1),
             through_offset: letter.offset,
             attempt: letter.attempts + 1,
+            lease: 0,
             delivery_id: letter.delivery_id.clone(),
             started_at_ms: now_ms,
             events: vec![PlannedEvent {

@@ -286,6 +286,7 @@ fn slot_plan(
         after_offset: slot.event_offset.saturating_sub(1),
         through_offset: slot.event_offset,
         attempt: slot.attempt + 1,
+        lease: 0,
         delivery_id: slot.delivery_id.clone(),
         started_at_ms: window.now_ms,
         events: vec![event],

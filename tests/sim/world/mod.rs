@@ -202,6 +202,9 @@ pub struct Stats {
     pub skips: u64,
     pub stale_completions: u64,
     pub zombie_completions: u64,
+    /// Completions of a send a newer send of its subscription superseded
+    /// (a dead instance's, §6 rules 6, 7): each must be stale.
+    pub superseded_completions: u64,
     pub crashes: u64,
     pub destroys: u64,
     pub fence_rejections: u64,
@@ -248,6 +251,7 @@ impl Stats {
         self.skips += other.skips;
         self.stale_completions += other.stale_completions;
         self.zombie_completions += other.zombie_completions;
+        self.superseded_completions += other.superseded_completions;
         self.crashes += other.crashes;
         self.destroys += other.destroys;
         self.fence_rejections += other.fence_rejections;
@@ -471,6 +475,11 @@ pub struct Sim {
     /// Per run of a concurrent subscription: the offsets whose delivery
     /// completed (acknowledged or dead-lettered) — never to be sent again.
     completed_slots: BTreeMap<RunId, BTreeSet<u64>>,
+    /// Per run: the id of the last send planned that holds its
+    /// subscription's lease (§6 rules 6, 7; a concurrent window's
+    /// single-event sends hold none). A send planned before it answers
+    /// nothing: its completion must be stale.
+    latest_sends: BTreeMap<RunId, u64>,
 }
 
 impl Sim {
@@ -509,6 +518,7 @@ impl Sim {
             verified: [None, None],
             gates: super::gates::Ledger::default(),
             completed_slots: BTreeMap::new(),
+            latest_sends: BTreeMap::new(),
         })
     }
 

@@ -353,6 +353,9 @@ impl Sim {
         let deadline = self.send_deadline(&plan)?;
         let id = self.next_id;
         self.next_id += 1;
+        if plan.lease > 0 {
+            self.latest_sends.insert(run_of(&plan), id);
+        }
         self.log(format!(
             "  plan #{id} {key} run {} ({}..{}] attempt {} events {:?}{}{}",
             plan.stamp.cursor_changed_at_source_offset,
@@ -433,6 +436,17 @@ impl Sim {
         rng: &mut SplitMix,
     ) -> Result<(), Violation> {
         let staleness = self.staleness(&item.plan);
+        // A send of the current run that a newer send of its subscription
+        // superseded (the dead instance's, while the new instance's send of
+        // the same range is in flight) answers nothing either (§6 rules 6,
+        // 7, 9): same run, range and attempt number, another lease.
+        let superseded = staleness.is_none()
+            && item.plan.lease > 0
+            && self
+                .latest_sends
+                .get(&run_of(&item.plan))
+                .is_some_and(|latest| *latest > item.id);
+        let staleness = staleness.or(superseded.then_some("a newer send of its subscription was planned"));
         let stale = staleness.is_some();
         let before = if stale { Some(self.snapshot()?) } else { None };
         let (now, entropy) = (self.now, rng.entropy());
@@ -467,9 +481,16 @@ impl Sim {
             } else {
                 ""
             },
-            if stale { " [stale run]" } else { "" },
+            if superseded {
+                " [superseded]"
+            } else if stale {
+                " [stale run]"
+            } else {
+                ""
+            },
             outcome_label(&outcome)
         ));
+        self.stats.superseded_completions += u64::from(superseded);
         if let Some(before) = before {
             self.stats.stale_completions += 1;
             let after = self.snapshot()?;
