@@ -75,6 +75,7 @@ fn register(path: &str, id: &str, at: i64) -> CatalogChange {
         path: path.to_owned(),
         stream_id: id.to_owned(),
         stream_created_at_ms: at,
+        soft_deleted_at_ms: None,
     }
 }
 

@@ -129,6 +129,7 @@ fn register(catalog: &Catalog<RusqliteStorage>, path: &str, stream_id: &str, at:
             path: path.to_owned(),
             stream_id: stream_id.to_owned(),
             stream_created_at_ms: at,
+            soft_deleted_at_ms: None,
         })
         .unwrap();
 }

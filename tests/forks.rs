@@ -13,6 +13,7 @@ mod common;
 
 use common::{inputs, memory_stream};
 use std::collections::BTreeMap;
+use tributary::catalog::{Catalog, CatalogChange, CatalogQuery};
 use tributary::durable_streams::face::{Continued, Inherited, Method, ProtocolAnswer, ProtocolRequest, Segment, Then};
 use tributary::fork::store as fork_store;
 use tributary::limits::{FORK_ACQUIRE_GRACE_MS, MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS};
@@ -336,6 +337,133 @@ fn s18_soft_delete_keeps_data_for_forks_and_the_last_release_purges_up_the_chain
         201,
         "the path is free again"
     );
+}
+
+/// What `stream_object/delivery.rs` does from the alarm: tells the catalog
+/// what the stream owes it until it owes nothing, then reports its metrics.
+fn sync_project(world: &mut World, catalog: &Catalog<RusqliteStorage>, path: &str) {
+    let stream = world.stream(path);
+    // A registration, then (after a soft delete or a purge) at most one more.
+    for _ in 0..3 {
+        let Some(change) = stream.catalog_due().unwrap() else {
+            break;
+        };
+        catalog.apply(&change).unwrap();
+        stream.catalog_acknowledged(&change).unwrap();
+    }
+    assert_eq!(stream.catalog_due().unwrap(), None, "{path} still owes the catalog");
+    if let Some(snapshot) = stream.metrics_snapshot().unwrap() {
+        catalog.apply_report(snapshot.encode().as_bytes(), 1).unwrap();
+    }
+}
+
+fn listed(catalog: &Catalog<RusqliteStorage>, query: &str) -> Vec<(String, bool)> {
+    let listed = catalog.list(&CatalogQuery::parse(query).unwrap()).unwrap();
+    listed["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|stream| {
+            let soft = stream["softDeleted"].as_bool().unwrap();
+            assert_eq!(stream.get("softDeletedAt").is_some(), soft, "{stream}");
+            (stream["path"].as_str().unwrap().to_owned(), soft)
+        })
+        .collect()
+}
+
+fn scraped(catalog: &Catalog<RusqliteStorage>) -> String {
+    let answer = catalog.handle_metrics("GET", "scrape", "", b"", 9);
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    answer.body
+}
+
+#[test]
+fn s18_s14_the_catalog_and_metrics_count_a_soft_deleted_stream_apart_until_its_purge() {
+    let mut world = World::new();
+    let catalog = Catalog::open(RusqliteStorage::in_memory().unwrap()).unwrap();
+    create(&mut world, "/a", "A");
+    assert_eq!(fork(&mut world, "/b", "/a", &[]).status, 201);
+    for path in ["/a", "/b"] {
+        sync_project(&mut world, &catalog, path);
+    }
+    let live = vec![("/a".to_owned(), false), ("/b".to_owned(), false)];
+    assert_eq!(listed(&catalog, ""), live);
+    let text = scraped(&catalog);
+    assert!(text.contains("tributary_stream_head{stream=\"/a\"} 1\n"), "{text}");
+    assert!(text.contains("tributary_streams_soft_deleted 0\n"), "{text}");
+
+    // The source is deleted while /b reads it: soft-deleted, and it owes the
+    // catalog a registration naming when.
+    assert_eq!(world.call("/a", Method::Delete, "", &[], b"").status, 204);
+    let due = world.stream("/a").catalog_due().unwrap();
+    let Some(CatalogChange::Register {
+        soft_deleted_at_ms: Some(at),
+        stream_id,
+        ..
+    }) = due.clone()
+    else {
+        panic!("a soft delete owes a registration: {due:?}");
+    };
+    // A crash before the catalog answered: the reopened stream still owes it.
+    let storage = world.streams.remove("/a").unwrap().into_storage();
+    world.streams.insert(
+        "/a".to_owned(),
+        Stream::open(storage, common::PROJECT, StreamPath::parse("/a").unwrap()).unwrap(),
+    );
+    assert_eq!(world.stream("/a").catalog_due().unwrap(), due);
+    sync_project(&mut world, &catalog, "/a");
+    assert_eq!(
+        listed(&catalog, ""),
+        vec![("/b".to_owned(), false)],
+        "left out by default"
+    );
+    assert_eq!(
+        listed(&catalog, "softDeleted=include"),
+        vec![("/a".to_owned(), true), ("/b".to_owned(), false)]
+    );
+    assert_eq!(listed(&catalog, "softDeleted=only"), vec![("/a".to_owned(), true)]);
+    assert_eq!(listed(&catalog, "softDeleted=exclude&prefix=/a"), Vec::new());
+    let included = catalog.list(&CatalogQuery::parse("softDeleted=only").unwrap()).unwrap();
+    assert_eq!(included["streams"][0]["streamId"], stream_id.as_str());
+    assert_eq!(
+        included["streams"][0]["softDeletedAt"],
+        tributary::time::rfc3339_millis(at).as_str()
+    );
+    // Its series leave the scrape (its reports are accepted, not kept); a gauge counts it.
+    let text = scraped(&catalog);
+    assert!(!text.contains("stream=\"/a\""), "{text}");
+    assert!(text.contains("tributary_stream_head{stream=\"/b\"} 1\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_reported 1\n"), "{text}");
+    assert!(text.contains("tributary_streams_soft_deleted 1\n"), "{text}");
+    let prefixed = catalog.handle_metrics("GET", "scrape", "prefix=/b", b"", 9).body;
+    assert!(prefixed.contains("tributary_streams_soft_deleted 0\n"), "{prefixed}");
+    // A late registration of the live lifetime does not undo the soft delete.
+    catalog
+        .apply(&CatalogChange::Register {
+            path: "/a".to_owned(),
+            stream_id: stream_id.clone(),
+            stream_created_at_ms: 0,
+            soft_deleted_at_ms: None,
+        })
+        .unwrap();
+    assert_eq!(listed(&catalog, "softDeleted=only"), vec![("/a".to_owned(), true)]);
+
+    // Deleting the last fork purges the source: both leave the catalog and the scrape.
+    assert_eq!(world.call("/b", Method::Delete, "", &[], b"").status, 204);
+    assert_eq!(world.call("/a", Method::Get, "offset=-1", &[], b"").status, 404);
+    for path in ["/a", "/b"] {
+        sync_project(&mut world, &catalog, path);
+    }
+    assert_eq!(listed(&catalog, "softDeleted=include"), Vec::new());
+    let text = scraped(&catalog);
+    assert!(text.contains("tributary_streams_soft_deleted 0\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_reported 0\n"), "{text}");
+
+    // A new lifetime at the path is live again.
+    create(&mut world, "/a", "A2");
+    sync_project(&mut world, &catalog, "/a");
+    assert_eq!(listed(&catalog, ""), vec![("/a".to_owned(), false)]);
+    assert!(CatalogQuery::parse("softDeleted=yes").is_err());
 }
 
 #[test]
