@@ -9,7 +9,7 @@
 //! again, naming its soft delete (acknowledged in its `fork_soft_delete`
 //! row): the catalog lists it apart — left out of `GET /v1/streams` unless
 //! asked for with `softDeleted=include|only`, its metrics series dropped and
-//! counted by `tributary_streams_soft_deleted` instead — until the purge
+//! counted by `tributary_metrics_streams_soft_deleted` instead — until the purge
 //! unregisters it like any destroy.
 
 use crate::api::ApiResponse;

@@ -390,7 +390,7 @@ fn s18_s14_the_catalog_and_metrics_count_a_soft_deleted_stream_apart_until_its_p
     assert_eq!(listed(&catalog, ""), live);
     let text = scraped(&catalog);
     assert!(text.contains("tributary_stream_head{stream=\"/a\"} 1\n"), "{text}");
-    assert!(text.contains("tributary_streams_soft_deleted 0\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_soft_deleted 0\n"), "{text}");
 
     // The source is deleted while /b reads it: soft-deleted, and it owes the
     // catalog a registration naming when.
@@ -434,9 +434,9 @@ fn s18_s14_the_catalog_and_metrics_count_a_soft_deleted_stream_apart_until_its_p
     assert!(!text.contains("stream=\"/a\""), "{text}");
     assert!(text.contains("tributary_stream_head{stream=\"/b\"} 1\n"), "{text}");
     assert!(text.contains("tributary_metrics_streams_reported 1\n"), "{text}");
-    assert!(text.contains("tributary_streams_soft_deleted 1\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_soft_deleted 1\n"), "{text}");
     let prefixed = catalog.handle_metrics("GET", "scrape", "prefix=/b", b"", 9).body;
-    assert!(prefixed.contains("tributary_streams_soft_deleted 0\n"), "{prefixed}");
+    assert!(prefixed.contains("tributary_metrics_streams_soft_deleted 0\n"), "{prefixed}");
     // A late registration of the live lifetime does not undo the soft delete.
     catalog
         .apply(&CatalogChange::Register {
@@ -456,7 +456,7 @@ fn s18_s14_the_catalog_and_metrics_count_a_soft_deleted_stream_apart_until_its_p
     }
     assert_eq!(listed(&catalog, "softDeleted=include"), Vec::new());
     let text = scraped(&catalog);
-    assert!(text.contains("tributary_streams_soft_deleted 0\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_soft_deleted 0\n"), "{text}");
     assert!(text.contains("tributary_metrics_streams_reported 0\n"), "{text}");
 
     // A new lifetime at the path is live again.

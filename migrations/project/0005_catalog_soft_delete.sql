@@ -3,6 +3,6 @@
 -- soft delete otherwise. Written when the stream registers its soft delete;
 -- the row leaves with the unregistration of the purge. GET /v1/streams
 -- leaves such rows out unless asked (`softDeleted=include|only`), and
--- GET /v1/metrics counts them apart (`tributary_streams_soft_deleted`)
+-- GET /v1/metrics counts them apart (`tributary_metrics_streams_soft_deleted`)
 -- instead of rendering their series.
 ALTER TABLE streams ADD COLUMN soft_deleted_at_ms INTEGER;

@@ -64,7 +64,7 @@ impl Scrape {
             help: "Streams left out past the scrape's bounds (§12): scrape them by ?prefix=.",
         };
         let soft_deleted = SeriesDef {
-            name: "streams_soft_deleted",
+            name: "metrics_streams_soft_deleted",
             kind: "gauge",
             help: "Streams deleted while forks still read them, their data kept until the last fork is gone (§18); none of their series is shown.",
         };
@@ -227,7 +227,7 @@ mod tests {
             "tributary_subscription_deliveries_total{stream=\"/b\",subscription=\"k2\",outcome=\"stale\"} 204\n"
         ));
         assert!(text.contains("tributary_subscription_lag{stream=\"/b\",subscription=\"k2\"} 205\n"));
-        assert!(text.ends_with("tributary_metrics_streams_reported 2\n# HELP tributary_metrics_streams_omitted Streams left out past the scrape's bounds (§12): scrape them by ?prefix=.\n# TYPE tributary_metrics_streams_omitted gauge\ntributary_metrics_streams_omitted 3\n# HELP tributary_streams_soft_deleted Streams deleted while forks still read them, their data kept until the last fork is gone (§18); none of their series is shown.\n# TYPE tributary_streams_soft_deleted gauge\ntributary_streams_soft_deleted 4\n"));
+        assert!(text.ends_with("tributary_metrics_streams_reported 2\n# HELP tributary_metrics_streams_omitted Streams left out past the scrape's bounds (§12): scrape them by ?prefix=.\n# TYPE tributary_metrics_streams_omitted gauge\ntributary_metrics_streams_omitted 3\n# HELP tributary_metrics_streams_soft_deleted Streams deleted while forks still read them, their data kept until the last fork is gone (§18); none of their series is shown.\n# TYPE tributary_metrics_streams_soft_deleted gauge\ntributary_metrics_streams_soft_deleted 4\n"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! [`MAX_METRICS_SCRAPE_STREAMS`] and [`MAX_METRICS_SCRAPE_SUBSCRIPTIONS`]
 //! in path order: what lies past them is counted, not rendered. A
 //! soft-deleted stream (§18) is no live stream: its series are dropped (its
-//! reports accepted and not kept) and `tributary_streams_soft_deleted`
+//! reports accepted and not kept) and `tributary_metrics_streams_soft_deleted`
 //! counts it. It also keeps each source's latest progress (`source_metrics`).
 
 use super::render::Scrape;

@@ -256,7 +256,7 @@ test("the catalog and the metrics count a soft-deleted source apart; the purge t
       assert.deepEqual(await listed(), [f, s]);
       const families = await scrape();
       assert.equal(sourceHead(families), 1);
-      assert.equal(sample(families, "tributary_streams_soft_deleted", {}), 0);
+      assert.equal(sample(families, "tributary_metrics_streams_soft_deleted", {}), 0);
     },
     { what: "both streams listed and reported live" },
   );
@@ -270,7 +270,7 @@ test("the catalog and the metrics count a soft-deleted source apart; the purge t
       assert.deepEqual(await listed("only"), [`${s} (soft-deleted)`]);
       const families = await scrape();
       assert.equal(sourceHead(families), undefined, "its series are no longer shown");
-      assert.equal(sample(families, "tributary_streams_soft_deleted", {}), 1);
+      assert.equal(sample(families, "tributary_metrics_streams_soft_deleted", {}), 1);
       assert.equal(sample(families, "tributary_metrics_streams_reported", {}), 1, "only the fork");
     },
     { what: "the source listed and counted apart" },
@@ -288,7 +288,7 @@ test("the catalog and the metrics count a soft-deleted source apart; the purge t
     async () => {
       assert.deepEqual(await listed("include"), []);
       const families = await scrape();
-      assert.equal(sample(families, "tributary_streams_soft_deleted", {}), 0);
+      assert.equal(sample(families, "tributary_metrics_streams_soft_deleted", {}), 0);
       assert.equal(sample(families, "tributary_metrics_streams_reported", {}), 0);
     },
     { what: "the purged source gone from the catalog and the metrics" },
