@@ -323,17 +323,16 @@ impl<S: Storage> Catalog<S> {
         let mut streams = Vec::new();
         for row in &rows {
             let columns = Columns { query: sql, row };
-            let mut stream = json!({
-                "path": columns.text(0)?,
-                "streamId": columns.text(1)?,
-                "streamCreatedAt": rfc3339_millis(columns.int(2)?),
-                "softDeleted": false,
-            });
-            if let Some(at) = columns.opt_int(3)? {
-                stream["softDeleted"] = json!(true);
-                stream["softDeletedAt"] = json!(rfc3339_millis(at));
+            let mut stream = Map::new();
+            stream.insert("path".into(), json!(columns.text(0)?));
+            stream.insert("streamId".into(), json!(columns.text(1)?));
+            stream.insert("streamCreatedAt".into(), json!(rfc3339_millis(columns.int(2)?)));
+            let soft_deleted_at = columns.opt_int(3)?;
+            stream.insert("softDeleted".into(), json!(soft_deleted_at.is_some()));
+            if let Some(at) = soft_deleted_at {
+                stream.insert("softDeletedAt".into(), json!(rfc3339_millis(at)));
             }
-            streams.push(stream);
+            streams.push(Value::Object(stream));
         }
         let next_after = (rows.len() as u64 == query.limit)
             .then(|| streams.last().and_then(|last| last.get("path").cloned()))

@@ -436,7 +436,10 @@ fn s18_s14_the_catalog_and_metrics_count_a_soft_deleted_stream_apart_until_its_p
     assert!(text.contains("tributary_metrics_streams_reported 1\n"), "{text}");
     assert!(text.contains("tributary_metrics_streams_soft_deleted 1\n"), "{text}");
     let prefixed = catalog.handle_metrics("GET", "scrape", "prefix=/b", b"", 9).body;
-    assert!(prefixed.contains("tributary_metrics_streams_soft_deleted 0\n"), "{prefixed}");
+    assert!(
+        prefixed.contains("tributary_metrics_streams_soft_deleted 0\n"),
+        "{prefixed}"
+    );
     // A late registration of the live lifetime does not undo the soft delete.
     catalog
         .apply(&CatalogChange::Register {
