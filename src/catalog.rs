@@ -187,6 +187,15 @@ pub enum SoftDeletedFilter {
 }
 
 impl SoftDeletedFilter {
+    /// The value of `softDeleted=` that asks for this filter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SoftDeletedFilter::Exclude => "exclude",
+            SoftDeletedFilter::Include => "include",
+            SoftDeletedFilter::Only => "only",
+        }
+    }
+
     /// The condition on `streams.soft_deleted_at_ms`.
     fn condition(self) -> &'static str {
         match self {

@@ -234,10 +234,11 @@ test("the native route forks as the protocol does: POST /v1/streams/{path}/-/for
 });
 
 test("the catalog and the metrics count a soft-deleted source apart; the purge takes it out of both (§14, §18)", async () => {
-  const base = fresh("catalog");
+  // Under /app/, so the prefix token's listing is checked too.
+  const base = `/app/catalog-${process.pid}-${++counter}`;
   const [s, f] = [`${base}/src`, `${base}/fork`];
-  const native = async (route) => {
-    const response = await fetch(`${w.url}${route}`, { headers: { authorization: "Bearer full" } });
+  const native = async (route, token = "full") => {
+    const response = await fetch(`${w.url}${route}`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(response.status, 200, route);
     return response;
   };
@@ -277,6 +278,8 @@ test("the catalog and the metrics count a soft-deleted source apart; the purge t
   );
   const [entry] = (await (await native(`/v1/streams?prefix=${encodeURIComponent(s)}&softDeleted=only`)).json()).streams;
   assert.equal(entry.softDeleted, true);
+  const narrowed = await (await native(`/v1/streams?prefix=${encodeURIComponent(base)}&softDeleted=only`, "app")).json();
+  assert.deepEqual(narrowed.streams, [entry], "a prefix token's listing asks as it was asked");
   assert.ok(!Number.isNaN(Date.parse(entry.softDeletedAt)), JSON.stringify(entry));
   const bad = await fetch(`${w.url}/v1/streams?softDeleted=yes`, { headers: { authorization: "Bearer full" } });
   assert.equal(bad.status, 400);
