@@ -346,7 +346,7 @@ pub struct StoredEvent {
 /// How a byte message (§17) travels where JSON must carry it — native
 /// reads, subscriptions, webhooks, copies, dead letters: `payload` is a
 /// JSON string and `encoding` says how it holds the bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum BodyEncoding {
     /// The bytes are valid UTF-8: the string is them.
     #[serde(rename = "utf-8")]

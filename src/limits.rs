@@ -682,3 +682,11 @@ pub const MAX_FORK_RELEASES_PER_TURN: u64 = 8;
 /// sent (§18): longer than any one request's acquire and creation, so only
 /// an acquire whose creation never committed (a crash) is released.
 pub const FORK_ACQUIRE_GRACE_MS: i64 = 60_000;
+/// A fork's subscriptions read its inherited events (§18) in pages of its
+/// source: rows per page, bytes per page, pages a fork holds in memory at
+/// once (each subscription below the fork point reads from one) and pages
+/// one alarm turn fetches at most (each one subrequest).
+pub const INHERITED_PAGE_ROWS: u64 = 1000;
+pub const MAX_INHERITED_PAGE_BYTES: usize = 1024 * 1024;
+pub const MAX_INHERITED_PAGES_HELD: usize = 4;
+pub const MAX_INHERITED_FETCHES_PER_TURN: u32 = 8;

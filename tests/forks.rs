@@ -1,206 +1,23 @@
-//! Forks on real SQLite (docs/design.md §18): a small world of streams and a
-//! shell that does what the stream object does between them — asks a
-//! source for its grant, reads a prefix page by page through a chain, and
-//! sends the releases a deleted fork owes. The invariants: a fork's read is
-//! its source's prefix up to the fork point followed by its own messages; no
-//! source data goes while an edge lives; a crash between the acquire and the
-//! creation leaks no edge; a soft-deleted source is purged when its last
-//! fork goes, cascading up the chain.
+//! Forks on real SQLite (docs/design.md §18), through the small world of
+//! `fork_world`. The invariants: a fork's read is its source's prefix up to
+//! the fork point followed by its own messages; no source data goes while
+//! an edge lives; a crash between the acquire and the creation leaks no
+//! edge; a soft-deleted source is purged when its last fork goes, cascading
+//! up the chain.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
+mod fork_world;
 
-use common::{inputs, memory_stream};
+use fork_world::*;
 use std::collections::BTreeMap;
 use tributary::catalog::{Catalog, CatalogChange, CatalogQuery};
-use tributary::durable_streams::face::{Continued, Inherited, Method, ProtocolAnswer, ProtocolRequest, Segment, Then};
-use tributary::fork::store as fork_store;
-use tributary::limits::{FORK_ACQUIRE_GRACE_MS, MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS};
+use tributary::durable_streams::face::Method;
+use tributary::limits::FORK_ACQUIRE_GRACE_MS;
 use tributary::path::StreamPath;
 use tributary::storage::rusqlite_driver::RusqliteStorage;
 use tributary::stream::Stream;
-
-/// The streams of one project, by path, and what the shell would do.
-struct World {
-    streams: BTreeMap<String, Stream<RusqliteStorage>>,
-    now_ms: i64,
-    seed: u8,
-    /// A crash after the source's grant and before the fork's creation.
-    crash_after_grant: bool,
-}
-
-impl World {
-    fn new() -> World {
-        World {
-            streams: BTreeMap::new(),
-            now_ms: 1_000_000,
-            seed: 1,
-            crash_after_grant: false,
-        }
-    }
-
-    fn stream(&mut self, path: &str) -> &mut Stream<RusqliteStorage> {
-        self.streams
-            .entry(path.to_owned())
-            .or_insert_with(|| memory_stream(path))
-    }
-
-    fn tick(&mut self) -> tributary::Inputs {
-        self.now_ms += 10;
-        self.seed = self.seed.wrapping_add(1);
-        inputs(self.now_ms, self.seed)
-    }
-
-    /// One protocol request, as `stream_object/protocol.rs` serves it.
-    fn call(
-        &mut self,
-        path: &str,
-        method: Method,
-        query: &str,
-        headers: &[(&str, &str)],
-        body: &[u8],
-    ) -> ProtocolAnswer {
-        let headers: Vec<(String, String)> = headers
-            .iter()
-            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-            .collect();
-        let location = format!("https://t.test/v1/stream{path}");
-        let mut grant = None;
-        let mut inherited: Option<Inherited> = None;
-        for _ in 0..4 {
-            let inputs = self.tick();
-            let continued = match (&grant, &inherited) {
-                (Some(grant), _) => Some(Continued::Granted(grant)),
-                (None, Some(page)) => Some(Continued::Inherited(page)),
-                _ => None,
-            };
-            let request = ProtocolRequest {
-                method,
-                query,
-                headers: &headers,
-                body,
-                location: &location,
-                resumed: None,
-                continued,
-            };
-            let answer = self.stream(path).protocol(&request, &inputs);
-            match answer.then.clone() {
-                Then::AcquireFork { source, ask } => {
-                    let granted = self.stream(source.as_str()).grant_fork(&ask);
-                    match granted {
-                        Ok(granted) if self.crash_after_grant => {
-                            let _ = granted;
-                            // The fork's instance dies here: only its storage stays.
-                            let storage = self.streams.remove(path).unwrap().into_storage();
-                            self.streams.insert(
-                                path.to_owned(),
-                                Stream::open(storage, common::PROJECT, StreamPath::parse(path).unwrap()).unwrap(),
-                            );
-                            return ProtocolAnswer::new(500, Vec::new(), Vec::new());
-                        }
-                        Ok(granted) => grant = Some(granted),
-                        Err(tributary::fork::GrantError::Refused(refusal)) => {
-                            return ProtocolAnswer::refusal(refusal, Vec::new());
-                        }
-                        Err(error) => panic!("grant: {error}"),
-                    }
-                }
-                Then::ReadInherited { source, after, through } => {
-                    let json = self.stream(path).protocol_is_json().unwrap();
-                    inherited = Some(self.read_prefix(&source, after, through, json));
-                }
-                _ => {
-                    self.send_releases(path);
-                    return answer;
-                }
-            }
-        }
-        panic!("the request asked too often");
-    }
-
-    /// `forks::read_prefix`: pages of the source, each descending the chain.
-    fn read_prefix(&mut self, source: &StreamPath, after: u64, through: u64, json: bool) -> Inherited {
-        let mut gathered = Inherited {
-            body: if json { b"[]".to_vec() } else { Vec::new() },
-            next: after,
-            any: false,
-        };
-        for _ in 0..MAX_FORK_READ_SEGMENTS {
-            if gathered.next >= through {
-                break;
-            }
-            let page = self.read_page(source.as_str(), gathered.next, through, 1);
-            let advanced = page.next > gathered.next;
-            gathered = gathered.then(page, json);
-            if !advanced {
-                break;
-            }
-        }
-        gathered
-    }
-
-    fn read_page(&mut self, source: &str, after: u64, through: u64, hops: u64) -> Inherited {
-        assert!(hops <= MAX_FORK_HOPS, "a read crossed more forks than its budget");
-        match self.stream(source).inherited_segment(after, through).unwrap() {
-            Segment::Local(page) => page,
-            Segment::Deeper { source, after, through } => self.read_page(source.as_str(), after, through, hops + 1),
-        }
-    }
-
-    /// `forks::send_releases`, cascading as the source's own answer does.
-    fn send_releases(&mut self, path: &str) {
-        let now = self.now_ms;
-        let owed = fork_store::owed_releases(self.stream(path).storage(), now, 100).unwrap();
-        for release in owed {
-            self.stream(&release.source_path)
-                .release_fork(&release.fork_path, release.source_stream_id.as_deref())
-                .unwrap();
-            fork_store::released(self.stream(path).storage(), &release.source_path, &release.fork_path).unwrap();
-            self.send_releases(&release.source_path.clone());
-        }
-    }
-
-    fn text(&mut self, path: &str, query: &str) -> (u16, String) {
-        let answer = self.call(path, Method::Get, query, &[], b"");
-        (answer.status, String::from_utf8(answer.body).unwrap())
-    }
-
-    fn edges(&mut self, path: &str) -> u64 {
-        fork_store::edges(self.stream(path).storage()).unwrap().0
-    }
-}
-
-fn header<'a>(answer: &'a ProtocolAnswer, name: &str) -> Option<&'a str> {
-    answer
-        .headers
-        .iter()
-        .find(|(key, _)| key.eq_ignore_ascii_case(name))
-        .map(|(_, value)| value.as_str())
-}
-
-fn offset(native: u64) -> String {
-    format!("0000000000000000_{native:016}")
-}
-
-const TEXT: (&str, &str) = ("Content-Type", "text/plain");
-
-fn create(world: &mut World, path: &str, body: &str) {
-    let answer = world.call(path, Method::Put, "", &[TEXT], body.as_bytes());
-    assert_eq!(answer.status, 201, "{}", String::from_utf8_lossy(&answer.body));
-}
-
-fn append(world: &mut World, path: &str, body: &str) {
-    let answer = world.call(path, Method::Post, "", &[TEXT], body.as_bytes());
-    assert_eq!(answer.status, 204, "{}", String::from_utf8_lossy(&answer.body));
-}
-
-fn fork(world: &mut World, path: &str, from: &str, extra: &[(&str, &str)]) -> ProtocolAnswer {
-    let from = format!("/v1/stream{from}");
-    let mut headers = vec![("Stream-Forked-From", from.as_str())];
-    headers.extend_from_slice(extra);
-    world.call(path, Method::Put, "", &headers, b"")
-}
 
 #[test]
 fn s18_a_three_level_chain_reads_its_prefix_across_every_boundary() {

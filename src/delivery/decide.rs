@@ -23,6 +23,10 @@ pub(super) enum Next {
     /// passes only what the scan skipped before it, and it waits for the
     /// next invocation.
     WaitForLogBudget,
+    /// A fork's subscription reached inherited events no held page covers
+    /// (§18): nothing is sent now, the cursor passes only what the scan
+    /// skipped before them, and the shell fetches the page.
+    WaitForInherited,
     /// Send the batch, or complete it with `failure` unsent; `pin_range`
     /// pins a digest's range while it is in flight (§8).
     Send { failure: Option<Outcome>, pin_range: bool },
@@ -35,6 +39,7 @@ pub(super) fn next(shape: &Shape, row: &RuntimeRow, scan: &Scan, end: ScanEnd, n
     let saw_head = shape.window_end >= shape.head && !end.stopped_early();
     let minted = end == ScanEnd::Minted;
     let log_budget_spent = end == ScanEnd::LogBudgetSpent;
+    let awaits_inherited = end == ScanEnd::AwaitsInherited;
     let failure = match end {
         ScanEnd::Retract(retract) => return Next::Retract(retract),
         ScanEnd::Failed(failure) => Some(failure),
@@ -43,6 +48,9 @@ pub(super) fn next(shape: &Shape, row: &RuntimeRow, scan: &Scan, end: ScanEnd, n
     let Some(first) = scan.events.first() else {
         if log_budget_spent {
             return Next::WaitForLogBudget;
+        }
+        if awaits_inherited {
+            return Next::WaitForInherited;
         }
         return if shape.checkpoints && scan.scanned > row.acknowledged_offset {
             Next::Checkpoint

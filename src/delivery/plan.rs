@@ -128,10 +128,12 @@ impl<S: Storage> Stream<S> {
         head: u64,
         open: &OpenWindows,
     ) -> Option<i64> {
-        match subscription.configuration.valid().and_then(concurrent) {
+        let due = match subscription.configuration.valid().and_then(concurrent) {
             Some(delivery) => self.window_due_at(row, open.of(&row.subscription_key), head, delivery),
             None => self.due_at(row, head),
-        }
+        };
+        // A fork whose source could not be read waits before asking again (§18).
+        due.map(|at| at.max(self.inherited_due_at(row.acknowledged_offset)))
     }
 
     /// When the single alarm should fire (§6 rule 1): the earliest due work
@@ -272,6 +274,10 @@ impl<S: Storage> Stream<S> {
                 // The cursor passes what the scan skipped before the line.
                 self.pass_scanned(key, &row, scan.scanned)?;
                 return Ok(Planning::WaitsForLogBudget);
+            }
+            Next::WaitForInherited => {
+                self.pass_scanned(key, &row, scan.scanned)?;
+                return Ok(Planning::Nothing);
             }
             Next::Hold(hold) => self.hold_aggregate(key, &row, &mut scan, hold),
             Next::Send { failure, pin_range } => self.plan_send(&scope, row, scan, failure, pin_range),

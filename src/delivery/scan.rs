@@ -85,6 +85,9 @@ pub(super) enum ScanEnd {
     Wanted,
     /// It saw everything up to the window's end, or ran out of pages.
     Exhausted,
+    /// It reached a fork's inherited events (§18) that no held page covers:
+    /// what is collected goes; the rest waits for the shell to fetch a page.
+    AwaitsInherited,
 }
 
 impl ScanEnd {
@@ -93,7 +96,12 @@ impl ScanEnd {
     pub(super) fn stopped_early(&self) -> bool {
         matches!(
             self,
-            ScanEnd::Full | ScanEnd::LogBudgetSpent | ScanEnd::Barrier | ScanEnd::Minted | ScanEnd::OutOfSteps
+            ScanEnd::Full
+                | ScanEnd::LogBudgetSpent
+                | ScanEnd::Barrier
+                | ScanEnd::Minted
+                | ScanEnd::OutOfSteps
+                | ScanEnd::AwaitsInherited
         )
     }
 }
@@ -170,6 +178,22 @@ impl Scan {
         for _page in 0..MAX_SCAN_ROWS {
             if self.scanned >= window_end {
                 return Ok(ScanEnd::Exhausted);
+            }
+            let fork_point = stream.fork_point()?;
+            if self.scanned < fork_point {
+                // Below a fork's fork point the events are its source's (§18):
+                // read from the pages the shell fetched, or wait for one.
+                let Some(slice) = stream.inherited_slice(self.scanned, window_end.min(fork_point), page_rows) else {
+                    return Ok(ScanEnd::AwaitsInherited);
+                };
+                for event in slice.events {
+                    if let Some(end) = self.step(stream, scope, &event)? {
+                        return Ok(end);
+                    }
+                }
+                self.scanned = self.scanned.max(slice.covered_through);
+                page_rows = page_rows.saturating_mul(2).min(SCAN_PAGE_ROWS);
+                continue;
             }
             let page = crate::stream::rows::read_window(
                 &stream.storage,

@@ -203,6 +203,17 @@ impl Turn {
         self.log_bytes_left = self.log_bytes_left.saturating_sub(log_lines::cost(line));
     }
 
+    /// Whether the turn's budget has a subrequest left for the shell's own
+    /// call (a fork's inherited page, §18).
+    pub fn has_subrequest(&self) -> bool {
+        self.subrequests_left > 0
+    }
+
+    /// The shell made one such call.
+    pub fn charge_subrequest(&mut self) {
+        self.subrequests_left = self.subrequests_left.saturating_sub(1);
+    }
+
     /// Sends planned and not yet completed.
     pub fn in_flight(&self) -> usize {
         self.in_flight.values().map(|key| key.sends.len()).sum()

@@ -24,7 +24,7 @@ pub const STREAM_ID_HEADER: &str = "x-tributary-stream-id";
 /// The target lifetime a source's append expects (§15).
 pub const IF_STREAM_ID_HEADER: &str = "x-tributary-if-stream-id";
 
-/// `POST /internal/fork/{acquire|read|release}` on a fork's source (§18);
+/// `POST /internal/fork/{acquire|read|events|release}` on a fork's source (§18);
 /// the [`PATH_HEADER`] names the source.
 pub const FORK_ROUTE: &str = "/internal/fork/";
 /// The offset a fork's prefix page ends at (on the read's response).
@@ -96,8 +96,10 @@ pub enum StreamObjectRoute {
 pub enum ForkCall {
     /// Grant the prefix and record the edge.
     Acquire,
-    /// A page of the prefix.
+    /// A page of the prefix, as protocol messages.
     Read,
+    /// A page of the prefix's data events, for the fork's subscriptions.
+    Events,
     /// Drop the edge (the fork is gone).
     Release,
 }
@@ -162,6 +164,7 @@ pub fn stream_object(method: &str, url_path: &str) -> Result<StreamObjectRoute, 
         return match call {
             "acquire" => Ok(StreamObjectRoute::Fork(ForkCall::Acquire)),
             "read" => Ok(StreamObjectRoute::Fork(ForkCall::Read)),
+            "events" => Ok(StreamObjectRoute::Fork(ForkCall::Events)),
             "release" => Ok(StreamObjectRoute::Fork(ForkCall::Release)),
             _ => Err(RouteError::NotFound),
         };

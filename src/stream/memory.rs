@@ -15,6 +15,8 @@ pub(crate) struct Memory {
     /// Compiled JSONata by source text (compiled once per configuration).
     pub compiled: HashMap<String, Rc<Compiled>>,
     pub subscriptions: BTreeMap<String, SubscriptionMemory>,
+    /// A fork's inherited pages for its subscriptions (§18).
+    pub inherited: crate::fork::inherited::Held,
 }
 
 /// The in-memory half of one subscription's runtime.

@@ -9,6 +9,7 @@
 //! another subscription. Requests arrive between plan and completion; the
 //! engine treats a completion from an older run as stale.
 
+use super::inherited::Fetched;
 use super::StreamObject;
 use crate::platform;
 use crate::platform::sql_driver::DoSql;
@@ -18,7 +19,7 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::future::Future;
 use std::pin::Pin;
 use tributary::delivery::{replay_answer, Completion, DeliveryPlan, Outcome, Replay, ReplayNext, Turn};
-use tributary::limits::{MAX_RETRY_ATTEMPTS, MAX_TURN_ROUNDS};
+use tributary::limits::{MAX_INHERITED_FETCHES_PER_TURN, MAX_RETRY_ATTEMPTS, MAX_TURN_ROUNDS};
 use tributary::project_metrics::ReportDecision;
 use tributary::route::internal::{Host, CATALOG_CHANGE_ROUTE, METRICS_REPORT_ROUTE, PROJECT_HEADER};
 use tributary::stream::Stream;
@@ -250,7 +251,9 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     report_metrics(object).await?;
     let mut turn = Turn::begin(platform::now_ms());
     let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
-    // Each round takes one completion (§12 budget: MAX_TURN_ROUNDS).
+    let mut inherited_fetches = 0;
+    // Each round takes one completion or fetches one inherited page (§12
+    // budget: MAX_TURN_ROUNDS).
     for _round in 0..MAX_TURN_ROUNDS {
         let (plans, shared) = plan_due(object, &mut turn)?;
         for Planned { plan, signing_secret } in plans {
@@ -264,6 +267,23 @@ pub async fn run(object: &StreamObject) -> Result<()> {
                 };
                 (plan, outcome)
             }));
+        }
+        // A fork's subscriptions below its fork point read its source's
+        // pages (§18): fetch the one they wait for, then plan again.
+        if inherited_fetches < MAX_INHERITED_FETCHES_PER_TURN && turn.has_subrequest() {
+            match super::inherited::fetch_wanted(object).await? {
+                Fetched::Nothing => {}
+                Fetched::Held => {
+                    inherited_fetches += 1;
+                    turn.charge_subrequest();
+                    continue;
+                }
+                Fetched::Failed(line) => {
+                    inherited_fetches += 1;
+                    turn.charge_subrequest();
+                    turn.logged(&line);
+                }
+            }
         }
         let Some((plan, outcome)) = sending.next().await else {
             return Ok(());

@@ -25,11 +25,11 @@ use worker::{Env, Headers, Method, Request, RequestInit, Response, Result};
 
 /// A page of a prefix, asked of a source.
 #[derive(Debug, Serialize, Deserialize)]
-struct ReadAsk {
-    after: u64,
-    through: u64,
+pub(super) struct ReadAsk {
+    pub after: u64,
+    pub through: u64,
     /// Sources crossed so far.
-    hops: u64,
+    pub hops: u64,
 }
 
 /// A fork's release of its source's lifetime.
@@ -41,7 +41,7 @@ struct ReleaseAsk {
     stream_id: Option<String>,
 }
 
-async fn call(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Response> {
+pub(super) async fn call(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Response> {
     let headers = Headers::new();
     headers.set(PROJECT_HEADER, project)?;
     headers.set(PATH_HEADER, source)?;
@@ -68,7 +68,7 @@ fn internal(message: String) -> ProtocolAnswer {
     ProtocolAnswer::refusal(ApiError::new(ErrorCode::Internal, message), Vec::new())
 }
 
-fn to_json<T: Serialize>(value: &T) -> Result<String> {
+pub(super) fn to_json<T: Serialize>(value: &T) -> Result<String> {
     serde_json::to_string(value).map_err(|error| worker::Error::RustError(error.to_string()))
 }
 
@@ -166,11 +166,12 @@ pub async fn serve(
     match fork_call {
         ForkCall::Acquire => serve_acquire(object, &body),
         ForkCall::Read => serve_read(object, project, &body).await,
+        ForkCall::Events => super::inherited::serve(object, project, &body).await,
         ForkCall::Release => serve_release(object, &body).await,
     }
 }
 
-fn parsed<T: for<'de> Deserialize<'de>>(body: &[u8]) -> std::result::Result<T, Result<Response>> {
+pub(super) fn parsed<T: for<'de> Deserialize<'de>>(body: &[u8]) -> std::result::Result<T, Result<Response>> {
     serde_json::from_slice(body).map_err(|error| responses::error(ErrorCode::InvalidRequest, &error.to_string()))
 }
 
@@ -234,7 +235,7 @@ async fn serve_read(object: &StreamObject, project: &str, body: &[u8]) -> Result
     Ok(Response::from_bytes(page.body)?.with_headers(headers))
 }
 
-fn to_response(answer: ProtocolAnswer) -> Result<Response> {
+pub(super) fn to_response(answer: ProtocolAnswer) -> Result<Response> {
     let headers = Headers::new();
     for (name, value) in &answer.headers {
         headers.append(name, value)?;

@@ -8,6 +8,7 @@
 
 pub mod delivery;
 pub mod forks;
+pub mod inherited;
 pub mod live;
 pub mod processors;
 pub mod protocol;
@@ -334,10 +335,15 @@ impl StreamObject {
             Action::Live => self.open_live(request, project, &route.path, query).await,
             Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
             Action::Fork => protocol::native_fork(self, request, project, &route.path).await,
-            Action::ReadRange => match self.long_poll(project, &route.path, query).await? {
-                Some(response) => Ok(response),
-                None => self.serve_engine(request, project, query, route).await,
-            },
+            Action::ReadRange => {
+                if let Some(response) = inherited::read_range(self, project, &route.path, query).await? {
+                    return Ok(response);
+                }
+                match self.long_poll(project, &route.path, query).await? {
+                    Some(response) => Ok(response),
+                    None => self.serve_engine(request, project, query, route).await,
+                }
+            }
             _ => self.serve_engine(request, project, query, route).await,
         }
     }
