@@ -37,7 +37,17 @@ pub enum CatalogChange {
         soft_deleted_at_ms: Option<i64>,
     },
     #[serde(rename_all = "camelCase")]
-    Unregister { path: String, stream_id: String },
+    Unregister {
+        path: String,
+        stream_id: String,
+        /// No lifetime of this stream created at or before this time lives
+        /// (its last lifetime's creation time): the catalog forgets any such
+        /// lifetime at the path, not only `stream_id` — one whose registration
+        /// reached the catalog with its answer lost, then was replaced and
+        /// destroyed before the next registration went out, included.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        through_created_at_ms: Option<i64>,
+    },
 }
 
 const SELECT_ACK: &str = "SELECT stream_id FROM catalog_registration WHERE id = 1";
@@ -84,6 +94,7 @@ impl<S: Storage> Stream<S> {
             (None, Some(stream_id)) => Some(CatalogChange::Unregister {
                 path: self.path.as_str().to_owned(),
                 stream_id,
+                through_created_at_ms: last_created_at_ms(&self.storage)?,
             }),
             _ => None,
         })
@@ -118,6 +129,23 @@ impl<S: Storage> Stream<S> {
     }
 }
 
+/// A lifetime being destroyed counts as listed (§14): its registration may
+/// have reached the catalog with the answer lost (a crash, a timeout), so
+/// its unregistration is owed either way — one that finds nothing listed
+/// removes nothing. Written in the destroy's transaction.
+pub(crate) fn may_be_listed<S: Storage + ?Sized>(
+    storage: &S,
+    project_id: &str,
+    path: &str,
+    stream_id: &str,
+) -> Result<(), StorageError> {
+    storage.execute(
+        "INSERT INTO catalog_registration (id, project_id, path, stream_id) VALUES (1, ?, ?, ?) \
+         ON CONFLICT (id) DO UPDATE SET stream_id = excluded.stream_id",
+        &[project_id.into(), path.into(), stream_id.into()],
+    )
+}
+
 /// Opens the stream whose storage this is for its catalog bookkeeping
 /// alone: also after it was destroyed (no `stream_meta` left), from the
 /// coordinates its registration kept. `None` when nothing is registered.
@@ -133,6 +161,19 @@ pub fn open_registered<S: Storage>(storage: S) -> Result<Option<Stream<S>>, Stor
     let (project, raw_path) = (columns.text(0)?, columns.text(1)?);
     let path = crate::path::StreamPath::parse(&raw_path).map_err(|error| StorageError::Sql(error.to_string()))?;
     Stream::open(storage, &project, path).map(Some)
+}
+
+/// The creation time of this stream's latest lifetime (`stream_lifetimes`
+/// survives deletion).
+fn last_created_at_ms<S: Storage + ?Sized>(storage: &S) -> Result<Option<i64>, StorageError> {
+    if !table_exists(storage, "stream_lifetimes")? {
+        return Ok(None);
+    }
+    let sql = "SELECT last_created_at_ms FROM stream_lifetimes WHERE id = 1";
+    match query_optional(storage, sql, &[])? {
+        Some(row) => Ok(Some(Columns { query: sql, row: &row }.int(0)?)),
+        None => Ok(None),
+    }
 }
 
 fn table_exists<S: Storage + ?Sized>(storage: &S, name: &str) -> Result<bool, StorageError> {
@@ -304,9 +345,17 @@ impl<S: Storage> Catalog<S> {
                     soft_deleted_at_ms.map_or(SqlValue::Null, SqlValue::Integer),
                 ],
             ),
-            CatalogChange::Unregister { path, stream_id } => self.storage.execute(
-                "DELETE FROM streams WHERE path = ? AND stream_id = ?",
-                &[path.as_str().into(), stream_id.as_str().into()],
+            CatalogChange::Unregister {
+                path,
+                stream_id,
+                through_created_at_ms,
+            } => self.storage.execute(
+                "DELETE FROM streams WHERE path = ? AND (stream_id = ? OR stream_created_at_ms <= ?)",
+                &[
+                    path.as_str().into(),
+                    stream_id.as_str().into(),
+                    through_created_at_ms.map_or(SqlValue::Null, SqlValue::Integer),
+                ],
             ),
         }
     }

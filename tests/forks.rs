@@ -475,10 +475,11 @@ fn s18_simulated_forks_deletes_and_crashes_keep_every_invariant() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     // How often each path under test ran: forks, crashes, soft deletes, deep reads.
-    let (mut forks, mut crashes, mut soft, mut deep) = (0, 0, 0, 0);
+    let (mut forks, mut crashes, mut soft, mut deep, mut listed_apart) = (0, 0, 0, 0, 0);
     for seed in 1..=seeds {
         let mut world = World::new();
         let mut model = Model::default();
+        let catalog = Catalog::open(RusqliteStorage::in_memory().unwrap()).unwrap();
         let mut dice = Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         for step in 0..80 {
             let path = PATHS[dice.below(PATHS.len())];
@@ -590,10 +591,50 @@ fn s18_simulated_forks_deletes_and_crashes_keep_every_invariant() {
                     assert_eq!(world.edges(check), edges, "{context}: edges");
                 }
             }
+            // The project hears of some streams now (an alarm may lag, or the
+            // stream may crash before the catalog's answer is recorded) ...
+            let heard = PATHS[dice.below(PATHS.len())];
+            if let Some(change) = world.stream(heard).catalog_due().unwrap() {
+                catalog.apply(&change).unwrap();
+                if dice.below(2) == 0 {
+                    world.stream(heard).catalog_acknowledged(&change).unwrap();
+                }
+            }
+            // ... and every few steps of all of them: then the catalog lists
+            // the model's streams, soft-deleted ones apart, and counts them.
+            if step % 8 == 7 {
+                for check in PATHS {
+                    sync_project(&mut world, &catalog, check);
+                }
+                let expected: Vec<(String, bool)> = model
+                    .streams
+                    .iter()
+                    .map(|(path, stream)| (path.clone(), stream.life == Life::SoftDeleted))
+                    .collect();
+                assert_eq!(
+                    listed(&catalog, "softDeleted=include"),
+                    expected,
+                    "seed {seed} step {step}"
+                );
+                let live: Vec<(String, bool)> = expected.iter().filter(|(_, soft)| !soft).cloned().collect();
+                assert_eq!(listed(&catalog, ""), live, "seed {seed} step {step}");
+                let soft_count = expected.len() - live.len();
+                let text = scraped(&catalog);
+                assert!(
+                    text.contains(&format!("tributary_metrics_streams_soft_deleted {soft_count}\n")),
+                    "seed {seed} step {step}: {text}"
+                );
+                assert!(
+                    text.contains(&format!("tributary_metrics_streams_reported {}\n", live.len())),
+                    "seed {seed} step {step}: {text}"
+                );
+                listed_apart += u32::from(soft_count > 0);
+            }
         }
     }
     assert!(
-        forks > 0 && crashes > 0 && soft > 0 && deep > 0,
-        "forks {forks}, crashes {crashes}, soft deletes {soft}, reads through two forks {deep}"
+        forks > 0 && crashes > 0 && soft > 0 && deep > 0 && listed_apart > 0,
+        "forks {forks}, crashes {crashes}, soft deletes {soft}, reads through two forks {deep}, \
+         catalogs listing a soft-deleted stream apart {listed_apart}"
     );
 }
