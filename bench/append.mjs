@@ -1,16 +1,39 @@
 // Append benchmark: single-event and 100-event batch appends into one stream
 // each, against a baseline Durable Object that does one SQLite INSERT per
 // request, all in one workerd started by the e2e harness (localhost only).
+// Two such baselines run: the Rust one inside the shipped worker
+// (durable-objects/src/bench_baseline.rs, the old figure) and the platform
+// floor, its bare-JS twin (bench/floor/worker.mjs FloorInsert, issue 33).
 //
 // Settings (environment): BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
 // BENCH_CONCURRENCY (8), BENCH_MAX_REQUESTS per run (500000),
 // BENCH_APPEND_PAIR_SECONDS (3: each of the three single-vs-baseline pairs).
 import { join } from "node:path";
+import os from "node:os";
 import { startTributary, streamUrl, ROOT, TOKEN } from "../tests/e2e/harness.mjs";
-import { loadSettings, envNumber, checkedFetch, warmThenMeasure, parsePrometheus, metric, printTable, fmt, fileSizes, reportAim } from "./lib.mjs";
+import { loadSettings, envNumber, checkedFetch, warmThenMeasure as warmThenMeasureOnly, parsePrometheus, metric, printTable, fmt, fileSizes, reportAim } from "./lib.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 
 const BATCH = 100;
 const settings = loadSettings();
+
+/**
+ * warmThenMeasure (bench/lib.mjs) that also takes workerd's CPU seconds over
+ * the measured run (bench/cpu.mjs): `measured.workerdCpu`. CPU per request
+ * moves far less with the machine's load than requests per second do.
+ */
+async function warmThenMeasure(label, options) {
+  let before;
+  const runs = await warmThenMeasureOnly(label, {
+    ...options,
+    onMeasureStart: async () => {
+      if (options.onMeasureStart) await options.onMeasureStart();
+      before = cpuSnapshot();
+    },
+  });
+  runs.measured.workerdCpu = cpuSnapshot().workerd - before.workerd;
+  return runs;
+}
 
 // A modest, realistic event; the baseline sends exactly the single-append body.
 const eventAt = (i) => ({
@@ -25,7 +48,7 @@ async function main() {
     `append bench: ${settings.seconds}s per scenario after ${settings.warmupSeconds}s warm-up, ` +
       `concurrency ${settings.concurrency}, max ${settings.maxRequests} requests per run`,
   );
-  const t = await startTributary({ bench: true });
+  const t = await startTributary({ bench: true, floor: true });
   try {
     const url = t.url;
 
@@ -116,10 +139,19 @@ async function main() {
           text === '{"rowsWritten":1}' ? null : "unexpected baseline body",
         ),
     });
-    const baseline = { label: "baseline (1 INSERT/req)", run: baselineRuns.measured, events: baselineRuns.measured.requests };
+    const baseline = { label: "baseline (1 INSERT/req, Rust)", run: baselineRuns.measured, events: baselineRuns.measured.requests };
+
+    // The floor: the same INSERT from a bare JS Durable Object (issue 33).
+    const floorTarget = `${url}/floor/insert/append`;
+    const floorSend = (i) =>
+      checkedFetch(floorTarget, { method: "POST", body: singleBody(i) }, 200, (text) => (text === '{"rowsWritten":1}' ? null : "unexpected floor body"));
+    const floorRuns = await warmThenMeasure("floor insert", { ...settings, send: floorSend });
+    let floorAcked = floorRuns.warmup.requests + floorRuns.measured.requests;
+    const floor = { label: "floor (1 INSERT/req, bare JS)", run: floorRuns.measured, events: floorRuns.measured.requests };
 
     const baselineRate = baseline.run.requests / baseline.run.seconds;
-    const rows = [single, bigState, batch, baseline].map((s) => {
+    const floorRate = floor.run.requests / floor.run.seconds;
+    const rows = [single, bigState, batch, baseline, floor].map((s) => {
       const rate = s.events / s.run.seconds;
       return [
         s.label,
@@ -128,6 +160,9 @@ async function main() {
         fmt(s.run.seconds, 2),
         fmt(rate),
         fmt(rate / baselineRate, 2),
+        fmt(rate / floorRate, 2),
+        fmt((1e6 * s.run.workerdCpu) / s.events),
+        fmt((s.run.workerdCpu / s.events) / (floor.run.workerdCpu / floor.events), 2),
         fmt(s.run.p50, 2),
         fmt(s.run.p99, 2),
       ];
@@ -141,16 +176,20 @@ async function main() {
         { title: "seconds" },
         { title: "events/s" },
         { title: "x baseline" },
+        { title: "÷ floor" },
+        { title: "workerd µs/event" },
+        { title: "CPU ÷ floor" },
         { title: "p50 ms" },
         { title: "p99 ms" },
       ],
       rows,
     );
-    console.log(`(baseline "events" = rows inserted; x baseline = events/s ÷ baseline requests/s)`);
+    console.log(`(baseline and floor "events" = rows inserted; x baseline / ÷ floor = events/s ÷ the Rust baseline's / the JS floor's requests/s;`);
+    console.log(` workerd µs/event = workerd's CPU over the measured run ÷ events (/proc, 10 ms ticks); CPU ÷ floor = that ÷ the floor's: > 1 costs more)`);
     console.log(
       `(large state ÷ plain single append: ${fmt(bigState.events / bigState.run.seconds / (single.events / single.run.seconds), 2)})`,
     );
-    for (const s of [single, bigState, batch, baseline]) {
+    for (const s of [single, bigState, batch, baseline, floor]) {
       if (s.run.stoppedBy !== "time") console.log(`note: ${s.label} stopped by ${s.run.stoppedBy}`);
     }
 
@@ -168,9 +207,12 @@ async function main() {
     console.log("(whole run = since the stream object started, including creation and warm-up)");
 
     // Issue 20's aim: single appends ≥ 0.9× the baseline, stable over three
-    // runs — three more (single, baseline) pairs, each into a fresh stream, back to back.
+    // runs — three more (single, baseline, floor) triples, each into a fresh
+    // stream, back to back; issue 33's aim is the same against the floor.
     const pairSeconds = envNumber("BENCH_APPEND_PAIR_SECONDS", 3);
     const ratios = [];
+    const floorRatios = [];
+    const cpuRatios = [];
     for (let round = 1; round <= 3; round++) {
       const pairSettings = { ...settings, seconds: pairSeconds };
       const stream = `/bench/append-pair-${round}`;
@@ -186,11 +228,24 @@ async function main() {
             text === '{"rowsWritten":1}' ? null : "unexpected baseline body",
           ),
       });
-      ratios.push(ours.measured.requests / ours.measured.seconds / (bare.measured.requests / bare.measured.seconds));
+      const js = await warmThenMeasure(`floor (pair ${round})`, { ...pairSettings, send: floorSend });
+      floorAcked += js.warmup.requests + js.measured.requests;
+      const oursRate = ours.measured.requests / ours.measured.seconds;
+      ratios.push(oursRate / (bare.measured.requests / bare.measured.seconds));
+      floorRatios.push(oursRate / (js.measured.requests / js.measured.seconds));
+      cpuRatios.push(ours.measured.workerdCpu / ours.measured.requests / (js.measured.workerdCpu / js.measured.requests));
     }
     console.log("");
-    console.log(`single append ÷ baseline, three back-to-back pairs of ${pairSeconds}s: ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
+    console.log(`single append ÷ Rust baseline, three back-to-back rounds of ${pairSeconds}s: ${ratios.map((r) => fmt(r, 2)).join(", ")}`);
+    console.log(`single append ÷ JS floor, the same rounds: ${floorRatios.map((r) => fmt(r, 2)).join(", ")} (load 1m ${os.loadavg()[0].toFixed(2)})`);
+    console.log(`workerd CPU per single append ÷ the floor's per INSERT, the same rounds: ${cpuRatios.map((r) => fmt(r, 2)).join(", ")}`);
     reportAim("single appends ÷ bare-INSERT baseline, lowest of three pairs", Math.min(...ratios), ">=", 0.9, "ratio in one run");
+    reportAim("single appends ÷ floor (bare JS INSERT), lowest of three rounds", Math.min(...floorRatios), ">=", 0.9, "ratio in one run");
+
+    // The floor inserted every row it acknowledged (main run and rounds, warm-ups included).
+    const floorRows = JSON.parse(await (await fetch(floorTarget)).text()).rows;
+    if (floorRows !== floorAcked) throw new Error(`BENCH FAILED: floor: ${floorAcked} inserts acknowledged but its table holds ${floorRows}`);
+    console.log(`floor: its table holds every one of the ${fmt(floorAcked)} rows it acknowledged`);
 
     const wasm = fileSizes(join(ROOT, "durable-objects", "build", "index_bg.wasm"));
     console.log("");

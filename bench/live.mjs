@@ -26,6 +26,13 @@
 //    handled, attachment writes; frames serialized per append).
 //  - the aims of issue 20 through reportAim (bench/lib.mjs): the rate ratio
 //    ≥ 0.8, p50 ≤ 5 ms with 100 readers and ≤ 25 ms with 1000.
+//  - the platform floor (issue 33, bench/floor/worker.mjs): a bare JS Durable
+//    Object in the same workerd that inserts each append and sends one frame
+//    per commit to its hibernatable WebSockets (ctx.acceptWebSocket), measured
+//    as (a) with 100 and 1000 readers and as (b) with none and 100; its
+//    readers are checked the same way (every event once, in order). Aims of
+//    issue 33: appends with 100 readers ≥ 0.8 of the floor's, append → reader
+//    p50 ≤ 1.5× the floor's.
 //  - the machine's load average next to the figures.
 //
 // Settings (environment): BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
@@ -127,7 +134,7 @@ function acknowledger(ws) {
  * Readers of one stream. Each reader checks that offsets arrive contiguous
  * from `after + 1`; `onEvent(event, now)` sees every event of every reader.
  */
-function readerSet({ baseUrl, path, after, onEvent }) {
+function readerSet({ baseUrl, path, after, onEvent, floor = false }) {
   const set = { readers: [], problems: [], closes: [] };
   const accept = (reader, events) => {
     const now = performance.now();
@@ -140,8 +147,8 @@ function readerSet({ baseUrl, path, after, onEvent }) {
     }
   };
   set.addWebSocket = () => {
-    const url = `${baseUrl.replace(/^http/, "ws")}${streamUrl(path, "live")}?after=${after}`;
-    const ws = new WebSocket(url, ["tributary.v1", `bearer.${TOKEN}`]);
+    const live = floor ? `/floor/stream/${encodeURIComponent(path)}/live` : streamUrl(path, "live");
+    const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}${live}?after=${after}`, floor ? ["tributary.v1"] : ["tributary.v1", `bearer.${TOKEN}`]);
     const reader = { id: set.readers.length, last: after, ws };
     reader.opened = new Promise((resolve, reject) => {
       ws.addEventListener("open", resolve, { once: true });
@@ -183,7 +190,7 @@ async function main() {
     `live bench: readers ack ${ackEveryFrame ? "every frame" : "every 64 KiB (the README's advice)"}; latency over ${latencyEvents} appends per scenario (after ${latencyWarmup} warm-up, ${gapMs} ms apart); ` +
       `append rate ${settings.seconds}s after ${settings.warmupSeconds}s warm-up at concurrency ${settings.concurrency}`,
   );
-  const t = await startTributary();
+  const t = await startTributary({ floor: true });
   try {
     const url = t.url;
 
@@ -193,22 +200,33 @@ async function main() {
       return parsePrometheus(String(response.body));
     }
 
+    // Floor streams (issue 33) are named "floor:<path>": same calls, the floor's routes, no metrics.
+    const isFloor = (path) => path.startsWith("floor:");
+    const eventsTarget = (path) => (isFloor(path) ? `${url}/floor/stream/${encodeURIComponent(path)}/events` : `${url}${streamUrl(path, "events")}`);
+    const appendHeaders = (path) => (isFloor(path) ? { "content-type": "application/json" } : authJson);
+    const noMetrics = new Map();
+
     async function seed(path) {
-      const seeded = await t.request("POST", streamUrl(path, "events"), {
-        body: { events: Array.from({ length: 10 }, (_, i) => eventAt(i)) },
-      });
+      const seeded = isFloor(path)
+        ? await fetch(eventsTarget(path), { method: "POST", headers: appendHeaders(path), body: JSON.stringify({ events: Array.from({ length: 10 }, (_, i) => eventAt(i)) }) }).then(
+            async (r) => ({ status: r.status, body: await r.json() }),
+          )
+        : await t.request("POST", streamUrl(path, "events"), {
+            body: { events: Array.from({ length: 10 }, (_, i) => eventAt(i)) },
+          });
       if (seeded.status !== 201) fail(`seeding ${path}: ${seeded.status} ${JSON.stringify(seeded.body)}`);
       return seeded.body.events.at(-1).offset;
     }
 
     async function openReaders(path, after, count, transport, onEvent) {
-      const set = readerSet({ baseUrl: url, path, after, onEvent });
+      const set = readerSet({ baseUrl: url, path, after, onEvent, floor: isFloor(path) });
       for (let k = 0; k < count; k += 100) {
         const wave = Array.from({ length: Math.min(100, count - k) }, () =>
           transport === "sse" ? set.addSse() : set.addWebSocket(),
         );
         await Promise.all(wave.map((r) => r.opened));
       }
+      if (isFloor(path)) return set; // every reader's open event arrived (awaited above)
       const connections = metric(await streamMetrics(path), "tributary_live_connections");
       if (connections !== count) fail(`${path}: ${connections} live connections registered, expected ${count}`);
       return set;
@@ -222,7 +240,8 @@ async function main() {
       const set = await openReaders(path, head, count, transport, (event, now) => {
         if (measuring && event.payload && typeof event.payload.sentAt === "number") samples.push(now - event.payload.sentAt);
       });
-      const target = `${url}${streamUrl(path, "events")}`;
+      const target = eventsTarget(path);
+      const metricsOf = async () => (isFloor(path) ? noMetrics : streamMetrics(path));
       let offset = head;
       const appendMs = [];
       const loadBefore = os.loadavg()[0];
@@ -231,7 +250,7 @@ async function main() {
       let workBefore;
       for (let i = 0; i < latencyWarmup + latencyEvents; i++) {
         if (i === latencyWarmup) {
-          workBefore = await streamMetrics(path);
+          workBefore = await metricsOf();
           cpuBefore = cpuSnapshot();
           measuredFrom = performance.now();
         }
@@ -239,7 +258,7 @@ async function main() {
         offset++;
         const sentAt = performance.now();
         const body = JSON.stringify({ type: "lat", payload: { i, sentAt } });
-        const problem = await checkedFetch(target, { method: "POST", headers: authJson, body }, 201, (text) =>
+        const problem = await checkedFetch(target, { method: "POST", headers: appendHeaders(path), body }, 201, (text) =>
           JSON.parse(text).event.offset === offset ? null : "unexpected offset",
         );
         if (problem) fail(`${label}: ${problem}`);
@@ -249,7 +268,7 @@ async function main() {
         if (gapMs) await sleep(gapMs);
       }
       const cpu = cpuBetween(cpuBefore, cpuSnapshot(), (performance.now() - measuredFrom) / 1000);
-      const work = liveWork(workBefore, await streamMetrics(path), latencyEvents, count);
+      const work = liveWork(workBefore, await metricsOf(), latencyEvents, count);
       if (set.problems.length) fail(`${label}: ${set.problems.slice(0, 3).join("; ")}`);
       if (samples.length !== count * latencyEvents) fail(`${label}: ${samples.length} samples, expected ${count * latencyEvents}`);
       set.closeAll();
@@ -274,12 +293,16 @@ async function main() {
     latency.push(await latencyScenario("100 WebSocket readers", "/bench/live-lat-ws-100", 100, "websocket"));
     latency.push(await latencyScenario("1000 WebSocket readers", "/bench/live-lat-ws-1000", 1000, "websocket"));
     latency.push(await latencyScenario("1 SSE reader", "/bench/live-lat-sse-1", 1, "sse"));
+    const floorLatency = [];
+    floorLatency.push(await latencyScenario("floor: 100 WebSockets", "floor:live-lat-ws-100", 100, "websocket"));
+    floorLatency.push(await latencyScenario("floor: 1000 WebSockets", "floor:live-lat-ws-1000", 1000, "websocket"));
 
     // (b) append rate with and without 100 readers
     async function rateScenario(label, path, readers) {
       const head = await seed(path);
       const set = readers ? await openReaders(path, head, readers, "websocket", () => {}) : null;
-      const target = `${url}${streamUrl(path, "events")}`;
+      const target = eventsTarget(path);
+      const metricsOf = async () => (isFloor(path) ? noMetrics : streamMetrics(path));
       const body = (i) => JSON.stringify(eventAt(i));
       const loadBefore = os.loadavg()[0];
       let cpuBefore;
@@ -287,9 +310,9 @@ async function main() {
       let workBefore;
       const runs = await warmThenMeasure(label, {
         ...settings,
-        send: (i) => checkedFetch(target, { method: "POST", headers: authJson, body: body(i) }, 201),
+        send: (i) => checkedFetch(target, { method: "POST", headers: appendHeaders(path), body: body(i) }, 201),
         onMeasureStart: async () => {
-          workBefore = await streamMetrics(path);
+          workBefore = await metricsOf();
           cpuBefore = cpuSnapshot();
           measuredFrom = performance.now();
         },
@@ -306,13 +329,15 @@ async function main() {
           ? `${set.closes.length} closed (${set.closes[0].code} ${set.closes[0].reason})`
           : `all, ${fmt(performance.now() - started, 0)} ms after the last append`;
       }
-      const work = liveWork(workBefore, await streamMetrics(path), runs.measured.requests, readers);
+      const work = liveWork(workBefore, await metricsOf(), runs.measured.requests, readers);
       set?.closeAll();
       return { label, run: runs.measured, work, rate: runs.measured.requests / runs.measured.seconds, cpu, caughtUp, load: `${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}` };
     }
 
     const none = await rateScenario("single append, no reader", "/bench/live-rate-0", 0);
     const hundred = await rateScenario("single append, 100 WebSocket readers", "/bench/live-rate-100", 100);
+    const floorNone = await rateScenario("floor: single append, no reader", "floor:live-rate-0", 0);
+    const floorHundred = await rateScenario("floor: single append, 100 WebSockets", "floor:live-rate-100", 100);
 
     console.log("");
     printTable(
@@ -325,11 +350,15 @@ async function main() {
         { title: "max ms" },
         { title: "append p50 ms" },
         { title: "CPU s node / workerd" },
+        { title: "p50 ÷ floor's" },
         { title: "load avg 1m", align: "left" },
       ],
-      latency.map((s) => [s.label, fmt(s.readers), fmt(s.samples), fmt(s.p50, 2), fmt(s.p99, 2), fmt(s.max, 2), fmt(s.appendP50, 2), cpuCells(s.cpu), s.load]),
+      [...latency, ...floorLatency].map((s) => {
+        const floorOf = floorLatency.find((f) => f.readers === s.readers && s.label.includes("WebSocket"));
+        return [s.label, fmt(s.readers), fmt(s.samples), fmt(s.p50, 2), fmt(s.p99, 2), fmt(s.max, 2), fmt(s.appendP50, 2), cpuCells(s.cpu), floorOf ? fmt(s.p50 / floorOf.p50, 2) : "", s.load];
+      }),
     );
-    console.log("(latency = append request sent → frame received by each reader; append p50 = request → response)");
+    console.log("(latency = append request sent → frame received by each reader; append p50 = request → response; floor = bench/floor/worker.mjs)");
     console.log("");
     printWork([...latency, hundred]);
     console.log("");
@@ -342,11 +371,18 @@ async function main() {
         { title: "p50 ms" },
         { title: "p99 ms" },
         { title: "CPU s node / workerd" },
+        { title: "÷ floor" },
         { title: "readers caught up", align: "left" },
         { title: "load avg 1m", align: "left" },
       ],
-      [none, hundred].map((s) => [s.label, fmt(s.run.requests), fmt(s.run.seconds, 2), fmt(s.rate), fmt(s.run.p50, 2), fmt(s.run.p99, 2), cpuCells(s.cpu), s.caughtUp, s.load]),
+      [
+        [none, floorNone],
+        [hundred, floorHundred],
+        [floorNone, floorNone],
+        [floorHundred, floorHundred],
+      ].map(([s, f]) => [s.label, fmt(s.run.requests), fmt(s.run.seconds, 2), fmt(s.rate), fmt(s.run.p50, 2), fmt(s.run.p99, 2), cpuCells(s.cpu), fmt(s.rate / f.rate, 2), s.caughtUp, s.load]),
     );
+    console.log(`(÷ floor = appends/s ÷ the floor's with as many readers; the floor's own 100 readers ÷ none: ${fmt(floorHundred.rate / floorNone.rate, 2)})`);
     const ratio = hundred.rate / none.rate;
     console.log("");
     console.log(`CPU during the measured appends, no reader: ${cpuText(none.cpu)}`);
@@ -359,6 +395,12 @@ async function main() {
     for (const readers of [100, 1000]) {
       const scenario = latency.find((s) => s.readers === readers && s.label.includes("WebSocket"));
       reportAim(`append → reader p50, ${readers} WebSocket readers`, scenario.p50, "<=", readers === 100 ? 5 : 25, "ms");
+    }
+    reportAim("single appends with 100 WebSocket readers ÷ floor's with 100", hundred.rate / floorHundred.rate, ">=", 0.8, "ratio in one run");
+    for (const readers of [100, 1000]) {
+      const scenario = latency.find((s) => s.readers === readers && s.label.includes("WebSocket"));
+      const floorOf = floorLatency.find((s) => s.readers === readers);
+      reportAim(`append → reader p50, ${readers} WebSocket readers ÷ floor's`, scenario.p50 / floorOf.p50, "<=", 1.5, `floor p50 ${fmt(floorOf.p50, 2)} ms`);
     }
     console.log(`load average (1/5/15 min) at the end: ${loadavgText()} on ${os.cpus().length} CPUs`);
   } finally {

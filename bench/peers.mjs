@@ -15,6 +15,10 @@
 //   durable-streams-client   the reference server through the same client
 //   (the last two run single, batch, catchup and live; table 6 compares them as ratios,
 //   and with the native face's rows of `tributary`, issue 30 "Performance")
+//   floor             the platform floor (issue 33): bare JS Durable Objects
+//                     (bench/floor/worker.mjs) in the same workerd build, doing only
+//                     the I/O of single, batch, catchup and fanout (copy); the aims
+//                     catch-up ≥ 0.9 and copy fan-out ≥ 0.8 of it (bench/peers/floor.mjs)
 //
 // Workloads (arguments or BENCH_PEERS_WORKLOADS, default all):
 //   single    single-event durable appends, BENCH_CONCURRENCY (8) in flight, BENCH_SECONDS
@@ -41,8 +45,10 @@ import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, interrupted, 
 import { jetstreamVariants, startJetStream } from "./peers/jetstream.mjs";
 import { startDurableStreams, durableStreamsVersion, DS_SYNC } from "./peers/durable-streams.mjs";
 import { startTributaryPeer, TRIBUTARY_SYNC } from "./peers/tributary.mjs";
+import { startFloorPeer, FLOOR_SYNC } from "./peers/floor.mjs";
 import { clientWorkloads } from "./peers/ds-client.mjs";
 import { TOKEN } from "../tests/e2e/harness.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 
 const BATCH = 100;
 const settings = {
@@ -61,7 +67,7 @@ if (settings.catchUpEvents % BATCH) fail(`BENCH_CATCHUP_EVENTS must be a multipl
 if (settings.fanoutEvents % BATCH) fail(`BENCH_FANOUT_EVENTS must be a multiple of ${BATCH}`);
 
 const ALL_WORKLOADS = ["single", "batch", "catchup", "live", "fanout", "syncprobe"];
-const ALL_SYSTEMS = ["jetstream", "jetstream-sync", "durable-streams", "tributary", "tributary-protocol", "durable-streams-client"];
+const ALL_SYSTEMS = ["jetstream", "jetstream-sync", "durable-streams", "tributary", "floor", "tributary-protocol", "durable-streams-client"];
 /** Systems measured through @durable-streams/client: no fan-out, no durability probe (their servers' are above). */
 const CLIENT_SYSTEMS = ["tributary-protocol", "durable-streams-client"];
 
@@ -82,6 +88,7 @@ const SYNC_TAG = {
   "durable-streams": "3 fdatasync/ack",
   "tributary-protocol": "fsync/commit",
   "durable-streams-client": "3 fdatasync/ack",
+  floor: "fsync/commit",
 };
 
 /** `start` with its workloads replaced by the official client's over `/v1/stream/{name}` (issue 30). */
@@ -102,6 +109,7 @@ function systems() {
       ? { key: "durable-streams", label: `Durable Streams ${dsVersion} (reference server, file-backed)`, sync: DS_SYNC, start: startDurableStreams }
       : { key: "durable-streams", missing: "@durable-streams/server not installed: run bash scripts/bootstrap --peers" },
     tributary: { key: "tributary", label: "Tributary (workerd + SQLite, local)", sync: TRIBUTARY_SYNC, start: startTributaryPeer },
+    floor: { key: "floor", label: "floor: bare JS Durable Object (same workerd)", sync: FLOOR_SYNC, start: startFloorPeer },
     "tributary-protocol": {
       key: "tributary-protocol",
       label: "Tributary protocol face, via @durable-streams/client",
@@ -249,13 +257,16 @@ async function runSystem(system) {
     if (workloads.includes("catchup")) {
       const read = await w.catchUp(settings.catchUpEvents, { fill: (appendBatch) => fill(appendBatch, settings.catchUpEvents, `${system.key} catch-up`) });
       const reads = [];
+      const cpuBefore = cpuSnapshot();
       for (let r = 0; r < settings.catchUpReads; r++) reads.push(await read());
+      // workerd's CPU per event read (Tributary and the floor; 0 for peers outside workerd).
+      const workerdUsPerEvent = (1e6 * (cpuSnapshot().workerd - cpuBefore.workerd)) / reads.reduce((n, r) => n + r.events, 0);
       const sorted = [...reads].sort((a, b) => a.seconds - b.seconds);
       const median = sorted[Math.floor((sorted.length - 1) / 2)];
-      results.catchup.push({ ...base, events: median.events, requests: median.requests, seconds: median.seconds, all: reads.map((r) => r.seconds), load: load1() });
+      results.catchup.push({ ...base, events: median.events, requests: median.requests, seconds: median.seconds, all: reads.map((r) => r.seconds), workerdUsPerEvent, load: load1() });
       console.log(`   catch-up: ${fmt(median.events / median.seconds)} events/s (reads: ${reads.map((r) => fmt(r.seconds, 3)).join(", ")} s)`);
     }
-    if (workloads.includes("live")) {
+    if (workloads.includes("live") && w.live) {
       const rows = await w.live(liveRunner(`${system.key} live`));
       for (const row of rows) {
         results.live.push({ ...base, ...row, load: load1() });
@@ -275,7 +286,7 @@ async function runSystem(system) {
         console.log(`   fan-out ${row.variant}: ${fmt(row.deliveries / row.seconds)} deliveries/s`);
       }
     }
-    if (workloads.includes("syncprobe") && !CLIENT_SYSTEMS.includes(system.key)) {
+    if (workloads.includes("syncprobe") && !CLIENT_SYSTEMS.includes(system.key) && system.key !== "floor") {
       const sequential = await syncProbe(handle, system.key, 1);
       const concurrent = await syncProbe(handle, system.key, settings.concurrency);
       results.syncprobe.push({ ...base, sequential, concurrent });
@@ -328,20 +339,31 @@ function printTables() {
     const t = trib(results.catchup);
     const tRate = t ? t.events / t.seconds : NaN;
     printTable(
-      [{ title: "system" }, { title: "read as", align: "left" }, { title: "events" }, { title: "seconds" }, { title: "events/s" }, { title: "all reads (s)" }, { title: "load 1m" }, { title: "Tributary ÷" }],
+      [
+        { title: "system" },
+        { title: "read as", align: "left" },
+        { title: "events" },
+        { title: "seconds" },
+        { title: "events/s" },
+        { title: "all reads (s)" },
+        { title: "workerd µs/event" },
+        { title: "load 1m" },
+        { title: "Tributary ÷" },
+      ],
       results.catchup.map((r) => [
         r.label,
         r.key.startsWith("jetstream")
           ? "ordered consumer, 1000/pull"
           : CLIENT_SYSTEMS.includes(r.key)
             ? "client stream().json()"
-            : r.key === "tributary"
+            : r.key === "tributary" || r.key === "floor"
               ? `${r.requests} GETs of 1000`
               : `${r.requests} GET (whole tail)`,
         fmt(r.events),
         fmt(r.seconds, 3),
         fmt(r.events / r.seconds),
         r.all.map((s) => fmt(s, 3)).join(" "),
+        r.workerdUsPerEvent > 0 ? fmt(r.workerdUsPerEvent, 1) : "",
         fmt(r.load, 2),
         r.key === "tributary" ? "1.00" : ratio(tRate, r.events / r.seconds),
       ]),
@@ -349,6 +371,8 @@ function printTables() {
     console.log("(every event parsed as JSON by the client; Tributary ÷ = events/s ratio, > 1: Tributary faster)");
     const js = results.catchup.find((r) => r.key === "jetstream");
     if (t && js) reportAim(`catch-up read of ${fmt(settings.catchUpEvents)} events ÷ JetStream`, tRate / (js.events / js.seconds), ">=", 1, "ratio in one run");
+    const floor = results.catchup.find((r) => r.key === "floor");
+    if (t && floor) reportAim(`catch-up read of ${fmt(settings.catchUpEvents)} events ÷ floor (1000 rows a page as JSON)`, tRate / (floor.events / floor.seconds), ">=", 0.9, "ratio in one run");
   }
 
   if (results.live.length) {
@@ -387,6 +411,7 @@ function printTables() {
         { title: "deliveries/s" },
         { title: "p50 ms" },
         { title: "p99 ms" },
+        { title: "workerd µs/delivery" },
         { title: "load 1m" },
         { title: "copy ÷" },
         { title: "webhook ÷" },
@@ -400,16 +425,20 @@ function printTables() {
         fmt(rate(r)),
         fmt(r.latency.p50),
         fmt(r.latency.p99),
+        r.workerdCpu > 0 ? fmt((1e6 * r.workerdCpu) / r.deliveries, 1) : "",
         fmt(r.load, 2),
         tCopy ? ratio(rate(tCopy), rate(r)) : "",
         tHook ? ratio(rate(tHook), rate(r)) : "",
       ]),
     );
     console.log("(seconds = first append sent → last delivery; latency = append sent → delivered (ms, same clock);");
-    console.log(" copy ÷ / webhook ÷ = Tributary's copy-to-stream / webhook-post deliveries/s ÷ that row's: > 1 means Tributary is faster)");
+    console.log(" copy ÷ / webhook ÷ = Tributary's copy-to-stream / webhook-post deliveries/s ÷ that row's: > 1 means Tributary is faster;");
+    console.log(" workerd µs/delivery = workerd's CPU from the first append to the last copy committed ÷ deliveries, where the system runs in workerd)");
     for (const r of results.fanout) if (r.note) console.log(`  ${r.label}, ${r.variant}: ${r.note}`);
     const sync = results.fanout.find((r) => r.key === "jetstream-sync");
     if (tCopy && sync) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ JetStream sync_interval: always`, rate(tCopy) / rate(sync), ">=", 0.5, "ratio in one run");
+    const floor = results.fanout.find((r) => r.key === "floor");
+    if (tCopy && floor) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ floor (1000-event batches, one transaction each)`, rate(tCopy) / rate(floor), ">=", 0.8, "ratio in one run");
   }
 
   protocolTable();

@@ -4,6 +4,8 @@
 //
 //   node bench/profile.mjs webhook [subs=10] [events=1000]
 //   node bench/profile.mjs copy [events=2000]
+//   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
+//   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
 //   node bench/profile.mjs append [requests=2000]
 //   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
 //
@@ -112,13 +114,14 @@ async function main() {
     };
     let expected = 0;
     let work;
-    if (scenario === "webhook" || scenario === "copy") {
+    if (scenario === "webhook" || scenario === "copy" || scenario === "fanout") {
+      const copies = scenario !== "webhook";
       const subs = scenario === "copy" ? 1 : Number(a ?? 10);
-      const events = Number((scenario === "copy" ? a : b) ?? 1000);
+      const events = Number((scenario === "copy" ? a : b) ?? (scenario === "fanout" ? 2000 : 1000));
+      const targets = Array.from({ length: subs }, (_, i) => (scenario === "copy" ? "/profile/target" : `/profile/target-${i}`));
       for (let i = 0; i < subs; i++) {
-        const receiver =
-          scenario === "copy"
-            ? { action: "copy-to-stream", receivingStreamPath: "/profile/target", delivery: { start: "now", onFailingEvent: "halt" } }
+        const receiver = copies
+          ? { action: "copy-to-stream", receivingStreamPath: targets[i], delivery: { start: "now", onFailingEvent: "halt" } }
             : { action: "webhook-post", url: `${receiverBase}/r${i}`, delivery: { start: "now", onFailingEvent: "halt" } };
         const r = await t.request("POST", streamUrl(path, "events"), { body: { type: CONFIGURED, payload: { subscriptionKey: `k${i}`, filter: { eventTypes: ["data"] }, receiver } } });
         if (r.status !== 201) throw new Error(`configure: ${r.status} ${JSON.stringify(r.body)}`);
@@ -129,13 +132,36 @@ async function main() {
         const deadline = Date.now() + 300_000;
         for (;;) {
           if (scenario === "webhook" && received >= expected) break;
-          if (scenario === "copy") {
-            const info = await t.request("GET", streamUrl("/profile/target", ""));
-            if ((info.body?.head ?? 0) >= events) break;
+          if (copies) {
+            const heads = await Promise.all(targets.map(async (target) => (await t.request("GET", streamUrl(target, ""))).body?.head ?? 0));
+            if (heads.every((head) => head >= events)) break;
           }
           if (Date.now() > deadline) throw new Error("timed out");
           if (process.env.PROFILE_DEBUG) console.error("received", received, "of", expected);
           await sleep(20);
+        }
+      };
+    } else if (scenario === "catchup") {
+      const events = Number(a ?? 50_000);
+      const reads = Number(b ?? 5);
+      for (let i = 0; i < events; i += 1000) {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, k) =>
+            appendOk(Array.from({ length: 100 }, (_, j) => ({ type: "data", payload: { seq: i + k * 100 + j, user: "user-000123", url: "/products/widget-42?ref=bench" } }))),
+          ),
+        );
+      }
+      expected = events * reads;
+      work = async () => {
+        for (let r = 0; r < reads; r++) {
+          let after = 0;
+          for (let page = 0; page <= events / 1000; page++) {
+            const response = await t.request("GET", `${streamUrl(path, "events")}?after=${after}&limit=1000`);
+            if (response.status !== 200) throw new Error(`read ${response.status}`);
+            if (response.body.events.length === 0) break;
+            after = response.body.events.at(-1).offset;
+          }
+          if (after < events) throw new Error(`read reached ${after} of ${events}`);
         }
       };
     } else {

@@ -23,6 +23,11 @@
 //    the receiver's hot path); any failure aborts;
 //  - the bare-insert baseline (one SQLite INSERT per request) at the append
 //    bench's concurrency, in the same run, as the reference for deliveries/s;
+//  - the platform floor (issue 33, bench/floor/worker.mjs): a bare JS Durable
+//    Object in the same workerd that inserts each batch, then from its alarm
+//    POSTs each event to this receiver (under /floor/), one key in order and
+//    ten keys at once within six connections, appended and measured exactly
+//    as (a) and (b); every key must receive every event once, in order;
 //  - the machine's load average (os.loadavg) next to every figure.
 //
 // Settings (environment): BENCH_SECONDS (5, cap on each append phase and the
@@ -30,11 +35,14 @@
 // BENCH_CONCURRENCY (8, baseline), BENCH_MAX_REQUESTS per run (500000),
 // BENCH_WEBHOOK_EVENTS (2000 per scenario), BENCH_WEBHOOK_APPEND_CONCURRENCY
 // (4), BENCH_WEBHOOK_WAIT_SECONDS (300, per phase), BENCH_LIGHT_EVENTS (50),
-// BENCH_LIGHT_SPACING_MS (50), BENCH_WEBHOOK_VERIFY_SAMPLE (20 per phase).
+// BENCH_LIGHT_SPACING_MS (50), BENCH_WEBHOOK_VERIFY_SAMPLE (20 per phase),
+// BENCH_WEBHOOK_FLOOR_UNCAPPED (set: one more floor row, 10 keys with all 10
+// in flight — local workerd does not enforce the platform's 6 connections).
 import http from "node:http";
 import os from "node:os";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt, reportAim } from "./lib.mjs";
 
 const BATCH = 100;
@@ -49,6 +57,7 @@ const waitSeconds = envNumber("BENCH_WEBHOOK_WAIT_SECONDS", 300);
 const lightEvents = envNumber("BENCH_LIGHT_EVENTS", 50, { integer: true });
 const lightSpacingMs = envNumber("BENCH_LIGHT_SPACING_MS", 50);
 const verifySample = envNumber("BENCH_WEBHOOK_VERIFY_SAMPLE", 20, { integer: true });
+const floorUncapped = Boolean(process.env.BENCH_WEBHOOK_FLOOR_UNCAPPED);
 
 const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -128,6 +137,30 @@ function record(path, arrivedAt, headers, raw) {
   receiver.unique.push(delivery);
 }
 
+/** The floor's keys: path → {key, count, last, duplicates, firstAt, lastAt, latencies}. */
+const floorReceivers = new Map();
+
+function recordFloor(path, arrivedAt, raw) {
+  totalRequests++;
+  const receiver = floorReceivers.get(path);
+  if (!receiver) return void problems.push(`floor: request to unknown path ${path}`);
+  let body;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return void problems.push(`${path}: floor body is not JSON: ${raw.slice(0, 200)}`);
+  }
+  const offset = body?.event?.offset;
+  if (body?.key !== receiver.key || !Number.isInteger(offset)) return void problems.push(`${path}: unexpected floor body ${raw.slice(0, 200)}`);
+  if (offset <= receiver.last) return void receiver.duplicates++;
+  if (offset !== receiver.last + 1) problems.push(`${path}: floor offset ${offset} after ${receiver.last} (gap or order)`);
+  receiver.last = offset;
+  receiver.count++;
+  receiver.firstAt ??= arrivedAt;
+  receiver.lastAt = arrivedAt;
+  receiver.latencies.push(arrivedAt - timeMs(body.event.createdAt, "floor createdAt"));
+}
+
 function startReceiver() {
   const server = http.createServer((request, response) => {
     const arrivedAt = Date.now();
@@ -136,6 +169,7 @@ function startReceiver() {
     request.on("end", () => {
       response.writeHead(200, { "content-type": "text/plain" }).end("ok");
       if (request.method !== "POST") return void problems.push(`${request.method} ${request.url}: expected POST`);
+      if (request.url.startsWith("/floor/")) return recordFloor(request.url, arrivedAt, Buffer.concat(chunks).toString("utf8"));
       record(request.url, arrivedAt, request.headers, Buffer.concat(chunks).toString("utf8"));
     });
     request.on("error", (error) => problems.push(`${request.url}: request error: ${error.message}`));
@@ -164,7 +198,7 @@ async function main() {
 
   const server = await startReceiver();
   const receiverBase = `http://127.0.0.1:${server.address().port}`;
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, floor: true });
   try {
     const url = t.url;
 
@@ -326,6 +360,7 @@ async function main() {
     async function sustained(scenario, label) {
       await configure(scenario);
       const target = `${url}${streamUrl(scenario.stream, "events")}`;
+      const cpuBefore = cpuSnapshot();
       const firstAppendAtMs = Date.now();
       const appends = await runLoad({
         send: (i) => checkedFetch(target, { method: "POST", headers: authJson, body: batchBody(i) }, 201, recordAppend(scenario.stream, BATCH, "sustained")),
@@ -336,6 +371,7 @@ async function main() {
       assertNoFailures(`webhook: ${label} appends`, appends);
       const events = appends.requests * BATCH;
       const cardAfter = await waitForDeliveries(scenario, events, label);
+      const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
       const perSub = verify(scenario, "sustained", label);
       const lastArrival = Math.max(...perSub.map((s) => s.deliveries[s.deliveries.length - 1].arrivedAt));
       const firstArrival = Math.min(...perSub.map((s) => s.deliveries[0].arrivedAt));
@@ -352,10 +388,70 @@ async function main() {
         seconds,
         drainSeconds: (lastArrival - firstArrival) / 1000,
         rate: deliveries / seconds,
+        workerdCpu,
         load: load1(),
         perSub,
         card: cardAfter,
         signatures,
+      };
+    }
+
+    /**
+     * The floor (issue 33): `keys` webhook subscriptions on a bare JS stream
+     * object, appended exactly as `sustained`; every key must receive every
+     * event once, in order (the receiver checks), within the bounded wait.
+     */
+    async function floorSustained(name, keys, label, connections = 6) {
+      const base = `${url}/floor/stream/${name}`;
+      const subs = keys.map((key) => {
+        const path = `/floor/${name}/${key}`;
+        const receiver = { key, path, count: 0, last: 0, duplicates: 0, firstAt: null, lastAt: null, latencies: [] };
+        floorReceivers.set(path, receiver);
+        return receiver;
+      });
+      for (const sub of subs) {
+        const problem = await checkedFetch(`${base}/subscribe`, { method: "POST", body: JSON.stringify({ key: sub.key, webhook: `${receiverBase}${sub.path}`, connections }) }, 201);
+        if (problem) fail(`${label}: subscribe: ${problem}`);
+      }
+      const cpuBefore = cpuSnapshot();
+      const firstAppendAtMs = Date.now();
+      const appends = await runLoad({
+        send: (i) =>
+          checkedFetch(`${base}/events`, { method: "POST", body: batchBody(i) }, 201, (text) =>
+            JSON.parse(text).events?.length === BATCH ? null : `expected ${BATCH} committed events`,
+          ),
+        seconds: settings.seconds,
+        concurrency: appendConcurrency,
+        maxRequests: Math.min(settings.maxRequests, Math.ceil(eventsPerScenario / BATCH)),
+      });
+      assertNoFailures(`webhook: ${label} appends`, appends);
+      const events = appends.requests * BATCH;
+      const deadline = Date.now() + waitSeconds * 1000;
+      while (!subs.every((r) => r.count >= events)) {
+        assertNoProblems(label);
+        if (Date.now() > deadline) fail(`${label}: not every delivery arrived within ${waitSeconds}s: ${subs.map((r) => `${r.key} ${r.count}/${events}`).join(", ")}`);
+        await sleep(10);
+      }
+      const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
+      assertNoProblems(label);
+      for (const r of subs) if (r.count !== events || r.last !== events) fail(`${label}: ${r.key} received ${r.count} (last offset ${r.last}) of ${events}`);
+      const lastArrival = Math.max(...subs.map((r) => r.lastAt));
+      const firstArrival = Math.min(...subs.map((r) => r.firstAt));
+      const deliveries = events * keys.length;
+      const seconds = (lastArrival - firstAppendAtMs) / 1000;
+      return {
+        label,
+        keys,
+        appends,
+        events,
+        deliveries,
+        duplicates: subs.reduce((n, r) => n + r.duplicates, 0),
+        seconds,
+        drainSeconds: (lastArrival - firstArrival) / 1000,
+        rate: deliveries / seconds,
+        workerdCpu,
+        load: load1(),
+        latency: summary(subs.flatMap((r) => r.latencies)),
       };
     }
 
@@ -371,9 +467,14 @@ async function main() {
     const baselineRate = baseline.requests / baseline.seconds;
     const baselineLoad = load1();
 
-    // 2. (a) one subscription, (b) ten subscriptions.
+    // 2. (a) one subscription, (b) ten subscriptions, each followed by its floor.
     const single = await sustained(SINGLE, "(a) 1 subscription");
+    const floorSingle = await floorSustained("wh-1", SINGLE.keys, "floor: 1 key in order");
     const fanout = await sustained(FANOUT, `(b) ${FANOUT.keys.length} subscriptions`);
+    const floorFanout = await floorSustained("wh-10", FANOUT.keys, `floor: ${FANOUT.keys.length} keys, 6 connections`);
+    const floorUncappedRun = floorUncapped
+      ? await floorSustained("wh-10-uncapped", FANOUT.keys, `floor: ${FANOUT.keys.length} keys, ${FANOUT.keys.length} in flight (no cap)`, FANOUT.keys.length)
+      : null;
 
     // 3. (c) lightly loaded: single appends to /bench/wh-1, spaced.
     const lightTarget = `${url}${streamUrl(SINGLE.stream, "events")}`;
@@ -409,32 +510,59 @@ async function main() {
         { title: "seconds" },
         { title: "deliveries/s" },
         { title: "x baseline" },
+        { title: "÷ floor" },
+        { title: "workerd µs/delivery" },
+        { title: "CPU ÷ floor" },
         { title: "load 1m" },
       ],
       [
-        ...[single, fanout].map((s) => [
-          `${s.label} (${s.scenario.stream})`,
-          fmt(s.scenario.keys.length),
+        ...[
+          [single, floorSingle],
+          [floorSingle, floorSingle],
+          [fanout, floorFanout],
+          [floorFanout, floorFanout],
+          ...(floorUncappedRun ? [[floorUncappedRun, floorFanout]] : []),
+        ].map(([s, f]) => [
+          s.scenario ? `${s.label} (${s.scenario.stream})` : s.label,
+          fmt((s.scenario ?? s).keys.length),
           fmt(s.events),
           fmt(s.deliveries),
           fmt(s.duplicates),
           fmt(s.seconds, 2),
           fmt(s.rate),
           fmt(s.rate / baselineRate, 3),
+          fmt(s.rate / f.rate, 3),
+          fmt((1e6 * s.workerdCpu) / s.deliveries),
+          fmt(s.workerdCpu / s.deliveries / (f.workerdCpu / f.deliveries), 2),
           fmt(s.load, 2),
         ]),
-        [`baseline (1 INSERT/req, c=${settings.concurrency})`, "", fmt(baseline.requests), "", "", fmt(baseline.seconds, 2), fmt(baselineRate), fmt(1, 3), fmt(baselineLoad, 2)],
+        [`baseline (1 INSERT/req, c=${settings.concurrency})`, "", fmt(baseline.requests), "", "", fmt(baseline.seconds, 2), fmt(baselineRate), fmt(1, 3), "", "", "", fmt(baselineLoad, 2)],
       ],
     );
     console.log(`(seconds = first append sent → last delivery received; baseline "events" = rows inserted, its deliveries/s column = rows/s;`);
-    console.log(` x baseline = deliveries/s ÷ baseline rows/s; load 1m = os.loadavg()[0] when the scenario finished)`);
-    for (const s of [single, fanout]) {
+    console.log(` x baseline = deliveries/s ÷ baseline rows/s; ÷ floor = deliveries/s ÷ the floor's with as many keys (bench/floor/worker.mjs);`);
+    console.log(` workerd µs/delivery = workerd's CPU from the first append to the last delivery (acks settled) ÷ deliveries; CPU ÷ floor = that ÷ the floor's;`);
+    console.log(` load 1m = os.loadavg()[0] when the scenario finished)`);
+    console.log(
+      `floor: ${FANOUT.keys.length} keys ÷ 1 key ${fmt(floorFanout.rate / floorSingle.rate, 2)} (what the platform gives the old aim of ≥ 3); ` +
+        `append→delivery p50 / p99: 1 key ${fmt(floorSingle.latency.p50)} / ${fmt(floorSingle.latency.p99)} ms, ` +
+        `${FANOUT.keys.length} keys ${fmt(floorFanout.latency.p50)} / ${fmt(floorFanout.latency.p99)} ms; duplicates ${floorSingle.duplicates + floorFanout.duplicates}`,
+    );
+    for (const s of [single, fanout, floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])]) {
       console.log(
         `${s.label}: appends took ${fmt(s.appends.seconds, 2)} s (${fmt(s.appends.requests)} × ${BATCH}, p50 ${fmt(s.appends.p50, 1)} ms); ` +
           `first → last delivery ${fmt(s.drainSeconds, 2)} s = ${fmt(s.deliveries / s.drainSeconds)} deliveries/s`,
       );
       if (s.appends.stoppedBy !== "maxRequests") console.log(`note: ${s.label} appends stopped by ${s.appends.stoppedBy}`);
     }
+    reportAim("webhook deliveries/s, 1 subscription ÷ floor (1 key in order)", single.rate / floorSingle.rate, ">=", 0.8, "ratio in one run");
+    reportAim(
+      `webhook deliveries/s, ${FANOUT.keys.length} subscriptions ÷ floor (${FANOUT.keys.length} keys, 6 connections)`,
+      fanout.rate / floorFanout.rate,
+      ">=",
+      0.8,
+      "ratio in one run",
+    );
     if (baseline.stoppedBy !== "time") console.log(`note: baseline stopped by ${baseline.stoppedBy}`);
     reportAim(`webhook deliveries/s, ${FANOUT.keys.length} subscriptions ÷ 1 subscription`, fanout.rate / single.rate, ">=", 3, "ratio in one run");
     reportAim("webhook deliveries/s, 1 subscription ÷ bare-INSERT baseline", single.rate / baselineRate, ">=", 0.9, "ratio in one run");
@@ -501,6 +629,7 @@ async function main() {
     );
     console.log("(card figures: one sample per delivery; completion = event commit → ack; p50/p99 over the last 1024 samples, count/max since the object started)");
 
+    const floorRuns = [floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])];
     const checked = single.signatures.checked + fanout.signatures.checked + lightSignatures.checked;
     console.log(
       `signatures: ${checked} sampled deliveries verified with standardwebhooks ((a) ${single.signatures.checked}, (b) ${fanout.signatures.checked}, ` +
@@ -508,9 +637,11 @@ async function main() {
     );
     console.log(
       `verified: every subscription received every acknowledged data event exactly once after dedupe by webhook-id, in offset order ` +
-        `(${fmt(totalRequests)} receiver requests = ${fmt(single.deliveries + fanout.deliveries + lightEvents)} deliveries + ${fmt(allDuplicates.length)} duplicates)`,
+        `(${fmt(totalRequests)} receiver requests = ${fmt(single.deliveries + fanout.deliveries + lightEvents)} deliveries + ${fmt(allDuplicates.length)} duplicates ` +
+        `+ the floor's ${fmt(floorRuns.reduce((n, r) => n + r.deliveries, 0))} deliveries + ${fmt(floorRuns.reduce((n, r) => n + r.duplicates, 0))} duplicates)`,
     );
-    if (totalRequests !== single.deliveries + fanout.deliveries + lightEvents + allDuplicates.length) fail("receiver request count does not add up");
+    const floorRequests = floorRuns.reduce((n, r) => n + r.deliveries + r.duplicates, 0);
+    if (totalRequests !== single.deliveries + fanout.deliveries + lightEvents + allDuplicates.length + floorRequests) fail("receiver request count does not add up");
     console.log(`machine: load average (1/5/15 min) at end ${loadavgText()}`);
   } finally {
     await t.cleanup();

@@ -75,9 +75,11 @@ impl<S: Storage> Stream<S> {
                 acknowledged
             }
         };
-        let soft_delete = match &self.lifetime {
-            Some(_) => crate::fork::store::soft_delete_row(&self.storage)?,
-            None => None,
+        // A live stream reads nothing more (the soft delete is kept in memory).
+        let soft_delete = if self.is_soft_deleted()? {
+            crate::fork::store::soft_delete_row(&self.storage)?
+        } else {
+            None
         };
         let soft_delete_owed = soft_delete.is_some_and(|row| !row.catalog_acknowledged);
         Ok(match (&self.lifetime, acknowledged) {

@@ -262,3 +262,60 @@ fn s18_a_native_range_read_of_a_fork_crosses_the_fork_point_like_the_protocol_fa
         vec![many + 5, many + 6]
     );
 }
+
+#[test]
+fn s18_a_point_read_of_an_inherited_offset_answers_the_sources_event() {
+    let mut world = World::new();
+    append_orders(&mut world, "/a", 1, 3);
+    configure(&mut world, "/a", "source-only", json!("now"));
+    fork_of(&mut world, "/b", "/a");
+    append_orders(&mut world, "/b", 100, 1);
+    fork_of(&mut world, "/c", "/b");
+    let n_of =
+        |read: tributary::stream::read::PointRead| serde_json::to_value(&read.event).unwrap()["payload"]["n"].clone();
+    assert_eq!(n_of(world.native_read_one("/c", 2).unwrap()), json!(2), "two hops down");
+    assert_eq!(
+        n_of(world.native_read_one("/c", 5).unwrap()),
+        json!(100),
+        "one hop down"
+    );
+    assert!(
+        matches!(
+            world.native_read_one("/c", 4),
+            Err(tributary::stream::read::ReadError::EventNotFound(4))
+        ),
+        "the source's control event is not the fork's"
+    );
+    assert!(matches!(
+        world.native_read_one("/c", 9),
+        Err(tributary::stream::read::ReadError::EventNotFound(9))
+    ));
+}
+
+#[test]
+fn s18_a_fork_that_dies_mid_delivery_resends_from_its_cursor_and_skips_nothing() {
+    for crash_after in [0, 1, 3, 7] {
+        let mut world = World::new();
+        append_orders(&mut world, "/src", 1, 6);
+        fork_of(&mut world, "/f", "/src");
+        append_orders(&mut world, "/f", 100, 2);
+        let now = world.now_ms;
+        let body = json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["order"]},
+            "receiver": {"action": "webhook-post", "url": "https://receiver.example/hook",
+                "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}});
+        assert_eq!(common::append(world.stream("/f"), body, now).0, 201);
+        world.crash_after_sends = Some(crash_after);
+        let mut received: Vec<u64> = Vec::new();
+        world.deliver_all("/f", 60_000, 50, &mut |plan: &DeliveryPlan| {
+            received.extend(plan.events.iter().map(|event| event.offset));
+            Outcome::Delivered
+        });
+        let mut once = received.clone();
+        once.dedup();
+        assert_eq!(
+            once,
+            (1..=8).collect::<Vec<u64>>(),
+            "crash after {crash_after}: in order, nothing skipped"
+        );
+    }
+}

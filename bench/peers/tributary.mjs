@@ -9,6 +9,7 @@ import http from "node:http";
 import { execFileSync } from "node:child_process";
 import { startTributary, streamUrl, TOKEN } from "../../tests/e2e/harness.mjs";
 import { checkedFetch } from "../lib.mjs";
+import { cpuSnapshot } from "../cpu.mjs";
 import { eventAt, fail, readSse, waitUntil, summary, trackDir, removeDir } from "./common.mjs";
 
 export const TRIBUTARY_SYNC = "SQLite (WAL) commit per append, fsync of the WAL per commit (workerd, local)";
@@ -251,6 +252,7 @@ export async function startTributaryPeer() {
         for (let k = 0; k < keys.length; k++) {
           await configure(source, keys[k], { action: "copy-to-stream", receivingStreamPath: receiving[k], delivery: { start: "now", onFailingEvent: "halt" } });
         }
+        const cpuBefore = cpuSnapshot();
         const firstAppendAt = Date.now();
         const appends = await appendAll((i, size) => appendBatch(source, i * size, size, (seq) => eventAt(seq, Date.now())), appendConcurrency);
         const total = appends.requests * appends.size;
@@ -265,6 +267,7 @@ export async function startTributaryPeer() {
           },
           { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((p) => `${p} ${heads.get(p) ?? 0}/${total}`).join(", ") },
         );
+        const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
         let lastAt = 0;
         const latencies = [];
         let duplicates = 0;
@@ -289,6 +292,7 @@ export async function startTributaryPeer() {
           seconds: (lastAt - firstAppendAt) / 1000,
           appendSeconds: appends.seconds,
           latency: summary(latencies),
+          workerdCpu,
           note: "delivered = committed on the receiving stream (its createdAt)",
         });
       }

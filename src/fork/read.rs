@@ -9,7 +9,7 @@ use super::store;
 use crate::event::{CommittedEvent, StoredEvent};
 use crate::path::StreamPath;
 use crate::storage::Storage;
-use crate::stream::read::{RangeQuery, RangeRead, ReadError};
+use crate::stream::read::{PointRead, RangeQuery, RangeRead, ReadError};
 use crate::stream::rows;
 use crate::stream::Stream;
 use crate::time::rfc3339_millis;
@@ -19,7 +19,7 @@ impl<S: Storage> Stream<S> {
     /// fork's fork point. `None` for a soft-deleted fork too: the ordinary
     /// read answers its 410.
     pub fn range_read_want(&self, query: &RangeQuery) -> Result<Option<InheritedWant>, ReadError> {
-        if self.lifetime.is_none() || store::soft_deleted(&self.storage)? {
+        if self.lifetime.is_none() || self.is_soft_deleted()? {
             return Ok(None);
         }
         let Some(origin) = store::origin(&self.storage)? else {
@@ -69,6 +69,43 @@ impl<S: Storage> Stream<S> {
             closed: self.state.closed.is_some(),
             events,
             next_after,
+        })
+    }
+
+    /// The source page a point read needs, when `offset` lies in this
+    /// fork's prefix.
+    pub fn point_read_want(&self, offset: u64) -> Result<Option<InheritedWant>, ReadError> {
+        if self.lifetime.is_none() || offset == 0 || self.is_soft_deleted()? {
+            return Ok(None);
+        }
+        let Some(origin) = store::origin(&self.storage)? else {
+            return Ok(None);
+        };
+        let Ok(source) = StreamPath::parse(&origin.source_path) else {
+            return Ok(None);
+        };
+        Ok((offset <= origin.fork_point).then_some(InheritedWant {
+            source,
+            after: offset - 1,
+            through: offset,
+        }))
+    }
+
+    /// The point read [`Stream::point_read_want`] asked for: the inherited
+    /// data event at `offset`, or 404 (a control or ephemeral event of the
+    /// source is not the fork's).
+    pub fn read_one_inherited(&self, offset: u64, page: InheritedPage) -> Result<PointRead, ReadError> {
+        let meta = self.existing()?;
+        let event = page
+            .events
+            .into_iter()
+            .find(|event| event.offset == offset)
+            .ok_or(ReadError::EventNotFound(offset))?;
+        Ok(PointRead {
+            stream_id: meta.stream_id.clone(),
+            stream_created_at: rfc3339_millis(meta.created_at_ms),
+            path: meta.path.clone(),
+            event: CommittedEvent::from(StoredEvent::from(event)),
         })
     }
 }

@@ -118,7 +118,7 @@ impl<S: Storage> Stream<S> {
         let Some(meta) = self.lifetime.clone() else {
             return Err(ForkRefusal::SourceNotFound(self.path.to_string()).into());
         };
-        if store::soft_deleted(&self.storage)? {
+        if self.is_soft_deleted()? {
             return Err(ForkRefusal::SourceDeleted(self.path.to_string()).into());
         }
         let face = self.face()?;
@@ -238,22 +238,30 @@ impl<S: Storage> Stream<S> {
     /// still read is soft-deleted — 410 from now on, its data kept — and
     /// purged when the last fork releases it (§18). `Ok(false)`: no stream.
     pub fn delete_or_soft_delete(&mut self, now_ms: i64) -> Result<bool, StorageError> {
-        if self.lifetime.is_none() || store::soft_deleted(&self.storage)? {
+        if self.lifetime.is_none() || self.is_soft_deleted()? {
             return Ok(false);
         }
         if store::edges(&self.storage)?.0 > 0 {
             store::soft_delete(&self.storage, now_ms)?;
+            self.memory.soft_deleted.set(Some(true));
             return Ok(true);
         }
         self.destroy()
     }
 
     /// Whether the stream was deleted while forks read it (§18).
+    /// Read once per instance and lifetime (every request asks), then kept
+    /// in memory; the soft delete itself sets it.
     pub fn is_soft_deleted(&self) -> Result<bool, StorageError> {
         if self.lifetime.is_none() {
             return Ok(false);
         }
-        store::soft_deleted(&self.storage)
+        if let Some(known) = self.memory.soft_deleted.get() {
+            return Ok(known);
+        }
+        let known = store::soft_deleted(&self.storage)?;
+        self.memory.soft_deleted.set(Some(known));
+        Ok(known)
     }
 
     /// A fork at `fork_path` no longer reads this lifetime (`stream_id`):
@@ -268,7 +276,7 @@ impl<S: Storage> Stream<S> {
             return Ok(());
         }
         store::release_edge(&self.storage, fork_path)?;
-        if store::soft_deleted(&self.storage)? && store::edges(&self.storage)?.0 == 0 {
+        if self.is_soft_deleted()? && store::edges(&self.storage)?.0 == 0 {
             self.destroy()?;
         }
         Ok(())

@@ -15,6 +15,8 @@ pub(crate) struct Memory {
     /// Compiled JSONata by source text (compiled once per configuration).
     pub compiled: HashMap<String, Rc<Compiled>>,
     pub subscriptions: BTreeMap<String, SubscriptionMemory>,
+    /// Whether this lifetime was soft-deleted (§18), once read.
+    pub soft_deleted: std::cell::Cell<Option<bool>>,
     /// A fork's inherited pages for its subscriptions (§18).
     pub inherited: crate::fork::inherited::Held,
 }

@@ -149,6 +149,9 @@ test("the native face reads a fork as the protocol face does: inherited messages
     after = answer.body.nextAfter;
   }
   assert.deepEqual(seen, [[1, "A1"], [2, "A2"], [3, "A3"], [4, "B4"], [5, "B5"]]);
+  const point = await t.request("GET", streamUrl(b, "events/2"));
+  assert.equal(point.status, 200, JSON.stringify(point.body));
+  assert.equal(point.body.event.payload, "A2", "a point read of an inherited offset answers the source's event");
   const protocolRead = await protocol("GET", `${b}?offset=-1`);
   assert.equal(protocolRead.text, "A1A2A3B4B5");
   // Deleted while a fork of it lives, the source reads 410 on the native face, inherited or not.

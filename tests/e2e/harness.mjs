@@ -36,6 +36,8 @@ export const SIGNING_KEY = "e2e-signing-key";
  * request without Authorization is granted: one API_TOKENS value, a project id or
  * `{project, scopes}`, written as JSON; local conformance runs only), `dsLongPollTimeoutMs` sets
  * DS_LONG_POLL_TIMEOUT_MS, `corsAllowedOrigins` sets CORS_ALLOWED_ORIGINS (`*` or a comma list).
+ * `floor` adds the benches' platform floor (bench/floor/worker.mjs, issue 33): bare JS Durable
+ * Objects in the same workerd, answering `/floor/*` on the same socket (a Miniflare route).
  */
 export function workerOptions({
   persistDir,
@@ -49,6 +51,7 @@ export function workerOptions({
   dsAnonymousGrant,
   dsLongPollTimeoutMs,
   corsAllowedOrigins,
+  floor = false,
 } = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
@@ -102,6 +105,19 @@ export function workerOptions({
       modules: true,
       scriptPath: join(ROOT, "tests", "e2e", "itx_service.mjs"),
       compatibilityDate: "2026-07-01",
+    });
+  }
+  if (floor) {
+    workers.push({
+      name: "floor",
+      modules: true,
+      scriptPath: join(ROOT, "bench", "floor", "worker.mjs"),
+      compatibilityDate: "2026-07-01",
+      routes: ["127.0.0.1/floor/*"],
+      durableObjects: {
+        FLOOR_INSERT: { className: "FloorInsert", useSQLite: true },
+        FLOOR_STREAM: { className: "FloorStream", useSQLite: true },
+      },
     });
   }
   if (onTail) {

@@ -32,6 +32,9 @@ pub struct World {
     pub crash_after_grant: bool,
     /// The next inherited page fetches fail (the source cannot be reached).
     pub unreachable_sources: u32,
+    /// The delivering object dies after this many more sends left it
+    /// (each planned, in flight, never completed).
+    pub crash_after_sends: Option<usize>,
 }
 
 impl World {
@@ -42,6 +45,7 @@ impl World {
             seed: 1,
             crash_after_grant: false,
             unreachable_sources: 0,
+            crash_after_sends: None,
         }
     }
 
@@ -193,6 +197,13 @@ impl World {
             let plans = turn.plan_due(self.stream(path), now, entropy).unwrap();
             let planned_any = !plans.is_empty();
             for plan in plans {
+                if self.crash_after_sends == Some(0) {
+                    // The instance dies with this send in flight: only storage stays.
+                    self.crash_after_sends = None;
+                    self.restart(path);
+                    return sent;
+                }
+                self.crash_after_sends = self.crash_after_sends.map(|left| left - 1);
                 let outcome = plan.prepared_failure.clone().unwrap_or_else(|| receive(&plan));
                 turn.complete(self.stream(path), &plan, outcome, now, entropy).unwrap();
                 sent.push(plan);
@@ -260,6 +271,30 @@ impl World {
             }
             None => self.stream(path).read_range(&query).unwrap(),
         }
+    }
+
+    /// A native point read as `stream_object/inherited.rs` serves it.
+    pub fn native_read_one(
+        &mut self,
+        path: &str,
+        offset: u64,
+    ) -> Result<tributary::stream::read::PointRead, tributary::stream::read::ReadError> {
+        match self.stream(path).point_read_want(offset)? {
+            Some(want) => {
+                let page = self.inherited_page(want.source.as_str(), want.after, want.through, 1);
+                self.stream(path).read_one_inherited(offset, page)
+            }
+            None => self.stream(path).read_one(offset),
+        }
+    }
+
+    /// The object of `path` dies and a new instance opens its storage.
+    pub fn restart(&mut self, path: &str) {
+        let storage = self.streams.remove(path).unwrap().into_storage();
+        self.streams.insert(
+            path.to_owned(),
+            Stream::open(storage, common::PROJECT, StreamPath::parse(path).unwrap()).unwrap(),
+        );
     }
 }
 

@@ -8,10 +8,13 @@
 use super::forks::{call, parsed, to_json, ReadAsk};
 use super::StreamObject;
 use crate::internal::responses;
+use crate::platform::sql_driver::DoSql;
 use tributary::error::ErrorCode;
 use tributary::fork::inherited::{EventSegment, InheritedPage, InheritedWant};
 use tributary::limits::{ALARM_RETRY_MS, MAX_FORK_HOPS};
 use tributary::path::StreamPath;
+use tributary::stream::read::ReadError;
+use tributary::stream::Stream;
 use worker::{Env, Headers, Response, Result};
 
 /// Serves a fork's ask for a page of this stream's data events.
@@ -135,14 +138,51 @@ pub async fn read_range(
     let Ok(range) = tributary::stream::RangeQuery::parse(&rest) else {
         return Ok(None);
     };
+    answer_below_fork_point(
+        object,
+        project,
+        path,
+        |stream| stream.range_read_want(&range),
+        |stream, page| stream.read_range_inherited(&range, page),
+    )
+    .await
+}
+
+/// A point read of an offset in a fork's prefix (§18): the source's event
+/// there. `None` when the offset is the fork's own (the ordinary read).
+pub async fn read_one(
+    object: &StreamObject,
+    project: &str,
+    path: &StreamPath,
+    offset: u64,
+) -> Result<Option<Response>> {
+    answer_below_fork_point(
+        object,
+        project,
+        path,
+        |stream| stream.point_read_want(offset),
+        |stream, page| stream.read_one_inherited(offset, page),
+    )
+    .await
+}
+
+/// What both reads share: the engine names the source page it needs (or
+/// none: an ordinary read, or an error the ordinary read answers), the page
+/// is fetched, and the engine answers with it.
+async fn answer_below_fork_point<T: serde::Serialize>(
+    object: &StreamObject,
+    project: &str,
+    path: &StreamPath,
+    want: impl FnOnce(&Stream<DoSql>) -> std::result::Result<Option<InheritedWant>, ReadError>,
+    answer: impl FnOnce(&Stream<DoSql>, InheritedPage) -> std::result::Result<T, ReadError>,
+) -> Result<Option<Response>> {
     if object.open_stream(project, path).is_err() {
         return Ok(None);
     }
     let want = {
         let slot = object.stream_slot().borrow();
-        match slot.as_ref().map(|stream| stream.range_read_want(&range)) {
+        match slot.as_ref().map(want) {
             Some(Ok(Some(want))) => want,
-            // Not a fork, past its point, or an error the ordinary read answers.
             _ => return Ok(None),
         }
     };
@@ -160,13 +200,13 @@ pub async fn read_range(
     let read = {
         let slot = object.stream_slot().borrow();
         match slot.as_ref() {
-            Some(stream) => stream.read_range_inherited(&range, page),
+            Some(stream) => answer(stream, page),
             None => return responses::error(ErrorCode::Internal, "stream not open").map(Some),
         }
     };
-    let answer = match read {
+    let answered = match read {
         Ok(read) => tributary::api::ApiResponse::json(200, &read),
         Err(error) => tributary::error::ApiError::from(error).into(),
     };
-    responses::from_api(answer).map(Some)
+    responses::from_api(answered).map(Some)
 }

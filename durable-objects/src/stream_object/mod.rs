@@ -335,6 +335,10 @@ impl StreamObject {
             Action::Live => self.open_live(request, project, &route.path, query).await,
             Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
             Action::Fork => protocol::native_fork(self, request, project, &route.path).await,
+            Action::ReadOne(offset) => match inherited::read_one(self, project, &route.path, *offset).await? {
+                Some(response) => Ok(response),
+                None => self.serve_engine(request, project, query, route).await,
+            },
             Action::ReadRange => {
                 if let Some(response) = inherited::read_range(self, project, &route.path, query).await? {
                     return Ok(response);

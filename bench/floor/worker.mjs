@@ -1,0 +1,264 @@
+// The platform's floor (issue 33): bare JavaScript Durable Objects doing only
+// the I/O each delivery path needs, run in the same workerd as Tributary in
+// the same bench run (tests/e2e/harness.mjs `floor: true` adds this worker,
+// routed at `/floor/*` on Tributary's own socket, so a request takes the
+// same hops: Miniflare's entry worker, this worker, one Durable Object).
+// Bench-only: never shipped, no auth, no validation beyond what the benches
+// check from outside.
+//
+// Routes (every body JSON):
+//   POST /floor/insert/{name}            one INSERT of the body (the twin of the Rust
+//                                        BenchBaseline): {"rowsWritten":1}
+//   GET  /floor/insert/{name}            {"rows": n}: what the bench checks it inserted
+//   POST /floor/stream/{name}/events     {type, payload} or {events: [...]}: one transaction;
+//                                        one frame to every WebSocket; the alarm armed when
+//                                        the stream has subscriptions → 201 {event} | {events}
+//   GET  /floor/stream/{name}/events?after=&limit=   one page (≤ 1000 rows) as JSON {events, head}
+//   GET  /floor/stream/{name}/live?after=            hibernatable WebSocket (ctx.acceptWebSocket):
+//                                        events after `after` at once, then one frame per commit
+//   POST /floor/stream/{name}/subscribe  {key, webhook: url, connections?} | {key, copyTo: name}
+//   GET  /floor/stream/{name}/subscriptions          [{key, cursor, head}]
+//
+// Subscriptions deliver from the object's alarm, as the platform asks of
+// background work, at most 900 subrequests per alarm (the platform allows
+// 1000 per invocation), re-armed while any lags:
+//   webhook: one POST per event, each key in order (one in flight per key),
+//            at most 6 in flight across keys (the platform's simultaneous
+//            connections per invocation; `connections` raises it, to show what
+//            local workerd, which does not enforce it, allows); the cursor
+//            written after each answer;
+//   copyTo:  up to 1000 events per fetch to the receiving stream's object,
+//            which inserts them in one transaction; every receiver at once;
+//            the cursor written after each answer.
+
+/** Events per copy batch and per catch-up page. */
+const PAGE = 1000;
+/** Subrequests one alarm may make (the platform allows 1000 per invocation). */
+const ALARM_SUBREQUESTS = 900;
+/** Simultaneous outgoing connections per invocation on the platform. */
+const CONNECTIONS = 6;
+
+const json = (body, status = 200) => new Response(body, { status, headers: { "content-type": "application/json" } });
+
+/** One event as the readers see it; `payload` is stored JSON text. */
+const eventJson = (row) =>
+  `{"offset":${row.seq},"type":${JSON.stringify(row.type)},"createdAt":"${row.created_at}",` +
+  `${row.src === null ? "" : `"copiedFrom":${row.src},`}"payload":${row.payload}}`;
+
+/** A counting gate: at most `n` holders at once. */
+function gate(n) {
+  let free = n;
+  const waiting = [];
+  return {
+    async acquire() {
+      if (free > 0) {
+        free--;
+        return;
+      }
+      await new Promise((resolve) => waiting.push(resolve));
+    },
+    release() {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    },
+  };
+}
+
+/** The JS twin of durable-objects/src/bench_baseline.rs: one INSERT per request. */
+export class FloorInsert {
+  constructor(ctx) {
+    this.sql = ctx.storage.sql;
+    this.sql.exec("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  }
+
+  async fetch(request) {
+    if (request.method === "GET") return new Response(`{"rows":${this.sql.exec("SELECT count(*) AS n FROM t").one().n}}`);
+    const body = await request.text();
+    const cursor = this.sql.exec("INSERT INTO t (body) VALUES (?)", body);
+    return new Response(`{"rowsWritten":${cursor.rowsWritten}}`);
+  }
+}
+
+/** One stream: an append-only table, live sockets, subscriptions. */
+export class FloorStream {
+  constructor(ctx, env) {
+    this.ctx = ctx;
+    this.env = env;
+    this.sql = ctx.storage.sql;
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL, src INTEGER)",
+    );
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS subs (key TEXT PRIMARY KEY, webhook TEXT, copy_to TEXT, connections INTEGER NOT NULL, cursor INTEGER NOT NULL)",
+    );
+    this.head = this.sql.exec("SELECT coalesce(max(seq), 0) AS head FROM events").one().head;
+    this.subs = this.sql.exec("SELECT key, webhook, copy_to, connections, cursor FROM subs").toArray();
+    this.alarmArmed = false;
+  }
+
+  async fetch(request) {
+    const url = new URL(request.url);
+    const action = url.pathname.split("/").pop();
+    if (action === "events" && request.method === "POST") return this.append(await request.json());
+    if (action === "events") return this.read(Number(url.searchParams.get("after") ?? 0), Number(url.searchParams.get("limit") ?? PAGE));
+    if (action === "live") return this.live(request, Number(url.searchParams.get("after") ?? this.head));
+    if (action === "subscribe") return this.subscribe(await request.json());
+    if (action === "subscriptions") return json(JSON.stringify(this.subs.map((s) => ({ key: s.key, cursor: s.cursor, head: this.head }))));
+    if (action === "ingest") return this.ingest(await request.json());
+    return json('{"error":"no such floor route"}', 404);
+  }
+
+  /** Inserts `events` ({type, payload, src?}) in one transaction; returns their rows. */
+  insert(events) {
+    const createdAt = new Date().toISOString();
+    const rows = [];
+    this.ctx.storage.transactionSync(() => {
+      for (const e of events) {
+        const row = { seq: this.head + 1, type: e.type, payload: JSON.stringify(e.payload), created_at: createdAt, src: e.src ?? null };
+        this.sql.exec("INSERT INTO events (seq, type, payload, created_at, src) VALUES (?, ?, ?, ?, ?)", row.seq, row.type, row.payload, row.created_at, row.src);
+        this.head = row.seq;
+        rows.push(row);
+      }
+    });
+    return rows;
+  }
+
+  append(body) {
+    const single = !Array.isArray(body.events);
+    const rows = this.insert(single ? [body] : body.events);
+    const sockets = this.ctx.getWebSockets();
+    if (sockets.length) {
+      const frame = `{"type":"events","events":[${rows.map(eventJson).join(",")}]}`;
+      for (const ws of sockets) {
+        try {
+          ws.send(frame);
+        } catch {}
+      }
+    }
+    if (this.subs.length && !this.alarmArmed) {
+      this.alarmArmed = true;
+      this.ctx.storage.setAlarm(Date.now());
+    }
+    const acked = rows.map((r) => `{"offset":${r.seq},"createdAt":"${r.created_at}"}`);
+    return json(single ? `{"event":${acked[0]}}` : `{"events":[${acked.join(",")}]}`, 201);
+  }
+
+  /** A copy batch from another floor stream: one transaction. */
+  ingest(events) {
+    const rows = this.insert(events);
+    return json(`{"inserted":${rows.length}}`);
+  }
+
+  page(after, limit) {
+    return this.sql.exec("SELECT seq, type, payload, created_at, src FROM events WHERE seq > ? ORDER BY seq LIMIT ?", after, limit).toArray();
+  }
+
+  read(after, limit) {
+    const rows = this.page(after, Math.min(Math.max(1, limit), PAGE));
+    return json(`{"events":[${rows.map(eventJson).join(",")}],"head":${this.head}}`);
+  }
+
+  live(request, after) {
+    if (request.headers.get("upgrade") !== "websocket") return json('{"error":"expected a WebSocket upgrade"}', 426);
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1]);
+    const rows = this.page(after, PAGE);
+    if (rows.length) pair[1].send(`{"type":"events","events":[${rows.map(eventJson).join(",")}]}`);
+    const protocol = request.headers.get("sec-websocket-protocol")?.split(",")[0]?.trim();
+    return new Response(null, { status: 101, webSocket: pair[0], headers: protocol ? { "sec-websocket-protocol": protocol } : {} });
+  }
+
+  // Readers' acknowledgements: nothing to do (the floor keeps no reader state).
+  webSocketMessage() {}
+  webSocketClose(ws, code) {
+    try {
+      ws.close(code === 1005 ? 1000 : code, "closed");
+    } catch {}
+  }
+
+  subscribe({ key, webhook = null, copyTo = null, connections = CONNECTIONS }) {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO subs (key, webhook, copy_to, connections, cursor) VALUES (?, ?, ?, ?, ?)",
+      key,
+      webhook,
+      copyTo,
+      connections,
+      this.head,
+    );
+    this.subs = this.sql.exec("SELECT key, webhook, copy_to, connections, cursor FROM subs").toArray();
+    return json(`{"key":${JSON.stringify(key)},"cursor":${this.head}}`, 201);
+  }
+
+  setCursor(sub, cursor) {
+    sub.cursor = cursor;
+    this.sql.exec("UPDATE subs SET cursor = ? WHERE key = ?", cursor, sub.key);
+  }
+
+  async alarm() {
+    this.alarmArmed = false;
+    const budget = { left: ALARM_SUBREQUESTS };
+    const connections = gate(Math.max(1, ...this.subs.map((s) => s.connections)));
+    await Promise.all(this.subs.map((sub) => (sub.webhook ? this.deliverWebhook(sub, budget, connections) : this.deliverCopy(sub, budget))));
+    if (!this.alarmArmed && this.subs.some((s) => s.cursor < this.head)) {
+      this.alarmArmed = true;
+      await this.ctx.storage.setAlarm(Date.now());
+    }
+  }
+
+  /** One POST per event, in order; `connections` bounds what is in flight across keys. */
+  async deliverWebhook(sub, budget, connections) {
+    while (budget.left > 0 && sub.cursor < this.head) {
+      const rows = this.page(sub.cursor, Math.min(100, budget.left));
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        if (budget.left <= 0) return;
+        budget.left--;
+        await connections.acquire();
+        let status;
+        try {
+          const response = await fetch(sub.webhook, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: `{"key":${JSON.stringify(sub.key)},"event":${eventJson(row)}}`,
+          });
+          await response.arrayBuffer();
+          status = response.status;
+        } catch {
+          status = 0;
+        } finally {
+          connections.release();
+        }
+        if (status < 200 || status > 299) return; // retried by the next alarm
+        this.setCursor(sub, row.seq);
+      }
+    }
+  }
+
+  /** Batches of up to 1000 events to the receiving stream, one at a time. */
+  async deliverCopy(sub, budget) {
+    const stub = this.env.FLOOR_STREAM.get(this.env.FLOOR_STREAM.idFromName(sub.copy_to));
+    while (budget.left > 0 && sub.cursor < this.head) {
+      const rows = this.page(sub.cursor, PAGE);
+      if (rows.length === 0) return;
+      budget.left--;
+      const body = `[${rows.map((r) => `{"type":${JSON.stringify(r.type)},"src":${r.seq},"payload":${r.payload}}`).join(",")}]`;
+      const response = await stub.fetch("https://floor/ingest", { method: "POST", body });
+      await response.arrayBuffer();
+      if (response.status !== 200) return;
+      this.setCursor(sub, rows[rows.length - 1].seq);
+    }
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const parts = url.pathname.split("/"); // ["", "floor", kind, name, action?]
+    if (parts[1] !== "floor" || !parts[3]) return json('{"error":"no such floor route"}', 404);
+    const name = decodeURIComponent(parts[3]);
+    if (parts[2] === "insert") return env.FLOOR_INSERT.get(env.FLOOR_INSERT.idFromName(name)).fetch(request);
+    if (parts[2] === "stream") return env.FLOOR_STREAM.get(env.FLOOR_STREAM.idFromName(name)).fetch(request);
+    return json('{"error":"no such floor route"}', 404);
+  },
+};

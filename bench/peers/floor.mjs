@@ -1,0 +1,153 @@
+// The platform floor for bench/peers.mjs (issue 33): bare JS Durable Objects
+// (bench/floor/worker.mjs) in the same workerd build as Tributary, started the
+// same way (tests/e2e/harness.mjs, `floor: true`), doing only the I/O each
+// workload needs: single and batch appends (one transaction each), catch-up
+// (1000 rows a page, answered as JSON), and copy fan-out (from the source
+// object's alarm, one fetch of up to 1000 events per receiving object, which
+// inserts them in one transaction). No live or durability probe here
+// (bench/live.mjs has the live floor).
+import { startTributary } from "../../tests/e2e/harness.mjs";
+import { checkedFetch } from "../lib.mjs";
+import { cpuSnapshot } from "../cpu.mjs";
+import { eventAt, fail, waitUntil, summary, trackDir, removeDir } from "./common.mjs";
+
+export const FLOOR_SYNC = "SQLite (WAL) commit per append, as Tributary (the same workerd, local)";
+const PAGE = 1000;
+const jsonHeaders = { "content-type": "application/json" };
+
+export async function startFloorPeer() {
+  const t = await startTributary({ floor: true });
+  trackDir(t.persistDir);
+  const url = t.url;
+  let stopped = false;
+  let counter = 0;
+  const fresh = (prefix) => `peers-${prefix}-${++counter}`;
+  const base = (name) => `${url}/floor/stream/${encodeURIComponent(name)}`;
+
+  const committed = (expected) => (text) => {
+    const body = JSON.parse(text);
+    const events = body.events ?? (body.event ? [body.event] : []);
+    return events.length === expected && events.every((e) => Number.isInteger(e.offset)) ? null : `expected ${expected} committed events`;
+  };
+  const appendBatch = (name, first, size, eventFn) =>
+    checkedFetch(`${base(name)}/events`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ events: Array.from({ length: size }, (_, k) => eventFn(first + k)) }) }, 201, committed(size));
+
+  /** Every event after `after`, 1000 a page, offsets checked contiguous. */
+  async function readAll(name, after = 0) {
+    const events = [];
+    let cursor = after;
+    let requests = 0;
+    for (;;) {
+      const response = await fetch(`${base(name)}/events?after=${cursor}&limit=${PAGE}`);
+      requests++;
+      if (response.status !== 200) fail(`floor read ${name}: status ${response.status}`);
+      const body = await response.json();
+      for (const event of body.events) {
+        if (event.offset !== cursor + 1) fail(`floor read ${name}: offset ${event.offset} after ${cursor}`);
+        events.push(event);
+        cursor = event.offset;
+      }
+      if (body.events.length === 0 || cursor >= body.head) return { events, requests, head: body.head };
+    }
+  }
+
+  async function head(name) {
+    const response = await fetch(`${base(name)}/events?after=0&limit=1`);
+    if (response.status !== 200) fail(`floor head of ${name}: status ${response.status}`);
+    return (await response.json()).head;
+  }
+
+  const handle = {
+    label: "floor: bare JS Durable Object (same workerd)",
+    url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await t.cleanup();
+      removeDir(t.persistDir);
+    },
+    workloads: {
+      async single() {
+        const name = fresh("single");
+        return {
+          send: (i) => checkedFetch(`${base(name)}/events`, { method: "POST", headers: jsonHeaders, body: JSON.stringify(eventAt(i)) }, 201, committed(1)),
+          verify: async (acked) => {
+            if ((await head(name)) !== acked) fail(`floor single: ${acked} acknowledged, head ${await head(name)}`);
+          },
+        };
+      },
+
+      async batch(size) {
+        const name = fresh("batch");
+        return {
+          send: (i) => appendBatch(name, i * size, size, (seq) => eventAt(seq)),
+          verify: async (acked) => {
+            if ((await head(name)) !== acked * size) fail(`floor batch: ${acked * size} acknowledged, head ${await head(name)}`);
+          },
+        };
+      },
+
+      async catchUp(count, { fill }) {
+        const name = fresh("catchup");
+        await fill((i, size) => appendBatch(name, i * size, size, (seq) => eventAt(seq)));
+        if ((await head(name)) !== count) fail(`floor catch-up fill: head ${await head(name)}, expected ${count}`);
+        return async () => {
+          const begin = performance.now();
+          const { events, requests } = await readAll(name);
+          const seconds = (performance.now() - begin) / 1000;
+          if (events.length !== count) fail(`floor catch-up: read ${events.length} of ${count}`);
+          if (new Set(events.map((e) => e.payload.seq)).size !== count) fail("floor catch-up: duplicate events");
+          return { events: events.length, seconds, requests };
+        };
+      },
+
+      async fanout({ consumers, waitSeconds, appendConcurrency, appendAll }) {
+        const source = fresh("fan-copy");
+        const receiving = Array.from({ length: consumers }, (_, k) => `${source}-to-s${k}`);
+        for (let k = 0; k < consumers; k++) {
+          const problem = await checkedFetch(`${base(source)}/subscribe`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ key: `s${k}`, copyTo: receiving[k] }) }, 201);
+          if (problem) fail(`floor fan-out subscribe: ${problem}`);
+        }
+        const cpuBefore = cpuSnapshot();
+        const firstAppendAt = Date.now();
+        const appends = await appendAll((i, size) => appendBatch(source, i * size, size, (seq) => eventAt(seq, Date.now())), appendConcurrency);
+        const total = appends.requests * appends.size;
+        const heads = new Map();
+        await waitUntil(
+          async () => {
+            for (const name of receiving) if ((heads.get(name) ?? 0) < total) heads.set(name, await head(name));
+            return receiving.every((name) => heads.get(name) >= total);
+          },
+          { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((n) => `${n} ${heads.get(n) ?? 0}/${total}`).join(", ") },
+        );
+        const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
+        let lastAt = 0;
+        const latencies = [];
+        for (const name of receiving) {
+          const { events } = await readAll(name);
+          if (events.length !== total) fail(`floor copy fan-out: ${name} holds ${events.length} of ${total}`);
+          for (let i = 0; i < events.length; i++) {
+            if (events[i].copiedFrom !== i + 1) fail(`floor copy fan-out: ${name} #${i + 1} copied from ${events[i].copiedFrom} (order, gap or repeat)`);
+            const at = Date.parse(events[i].createdAt);
+            latencies.push(at - events[i].payload.sentAt);
+            lastAt = Math.max(lastAt, at);
+          }
+        }
+        return [
+          {
+            variant: `${consumers} copy floors (→ ${consumers} objects)`,
+            events: total,
+            deliveries: total * consumers,
+            duplicates: 0,
+            seconds: (lastAt - firstAppendAt) / 1000,
+            appendSeconds: appends.seconds,
+            latency: summary(latencies),
+            workerdCpu,
+            note: "delivered = committed on the receiving object (its createdAt); batches of ≤ 1000, one transaction each",
+          },
+        ];
+      },
+    },
+  };
+  return handle;
+}
