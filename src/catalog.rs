@@ -4,6 +4,13 @@
 //! acknowledged (`catalog_registration`, which survives deletion) with what
 //! it is, and its alarm retries until they agree — so a crash between an
 //! append and the registration cannot leave a stream unlisted.
+//!
+//! A soft-deleted stream (§18: deleted while forks still read it) registers
+//! again, naming its soft delete (acknowledged in its `fork_soft_delete`
+//! row): the catalog lists it apart — left out of `GET /v1/streams` unless
+//! asked for with `softDeleted=include|only`, its metrics series dropped and
+//! counted by `tributary_metrics_streams_soft_deleted` instead — until the purge
+//! unregisters it like any destroy.
 
 use crate::api::ApiResponse;
 use crate::error::{details, ApiError, ApiFailure, ErrorCode};
@@ -25,9 +32,22 @@ pub enum CatalogChange {
         path: String,
         stream_id: String,
         stream_created_at_ms: i64,
+        /// When the lifetime was soft-deleted (§18); absent while it is live.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        soft_deleted_at_ms: Option<i64>,
     },
     #[serde(rename_all = "camelCase")]
-    Unregister { path: String, stream_id: String },
+    Unregister {
+        path: String,
+        stream_id: String,
+        /// No lifetime of this stream created at or before this time lives
+        /// (its last lifetime's creation time): the catalog forgets any such
+        /// lifetime at the path, not only `stream_id` — one whose registration
+        /// reached the catalog with its answer lost, then was replaced and
+        /// destroyed before the next registration went out, included.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        through_created_at_ms: Option<i64>,
+    },
 }
 
 const SELECT_ACK: &str = "SELECT stream_id FROM catalog_registration WHERE id = 1";
@@ -55,17 +75,28 @@ impl<S: Storage> Stream<S> {
                 acknowledged
             }
         };
+        // A live stream reads nothing more (the soft delete is kept in memory).
+        let soft_delete = if self.is_soft_deleted()? {
+            crate::fork::store::soft_delete_row(&self.storage)?
+        } else {
+            None
+        };
+        let soft_delete_owed = soft_delete.is_some_and(|row| !row.catalog_acknowledged);
         Ok(match (&self.lifetime, acknowledged) {
-            (Some(meta), acknowledged) if acknowledged.as_deref() != Some(meta.stream_id.as_str()) => {
+            (Some(meta), acknowledged)
+                if acknowledged.as_deref() != Some(meta.stream_id.as_str()) || soft_delete_owed =>
+            {
                 Some(CatalogChange::Register {
                     path: meta.path.clone(),
                     stream_id: meta.stream_id.clone(),
                     stream_created_at_ms: meta.created_at_ms,
+                    soft_deleted_at_ms: soft_delete.map(|row| row.deleted_at_ms),
                 })
             }
             (None, Some(stream_id)) => Some(CatalogChange::Unregister {
                 path: self.path.as_str().to_owned(),
                 stream_id,
+                through_created_at_ms: last_created_at_ms(&self.storage)?,
             }),
             _ => None,
         })
@@ -74,7 +105,16 @@ impl<S: Storage> Stream<S> {
     /// Records that the catalog acknowledged `change`.
     pub fn catalog_acknowledged(&self, change: &CatalogChange) -> Result<(), StorageError> {
         let stream_id = match change {
-            CatalogChange::Register { stream_id, .. } => Some(stream_id.clone()),
+            CatalogChange::Register {
+                stream_id,
+                soft_deleted_at_ms,
+                ..
+            } => {
+                if soft_deleted_at_ms.is_some() {
+                    crate::fork::store::soft_delete_acknowledged(&self.storage)?;
+                }
+                Some(stream_id.clone())
+            }
             CatalogChange::Unregister { .. } => None,
         };
         self.storage.execute(
@@ -89,6 +129,23 @@ impl<S: Storage> Stream<S> {
         *self.catalog_acknowledged.borrow_mut() = Some(stream_id);
         Ok(())
     }
+}
+
+/// A lifetime being destroyed counts as listed (§14): its registration may
+/// have reached the catalog with the answer lost (a crash, a timeout), so
+/// its unregistration is owed either way — one that finds nothing listed
+/// removes nothing. Written in the destroy's transaction.
+pub(crate) fn may_be_listed<S: Storage + ?Sized>(
+    storage: &S,
+    project_id: &str,
+    path: &str,
+    stream_id: &str,
+) -> Result<(), StorageError> {
+    storage.execute(
+        "INSERT INTO catalog_registration (id, project_id, path, stream_id) VALUES (1, ?, ?, ?) \
+         ON CONFLICT (id) DO UPDATE SET stream_id = excluded.stream_id",
+        &[project_id.into(), path.into(), stream_id.into()],
+    )
 }
 
 /// Opens the stream whose storage this is for its catalog bookkeeping
@@ -106,6 +163,19 @@ pub fn open_registered<S: Storage>(storage: S) -> Result<Option<Stream<S>>, Stor
     let (project, raw_path) = (columns.text(0)?, columns.text(1)?);
     let path = crate::path::StreamPath::parse(&raw_path).map_err(|error| StorageError::Sql(error.to_string()))?;
     Stream::open(storage, &project, path).map(Some)
+}
+
+/// The creation time of this stream's latest lifetime (`stream_lifetimes`
+/// survives deletion).
+fn last_created_at_ms<S: Storage + ?Sized>(storage: &S) -> Result<Option<i64>, StorageError> {
+    if !table_exists(storage, "stream_lifetimes")? {
+        return Ok(None);
+    }
+    let sql = "SELECT last_created_at_ms FROM stream_lifetimes WHERE id = 1";
+    match query_optional(storage, sql, &[])? {
+        Some(row) => Ok(Some(Columns { query: sql, row: &row }.int(0)?)),
+        None => Ok(None),
+    }
 }
 
 fn table_exists<S: Storage + ?Sized>(storage: &S, name: &str) -> Result<bool, StorageError> {
@@ -136,12 +206,47 @@ impl ApiFailure for CatalogError {
     }
 }
 
-/// `?prefix=&after=&limit=` of `GET /v1/streams`.
+/// `?prefix=&after=&limit=&softDeleted=` of `GET /v1/streams`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogQuery {
     pub prefix: String,
     pub after: String,
     pub limit: u64,
+    pub soft_deleted: SoftDeletedFilter,
+}
+
+/// Which streams a listing shows (`softDeleted=`): soft-deleted streams
+/// (§18) are deleted to their users, so a listing leaves them out unless
+/// asked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SoftDeletedFilter {
+    /// Live streams only (the default).
+    #[default]
+    Exclude,
+    /// Live and soft-deleted streams, in one path order.
+    Include,
+    /// Soft-deleted streams only.
+    Only,
+}
+
+impl SoftDeletedFilter {
+    /// The value of `softDeleted=` that asks for this filter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SoftDeletedFilter::Exclude => "exclude",
+            SoftDeletedFilter::Include => "include",
+            SoftDeletedFilter::Only => "only",
+        }
+    }
+
+    /// The condition on `streams.soft_deleted_at_ms`.
+    fn condition(self) -> &'static str {
+        match self {
+            SoftDeletedFilter::Exclude => "soft_deleted_at_ms IS NULL",
+            SoftDeletedFilter::Include => "1 = 1",
+            SoftDeletedFilter::Only => "soft_deleted_at_ms IS NOT NULL",
+        }
+    }
 }
 
 impl CatalogQuery {
@@ -150,6 +255,7 @@ impl CatalogQuery {
             prefix: String::new(),
             after: String::new(),
             limit: DEFAULT_CATALOG_PAGE,
+            soft_deleted: SoftDeletedFilter::Exclude,
         };
         let invalid = |name: &'static str, problem: &str| CatalogError::InvalidParameter {
             name,
@@ -176,6 +282,14 @@ impl CatalogQuery {
                     }
                     parsed.limit = limit;
                 }
+                "softDeleted" => {
+                    parsed.soft_deleted = match value {
+                        "exclude" => SoftDeletedFilter::Exclude,
+                        "include" => SoftDeletedFilter::Include,
+                        "only" => SoftDeletedFilter::Only,
+                        _ => return Err(invalid("softDeleted", "must be exclude, include or only")),
+                    }
+                }
                 _ => return Err(invalid("query", "has an unknown parameter")),
             }
         }
@@ -200,8 +314,10 @@ impl<S: Storage> Catalog<S> {
 
     /// Applies a stream's change. Lifetimes are ordered by creation time: an
     /// older registration never replaces a newer one, and an unregistration
-    /// removes only the lifetime it names. Idempotent. A lifetime the
-    /// catalog no longer lists loses its metrics (§11).
+    /// removes only the lifetime it names. A soft delete stays once
+    /// registered (a late registration of the live lifetime does not undo
+    /// it). Idempotent. A lifetime the catalog no longer lists as live loses
+    /// its metrics (§11).
     pub fn apply(&self, change: &CatalogChange) -> Result<(), StorageError> {
         self.apply_to_streams(change)?;
         let (CatalogChange::Register { path, .. } | CatalogChange::Unregister { path, .. }) = change;
@@ -214,28 +330,47 @@ impl<S: Storage> Catalog<S> {
                 path,
                 stream_id,
                 stream_created_at_ms,
+                soft_deleted_at_ms,
             } => self.storage.execute(
-                "INSERT INTO streams (path, stream_id, stream_created_at_ms) VALUES (?, ?, ?) \
+                "INSERT INTO streams (path, stream_id, stream_created_at_ms, soft_deleted_at_ms) \
+                 VALUES (?, ?, ?, ?) \
                  ON CONFLICT (path) DO UPDATE SET stream_id = excluded.stream_id, \
-                 stream_created_at_ms = excluded.stream_created_at_ms \
+                 stream_created_at_ms = excluded.stream_created_at_ms, \
+                 soft_deleted_at_ms = CASE WHEN streams.stream_id = excluded.stream_id \
+                 THEN COALESCE(streams.soft_deleted_at_ms, excluded.soft_deleted_at_ms) \
+                 ELSE excluded.soft_deleted_at_ms END \
                  WHERE excluded.stream_created_at_ms >= streams.stream_created_at_ms",
                 &[
                     path.as_str().into(),
                     stream_id.as_str().into(),
                     SqlValue::Integer(*stream_created_at_ms),
+                    soft_deleted_at_ms.map_or(SqlValue::Null, SqlValue::Integer),
                 ],
             ),
-            CatalogChange::Unregister { path, stream_id } => self.storage.execute(
-                "DELETE FROM streams WHERE path = ? AND stream_id = ?",
-                &[path.as_str().into(), stream_id.as_str().into()],
+            CatalogChange::Unregister {
+                path,
+                stream_id,
+                through_created_at_ms,
+            } => self.storage.execute(
+                "DELETE FROM streams WHERE path = ? AND (stream_id = ? OR stream_created_at_ms <= ?)",
+                &[
+                    path.as_str().into(),
+                    stream_id.as_str().into(),
+                    through_created_at_ms.map_or(SqlValue::Null, SqlValue::Integer),
+                ],
             ),
         }
     }
 
-    /// `GET /v1/streams` (§14): path order, paged by path.
+    /// `GET /v1/streams` (§14): path order, paged by path; soft-deleted
+    /// streams (§18) only when asked, each marked `softDeleted`.
     pub fn list(&self, query: &CatalogQuery) -> Result<Value, CatalogError> {
-        let sql = "SELECT path, stream_id, stream_created_at_ms FROM streams \
-                   WHERE path > ? AND substr(path, 1, length(?)) = ? ORDER BY path LIMIT ?";
+        let sql = format!(
+            "SELECT path, stream_id, stream_created_at_ms, soft_deleted_at_ms FROM streams \
+             WHERE path > ? AND substr(path, 1, length(?)) = ? AND {} ORDER BY path LIMIT ?",
+            query.soft_deleted.condition()
+        );
+        let sql = sql.as_str();
         let rows = self.storage.query(
             sql,
             &[
@@ -248,11 +383,16 @@ impl<S: Storage> Catalog<S> {
         let mut streams = Vec::new();
         for row in &rows {
             let columns = Columns { query: sql, row };
-            streams.push(json!({
-                "path": columns.text(0)?,
-                "streamId": columns.text(1)?,
-                "streamCreatedAt": rfc3339_millis(columns.int(2)?),
-            }));
+            let mut stream = Map::new();
+            stream.insert("path".into(), json!(columns.text(0)?));
+            stream.insert("streamId".into(), json!(columns.text(1)?));
+            stream.insert("streamCreatedAt".into(), json!(rfc3339_millis(columns.int(2)?)));
+            let soft_deleted_at = columns.opt_int(3)?;
+            stream.insert("softDeleted".into(), json!(soft_deleted_at.is_some()));
+            if let Some(at) = soft_deleted_at {
+                stream.insert("softDeletedAt".into(), json!(rfc3339_millis(at)));
+            }
+            streams.push(Value::Object(stream));
         }
         let next_after = (rows.len() as u64 == query.limit)
             .then(|| streams.last().and_then(|last| last.get("path").cloned()))

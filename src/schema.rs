@@ -20,6 +20,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (10, include_str!("../migrations/0010_durable_streams.sql")),
     (11, include_str!("../migrations/0011_forks.sql")),
     (12, include_str!("../migrations/0012_send_lease.sql")),
+    (13, include_str!("../migrations/0013_catalog_soft_delete.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
@@ -28,6 +29,7 @@ pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../migrations/project/0002_catalog.sql")),
     (3, include_str!("../migrations/project/0003_metrics.sql")),
     (4, include_str!("../migrations/project/0004_secrets.sql")),
+    (5, include_str!("../migrations/project/0005_catalog_soft_delete.sql")),
 ];
 
 /// A processor instance's schema (§9), applied in order in its SQLite.
@@ -126,9 +128,10 @@ pub use crate::durable_streams::face::store::{FaceRow, ProducerRow};
 /// Rows of the fork tables (§18): `fork_origin` (the fork's source and fork
 /// point, written by its creating `PUT`), `fork_edges` (the source's forks,
 /// written by their acquires and releases), `fork_soft_delete` (a `DELETE`
-/// while forks read the stream) and `fork_release_outbox` (releases a
-/// destroyed fork still owes, surviving the deletion). In `fork/store.rs`.
-pub use crate::fork::store::{EdgeRow, OriginRow, ReleaseRow};
+/// while forks read the stream, and whether the catalog listed it apart:
+/// migration 0013) and `fork_release_outbox` (releases a destroyed fork
+/// still owes, surviving the deletion). In `fork/store.rs`.
+pub use crate::fork::store::{EdgeRow, OriginRow, ReleaseRow, SoftDeleteRow};
 
 /// Row of `dead_letters` (§8): one event a subscription gave up on.
 /// Written by the spine before its cursor moves on; removed by replay/discard.

@@ -43,6 +43,7 @@ fn s14_a_stream_owes_a_registration_per_lifetime_until_acknowledged_even_across_
     let unregister = CatalogChange::Unregister {
         path: "/app/orders".to_owned(),
         stream_id: first.clone(),
+        through_created_at_ms: Some(1_000),
     };
     assert_eq!(stream.catalog_due().unwrap(), Some(unregister.clone()));
     // After a restart there is no stream left, but the registration names it.
@@ -75,6 +76,7 @@ fn register(path: &str, id: &str, at: i64) -> CatalogChange {
         path: path.to_owned(),
         stream_id: id.to_owned(),
         stream_created_at_ms: at,
+        soft_deleted_at_ms: None,
     }
 }
 
@@ -98,6 +100,7 @@ fn s14_the_catalog_orders_lifetimes_and_lists_by_prefix_in_pages() {
         .apply(&CatalogChange::Unregister {
             path: "/app/b".to_owned(),
             stream_id: "b1".to_owned(),
+            through_created_at_ms: None,
         })
         .unwrap();
     for (path, id) in [
@@ -129,6 +132,7 @@ fn s14_the_catalog_orders_lifetimes_and_lists_by_prefix_in_pages() {
         .apply(&CatalogChange::Unregister {
             path: "/app/b".to_owned(),
             stream_id: "b2".to_owned(),
+            through_created_at_ms: None,
         })
         .unwrap();
     assert_eq!(
@@ -144,4 +148,56 @@ fn s14_the_catalog_orders_lifetimes_and_lists_by_prefix_in_pages() {
     ] {
         assert!(CatalogQuery::parse(bad).is_err(), "{bad}");
     }
+}
+
+fn listed_paths(catalog: &Catalog<RusqliteStorage>) -> Vec<String> {
+    paths(
+        &catalog
+            .list(&CatalogQuery::parse("softDeleted=include").unwrap())
+            .unwrap(),
+    )
+}
+
+#[test]
+fn s14_a_registration_whose_answer_was_lost_is_still_unregistered_however_lifetimes_follow() {
+    let catalog = Catalog::open(RusqliteStorage::in_memory().unwrap()).unwrap();
+    let file = FileStream::new("/app/lost");
+    let mut stream = file.open();
+    // The catalog applied the registration; the stream never heard its answer.
+    append(&mut stream, 1_000);
+    catalog.apply(&stream.catalog_due().unwrap().unwrap()).unwrap();
+    stream.destroy().unwrap();
+    let due = stream.catalog_due().unwrap().expect("an unregistration is owed");
+    assert!(matches!(&due, CatalogChange::Unregister { .. }), "{due:?}");
+    catalog.apply(&due).unwrap();
+    stream.catalog_acknowledged(&due).unwrap();
+    assert_eq!(listed_paths(&catalog), Vec::<String>::new());
+
+    // A listed lifetime, destroyed and replaced before its unregistration
+    // went out, the new one destroyed before its registration did: one
+    // unregistration forgets both.
+    append(&mut stream, 2_000);
+    let due = stream.catalog_due().unwrap().unwrap();
+    catalog.apply(&due).unwrap();
+    stream.catalog_acknowledged(&due).unwrap();
+    stream.destroy().unwrap();
+    append(&mut stream, 3_000);
+    stream.destroy().unwrap();
+    // A restart in between: the registration keeps what is owed.
+    drop(stream);
+    let stream = open_registered(RusqliteStorage::open(&file.db()).unwrap())
+        .unwrap()
+        .expect("still registered");
+    let due = stream.catalog_due().unwrap().unwrap();
+    assert!(
+        matches!(&due, CatalogChange::Unregister { through_created_at_ms: Some(at), .. } if *at >= 3_000),
+        "{due:?}"
+    );
+    assert_eq!(listed_paths(&catalog), vec!["/app/lost"]);
+    catalog.apply(&due).unwrap();
+    assert_eq!(listed_paths(&catalog), Vec::<String>::new());
+    // A late unregistration never removes a newer lifetime.
+    catalog.apply(&register("/app/lost", "newer", 4_000)).unwrap();
+    catalog.apply(&due).unwrap();
+    assert_eq!(listed_paths(&catalog), vec!["/app/lost"]);
 }

@@ -129,6 +129,7 @@ fn register(catalog: &Catalog<RusqliteStorage>, path: &str, stream_id: &str, at:
             path: path.to_owned(),
             stream_id: stream_id.to_owned(),
             stream_created_at_ms: at,
+            soft_deleted_at_ms: None,
         })
         .unwrap();
 }
@@ -183,6 +184,7 @@ fn s11_the_project_keeps_the_latest_report_of_each_listed_lifetime_and_forgets_i
         .apply(&CatalogChange::Unregister {
             path: "/b".to_owned(),
             stream_id: "b1".to_owned(),
+            through_created_at_ms: None,
         })
         .unwrap();
     let text = scrape(&catalog, "");

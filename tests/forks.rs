@@ -12,8 +12,12 @@ mod fork_world;
 
 use fork_world::*;
 use std::collections::BTreeMap;
+use tributary::catalog::{Catalog, CatalogChange, CatalogQuery};
 use tributary::durable_streams::face::Method;
 use tributary::limits::FORK_ACQUIRE_GRACE_MS;
+use tributary::path::StreamPath;
+use tributary::storage::rusqlite_driver::RusqliteStorage;
+use tributary::stream::Stream;
 
 #[test]
 fn s18_a_three_level_chain_reads_its_prefix_across_every_boundary() {
@@ -150,6 +154,136 @@ fn s18_soft_delete_keeps_data_for_forks_and_the_last_release_purges_up_the_chain
         201,
         "the path is free again"
     );
+}
+
+/// What `stream_object/delivery.rs` does from the alarm: tells the catalog
+/// what the stream owes it until it owes nothing, then reports its metrics.
+fn sync_project(world: &mut World, catalog: &Catalog<RusqliteStorage>, path: &str) {
+    let stream = world.stream(path);
+    // A registration, then (after a soft delete or a purge) at most one more.
+    for _ in 0..3 {
+        let Some(change) = stream.catalog_due().unwrap() else {
+            break;
+        };
+        catalog.apply(&change).unwrap();
+        stream.catalog_acknowledged(&change).unwrap();
+    }
+    assert_eq!(stream.catalog_due().unwrap(), None, "{path} still owes the catalog");
+    if let Some(snapshot) = stream.metrics_snapshot().unwrap() {
+        catalog.apply_report(snapshot.encode().as_bytes(), 1).unwrap();
+    }
+}
+
+fn listed(catalog: &Catalog<RusqliteStorage>, query: &str) -> Vec<(String, bool)> {
+    let listed = catalog.list(&CatalogQuery::parse(query).unwrap()).unwrap();
+    listed["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|stream| {
+            let soft = stream["softDeleted"].as_bool().unwrap();
+            assert_eq!(stream.get("softDeletedAt").is_some(), soft, "{stream}");
+            (stream["path"].as_str().unwrap().to_owned(), soft)
+        })
+        .collect()
+}
+
+fn scraped(catalog: &Catalog<RusqliteStorage>) -> String {
+    let answer = catalog.handle_metrics("GET", "scrape", "", b"", 9);
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    answer.body
+}
+
+#[test]
+fn s18_s14_the_catalog_and_metrics_count_a_soft_deleted_stream_apart_until_its_purge() {
+    let mut world = World::new();
+    let catalog = Catalog::open(RusqliteStorage::in_memory().unwrap()).unwrap();
+    create(&mut world, "/a", "A");
+    assert_eq!(fork(&mut world, "/b", "/a", &[]).status, 201);
+    for path in ["/a", "/b"] {
+        sync_project(&mut world, &catalog, path);
+    }
+    let live = vec![("/a".to_owned(), false), ("/b".to_owned(), false)];
+    assert_eq!(listed(&catalog, ""), live);
+    let text = scraped(&catalog);
+    assert!(text.contains("tributary_stream_head{stream=\"/a\"} 1\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_soft_deleted 0\n"), "{text}");
+
+    // The source is deleted while /b reads it: soft-deleted, and it owes the
+    // catalog a registration naming when.
+    assert_eq!(world.call("/a", Method::Delete, "", &[], b"").status, 204);
+    let due = world.stream("/a").catalog_due().unwrap();
+    let Some(CatalogChange::Register {
+        soft_deleted_at_ms: Some(at),
+        stream_id,
+        ..
+    }) = due.clone()
+    else {
+        panic!("a soft delete owes a registration: {due:?}");
+    };
+    // A crash before the catalog answered: the reopened stream still owes it.
+    let storage = world.streams.remove("/a").unwrap().into_storage();
+    world.streams.insert(
+        "/a".to_owned(),
+        Stream::open(storage, common::PROJECT, StreamPath::parse("/a").unwrap()).unwrap(),
+    );
+    assert_eq!(world.stream("/a").catalog_due().unwrap(), due);
+    sync_project(&mut world, &catalog, "/a");
+    assert_eq!(
+        listed(&catalog, ""),
+        vec![("/b".to_owned(), false)],
+        "left out by default"
+    );
+    assert_eq!(
+        listed(&catalog, "softDeleted=include"),
+        vec![("/a".to_owned(), true), ("/b".to_owned(), false)]
+    );
+    assert_eq!(listed(&catalog, "softDeleted=only"), vec![("/a".to_owned(), true)]);
+    assert_eq!(listed(&catalog, "softDeleted=exclude&prefix=/a"), Vec::new());
+    let included = catalog.list(&CatalogQuery::parse("softDeleted=only").unwrap()).unwrap();
+    assert_eq!(included["streams"][0]["streamId"], stream_id.as_str());
+    assert_eq!(
+        included["streams"][0]["softDeletedAt"],
+        tributary::time::rfc3339_millis(at).as_str()
+    );
+    // Its series leave the scrape (its reports are accepted, not kept); a gauge counts it.
+    let text = scraped(&catalog);
+    assert!(!text.contains("stream=\"/a\""), "{text}");
+    assert!(text.contains("tributary_stream_head{stream=\"/b\"} 1\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_reported 1\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_soft_deleted 1\n"), "{text}");
+    let prefixed = catalog.handle_metrics("GET", "scrape", "prefix=/b", b"", 9).body;
+    assert!(
+        prefixed.contains("tributary_metrics_streams_soft_deleted 0\n"),
+        "{prefixed}"
+    );
+    // A late registration of the live lifetime does not undo the soft delete.
+    catalog
+        .apply(&CatalogChange::Register {
+            path: "/a".to_owned(),
+            stream_id: stream_id.clone(),
+            stream_created_at_ms: 0,
+            soft_deleted_at_ms: None,
+        })
+        .unwrap();
+    assert_eq!(listed(&catalog, "softDeleted=only"), vec![("/a".to_owned(), true)]);
+
+    // Deleting the last fork purges the source: both leave the catalog and the scrape.
+    assert_eq!(world.call("/b", Method::Delete, "", &[], b"").status, 204);
+    assert_eq!(world.call("/a", Method::Get, "offset=-1", &[], b"").status, 404);
+    for path in ["/a", "/b"] {
+        sync_project(&mut world, &catalog, path);
+    }
+    assert_eq!(listed(&catalog, "softDeleted=include"), Vec::new());
+    let text = scraped(&catalog);
+    assert!(text.contains("tributary_metrics_streams_soft_deleted 0\n"), "{text}");
+    assert!(text.contains("tributary_metrics_streams_reported 0\n"), "{text}");
+
+    // A new lifetime at the path is live again.
+    create(&mut world, "/a", "A2");
+    sync_project(&mut world, &catalog, "/a");
+    assert_eq!(listed(&catalog, ""), vec![("/a".to_owned(), false)]);
+    assert!(CatalogQuery::parse("softDeleted=yes").is_err());
 }
 
 #[test]
@@ -341,10 +475,11 @@ fn s18_simulated_forks_deletes_and_crashes_keep_every_invariant() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     // How often each path under test ran: forks, crashes, soft deletes, deep reads.
-    let (mut forks, mut crashes, mut soft, mut deep) = (0, 0, 0, 0);
+    let (mut forks, mut crashes, mut soft, mut deep, mut listed_apart) = (0, 0, 0, 0, 0);
     for seed in 1..=seeds {
         let mut world = World::new();
         let mut model = Model::default();
+        let catalog = Catalog::open(RusqliteStorage::in_memory().unwrap()).unwrap();
         let mut dice = Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         for step in 0..80 {
             let path = PATHS[dice.below(PATHS.len())];
@@ -456,10 +591,50 @@ fn s18_simulated_forks_deletes_and_crashes_keep_every_invariant() {
                     assert_eq!(world.edges(check), edges, "{context}: edges");
                 }
             }
+            // The project hears of some streams now (an alarm may lag, or the
+            // stream may crash before the catalog's answer is recorded) ...
+            let heard = PATHS[dice.below(PATHS.len())];
+            if let Some(change) = world.stream(heard).catalog_due().unwrap() {
+                catalog.apply(&change).unwrap();
+                if dice.below(2) == 0 {
+                    world.stream(heard).catalog_acknowledged(&change).unwrap();
+                }
+            }
+            // ... and every few steps of all of them: then the catalog lists
+            // the model's streams, soft-deleted ones apart, and counts them.
+            if step % 8 == 7 {
+                for check in PATHS {
+                    sync_project(&mut world, &catalog, check);
+                }
+                let expected: Vec<(String, bool)> = model
+                    .streams
+                    .iter()
+                    .map(|(path, stream)| (path.clone(), stream.life == Life::SoftDeleted))
+                    .collect();
+                assert_eq!(
+                    listed(&catalog, "softDeleted=include"),
+                    expected,
+                    "seed {seed} step {step}"
+                );
+                let live: Vec<(String, bool)> = expected.iter().filter(|(_, soft)| !soft).cloned().collect();
+                assert_eq!(listed(&catalog, ""), live, "seed {seed} step {step}");
+                let soft_count = expected.len() - live.len();
+                let text = scraped(&catalog);
+                assert!(
+                    text.contains(&format!("tributary_metrics_streams_soft_deleted {soft_count}\n")),
+                    "seed {seed} step {step}: {text}"
+                );
+                assert!(
+                    text.contains(&format!("tributary_metrics_streams_reported {}\n", live.len())),
+                    "seed {seed} step {step}: {text}"
+                );
+                listed_apart += u32::from(soft_count > 0);
+            }
         }
     }
     assert!(
-        forks > 0 && crashes > 0 && soft > 0 && deep > 0,
-        "forks {forks}, crashes {crashes}, soft deletes {soft}, reads through two forks {deep}"
+        forks > 0 && crashes > 0 && soft > 0 && deep > 0 && listed_apart > 0,
+        "forks {forks}, crashes {crashes}, soft deletes {soft}, reads through two forks {deep}, \
+         catalogs listing a soft-deleted stream apart {listed_apart}"
     );
 }

@@ -212,7 +212,9 @@ fn s2_s14_the_catalog_of_a_prefix_token_lists_only_its_prefix() {
     let grant = Grant::scoped("p", &[Scope::Read], Some("/app/")).unwrap();
     let view = |query: &str| catalog_view(&grant, query);
     let narrowed = |prefix: &str, after: &str, limit: u64| {
-        CatalogView::Query(format!("prefix={prefix}&after={after}&limit={limit}"))
+        CatalogView::Query(format!(
+            "prefix={prefix}&after={after}&limit={limit}&softDeleted=exclude"
+        ))
     };
     assert_eq!(view(""), narrowed("/app/", "", 100));
     assert_eq!(view("prefix=/ap"), narrowed("/app/", "", 100));
@@ -220,6 +222,11 @@ fn s2_s14_the_catalog_of_a_prefix_token_lists_only_its_prefix() {
     assert_eq!(
         view("prefix=/app/x%20y&after=/app/b"),
         narrowed("/app/x%20y", "/app/b", 100)
+    );
+    // Soft-deleted streams (§18) are listed for a prefix token as asked.
+    assert_eq!(
+        view("softDeleted=only&limit=7"),
+        CatalogView::Query("prefix=/app/&after=&limit=7&softDeleted=only".to_owned())
     );
     assert_eq!(view("prefix=/apple"), CatalogView::Empty);
     assert_eq!(view("prefix=/other/"), CatalogView::Empty);

@@ -140,6 +140,39 @@ pub fn soft_deleted<S: Storage + ?Sized>(storage: &S) -> Result<bool, StorageErr
     Ok(query_optional(storage, "SELECT 1 FROM fork_soft_delete WHERE id = 1", &[])?.is_some())
 }
 
+/// Row of `fork_soft_delete` (one while the lifetime is soft-deleted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SoftDeleteRow {
+    pub deleted_at_ms: i64,
+    /// The project's catalog lists the lifetime apart (§14).
+    pub catalog_acknowledged: bool,
+}
+
+/// The soft delete of this lifetime, if it was soft-deleted.
+pub fn soft_delete_row<S: Storage + ?Sized>(storage: &S) -> Result<Option<SoftDeleteRow>, StorageError> {
+    if !table_exists(storage, "fork_soft_delete")? {
+        return Ok(None);
+    }
+    let sql = "SELECT deleted_at_ms, catalog_acknowledged FROM fork_soft_delete WHERE id = 1";
+    let Some(row) = query_optional(storage, sql, &[])? else {
+        return Ok(None);
+    };
+    let named = Named::new(sql, &row, &["deleted_at_ms", "catalog_acknowledged"]);
+    Ok(Some(SoftDeleteRow {
+        deleted_at_ms: named.int("deleted_at_ms")?,
+        catalog_acknowledged: named.int("catalog_acknowledged")? != 0,
+    }))
+}
+
+/// The catalog listed the soft delete apart.
+/// (A purge while the catalog was asked leaves no row to mark.)
+pub fn soft_delete_acknowledged<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
+    if !table_exists(storage, "fork_soft_delete")? {
+        return Ok(());
+    }
+    storage.execute("UPDATE fork_soft_delete SET catalog_acknowledged = 1 WHERE id = 1", &[])
+}
+
 pub fn soft_delete<S: Storage + ?Sized>(storage: &S, now_ms: i64) -> Result<(), StorageError> {
     storage.execute(
         "INSERT INTO fork_soft_delete (id, deleted_at_ms) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",

@@ -15,6 +15,9 @@ use std::fmt::Write;
 pub struct Scrape {
     pub snapshots: Vec<StreamSnapshot>,
     pub omitted_streams: u64,
+    /// Soft-deleted streams the catalog lists apart (§18): no series of
+    /// theirs is rendered.
+    pub soft_deleted_streams: u64,
     /// Each source's progress (§15), labelled `source`.
     pub sources: Vec<SourceSnapshot>,
 }
@@ -60,7 +63,16 @@ impl Scrape {
             kind: "gauge",
             help: "Streams left out past the scrape's bounds (§12): scrape them by ?prefix=.",
         };
-        for (def, value) in [(reported, self.snapshots.len() as u64), (omitted, self.omitted_streams)] {
+        let soft_deleted = SeriesDef {
+            name: "metrics_streams_soft_deleted",
+            kind: "gauge",
+            help: "Streams deleted while forks still read them, their data kept until the last fork is gone (§18); none of their series is shown.",
+        };
+        for (def, value) in [
+            (reported, self.snapshots.len() as u64),
+            (omitted, self.omitted_streams),
+            (soft_deleted, self.soft_deleted_streams),
+        ] {
             family_header(&mut text, &def);
             let _ = writeln!(text, "tributary_{} {value}", def.name);
         }
@@ -189,6 +201,7 @@ mod tests {
         let scrape = Scrape {
             snapshots: vec![snapshot("/a", "k1", 1), snapshot("/b", "k2", 2)],
             omitted_streams: 3,
+            soft_deleted_streams: 4,
             sources: vec![SourceSnapshot {
                 name: "usdc".to_owned(),
                 values: vec![Some(10), None],
@@ -214,7 +227,7 @@ mod tests {
             "tributary_subscription_deliveries_total{stream=\"/b\",subscription=\"k2\",outcome=\"stale\"} 204\n"
         ));
         assert!(text.contains("tributary_subscription_lag{stream=\"/b\",subscription=\"k2\"} 205\n"));
-        assert!(text.ends_with("tributary_metrics_streams_reported 2\n# HELP tributary_metrics_streams_omitted Streams left out past the scrape's bounds (§12): scrape them by ?prefix=.\n# TYPE tributary_metrics_streams_omitted gauge\ntributary_metrics_streams_omitted 3\n"));
+        assert!(text.ends_with("tributary_metrics_streams_reported 2\n# HELP tributary_metrics_streams_omitted Streams left out past the scrape's bounds (§12): scrape them by ?prefix=.\n# TYPE tributary_metrics_streams_omitted gauge\ntributary_metrics_streams_omitted 3\n# HELP tributary_metrics_streams_soft_deleted Streams deleted while forks still read them, their data kept until the last fork is gone (§18); none of their series is shown.\n# TYPE tributary_metrics_streams_soft_deleted gauge\ntributary_metrics_streams_soft_deleted 4\n"));
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! catalog lists, so a destroyed stream's late report is refused) and answers
 //! `GET /v1/metrics?prefix=` from that table alone, bounded by
 //! [`MAX_METRICS_SCRAPE_STREAMS`] and [`MAX_METRICS_SCRAPE_SUBSCRIPTIONS`]
-//! in path order: what lies past them is counted, not rendered. It also
-//! keeps each source's latest progress (`source_metrics`).
+//! in path order: what lies past them is counted, not rendered. A
+//! soft-deleted stream (§18) is no live stream: its series are dropped (its
+//! reports accepted and not kept) and `tributary_metrics_streams_soft_deleted`
+//! counts it. It also keeps each source's latest progress (`source_metrics`).
 
 use super::render::Scrape;
 use super::snapshot::StreamSnapshot;
@@ -142,16 +144,26 @@ pub fn parse_prefix(query: &str) -> Result<String, MetricsError> {
 const PREFIXED: &str = "substr(path, 1, length(?)) = ?";
 
 impl<S: Storage> Catalog<S> {
-    /// Stores a stream's report, replacing its lifetime's last one.
+    /// Stores a stream's report, replacing its lifetime's last one; a
+    /// soft-deleted lifetime's report is accepted and not kept.
     pub fn apply_report(&self, body: &[u8], now_ms: i64) -> Result<(), MetricsError> {
         let snapshot = checked(body)?;
-        let listed = "SELECT 1 FROM streams WHERE path = ? AND stream_id = ?";
+        let listed = "SELECT soft_deleted_at_ms FROM streams WHERE path = ? AND stream_id = ?";
         let coordinates = [snapshot.path.as_str().into(), snapshot.stream_id.as_str().into()];
-        if query_optional(self.storage(), listed, &coordinates)?.is_none() {
+        let Some(row) = query_optional(self.storage(), listed, &coordinates)? else {
             return Err(MetricsError::NotListed {
                 path: snapshot.path,
                 stream_id: snapshot.stream_id,
             });
+        };
+        if (Columns {
+            query: listed,
+            row: &row,
+        })
+        .opt_int(0)?
+        .is_some()
+        {
+            return Ok(());
         }
         self.storage().execute(
             "INSERT INTO stream_metrics (path, stream_id, reported_at_ms, subscription_count, snapshot) \
@@ -221,11 +233,11 @@ impl<S: Storage> Catalog<S> {
     }
 
     /// Forgets the series of every lifetime at `path` the catalog no longer
-    /// lists (destroyed, or replaced by a newer lifetime).
+    /// lists as live (destroyed, replaced by a newer lifetime, or soft-deleted).
     pub(crate) fn forget_unlisted_metrics(&self, path: &str) -> Result<(), StorageError> {
         self.storage().execute(
             "DELETE FROM stream_metrics WHERE path = ? AND stream_id NOT IN \
-             (SELECT stream_id FROM streams WHERE path = ?)",
+             (SELECT stream_id FROM streams WHERE path = ? AND soft_deleted_at_ms IS NULL)",
             &[path.into(), path.into()],
         )
     }
@@ -275,6 +287,17 @@ impl<S: Storage> Catalog<S> {
             }
         }
         scrape.omitted_streams = matching.saturating_sub(scrape.snapshots.len() as u64);
+        let soft_deleted_sql =
+            format!("SELECT COUNT(*) FROM streams WHERE {PREFIXED} AND soft_deleted_at_ms IS NOT NULL");
+        scrape.soft_deleted_streams = match query_optional(self.storage(), &soft_deleted_sql, &prefixed)? {
+            Some(row) => Columns {
+                query: &soft_deleted_sql,
+                row: &row,
+            }
+            .int(0)?
+            .max(0) as u64,
+            None => 0,
+        };
         // Sources have names, not paths: a scrape by prefix leaves them out.
         if prefix.is_empty() {
             scrape.sources = self.source_snapshots()?;

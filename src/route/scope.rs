@@ -375,10 +375,11 @@ pub fn catalog_view(grant: &Grant, query: &str) -> CatalogView {
         return CatalogView::Empty;
     }
     CatalogView::Query(format!(
-        "prefix={}&after={}&limit={}",
+        "prefix={}&after={}&limit={}&softDeleted={}",
         percent_encode(&parsed.prefix),
         percent_encode(&parsed.after),
-        parsed.limit
+        parsed.limit,
+        parsed.soft_deleted.as_str()
     ))
 }
 

@@ -365,14 +365,21 @@ impl<S: Storage> Stream<S> {
             source_stream_id: Some(origin.source_stream_id),
             due_at_ms: 0,
         });
+        let catalogued = self.lifetime.as_ref().map(|meta| meta.stream_id.clone());
         self.storage.atomically(&mut || {
             if let Some(release) = &release {
                 crate::fork::store::owe_release(&self.storage, release)?;
+            }
+            if let Some(stream_id) = &catalogued {
+                crate::catalog::may_be_listed(&self.storage, &self.project_id, self.path.as_str(), stream_id)?;
             }
             schema::drop_stream_tables(&self.storage)
         })?;
         if release.is_some() {
             self.owes_release.set(true);
+        }
+        if let Some(stream_id) = catalogued {
+            *self.catalog_acknowledged.borrow_mut() = Some(Some(stream_id));
         }
         self.lifetime = None;
         self.state = ReducedState::default();

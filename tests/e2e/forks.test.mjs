@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import { Miniflare } from "miniflare";
 import { freshStateDir, workerOptions } from "./harness.mjs";
 import { eventually } from "./delivery_helpers.mjs";
+import { parsePrometheus, sample } from "./prometheus_text.mjs";
 
 const P = "project-forks";
 const TOKENS = {
@@ -230,4 +231,70 @@ test("the native route forks as the protocol does: POST /v1/streams/{path}/-/for
   }
   assert.equal((await native(fresh("native-missing"), { from: fresh("nowhere") })).status, 404);
   assert.equal((await native(`/app/n-${counter}`, { from: s }, "app")).status, 403, "outside the prefix");
+});
+
+test("the catalog and the metrics count a soft-deleted source apart; the purge takes it out of both (§14, §18)", async () => {
+  // Under /app/, so the prefix token's listing is checked too.
+  const base = `/app/catalog-${process.pid}-${++counter}`;
+  const [s, f] = [`${base}/src`, `${base}/fork`];
+  const native = async (route, token = "full") => {
+    const response = await fetch(`${w.url}${route}`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(response.status, 200, route);
+    return response;
+  };
+  const listed = async (softDeleted) => {
+    const query = `prefix=${encodeURIComponent(`${base}/`)}${softDeleted ? `&softDeleted=${softDeleted}` : ""}`;
+    const body = await (await native(`/v1/streams?${query}`)).json();
+    return body.streams.map((entry) => `${entry.path}${entry.softDeleted ? " (soft-deleted)" : ""}`);
+  };
+  const scrape = async () => parsePrometheus(await (await native(`/v1/metrics?prefix=${encodeURIComponent(`${base}/`)}`)).text());
+  const sourceHead = (families) => sample(families, "tributary_stream_head", { stream: s });
+
+  assert.equal((await put(s, "S1")).status, 201);
+  assert.equal((await fork(f, s)).status, 201);
+  await eventually(
+    async () => {
+      assert.deepEqual(await listed(), [f, s]);
+      const families = await scrape();
+      assert.equal(sourceHead(families), 1);
+      assert.equal(sample(families, "tributary_metrics_streams_soft_deleted", {}), 0);
+    },
+    { what: "both streams listed and reported live" },
+  );
+
+  assert.equal((await call("DELETE", s)).status, 204);
+  assert.equal((await call("GET", s)).status, 410, "soft-deleted");
+  await eventually(
+    async () => {
+      assert.deepEqual(await listed(), [f], "left out of the default listing");
+      assert.deepEqual(await listed("include"), [f, `${s} (soft-deleted)`]);
+      assert.deepEqual(await listed("only"), [`${s} (soft-deleted)`]);
+      const families = await scrape();
+      assert.equal(sourceHead(families), undefined, "its series are no longer shown");
+      assert.equal(sample(families, "tributary_metrics_streams_soft_deleted", {}), 1);
+      assert.equal(sample(families, "tributary_metrics_streams_reported", {}), 1, "only the fork");
+    },
+    { what: "the source listed and counted apart" },
+  );
+  const [entry] = (await (await native(`/v1/streams?prefix=${encodeURIComponent(s)}&softDeleted=only`)).json()).streams;
+  assert.equal(entry.softDeleted, true);
+  const narrowed = await (await native(`/v1/streams?prefix=${encodeURIComponent(base)}&softDeleted=only`, "app")).json();
+  assert.deepEqual(narrowed.streams, [entry], "a prefix token's listing asks as it was asked");
+  assert.ok(!Number.isNaN(Date.parse(entry.softDeletedAt)), JSON.stringify(entry));
+  const bad = await fetch(`${w.url}/v1/streams?softDeleted=yes`, { headers: { authorization: "Bearer full" } });
+  assert.equal(bad.status, 400);
+  assert.equal((await bad.json()).error.details.parameter, "softDeleted");
+
+  // The last fork goes: its release purges the source, which leaves the catalog and the scrape.
+  assert.equal((await call("DELETE", f)).status, 204);
+  await eventually(
+    async () => {
+      assert.deepEqual(await listed("include"), []);
+      const families = await scrape();
+      assert.equal(sample(families, "tributary_metrics_streams_soft_deleted", {}), 0);
+      assert.equal(sample(families, "tributary_metrics_streams_reported", {}), 0);
+    },
+    { what: "the purged source gone from the catalog and the metrics" },
+  );
+  assert.equal((await call("GET", s)).status, 404, "purged");
 });

@@ -8,6 +8,8 @@ export interface CatalogQuery {
   prefix?: string;
   after?: string;
   limit?: number;
+  /** Soft-deleted streams (§18: deleted while forks read them): left out (`exclude`, the default), listed too (`include`), or alone (`only`). */
+  softDeleted?: "exclude" | "include" | "only";
 }
 
 export class Catalog {

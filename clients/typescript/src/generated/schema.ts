@@ -27,7 +27,14 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The project's streams, in path order, paged (§14). */
+        /**
+         * The project's streams, in path order, paged (§14).
+         * @description A soft-deleted stream (§18: deleted while forks still read it, its
+         *     data kept for them) is deleted to its users: the listing leaves it
+         *     out unless `softDeleted` asks for it, and marks it `softDeleted:
+         *     true` with `softDeletedAt`. When its last fork is gone it is purged
+         *     and leaves the catalog.
+         */
         get: operations["listStreams"];
         put?: never;
         post?: never;
@@ -685,8 +692,10 @@ export type paths = {
          *     at most every 2 s (an otherwise idle stream within 10 s), so a
          *     scrape may be up to about 10 s behind. At most
          *     1,000 streams and 10,000 subscriptions in path order;
-         *     `tributary_metrics_streams_omitted` counts the rest. A prefix token
-         *     sees only its prefix (and no sources).
+         *     `tributary_metrics_streams_omitted` counts the rest. A soft-deleted
+         *     stream (§18) shows no series; `tributary_metrics_streams_soft_deleted`
+         *     counts those under the prefix. A prefix token sees only its prefix
+         *     (and no sources).
          */
         get: operations["getProjectMetrics"];
         put?: never;
@@ -1149,6 +1158,10 @@ export type components = {
                 path: string;
                 streamId: string;
                 streamCreatedAt: components["schemas"]["Timestamp"];
+                /** @description Deleted while forks still read it (§18); listed only when `softDeleted` asks. */
+                softDeleted: boolean;
+                /** @description When it was soft-deleted; present only when `softDeleted` is true. */
+                softDeletedAt?: components["schemas"]["Timestamp"];
             }[];
             nextAfter: string | null;
         };
@@ -1671,6 +1684,8 @@ export interface operations {
                 after?: string;
                 /** @description Page size (the route's default and maximum apply, §12). */
                 limit?: components["parameters"]["Limit"];
+                /** @description `exclude` (default): live streams only; `include`: soft-deleted streams too, in the same path order; `only`: soft-deleted streams only (§18). */
+                softDeleted?: "exclude" | "include" | "only";
             };
             header?: never;
             path?: never;
