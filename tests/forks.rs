@@ -638,3 +638,40 @@ fn s18_simulated_forks_deletes_and_crashes_keep_every_invariant() {
          catalogs listing a soft-deleted stream apart {listed_apart}"
     );
 }
+
+#[test]
+fn s12_a_stitched_read_of_a_fork_keeps_one_reads_byte_budget() {
+    use tributary::limits::MAX_READ_BYTES;
+    let mut world = World::new();
+    let message = |tag: char, n: usize| format!("{tag}{n:05}{}", "x".repeat(300 * 1024));
+    create(&mut world, "/big", &message('a', 0));
+    for n in 1..24 {
+        append(&mut world, "/big", &message('a', n));
+    }
+    assert_eq!(fork(&mut world, "/big-fork", "/big", &[]).status, 201);
+    for n in 0..12 {
+        append(&mut world, "/big-fork", &message('f', n));
+    }
+    let mut whole = String::new();
+    let mut offset_query = "offset=-1".to_owned();
+    for _ in 0..40 {
+        let answer = world.call("/big-fork", Method::Get, &offset_query, &[], b"");
+        assert_eq!(answer.status, 200);
+        assert!(
+            answer.body.len() <= MAX_READ_BYTES + 301 * 1024,
+            "one response holds about one read's budget: {} bytes",
+            answer.body.len()
+        );
+        whole.push_str(std::str::from_utf8(&answer.body).unwrap());
+        if header(&answer, "Stream-Up-To-Date") == Some("true") {
+            break;
+        }
+        offset_query = format!("offset={}", header(&answer, "Stream-Next-Offset").unwrap());
+    }
+    let expected: String = (0..24)
+        .map(|n| message('a', n))
+        .chain((0..12).map(|n| message('f', n)))
+        .collect();
+    assert_eq!(whole.len(), expected.len());
+    assert!(whole == expected, "every message once, in order, across the responses");
+}

@@ -18,7 +18,7 @@ use tributary::durable_streams::face::{Continued, Inherited, Method, ProtocolAns
 use tributary::fork::inherited::{EventSegment, InheritedPage};
 use tributary::fork::store as fork_store;
 use tributary::limits::{ALARM_RETRY_MS, MAX_INHERITED_FETCHES_PER_TURN};
-use tributary::limits::{MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS};
+use tributary::limits::{MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS, MAX_READ_BYTES};
 use tributary::path::StreamPath;
 use tributary::storage::rusqlite_driver::RusqliteStorage;
 use tributary::stream::Stream;
@@ -136,10 +136,11 @@ impl World {
             any: false,
         };
         for _ in 0..MAX_FORK_READ_SEGMENTS {
-            if gathered.next >= through {
+            if gathered.next >= through || gathered.body.len() >= MAX_READ_BYTES {
                 break;
             }
-            let page = self.read_page(source.as_str(), gathered.next, through, 1);
+            let room = MAX_READ_BYTES.saturating_sub(gathered.body.len());
+            let page = self.read_page(source.as_str(), gathered.next, through, 1, room);
             let advanced = page.next > gathered.next;
             gathered = gathered.then(page, json);
             if !advanced {
@@ -149,11 +150,17 @@ impl World {
         gathered
     }
 
-    pub fn read_page(&mut self, source: &str, after: u64, through: u64, hops: u64) -> Inherited {
+    pub fn read_page(&mut self, source: &str, after: u64, through: u64, hops: u64, max_bytes: usize) -> Inherited {
         assert!(hops <= MAX_FORK_HOPS, "a read crossed more forks than its budget");
-        match self.stream(source).inherited_segment(after, through).unwrap() {
+        match self
+            .stream(source)
+            .inherited_segment(after, through, max_bytes)
+            .unwrap()
+        {
             Segment::Local(page) => page,
-            Segment::Deeper { source, after, through } => self.read_page(source.as_str(), after, through, hops + 1),
+            Segment::Deeper { source, after, through } => {
+                self.read_page(source.as_str(), after, through, hops + 1, max_bytes)
+            }
         }
     }
 

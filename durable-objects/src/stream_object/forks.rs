@@ -30,6 +30,13 @@ pub(super) struct ReadAsk {
     pub through: u64,
     /// Sources crossed so far.
     pub hops: u64,
+    /// What the fork's read has left of its byte budget (§12).
+    #[serde(default = "full_page")]
+    pub max_bytes: usize,
+}
+
+fn full_page() -> usize {
+    MAX_READ_BYTES
 }
 
 /// A fork's release of its source's lifetime.
@@ -131,6 +138,7 @@ pub async fn read_prefix(
             after: gathered.next,
             through,
             hops: 1,
+            max_bytes: MAX_READ_BYTES.saturating_sub(gathered.body.len()),
         };
         let page = match read_page(env, project, source, &ask).await? {
             Ok(page) => page,
@@ -207,7 +215,7 @@ async fn serve_read(object: &StreamObject, project: &str, body: &[u8]) -> Result
     let segment = {
         let slot = object.stream_slot().borrow();
         match slot.as_ref() {
-            Some(stream) => stream.inherited_segment(ask.after, ask.through),
+            Some(stream) => stream.inherited_segment(ask.after, ask.through, ask.max_bytes),
             None => return responses::error(ErrorCode::Internal, "stream not open"),
         }
     };
@@ -222,6 +230,7 @@ async fn serve_read(object: &StreamObject, project: &str, body: &[u8]) -> Result
                 after,
                 through,
                 hops: ask.hops + 1,
+                max_bytes: ask.max_bytes,
             };
             match read_page(object.env(), project, &source, &deeper).await? {
                 Ok(page) => page,

@@ -11,7 +11,7 @@ use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use tributary::error::ErrorCode;
 use tributary::fork::inherited::{EventSegment, InheritedPage, InheritedWant};
-use tributary::limits::{ALARM_RETRY_MS, MAX_FORK_HOPS};
+use tributary::limits::{ALARM_RETRY_MS, MAX_FORK_HOPS, MAX_READ_BYTES};
 use tributary::path::StreamPath;
 use tributary::stream::read::ReadError;
 use tributary::stream::Stream;
@@ -45,6 +45,7 @@ pub async fn serve(object: &StreamObject, project: &str, body: &[u8]) -> Result<
                 after,
                 through,
                 hops: ask.hops + 1,
+                max_bytes: ask.max_bytes,
             };
             // The deeper source's answer goes back as it is.
             call(object.env(), project, source.as_str(), "events", to_json(&deeper)?).await
@@ -99,6 +100,7 @@ pub async fn fetch_wanted(object: &StreamObject) -> Result<Fetched> {
         after,
         through,
         hops: 1,
+        max_bytes: MAX_READ_BYTES,
     };
     let fetched = fetch(object.env(), &project, &source, &ask).await;
     let mut slot = object.stream_slot().borrow_mut();
@@ -190,6 +192,7 @@ async fn answer_below_fork_point<T: serde::Serialize>(
         after: want.after,
         through: want.through,
         hops: 1,
+        max_bytes: MAX_READ_BYTES,
     };
     let page = match fetch(object.env(), project, &want.source, &ask).await {
         Ok(page) => page,

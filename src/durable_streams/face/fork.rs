@@ -245,7 +245,8 @@ impl<S: Storage> Stream<S> {
     /// A fork's source answering a read of its prefix: its messages after
     /// `after` through `through` (one page), or its own source's when that
     /// is below its own fork point. Served while soft-deleted (§18).
-    pub fn inherited_segment(&self, after: u64, through: u64) -> Result<Segment, StorageError> {
+    /// `max_bytes` is what the fork's read has left of its budget (§12).
+    pub fn inherited_segment(&self, after: u64, through: u64, max_bytes: usize) -> Result<Segment, StorageError> {
         if let Some(origin) = fork_store::origin(&self.storage)? {
             if after < origin.fork_point {
                 if let Ok(source) = StreamPath::parse(&origin.source_path) {
@@ -258,7 +259,7 @@ impl<S: Storage> Stream<S> {
             }
         }
         let face = self.face()?;
-        let page = self.message_page_through(&face, after, through.min(self.head()))?;
+        let page = self.message_page_through(&face, after, through.min(self.head()), max_bytes)?;
         let any = !page.messages.is_empty();
         Ok(Segment::Local(Inherited {
             body: super::read::page_body(&face, page.messages),

@@ -116,15 +116,19 @@ impl<S: Storage> Stream<S> {
                 messages: Vec::new(),
                 next: meta.head,
             }
-        } else if let Some((inherited, point)) = inherited.filter(|(inherited, point)| inherited.next < *point) {
-            // The source's page ended before the fork point: no own events yet.
-            let _ = point;
+        } else if let Some((inherited, _)) =
+            inherited.filter(|(inherited, point)| inherited.next < *point || inherited.body.len() >= MAX_READ_BYTES)
+        {
+            // The source's pages ended before the fork point, or took the
+            // read's whole byte budget (§12): no own events in this response.
             MessagePage {
                 messages: Vec::new(),
                 next: inherited.next,
             }
         } else {
-            match self.message_page(&face, after) {
+            // The fork's own page gets what the inherited part left (§18).
+            let room = MAX_READ_BYTES.saturating_sub(inherited.map_or(0, |(inherited, _)| inherited.body.len()));
+            match self.message_page_through(&face, after, self.head(), room) {
                 Ok(page) => page,
                 Err(error) => return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
             }
@@ -236,11 +240,19 @@ impl<S: Storage> Stream<S> {
     /// The messages after `after`: at most [`PROTOCOL_READ_PAGE_EVENTS`]
     /// rows and [`MAX_READ_BYTES`] (always at least one row).
     pub(crate) fn message_page(&self, face: &Face, after: u64) -> Result<MessagePage, StorageError> {
-        self.message_page_through(face, after, self.head())
+        self.message_page_through(face, after, self.head(), MAX_READ_BYTES)
     }
 
-    /// [`Self::message_page`] up to `head` (a fork point) instead of the head.
-    pub(crate) fn message_page_through(&self, face: &Face, after: u64, head: u64) -> Result<MessagePage, StorageError> {
+    /// [`Self::message_page`] up to `head` (a fork point) instead of the
+    /// head, within `max_bytes` (what a stitched read has left, §18; always
+    /// at least one message).
+    pub(crate) fn message_page_through(
+        &self,
+        face: &Face,
+        after: u64,
+        head: u64,
+        max_bytes: usize,
+    ) -> Result<MessagePage, StorageError> {
         if after >= head {
             return Ok(MessagePage {
                 messages: Vec::new(),
@@ -248,7 +260,7 @@ impl<S: Storage> Stream<S> {
             });
         }
         if !face.content_type.is_json() {
-            return byte_page(&self.storage, after, head);
+            return byte_page(&self.storage, after, head, max_bytes);
         }
         let page = rows::read_window(
             &self.storage,
@@ -257,7 +269,7 @@ impl<S: Storage> Stream<S> {
                 through: head,
                 ephemeral_after: NO_EPHEMERAL,
                 max_rows: PROTOCOL_READ_PAGE_EVENTS,
-                max_bytes: MAX_READ_BYTES,
+                max_bytes,
             },
         )?;
         let next = match (page.exhausted, page.events.last()) {
@@ -292,7 +304,12 @@ pub(super) fn page_body(face: &Face, messages: Vec<Vec<u8>>) -> Vec<u8> {
 
 /// A byte stream's page: the bodies of its data events, sizes summed by
 /// SQLite before any body is read (§12).
-fn byte_page<S: Storage + ?Sized>(storage: &S, after: u64, head: u64) -> Result<MessagePage, StorageError> {
+fn byte_page<S: Storage + ?Sized>(
+    storage: &S,
+    after: u64,
+    head: u64,
+    max_bytes: usize,
+) -> Result<MessagePage, StorageError> {
     let sql = "WITH page AS (SELECT event_offset, ROW_NUMBER() OVER w AS n, SUM(size) OVER w AS running \
                  FROM (SELECT event_offset, COALESCE(octet_length(body), 0) AS size FROM events \
                        WHERE event_offset > ? AND event_offset <= ? ORDER BY event_offset LIMIT ?) \
@@ -307,7 +324,7 @@ fn byte_page<S: Storage + ?Sized>(storage: &S, after: u64, head: u64) -> Result<
             after.into(),
             head.into(),
             limit.into(),
-            SqlValue::Integer(i64::try_from(MAX_READ_BYTES).unwrap_or(i64::MAX)),
+            SqlValue::Integer(i64::try_from(max_bytes).unwrap_or(i64::MAX)),
         ],
     )?;
     let mut messages = Vec::with_capacity(rows.len());
