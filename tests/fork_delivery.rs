@@ -224,6 +224,29 @@ fn native_pages(world: &mut World, path: &str, limit: u64) -> Vec<(u64, u64)> {
     panic!("a read that never reached the head");
 }
 
+/// [`native_pages`] through the JSON pages SQLite builds and the fork splices.
+fn native_json_pages(world: &mut World, path: &str, limit: u64) -> Vec<(u64, u64)> {
+    let mut seen = Vec::new();
+    let mut after = 0;
+    for _ in 0..10_000 {
+        let page = world.native_read_json(path, &format!("after={after}&limit={limit}"));
+        let events = page["events"].as_array().unwrap();
+        assert!(events.len() as u64 <= limit);
+        seen.extend(events.iter().filter(|event| event["type"] == "order").map(|event| {
+            (
+                event["offset"].as_u64().unwrap(),
+                event["payload"]["n"].as_u64().unwrap(),
+            )
+        }));
+        let next = page["nextAfter"].as_u64().unwrap();
+        if next <= after || next >= page["head"].as_u64().unwrap() {
+            return seen;
+        }
+        after = next;
+    }
+    panic!("a read that never reached the head");
+}
+
 #[test]
 fn s18_a_native_range_read_of_a_fork_crosses_the_fork_point_like_the_protocol_face() {
     let mut world = World::new();
@@ -241,6 +264,11 @@ fn s18_a_native_range_read_of_a_fork_crosses_the_fork_point_like_the_protocol_fa
         .collect();
     for limit in [1, 7, 100, 1000] {
         assert_eq!(native_pages(&mut world, "/c", limit), expected, "limit {limit}");
+        assert_eq!(
+            native_json_pages(&mut world, "/c", limit),
+            expected,
+            "JSON pages, limit {limit}"
+        );
     }
     // A read from inside the prefix starts there; one from past the point is the fork's own.
     let from_inside = world.native_read("/c", &format!("after={}&limit=2", many - 1));

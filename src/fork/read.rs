@@ -7,9 +7,12 @@
 use super::inherited::{InheritedPage, InheritedWant};
 use super::store;
 use crate::event::{CommittedEvent, StoredEvent};
+use crate::limits::MAX_READ_BYTES;
 use crate::path::StreamPath;
 use crate::storage::Storage;
-use crate::stream::read::{PointRead, RangeQuery, RangeRead, ReadError};
+use crate::storage::StorageError;
+use crate::stream::page_json;
+use crate::stream::read::{PointRead, RangeJson, RangeQuery, RangeRead, ReadError};
 use crate::stream::rows;
 use crate::stream::Stream;
 use crate::time::rfc3339_millis;
@@ -108,4 +111,129 @@ impl<S: Storage> Stream<S> {
             event: CommittedEvent::from(StoredEvent::from(event)),
         })
     }
+}
+
+/// A source's data events as committed-event JSON (a JSON array's text)
+/// after `after` through `next`, for a native read of a fork (§18): built by
+/// SQLite like any page and spliced by the fork, never parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InheritedJson {
+    pub events_json: String,
+    pub count: u64,
+    pub next: u64,
+}
+
+/// What a source answers a fork's native read.
+#[derive(Debug, Clone)]
+pub enum JsonSegment {
+    Local(InheritedJson),
+    /// Below its own fork point: its source's (one hop further).
+    Deeper {
+        source: StreamPath,
+        after: u64,
+        through: u64,
+    },
+}
+
+impl<S: Storage> Stream<S> {
+    /// Whether native reads of this fork splice its source's JSON pages (a
+    /// stream of byte messages builds its events in Rust, §17).
+    pub fn reads_inherited_json(&self) -> Result<bool, StorageError> {
+        Ok(!self.holds_bytes()?)
+    }
+
+    /// The source's side: at most `limit` data events after `after` through
+    /// `through` as JSON, within one read's byte budget.
+    pub fn inherited_events_json(&self, after: u64, through: u64, limit: u64) -> Result<JsonSegment, StorageError> {
+        if let Some(origin) = store::origin(&self.storage)? {
+            if after < origin.fork_point {
+                if let Ok(source) = StreamPath::parse(&origin.source_path) {
+                    return Ok(JsonSegment::Deeper {
+                        source,
+                        after,
+                        through: through.min(origin.fork_point),
+                    });
+                }
+            }
+        }
+        let end = through.min(self.head());
+        if after >= end {
+            return Ok(JsonSegment::Local(InheritedJson {
+                events_json: "[]".to_owned(),
+                count: 0,
+                next: after,
+            }));
+        }
+        let rows = page_json::Rows {
+            after,
+            through: end,
+            include_ephemeral: false,
+            data_only: true,
+        };
+        let (page, exhausted) = page_json::rows_json(&self.storage, rows, limit.max(1), MAX_READ_BYTES)?;
+        let next = match (exhausted, page.last_offset) {
+            (false, Some(last)) => last,
+            _ => end,
+        };
+        Ok(JsonSegment::Local(InheritedJson {
+            events_json: page.events_json,
+            count: page.count,
+            next,
+        }))
+    }
+
+    /// A native read of this fork below its fork point from the source's
+    /// JSON page ([`Stream::range_read_want`] named it), then its own events
+    /// when the page reaches the point and the limit allows; the same body
+    /// [`Stream::read_range_inherited`] serializes.
+    pub fn read_range_inherited_json(&self, query: &RangeQuery, page: InheritedJson) -> Result<RangeJson, ReadError> {
+        let meta = self.existing()?;
+        let after = self.read_start(query.after, query.from_earliest)?;
+        let fork_point = self.fork_point()?;
+        let InheritedJson {
+            mut events_json,
+            mut count,
+            next,
+        } = page;
+        let next_after = if count >= query.limit || next < fork_point {
+            next.max(after)
+        } else {
+            let room = MAX_READ_BYTES.saturating_sub(events_json.len()).max(1);
+            let own = page_json::range_json(
+                &self.storage,
+                after.max(fork_point),
+                query.limit - count,
+                query.include_ephemeral,
+                room,
+            )?;
+            if own.count > 0 {
+                splice_arrays(&mut events_json, &own.events_json);
+                count += own.count;
+            }
+            own.last_offset.unwrap_or(next.max(after).max(meta.head))
+        };
+        Ok(RangeJson {
+            body: self.range_body(&events_json, next_after)?,
+            count,
+        })
+    }
+}
+
+/// `first` (a JSON array's text) with `second`'s elements appended.
+fn splice_arrays(first: &mut String, second: &str) {
+    let inner = second
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+        .unwrap_or_default();
+    if inner.is_empty() {
+        return;
+    }
+    if first.ends_with(']') {
+        first.pop();
+    }
+    if first.len() > 1 {
+        first.push(',');
+    }
+    first.push_str(inner);
+    first.push(']');
 }

@@ -24,13 +24,15 @@ pub const STREAM_ID_HEADER: &str = "x-tributary-stream-id";
 /// The target lifetime a source's append expects (§15).
 pub const IF_STREAM_ID_HEADER: &str = "x-tributary-if-stream-id";
 
-/// `POST /internal/fork/{acquire|read|events|release}` on a fork's source (§18);
+/// `POST /internal/fork/{acquire|read|events|page|release}` on a fork's source (§18);
 /// the [`PATH_HEADER`] names the source.
 pub const FORK_ROUTE: &str = "/internal/fork/";
 /// The offset a fork's prefix page ends at (on the read's response).
 pub const FORK_NEXT_HEADER: &str = "x-tributary-fork-next";
 /// Whether that page holds any message (`1`/`0`).
 pub const FORK_ANY_HEADER: &str = "x-tributary-fork-any";
+/// How many events a fork's JSON page holds (§18).
+pub const FORK_COUNT_HEADER: &str = "x-tributary-fork-count";
 
 /// `POST /internal/copy` on the receiving stream (§7 rule 1).
 pub const COPY_ROUTE: &str = "/internal/copy";
@@ -100,6 +102,8 @@ pub enum ForkCall {
     Read,
     /// A page of the prefix's data events, for the fork's subscriptions.
     Events,
+    /// A page of the prefix's data events as JSON, for a native read.
+    Page,
     /// Drop the edge (the fork is gone).
     Release,
 }
@@ -165,6 +169,7 @@ pub fn stream_object(method: &str, url_path: &str) -> Result<StreamObjectRoute, 
             "acquire" => Ok(StreamObjectRoute::Fork(ForkCall::Acquire)),
             "read" => Ok(StreamObjectRoute::Fork(ForkCall::Read)),
             "events" => Ok(StreamObjectRoute::Fork(ForkCall::Events)),
+            "page" => Ok(StreamObjectRoute::Fork(ForkCall::Page)),
             "release" => Ok(StreamObjectRoute::Fork(ForkCall::Release)),
             _ => Err(RouteError::NotFound),
         };

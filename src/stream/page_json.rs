@@ -15,6 +15,7 @@
 //! functions and joining back to the events was 2–2.5× slower.)
 
 use super::rows::{NO_EPHEMERAL, ROW_BYTES};
+use crate::event::CONTROL_PREFIX;
 use crate::limits::PAGE_CHUNK_BYTES;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 
@@ -54,17 +55,61 @@ pub fn range_json<S: Storage + ?Sized>(
     include_ephemeral: bool,
     max_bytes: usize,
 ) -> Result<JsonPage, StorageError> {
+    let rows = Rows {
+        after,
+        through: crate::limits::MAX_SAFE_INTEGER,
+        include_ephemeral,
+        data_only: false,
+    };
+    Ok(rows_json(storage, rows, limit, max_bytes)?.0)
+}
+
+/// Which rows a JSON page holds.
+#[derive(Debug, Clone, Copy)]
+pub struct Rows {
+    pub after: u64,
+    pub through: u64,
+    pub include_ephemeral: bool,
+    /// Data events only: no control event (a fork's inherited page, §18).
+    pub data_only: bool,
+}
+
+/// [`range_json`] over `rows`; also whether the page saw every such row
+/// through `rows.through`.
+pub fn rows_json<S: Storage + ?Sized>(
+    storage: &S,
+    rows: Rows,
+    limit: u64,
+    max_bytes: usize,
+) -> Result<(JsonPage, bool), StorageError> {
+    let Rows {
+        after,
+        through,
+        include_ephemeral,
+        data_only,
+    } = rows;
     let ephemeral_after = if include_ephemeral { 0 } else { NO_EPHEMERAL };
+    let data_filter = if data_only {
+        format!(" AND substr(type, 1, {}) != '{CONTROL_PREFIX}'", CONTROL_PREFIX.len())
+    } else {
+        String::new()
+    };
     let sizes_sql = format!(
         "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events \
-         WHERE event_offset > ? AND (ephemeral = 0 OR event_offset > ?) ORDER BY event_offset LIMIT ?"
+         WHERE event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?){data_filter} \
+         ORDER BY event_offset LIMIT ?"
     );
-    let sizes = storage.query(&sizes_sql, &[after.into(), ephemeral_after.into(), limit.into()])?;
+    let sizes = storage.query(
+        &sizes_sql,
+        &[after.into(), through.into(), ephemeral_after.into(), limit.into()],
+    )?;
     let chunks = chunks_within(&sizes_sql, &sizes, after, max_bytes)?;
+    let fitted_all = chunks.last().map(|chunk| chunk.through) == sizes_last_offset(&sizes_sql, &sizes)?;
+    let exhausted = fitted_all && (sizes.len() as u64) < limit;
     let chunk_sql = format!(
         "SELECT group_concat(event, ',' ORDER BY event_offset), COUNT(*) FROM \
            (SELECT event_offset, {EVENT_JSON} AS event FROM events \
-            WHERE event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?))"
+            WHERE event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?){data_filter})"
     );
     let mut events_json = String::from("[");
     let mut count = 0u64;
@@ -97,11 +142,21 @@ pub fn range_json<S: Storage + ?Sized>(
         last_offset = Some(chunk.through);
     }
     events_json.push(']');
-    Ok(JsonPage {
-        events_json,
-        count,
-        last_offset,
-    })
+    Ok((
+        JsonPage {
+            events_json,
+            count,
+            last_offset,
+        },
+        exhausted,
+    ))
+}
+
+fn sizes_last_offset(sql: &str, sizes: &[Vec<SqlValue>]) -> Result<Option<u64>, StorageError> {
+    sizes
+        .last()
+        .map(|row| Ok(Columns { query: sql, row }.int(0)?.max(0) as u64))
+        .transpose()
 }
 
 /// Offsets after `after` through `through`: one chunk of a page.

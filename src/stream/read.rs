@@ -290,6 +290,17 @@ impl<S: Storage> Stream<S> {
             query.include_ephemeral,
             crate::limits::MAX_READ_BYTES,
         )?;
+        let next_after = page.last_offset.unwrap_or(after.max(meta.head));
+        Ok(RangeJson {
+            body: self.range_body(&page.events_json, next_after)?,
+            count: page.count,
+        })
+    }
+
+    /// A range read's body around `events_json` (a JSON array's text):
+    /// `{...header}` + `,"events":[...],"nextAfter":n}`, [`RangeRead`]'s field order.
+    pub(crate) fn range_body(&self, events_json: &str, next_after: u64) -> Result<String, ReadError> {
+        let meta = self.existing()?;
         let header = RangeHeader {
             stream_id: &meta.stream_id,
             stream_created_at: rfc3339_millis(meta.created_at_ms),
@@ -297,23 +308,18 @@ impl<S: Storage> Stream<S> {
             head: meta.head,
             closed: self.state.closed.is_some(),
         };
-        let next_after = page.last_offset.unwrap_or(after.max(meta.head));
         let header = serde_json::to_string(&header).map_err(|error| StorageError::Sql(error.to_string()))?;
-        // `{...header}` + `,"events":[...],"nextAfter":n}`: RangeRead's field order.
-        let mut body = String::with_capacity(header.len() + page.events_json.len() + 40);
+        let mut body = String::with_capacity(header.len() + events_json.len() + 40);
         body.push_str(header.strip_suffix('}').unwrap_or(&header));
         body.push_str(",\"events\":");
-        body.push_str(&page.events_json);
+        body.push_str(events_json);
         body.push_str(&format!(",\"nextAfter\":{next_after}}}"));
-        Ok(RangeJson {
-            body,
-            count: page.count,
-        })
+        Ok(body)
     }
 
     /// Whether this lifetime's messages are bytes (a protocol stream whose
     /// content type is not JSON, §17).
-    fn holds_bytes(&self) -> Result<bool, StorageError> {
+    pub(crate) fn holds_bytes(&self) -> Result<bool, StorageError> {
         let face = self.face()?;
         Ok(face.row.content_type.is_some() && !face.content_type.is_json())
     }

@@ -162,3 +162,27 @@ test("the native face reads a fork as the protocol face does: inherited messages
   const throughC = await t.request("GET", streamUrl(c, "events?after=0&limit=10"));
   assert.deepEqual(throughC.body.events.map((event) => event.payload), ["A1", "A2", "A3"]);
 });
+
+test("a natively written JSON stream's fork reads natively across its fork point, page by page", async () => {
+  const [a, b] = [fresh("json-a"), fresh("json-b")];
+  const events = (from, n) => Array.from({ length: n }, (_, i) => ({ type: "order", payload: { n: from + i } }));
+  assert.equal((await t.request("POST", streamUrl(a, "events"), { body: { events: events(1, 25) } })).status, 201);
+  const forked = await t.request("POST", streamUrl(b, "fork"), { body: { from: a } });
+  assert.equal(forked.status, 201, JSON.stringify(forked.body));
+  assert.equal((await t.request("POST", streamUrl(a, "events"), { body: { events: events(900, 2) } })).status, 201);
+  assert.equal((await t.request("POST", streamUrl(b, "events"), { body: { events: events(100, 4) } })).status, 201);
+  for (const limit of [1, 7, 1000]) {
+    const seen = [];
+    let after = 0;
+    for (let page = 0; page < 100; page += 1) {
+      const answer = await t.request("GET", streamUrl(b, `events?after=${after}&limit=${limit}`));
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.ok(answer.body.events.length <= limit);
+      seen.push(...answer.body.events.map((event) => [event.offset, event.payload.n]));
+      if (answer.body.nextAfter >= answer.body.head) break;
+      after = answer.body.nextAfter;
+    }
+    const expected = [...Array.from({ length: 25 }, (_, i) => [i + 1, i + 1]), ...[0, 1, 2, 3].map((i) => [26 + i, 100 + i])];
+    assert.deepEqual(seen, expected, `limit ${limit}`);
+  }
+});

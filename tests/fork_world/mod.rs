@@ -303,6 +303,42 @@ impl World {
             Stream::open(storage, common::PROJECT, StreamPath::parse(path).unwrap()).unwrap(),
         );
     }
+
+    /// A native range read through the JSON pages (`inherited::read_range`
+    /// on a stream of JSON events): the body parsed.
+    pub fn native_read_json(&mut self, path: &str, query: &str) -> serde_json::Value {
+        let query = tributary::stream::RangeQuery::parse(query).unwrap();
+        let body = match self.stream(path).range_read_want(&query).unwrap() {
+            Some(want) => {
+                let page = self.inherited_json(want.source.as_str(), want.after, want.through, query.limit, 1);
+                self.stream(path).read_range_inherited_json(&query, page).unwrap().body
+            }
+            None => self.stream(path).read_range_json(&query).unwrap().body,
+        };
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// `inherited::serve_json`: a JSON page of data events, descending the chain.
+    pub fn inherited_json(
+        &mut self,
+        source: &str,
+        after: u64,
+        through: u64,
+        limit: u64,
+        hops: u64,
+    ) -> tributary::fork::read::InheritedJson {
+        assert!(hops <= MAX_FORK_HOPS, "a page crossed more forks than its budget");
+        match self
+            .stream(source)
+            .inherited_events_json(after, through, limit)
+            .unwrap()
+        {
+            tributary::fork::read::JsonSegment::Local(page) => page,
+            tributary::fork::read::JsonSegment::Deeper { source, after, through } => {
+                self.inherited_json(source.as_str(), after, through, limit, hops + 1)
+            }
+        }
+    }
 }
 
 pub fn header<'a>(answer: &'a ProtocolAnswer, name: &str) -> Option<&'a str> {

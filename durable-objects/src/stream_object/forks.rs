@@ -33,6 +33,9 @@ pub(super) struct ReadAsk {
     /// What the fork's read has left of its byte budget (§12).
     #[serde(default = "full_page")]
     pub max_bytes: usize,
+    /// Events a JSON page holds at most (a native read's `limit`).
+    #[serde(default)]
+    pub limit: Option<u64>,
 }
 
 fn full_page() -> usize {
@@ -139,6 +142,7 @@ pub async fn read_prefix(
             through,
             hops: 1,
             max_bytes: MAX_READ_BYTES.saturating_sub(gathered.body.len()),
+            limit: None,
         };
         let page = match read_page(env, project, source, &ask).await? {
             Ok(page) => page,
@@ -175,6 +179,7 @@ pub async fn serve(
         ForkCall::Acquire => serve_acquire(object, &body),
         ForkCall::Read => serve_read(object, project, &body).await,
         ForkCall::Events => super::inherited::serve(object, project, &body).await,
+        ForkCall::Page => super::inherited::serve_json(object, project, &body).await,
         ForkCall::Release => serve_release(object, &body).await,
     }
 }
@@ -231,6 +236,7 @@ async fn serve_read(object: &StreamObject, project: &str, body: &[u8]) -> Result
                 through,
                 hops: ask.hops + 1,
                 max_bytes: ask.max_bytes,
+                limit: ask.limit,
             };
             match read_page(object.env(), project, &source, &deeper).await? {
                 Ok(page) => page,

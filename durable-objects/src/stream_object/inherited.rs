@@ -11,8 +11,10 @@ use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use tributary::error::ErrorCode;
 use tributary::fork::inherited::{EventSegment, InheritedPage, InheritedWant};
+use tributary::fork::read::{InheritedJson, JsonSegment};
 use tributary::limits::{ALARM_RETRY_MS, MAX_FORK_HOPS, MAX_READ_BYTES};
 use tributary::path::StreamPath;
+use tributary::route::internal::{FORK_COUNT_HEADER, FORK_NEXT_HEADER};
 use tributary::stream::read::ReadError;
 use tributary::stream::Stream;
 use worker::{Env, Headers, Response, Result};
@@ -46,11 +48,86 @@ pub async fn serve(object: &StreamObject, project: &str, body: &[u8]) -> Result<
                 through,
                 hops: ask.hops + 1,
                 max_bytes: ask.max_bytes,
+                limit: ask.limit,
             };
             // The deeper source's answer goes back as it is.
             call(object.env(), project, source.as_str(), "events", to_json(&deeper)?).await
         }
     }
+}
+
+/// Serves a fork's native read: a JSON page of this stream's data events.
+pub async fn serve_json(object: &StreamObject, project: &str, body: &[u8]) -> Result<Response> {
+    let ask: ReadAsk = match parsed(body) {
+        Ok(ask) => ask,
+        Err(response) => return response,
+    };
+    let limit = ask.limit.unwrap_or(tributary::limits::SCAN_PAGE_ROWS);
+    let segment = {
+        let slot = object.stream_slot().borrow();
+        match slot.as_ref() {
+            Some(stream) => stream.inherited_events_json(ask.after, ask.through, limit),
+            None => return responses::error(ErrorCode::Internal, "stream not open"),
+        }
+    };
+    match segment {
+        Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
+        Ok(JsonSegment::Local(page)) => {
+            let headers = Headers::new();
+            headers.set("content-type", "application/json")?;
+            headers.set(FORK_NEXT_HEADER, &page.next.to_string())?;
+            headers.set(FORK_COUNT_HEADER, &page.count.to_string())?;
+            Ok(Response::ok(page.events_json)?.with_headers(headers))
+        }
+        Ok(JsonSegment::Deeper { .. }) if ask.hops >= MAX_FORK_HOPS => {
+            responses::error(ErrorCode::Internal, "a fork chain deeper than a read may cross (§12)")
+        }
+        Ok(JsonSegment::Deeper { source, after, through }) => {
+            let deeper = ReadAsk {
+                after,
+                through,
+                hops: ask.hops + 1,
+                max_bytes: ask.max_bytes,
+                limit: ask.limit,
+            };
+            call(object.env(), project, source.as_str(), "page", to_json(&deeper)?).await
+        }
+    }
+}
+
+async fn fetch_json(
+    env: &Env,
+    project: &str,
+    source: &StreamPath,
+    ask: &ReadAsk,
+) -> std::result::Result<InheritedJson, String> {
+    let body = to_json(ask).map_err(|error| error.to_string())?;
+    let mut response = call(env, project, source.as_str(), "page", body)
+        .await
+        .map_err(|error| error.to_string())?;
+    let status = response.status_code();
+    let header = |name: &str| -> std::result::Result<u64, String> {
+        response
+            .headers()
+            .get(name)
+            .map_err(|error| error.to_string())?
+            .and_then(|value| value.parse::<u64>().ok())
+            .ok_or_else(|| format!("the source's page has no {name}"))
+    };
+    let (next, count) = if status == 200 {
+        (header(FORK_NEXT_HEADER)?, header(FORK_COUNT_HEADER)?)
+    } else {
+        (0, 0)
+    };
+    let text = response.text().await.map_err(|error| error.to_string())?;
+    if status != 200 {
+        return Err(format!("source answered {status}: {}", tributary::text::excerpt(&text)));
+    }
+    Ok(InheritedJson {
+        events_json: text,
+        count,
+        next,
+    })
 }
 
 async fn fetch(
@@ -101,6 +178,7 @@ pub async fn fetch_wanted(object: &StreamObject) -> Result<Fetched> {
         through,
         hops: 1,
         max_bytes: MAX_READ_BYTES,
+        limit: None,
     };
     let fetched = fetch(object.env(), &project, &source, &ask).await;
     let mut slot = object.stream_slot().borrow_mut();
@@ -140,6 +218,17 @@ pub async fn read_range(
     let Ok(range) = tributary::stream::RangeQuery::parse(&rest) else {
         return Ok(None);
     };
+    if object.open_stream(project, path).is_err() {
+        return Ok(None);
+    }
+    let json = {
+        let slot = object.stream_slot().borrow();
+        slot.as_ref()
+            .is_some_and(|stream| stream.reads_inherited_json().unwrap_or(false))
+    };
+    if json {
+        return read_range_json(object, project, &range).await;
+    }
     answer_below_fork_point(
         object,
         project,
@@ -148,6 +237,47 @@ pub async fn read_range(
         |stream, page| stream.read_range_inherited(&range, page),
     )
     .await
+}
+
+/// [`read_range`] of a fork of JSON events: the source's page spliced as
+/// SQLite built it, never parsed.
+async fn read_range_json(
+    object: &StreamObject,
+    project: &str,
+    range: &tributary::stream::RangeQuery,
+) -> Result<Option<Response>> {
+    let want = {
+        let slot = object.stream_slot().borrow();
+        match slot.as_ref().map(|stream| stream.range_read_want(range)) {
+            Some(Ok(Some(want))) => want,
+            _ => return Ok(None),
+        }
+    };
+    let ask = ReadAsk {
+        after: want.after,
+        through: want.through,
+        hops: 1,
+        max_bytes: MAX_READ_BYTES,
+        limit: Some(range.limit),
+    };
+    let page = match fetch_json(object.env(), project, &want.source, &ask).await {
+        Ok(page) => page,
+        Err(error) => {
+            return responses::error(ErrorCode::Internal, &format!("reading the fork's source: {error}")).map(Some);
+        }
+    };
+    let read = {
+        let slot = object.stream_slot().borrow();
+        match slot.as_ref() {
+            Some(stream) => stream.read_range_inherited_json(range, page),
+            None => return responses::error(ErrorCode::Internal, "stream not open").map(Some),
+        }
+    };
+    let answered = match read {
+        Ok(read) => tributary::api::ApiResponse::json_text(200, read.body),
+        Err(error) => tributary::error::ApiError::from(error).into(),
+    };
+    responses::from_api(answered).map(Some)
 }
 
 /// A point read of an offset in a fork's prefix (§18): the source's event
@@ -193,6 +323,7 @@ async fn answer_below_fork_point<T: serde::Serialize>(
         through: want.through,
         hops: 1,
         max_bytes: MAX_READ_BYTES,
+        limit: None,
     };
     let page = match fetch(object.env(), project, &want.source, &ask).await {
         Ok(page) => page,
