@@ -484,3 +484,47 @@ fn s13_max_once_itx_batch_never_discards_a_hit_it_tried_after_the_batch_is_isola
         "h2 is the first delivered hit; h3, never tried, is discarded"
     );
 }
+
+#[test]
+fn s16_a_pass_over_a_whole_halted_digest_names_the_hit_it_held_from_before_the_cursor() {
+    // Sim seed 11112: a threshold digest holds a hit from before its range
+    // (2, held while the cursor passed it), is refused and halts; a trim
+    // past the whole range drops its pin. The pass's fact names the held
+    // hit too, and the gate forgets it: nothing passes silently, nothing
+    // comes back in a later digest.
+    let mut world = World::new(29);
+    webhook(
+        &mut world,
+        "/t",
+        "halt",
+        json!({"threshold": {"count": 2, "windowMs": 300}}),
+    );
+    data(&mut world, "/t", 1); // 2: held, the cursor passes it
+    let mut attempted = Attempted::new();
+    settle(&mut world, "/t", &mut attempted, &mut |_| Network::Deliver);
+    assert_eq!(held_hits(&mut world, "/t"), 1);
+    data(&mut world, "/t", 1); // 3: the digest [2, 3]
+    settle(&mut world, "/t", &mut attempted, &mut |_| {
+        Network::Fail(Outcome::permanent("HTTP 410"))
+    });
+    assert!(halted(&mut world, "/t"));
+    assert!(attempted.contains(&2), "the held hit was tried in the digest");
+    world.append(
+        "/t",
+        json!({"type": "events.iterate.com/stream/retention-configured",
+               "payload": {"maxEvents": 1, "trimPastSubscribers": true}}),
+    );
+    let now = world.now;
+    let step = world.stream("/t").trim_step(now, [7; 16]).unwrap();
+    assert_eq!(step.error, None);
+    assert_eq!(step.passed.len(), 1, "{step:?}");
+    assert!(
+        step.passed[0].after_offset < 2,
+        "the pass names the held hit: {:?}",
+        step.passed[0]
+    );
+    assert_eq!(held_hits(&mut world, "/t"), 0, "the gate forgot the passed digest");
+    assert_nothing_passed_silently(&mut world, "/t", &attempted);
+    // (The harness's alarm runs no trims, so nothing more is appended here:
+    // `held_hits` 0 is what keeps the hit out of any later digest.)
+}

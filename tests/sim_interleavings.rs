@@ -80,8 +80,11 @@ const DEFAULT_SEEDS: u64 = 1_000;
 /// Seeds a wider sweep once broke an invariant (at the default step
 /// count), run by every sweep: 1449 and 3880 broke invariant 2 when a dead
 /// instance's late failure of a range was taken while the new instance's
-/// send of it was in flight (tests/engine_send_leases.rs).
-const REGRESSION_SEEDS: &[u64] = &[1449, 3880];
+/// send of it was in flight (tests/engine_send_leases.rs); 11112 broke
+/// invariant 1 when a trim passed a halted threshold digest whole and its
+/// fact did not name the hit the digest held from before the cursor
+/// (tests/engine_gates_failures.rs).
+const REGRESSION_SEEDS: &[u64] = &[1449, 3880, 11112];
 const DEFAULT_STEPS: usize = 50;
 /// Failures shrunk and printed in full (the rest are listed by seed).
 const SHRUNK_FAILURES: usize = 3;

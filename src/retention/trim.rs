@@ -388,6 +388,15 @@ impl<S: Storage> Stream<S> {
             .collect();
         let mut passed = Vec::with_capacity(behind.len());
         for (key, cursor, run) in behind {
+            // A halted digest the pass goes past (its pin is dropped, §13)
+            // may hold hits from before the cursor: the fact names them too.
+            let cursor = match rows.get(&key).and_then(|row| row.retry_through_offset) {
+                Some(pinned) if pinned <= through => self
+                    .gate_digest(&key, pinned)?
+                    .first()
+                    .map_or(cursor, |hit| cursor.min(hit.offset.saturating_sub(1))),
+                _ => cursor,
+            };
             if !self.owes_events(cursor, through)? {
                 // Only audit facts lie between: passed without another fact,
                 // so a stuck subscription's own facts never chain (§16).
@@ -478,6 +487,10 @@ impl<S: Storage> Stream<S> {
     /// and records the pass for the card and the metrics (§11).
     fn pass_cursor(&self, pass: &Passed, through: u64) -> Result<(), StorageError> {
         let key = pass.subscription_key.as_str();
+        let pinned_before = self
+            .runtime_row(key)?
+            .filter(|row| row.acknowledged_offset < through)
+            .and_then(|row| row.retry_through_offset);
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
              in_flight_deadline_at_ms = NULL, last_error = NULL, isolating = 0, \
@@ -494,6 +507,11 @@ impl<S: Storage> Stream<S> {
                 through.into(),
             ],
         )?;
+        // A halted digest passed whole is forgotten with its hits (the
+        // pass's fact names them): none comes back in a later digest.
+        if pinned_before.is_some_and(|pinned| pinned <= through) {
+            self.gate_release_through(key, through)?;
+        }
         // A concurrent window (§8) keeps what it completed past the trim
         // point, and its cursor goes on over that completed front.
         self.storage.execute(
