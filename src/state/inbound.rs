@@ -19,6 +19,7 @@ use crate::records::RunStamp;
 use crate::schema::InboundFenceCountRow;
 use crate::storage::{query_optional, Columns, Storage, StorageError};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// Why folding a copy into the fence table failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -143,24 +144,92 @@ pub(crate) fn fold_copy_into<S: Storage + ?Sized>(
     event: &StoredEvent,
     mode: Mode,
 ) -> Result<(), InboundError> {
-    let Some((source_path, subscription_key, stamp)) = received_from(event) else {
-        return Ok(());
-    };
-    let previous = lookup_in(tables, storage, &source_path, &subscription_key)?;
-    if previous.is_none() {
-        let records = count_in(tables, storage)?;
-        if mode == Mode::Commit && records >= MAX_INBOUND_FENCE_RECORDS {
-            return Err(InboundError::Full(records));
-        }
-        storage.execute(tables.write_count, &[records.saturating_add(1).into()])?;
-    }
-    let row = FenceRow {
-        source_path,
-        subscription_key,
-        fence: InboundFence::received(previous.as_ref(), stamp, event.created_at_ms),
-    };
-    storage.execute(tables.upsert, &row.encode())?;
+    let mut received = Received::new(tables, mode);
+    received.note(storage, event)?;
+    received.write(storage)?;
     Ok(())
+}
+
+/// The fence fold of copies committed together (one append's batch): the
+/// record of each pair is read once, when its first copy is noted, and
+/// written once, by [`Received::write`]. Folding a run of copies this way
+/// leaves the rows [`fold_copy`] would leave folding each in turn (§5
+/// inbound): the fence at the pair's last stamp, every copy counted, the
+/// last copy's time; a new pair past the bound is refused at the copy that
+/// opens it.
+pub(crate) struct Received {
+    tables: FenceTables,
+    mode: Mode,
+    /// The pairs' records as folded so far, in the order first noted.
+    rows: Vec<FenceRow>,
+    /// Where each pair's record is in `rows`.
+    index: HashMap<(String, String), usize>,
+    /// The record count once a copy opened a new pair (to be written).
+    records: Option<u64>,
+}
+
+impl Received {
+    pub(crate) fn new(tables: FenceTables, mode: Mode) -> Received {
+        Received {
+            tables,
+            mode,
+            rows: Vec::new(),
+            index: HashMap::new(),
+            records: None,
+        }
+    }
+
+    /// The live records' fold for an append (§7 rule 2).
+    pub(crate) fn committing() -> Received {
+        Received::new(LIVE, Mode::Commit)
+    }
+
+    /// Folds one committed copy into the pending records; an event without
+    /// a `source.copiedFrom` hop changes nothing. Reads its pair's record
+    /// (and, for a new pair, the record count) the first time the pair is
+    /// seen.
+    pub(crate) fn note<S: Storage + ?Sized>(&mut self, storage: &S, event: &StoredEvent) -> Result<(), InboundError> {
+        let Some((source_path, subscription_key, stamp)) = received_from(event) else {
+            return Ok(());
+        };
+        let pair = (source_path, subscription_key);
+        if let Some(row) = self.index.get(&pair).and_then(|at| self.rows.get_mut(*at)) {
+            row.fence = InboundFence::received(Some(&row.fence), stamp, event.created_at_ms);
+            return Ok(());
+        }
+        let (source_path, subscription_key) = pair;
+        let previous = lookup_in(self.tables, storage, &source_path, &subscription_key)?;
+        if previous.is_none() {
+            let records = match self.records {
+                Some(records) => records,
+                None => count_in(self.tables, storage)?,
+            };
+            if self.mode == Mode::Commit && records >= MAX_INBOUND_FENCE_RECORDS {
+                return Err(InboundError::Full(records));
+            }
+            self.records = Some(records.saturating_add(1));
+        }
+        self.index
+            .insert((source_path.clone(), subscription_key.clone()), self.rows.len());
+        self.rows.push(FenceRow {
+            source_path,
+            subscription_key,
+            fence: InboundFence::received(previous.as_ref(), stamp, event.created_at_ms),
+        });
+        Ok(())
+    }
+
+    /// Writes the folded records (one upsert per pair) and, when a pair was
+    /// opened, the record count; inside the caller's transaction.
+    pub(crate) fn write<S: Storage + ?Sized>(self, storage: &S) -> Result<(), StorageError> {
+        if let Some(records) = self.records {
+            storage.execute(self.tables.write_count, &[records.into()])?;
+        }
+        for row in &self.rows {
+            storage.execute(self.tables.upsert, &row.encode())?;
+        }
+        Ok(())
+    }
 }
 
 /// Forgets every record, before a rebuild replays the log (§5), and starts
