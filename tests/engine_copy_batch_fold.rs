@@ -287,3 +287,18 @@ fn s4_a_batch_of_copies_writes_one_fence_row_per_pair_not_per_copy() {
     // wrote 2 per copy here.
     assert_eq!((one, many), (2, 101));
 }
+
+#[test]
+fn s7_the_internal_answer_carries_counts_not_the_copies() {
+    let run = stamp(1, 1);
+    let mut receiver = memory_stream("/sink");
+    accept(&mut receiver, batch(&run, &[(&run, 1)]), 1_000).unwrap();
+    let accepted = receiver
+        .accept_copies(batch(&run, &[(&run, 1), (&run, 2), (&run, 3)]), &inputs(2_000, 1))
+        .unwrap();
+    assert_eq!(accepted.appended.len(), 3);
+    assert_eq!(
+        serde_json::to_value(accepted.answer()).unwrap(),
+        json!({"committed": 2, "deduplicated": 1, "dropped": 0})
+    );
+}
