@@ -11,7 +11,7 @@
 //! count kept beside the table ([`count`]), never a scan of it.
 
 use super::Mode;
-use crate::copy::chain_of;
+use crate::copy::{chain_of, Hop};
 use crate::event::StoredEvent;
 use crate::limits::MAX_INBOUND_FENCE_RECORDS;
 use crate::records::fence::{self, FenceRow, InboundFence};
@@ -58,11 +58,26 @@ pub(crate) const SNAPSHOT: FenceTables = FenceTables {
      ON CONFLICT (id) DO UPDATE SET records = excluded.records",
 };
 
+/// A copy's provenance read straight into its hops (no JSON tree built).
+#[derive(serde::Deserialize)]
+struct Provenance {
+    #[serde(rename = "copiedFrom")]
+    copied_from: Vec<Hop>,
+}
+
 /// The pair a committed copy names and the run that produced it: its last
-/// `source.copiedFrom` hop (§7). `None` for an event without one.
+/// `source.copiedFrom` hop (§7). `None` for an event without one. Read
+/// typed; what that refuses (a field twice, say) is read as before, through
+/// [`chain_of`], so both give the same hop.
 fn received_from(event: &StoredEvent) -> Option<(String, String, RunStamp)> {
-    let source: Value = serde_json::from_str(event.source.as_ref()?.get()).ok()?;
-    let hop = chain_of(Some(&source)).pop()?;
+    let raw = event.source.as_ref()?.get();
+    let hop = match serde_json::from_str::<Provenance>(raw) {
+        Ok(provenance) => provenance.copied_from.into_iter().next_back()?,
+        Err(_) => {
+            let source: Value = serde_json::from_str(raw).ok()?;
+            chain_of(Some(&source)).pop()?
+        }
+    };
     let stamp = hop.run_stamp();
     Some((hop.path, hop.subscription_key, stamp))
 }
@@ -243,4 +258,59 @@ pub fn reset_to_snapshot<S: Storage + ?Sized>(storage: &S) -> Result<(), Storage
         "INSERT INTO inbound_fence_count SELECT * FROM snapshot_inbound_fence_count",
         &[],
     )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    fn copy_from(source: &str) -> StoredEvent {
+        StoredEvent {
+            offset: 1,
+            event_type: "x".to_owned(),
+            payload: RawValue::from_string("{}".to_owned()).unwrap(),
+            metadata: RawValue::from_string("{}".to_owned()).unwrap(),
+            idempotency_key: None,
+            ephemeral: false,
+            created_at_ms: 0,
+            source: Some(RawValue::from_string(source.to_owned()).unwrap()),
+            encoding: None,
+            body: None,
+        }
+    }
+
+    fn hop(path: &str, generation: u64) -> String {
+        format!(
+            r#"{{"projectId":"p","path":"{path}","streamId":"s","streamCreatedAt":"2026-01-01T00:00:00.000Z","offset":1,"type":"x","createdAt":"2026-01-01T00:00:00.000Z","subscriptionKey":"k","cursorChangedAtSourceOffset":{generation}}}"#
+        )
+    }
+
+    /// The hop as read through a JSON tree and `chain_of`, as before.
+    fn through_tree(source: &str) -> Option<(String, String, RunStamp)> {
+        let value: Value = serde_json::from_str(source).ok()?;
+        let hop = chain_of(Some(&value)).pop()?;
+        let stamp = hop.run_stamp();
+        Some((hop.path, hop.subscription_key, stamp))
+    }
+
+    #[test]
+    fn the_typed_read_of_the_last_hop_agrees_with_the_tree() {
+        let sources = [
+            format!(r#"{{"copiedFrom":[{},{}]}}"#, hop("/a", 1), hop("/b", 2)),
+            format!(r#"{{"copiedFrom":[{}],"other":1}}"#, hop("/a", 3)),
+            // A field twice: the typed read refuses it, the tree keeps the last.
+            format!(r#"{{"copiedFrom":[],"copiedFrom":[{}]}}"#, hop("/c", 4)),
+            r#"{"copiedFrom":[]}"#.to_owned(),
+            r#"{"copiedFrom":[{"path":"/a"}]}"#.to_owned(),
+            r#"{"other":1}"#.to_owned(),
+            "[]".to_owned(),
+        ];
+        for source in &sources {
+            assert_eq!(received_from(&copy_from(source)), through_tree(source), "{source}");
+        }
+        assert_eq!(received_from(&copy_from(&sources[0])).unwrap().0, "/b");
+        assert_eq!(received_from(&copy_from(&sources[2])).unwrap().0, "/c");
+    }
 }
