@@ -11,7 +11,7 @@
 //! count kept beside the table ([`count`]), never a scan of it.
 
 use super::Mode;
-use crate::copy::chain_of;
+use crate::copy::{chain_of, Hop};
 use crate::event::StoredEvent;
 use crate::limits::MAX_INBOUND_FENCE_RECORDS;
 use crate::records::fence::{self, FenceRow, InboundFence};
@@ -19,6 +19,7 @@ use crate::records::RunStamp;
 use crate::schema::InboundFenceCountRow;
 use crate::storage::{query_optional, Columns, Storage, StorageError};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// Why folding a copy into the fence table failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -57,11 +58,26 @@ pub(crate) const SNAPSHOT: FenceTables = FenceTables {
      ON CONFLICT (id) DO UPDATE SET records = excluded.records",
 };
 
+/// A copy's provenance read straight into its hops (no JSON tree built).
+#[derive(serde::Deserialize)]
+struct Provenance {
+    #[serde(rename = "copiedFrom")]
+    copied_from: Vec<Hop>,
+}
+
 /// The pair a committed copy names and the run that produced it: its last
-/// `source.copiedFrom` hop (§7). `None` for an event without one.
+/// `source.copiedFrom` hop (§7). `None` for an event without one. Read
+/// typed; what that refuses (a field twice, say) is read as before, through
+/// [`chain_of`], so both give the same hop.
 fn received_from(event: &StoredEvent) -> Option<(String, String, RunStamp)> {
-    let source: Value = serde_json::from_str(event.source.as_ref()?.get()).ok()?;
-    let hop = chain_of(Some(&source)).pop()?;
+    let raw = event.source.as_ref()?.get();
+    let hop = match serde_json::from_str::<Provenance>(raw) {
+        Ok(provenance) => provenance.copied_from.into_iter().next_back()?,
+        Err(_) => {
+            let source: Value = serde_json::from_str(raw).ok()?;
+            chain_of(Some(&source)).pop()?
+        }
+    };
     let stamp = hop.run_stamp();
     Some((hop.path, hop.subscription_key, stamp))
 }
@@ -143,24 +159,92 @@ pub(crate) fn fold_copy_into<S: Storage + ?Sized>(
     event: &StoredEvent,
     mode: Mode,
 ) -> Result<(), InboundError> {
-    let Some((source_path, subscription_key, stamp)) = received_from(event) else {
-        return Ok(());
-    };
-    let previous = lookup_in(tables, storage, &source_path, &subscription_key)?;
-    if previous.is_none() {
-        let records = count_in(tables, storage)?;
-        if mode == Mode::Commit && records >= MAX_INBOUND_FENCE_RECORDS {
-            return Err(InboundError::Full(records));
-        }
-        storage.execute(tables.write_count, &[records.saturating_add(1).into()])?;
-    }
-    let row = FenceRow {
-        source_path,
-        subscription_key,
-        fence: InboundFence::received(previous.as_ref(), stamp, event.created_at_ms),
-    };
-    storage.execute(tables.upsert, &row.encode())?;
+    let mut received = Received::new(tables, mode);
+    received.note(storage, event)?;
+    received.write(storage)?;
     Ok(())
+}
+
+/// The fence fold of copies committed together (one append's batch): the
+/// record of each pair is read once, when its first copy is noted, and
+/// written once, by [`Received::write`]. Folding a run of copies this way
+/// leaves the rows [`fold_copy`] would leave folding each in turn (§5
+/// inbound): the fence at the pair's last stamp, every copy counted, the
+/// last copy's time; a new pair past the bound is refused at the copy that
+/// opens it.
+pub(crate) struct Received {
+    tables: FenceTables,
+    mode: Mode,
+    /// The pairs' records as folded so far, in the order first noted.
+    rows: Vec<FenceRow>,
+    /// Where each pair's record is in `rows`.
+    index: HashMap<(String, String), usize>,
+    /// The record count once a copy opened a new pair (to be written).
+    records: Option<u64>,
+}
+
+impl Received {
+    pub(crate) fn new(tables: FenceTables, mode: Mode) -> Received {
+        Received {
+            tables,
+            mode,
+            rows: Vec::new(),
+            index: HashMap::new(),
+            records: None,
+        }
+    }
+
+    /// The live records' fold for an append (§7 rule 2).
+    pub(crate) fn committing() -> Received {
+        Received::new(LIVE, Mode::Commit)
+    }
+
+    /// Folds one committed copy into the pending records; an event without
+    /// a `source.copiedFrom` hop changes nothing. Reads its pair's record
+    /// (and, for a new pair, the record count) the first time the pair is
+    /// seen.
+    pub(crate) fn note<S: Storage + ?Sized>(&mut self, storage: &S, event: &StoredEvent) -> Result<(), InboundError> {
+        let Some((source_path, subscription_key, stamp)) = received_from(event) else {
+            return Ok(());
+        };
+        let pair = (source_path, subscription_key);
+        if let Some(row) = self.index.get(&pair).and_then(|at| self.rows.get_mut(*at)) {
+            row.fence = InboundFence::received(Some(&row.fence), stamp, event.created_at_ms);
+            return Ok(());
+        }
+        let (source_path, subscription_key) = pair;
+        let previous = lookup_in(self.tables, storage, &source_path, &subscription_key)?;
+        if previous.is_none() {
+            let records = match self.records {
+                Some(records) => records,
+                None => count_in(self.tables, storage)?,
+            };
+            if self.mode == Mode::Commit && records >= MAX_INBOUND_FENCE_RECORDS {
+                return Err(InboundError::Full(records));
+            }
+            self.records = Some(records.saturating_add(1));
+        }
+        self.index
+            .insert((source_path.clone(), subscription_key.clone()), self.rows.len());
+        self.rows.push(FenceRow {
+            source_path,
+            subscription_key,
+            fence: InboundFence::received(previous.as_ref(), stamp, event.created_at_ms),
+        });
+        Ok(())
+    }
+
+    /// Writes the folded records (one upsert per pair) and, when a pair was
+    /// opened, the record count; inside the caller's transaction.
+    pub(crate) fn write<S: Storage + ?Sized>(self, storage: &S) -> Result<(), StorageError> {
+        if let Some(records) = self.records {
+            storage.execute(self.tables.write_count, &[records.into()])?;
+        }
+        for row in &self.rows {
+            storage.execute(self.tables.upsert, &row.encode())?;
+        }
+        Ok(())
+    }
 }
 
 /// Forgets every record, before a rebuild replays the log (§5), and starts
@@ -174,4 +258,59 @@ pub fn reset_to_snapshot<S: Storage + ?Sized>(storage: &S) -> Result<(), Storage
         "INSERT INTO inbound_fence_count SELECT * FROM snapshot_inbound_fence_count",
         &[],
     )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    fn copy_from(source: &str) -> StoredEvent {
+        StoredEvent {
+            offset: 1,
+            event_type: "x".to_owned(),
+            payload: RawValue::from_string("{}".to_owned()).unwrap(),
+            metadata: RawValue::from_string("{}".to_owned()).unwrap(),
+            idempotency_key: None,
+            ephemeral: false,
+            created_at_ms: 0,
+            source: Some(RawValue::from_string(source.to_owned()).unwrap()),
+            encoding: None,
+            body: None,
+        }
+    }
+
+    fn hop(path: &str, generation: u64) -> String {
+        format!(
+            r#"{{"projectId":"p","path":"{path}","streamId":"s","streamCreatedAt":"2026-01-01T00:00:00.000Z","offset":1,"type":"x","createdAt":"2026-01-01T00:00:00.000Z","subscriptionKey":"k","cursorChangedAtSourceOffset":{generation}}}"#
+        )
+    }
+
+    /// The hop as read through a JSON tree and `chain_of`, as before.
+    fn through_tree(source: &str) -> Option<(String, String, RunStamp)> {
+        let value: Value = serde_json::from_str(source).ok()?;
+        let hop = chain_of(Some(&value)).pop()?;
+        let stamp = hop.run_stamp();
+        Some((hop.path, hop.subscription_key, stamp))
+    }
+
+    #[test]
+    fn the_typed_read_of_the_last_hop_agrees_with_the_tree() {
+        let sources = [
+            format!(r#"{{"copiedFrom":[{},{}]}}"#, hop("/a", 1), hop("/b", 2)),
+            format!(r#"{{"copiedFrom":[{}],"other":1}}"#, hop("/a", 3)),
+            // A field twice: the typed read refuses it, the tree keeps the last.
+            format!(r#"{{"copiedFrom":[],"copiedFrom":[{}]}}"#, hop("/c", 4)),
+            r#"{"copiedFrom":[]}"#.to_owned(),
+            r#"{"copiedFrom":[{"path":"/a"}]}"#.to_owned(),
+            r#"{"other":1}"#.to_owned(),
+            "[]".to_owned(),
+        ];
+        for source in &sources {
+            assert_eq!(received_from(&copy_from(source)), through_tree(source), "{source}");
+        }
+        assert_eq!(received_from(&copy_from(&sources[0])).unwrap().0, "/b");
+        assert_eq!(received_from(&copy_from(&sources[2])).unwrap().0, "/c");
+    }
 }

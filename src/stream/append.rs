@@ -10,11 +10,12 @@ use crate::limits::{
     MAX_REDUCED_STATE_BYTES,
 };
 use crate::state::inbound::{self, InboundError};
-use crate::state::{Mode, ReduceError};
+use crate::state::ReduceError;
 use crate::storage::{Storage, StorageError};
 use crate::subscription::Configuration;
 use crate::Inputs;
 use serde_json::{json, Map, Value};
+use std::collections::HashMap;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppendError {
@@ -332,8 +333,16 @@ impl<S: Storage> Stream<S> {
         });
         let mut state_changed = false;
         let mut results: Vec<(StoredEvent, bool)> = Vec::with_capacity(batch.len());
+        let mut keys = BatchKeys {
+            committed: rows::by_idempotency_keys(
+                &self.storage,
+                batch.iter().filter_map(|input| input.idempotency_key.as_deref()),
+            )?,
+            written: HashMap::new(),
+        };
+        let mut received = inbound::Received::committing();
         for (index, input) in batch.iter().enumerate() {
-            if let Some(earlier) = self.duplicate_of(input, &results)? {
+            if let Some(earlier) = self.duplicate_of(input, &keys, &results)? {
                 results.push((earlier, true));
                 continue;
             }
@@ -351,7 +360,7 @@ impl<S: Storage> Stream<S> {
             state_changed |= fold_staged(state.as_mut(), index, input, &event)?;
             rows::insert(&self.storage, &event)?;
             if event.source.is_some() {
-                inbound::fold_copy(&self.storage, &event, Mode::Commit).map_err(|error| match error {
+                received.note(&self.storage, &event).map_err(|error| match error {
                     InboundError::Full(records) => AppendError::Reduce {
                         index,
                         error: ReduceError::InboundFenceFull(records),
@@ -361,8 +370,12 @@ impl<S: Storage> Stream<S> {
             }
             meta.head = offset;
             meta.event_count += 1;
+            if let Some(key) = &event.idempotency_key {
+                keys.written.insert(key.clone(), results.len());
+            }
             results.push((event, false));
         }
+        received.write(&self.storage)?;
         let state = state.filter(|_| state_changed);
         if let Some(state) = &state {
             let state_json = self.check_state_budget(batch, state)?;
@@ -379,26 +392,24 @@ impl<S: Storage> Stream<S> {
     fn duplicate_of(
         &self,
         input: &InputEvent,
+        keys: &BatchKeys,
         results: &[(StoredEvent, bool)],
     ) -> Result<Option<StoredEvent>, AppendError> {
         let Some(key) = &input.idempotency_key else {
             return Ok(None);
         };
-        let earlier = match results
-            .iter()
-            .find(|(e, dup)| !dup && e.idempotency_key.as_ref() == Some(key))
-        {
-            Some((event, _)) => Some(event.clone()),
-            None => rows::by_idempotency_key(&self.storage, key)?,
+        let earlier = match keys.written.get(key).and_then(|at| results.get(*at)) {
+            Some((event, _)) => Some(event),
+            None => keys.committed.get(key),
         };
         match earlier {
-            Some(earlier) if !input.same_content_as(&earlier) && !input.restates_fact(&earlier) => {
+            Some(earlier) if !input.same_content_as(earlier) && !input.restates_fact(earlier) => {
                 Err(AppendError::IdempotencyKeyReused {
                     key: key.clone(),
                     offset: earlier.offset,
                 })
             }
-            earlier => Ok(earlier),
+            earlier => Ok(earlier.cloned()),
         }
     }
 
@@ -565,6 +576,14 @@ pub(crate) struct FollowUp<'a, S: Storage> {
     /// Rows written in the same transaction once the events are (the
     /// protocol face's writer state, §17).
     pub within: &'a dyn Fn(&S) -> Result<(), StorageError>,
+}
+
+/// The earlier events one batch's idempotency keys can name (§3 rule 4):
+/// those committed before it, read in one query for the whole batch, and
+/// those it wrote itself, by their place in the batch's results.
+struct BatchKeys {
+    committed: HashMap<String, StoredEvent>,
+    written: HashMap<String, usize>,
 }
 
 struct Staged {

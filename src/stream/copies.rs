@@ -61,6 +61,29 @@ pub struct CopyAccepted {
     pub dropped: usize,
 }
 
+/// What the receiving stream answers the source over the internal route
+/// (§7): counts only. The source acts on the status alone, so the events
+/// it sent are not serialized back.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CopyAnswer {
+    /// Events the batch committed (its drop audit included).
+    pub committed: usize,
+    pub deduplicated: usize,
+    pub dropped: usize,
+}
+
+impl CopyAccepted {
+    /// The internal route's answer for this batch.
+    pub fn answer(&self) -> CopyAnswer {
+        CopyAnswer {
+            committed: self.appended.len().saturating_sub(self.deduplicated),
+            deduplicated: self.deduplicated,
+            dropped: self.dropped,
+        }
+    }
+}
+
 impl<S: Storage> Stream<S> {
     /// Commits a copy batch (trusted path). Parses the body itself so the
     /// shell stays thin.

@@ -14,7 +14,7 @@ pub(crate) mod rows;
 mod runtime;
 
 pub use append::{AppendError, AppendOutcome};
-pub use copies::{CopyAccepted, CopyError};
+pub use copies::{CopyAccepted, CopyAnswer, CopyError};
 pub use read::{RangeQuery, ReadError};
 
 use crate::path::StreamPath;

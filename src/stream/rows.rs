@@ -4,6 +4,7 @@ use crate::event::{InputEvent, StoredEvent, CONTROL_PREFIX};
 use crate::limits::FOLD_PAGE_ROWS;
 use crate::records::event_row;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
+use std::collections::HashMap;
 
 /// The columns of an event row, named once in `records/event_row.rs`.
 const EVENT_COLUMNS: &str = event_row::LIST;
@@ -24,6 +25,31 @@ pub fn by_offset<S: Storage + ?Sized>(storage: &S, offset: u64) -> Result<Option
 pub fn by_idempotency_key<S: Storage + ?Sized>(storage: &S, key: &str) -> Result<Option<StoredEvent>, StorageError> {
     let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE idempotency_key = ?");
     Ok(select(storage, &sql, &[key.into()])?.into_iter().next())
+}
+
+/// The committed events holding any of `keys`, by key (§3 rule 4): one
+/// query for a batch's keys (a point lookup when there is one), each key
+/// probing the unique index. At most one row per key, so the answer is
+/// bounded by the caller's (bounded) batch.
+pub fn by_idempotency_keys<'a, S: Storage + ?Sized>(
+    storage: &S,
+    keys: impl Iterator<Item = &'a str>,
+) -> Result<HashMap<String, StoredEvent>, StorageError> {
+    let keys: Vec<&str> = keys.collect();
+    let events = match keys.as_slice() {
+        [] => Vec::new(),
+        [key] => by_idempotency_key(storage, key)?.into_iter().collect(),
+        _ => {
+            let sql =
+                format!("SELECT {EVENT_COLUMNS} FROM events WHERE idempotency_key IN (SELECT value FROM json_each(?))");
+            let list = serde_json::to_string(&keys).map_err(|error| StorageError::Sql(error.to_string()))?;
+            select(storage, &sql, &[list.into()])?
+        }
+    };
+    Ok(events
+        .into_iter()
+        .filter_map(|event| event.idempotency_key.clone().map(|key| (key, event)))
+        .collect())
 }
 
 /// Bytes one event row occupies in memory once read (all its text columns).

@@ -371,7 +371,7 @@ impl StreamObject {
                         serde_json::json!({"event": "copies_dropped", "path": path.as_str(), "count": accepted.dropped})
                     );
                 }
-                ApiResponse::json(200, &accepted)
+                ApiResponse::json(200, &accepted.answer())
             }
             Err(error) => {
                 let error = ApiError::from(error);
