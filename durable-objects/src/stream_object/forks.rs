@@ -4,8 +4,8 @@
 //! hop further, at most `MAX_FORK_HOPS` deep; a release the source did not
 //! acknowledge stays in the outbox and is sent again from the alarm.
 
+use super::fork_calls::{call, parsed, to_json, ReadAsk};
 use super::StreamObject;
-use crate::internal::bindings::{object_name, STREAM_BINDING};
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use serde::{Deserialize, Serialize};
@@ -17,30 +17,9 @@ use tributary::limits::{
     ALARM_RETRY_MS, MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS, MAX_FORK_RELEASES_PER_TURN, MAX_READ_BYTES,
 };
 use tributary::path::StreamPath;
-use tributary::route::internal::{
-    ForkCall, Host, FORK_ANY_HEADER, FORK_NEXT_HEADER, FORK_ROUTE, PATH_HEADER, PROJECT_HEADER,
-};
+use tributary::route::internal::{ForkCall, FORK_ANY_HEADER, FORK_NEXT_HEADER, PATH_HEADER};
 use tributary::route::BodyLimit;
-use worker::{Env, Headers, Method, Request, RequestInit, Response, Result};
-
-/// A page of a prefix, asked of a source.
-#[derive(Debug, Serialize, Deserialize)]
-pub(super) struct ReadAsk {
-    pub after: u64,
-    pub through: u64,
-    /// Sources crossed so far.
-    pub hops: u64,
-    /// What the fork's read has left of its byte budget (§12).
-    #[serde(default = "full_page")]
-    pub max_bytes: usize,
-    /// Events a JSON page holds at most (a native read's `limit`).
-    #[serde(default)]
-    pub limit: Option<u64>,
-}
-
-fn full_page() -> usize {
-    MAX_READ_BYTES
-}
+use worker::{Env, Headers, Request, Response, Result};
 
 /// A fork's release of its source's lifetime.
 #[derive(Debug, Serialize, Deserialize)]
@@ -49,22 +28,6 @@ struct ReleaseAsk {
     fork_path: String,
     /// `None`: an acquire whose creation never committed.
     stream_id: Option<String>,
-}
-
-pub(super) async fn call(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Response> {
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
-    headers.set(PATH_HEADER, source)?;
-    headers.set("content-type", "application/json")?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(body.into()));
-    let request = Request::new_with_init(&Host::Stream.url(&format!("{FORK_ROUTE}{call}")), &init)?;
-    let stub = env
-        .durable_object(STREAM_BINDING)?
-        .get_by_name(&object_name(project, source))?;
-    stub.fetch_with_request(request).await
 }
 
 /// A source's refusal, answered to the fork's client as it is.
@@ -76,10 +39,6 @@ async fn passed_on(mut response: Response) -> ProtocolAnswer {
 
 fn internal(message: String) -> ProtocolAnswer {
     ProtocolAnswer::refusal(ApiError::new(ErrorCode::Internal, message), Vec::new())
-}
-
-pub(super) fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|error| worker::Error::RustError(error.to_string()))
 }
 
 /// Asks `source` to grant a fork (PROTOCOL §4.2): the grant, or the
@@ -182,10 +141,6 @@ pub async fn serve(
         ForkCall::Page => super::inherited::serve_json(object, project, &body).await,
         ForkCall::Release => serve_release(object, &body).await,
     }
-}
-
-pub(super) fn parsed<T: for<'de> Deserialize<'de>>(body: &[u8]) -> std::result::Result<T, Result<Response>> {
-    serde_json::from_slice(body).map_err(|error| responses::error(ErrorCode::InvalidRequest, &error.to_string()))
 }
 
 fn serve_acquire(object: &StreamObject, body: &[u8]) -> Result<Response> {

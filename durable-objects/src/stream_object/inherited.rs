@@ -5,7 +5,7 @@
 //! holds it in memory. A failed fetch is logged and retried after
 //! `ALARM_RETRY_MS` (the engine holds the subscriptions back until then).
 
-use super::forks::{call, parsed, to_json, ReadAsk};
+use super::fork_calls::{call, parsed, to_json, ReadAsk};
 use super::StreamObject;
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;

@@ -7,6 +7,7 @@
 //! transports), [`processors`] (the processor state view).
 
 pub mod delivery;
+mod fork_calls;
 pub mod forks;
 pub mod inherited;
 pub mod live;
