@@ -23,7 +23,14 @@ pub async fn read(request: &mut Request, limit: BodyLimit) -> Result<Option<Vec<
     let declared = request.headers().get("content-length")?;
     if limit.refuses_declared(declared.as_deref()) {
         let drainable = limit.bytes.saturating_add(OVERSIZED_BODY_DRAIN_BYTES);
-        if declared_length(declared.as_deref()).is_some_and(|length| length <= drainable as u64) {
+        // A client that waits for `100 Continue` has sent no byte of its
+        // body: the 413 goes at once (reading would wait for a body that
+        // is never sent, and there is nothing in flight to reset).
+        let awaits_continue = request
+            .headers()
+            .get("expect")?
+            .is_some_and(|expect| expect.to_ascii_lowercase().contains("100-continue"));
+        if !awaits_continue && declared_length(declared.as_deref()).is_some_and(|length| length <= drainable as u64) {
             if let Ok(mut stream) = request.stream() {
                 discard(&mut stream, drainable).await;
             }
