@@ -55,8 +55,10 @@ async function render() {
   }
   const current = { cleanups: [] };
   page = current;
-  const root = h("div", { class: "page" });
+  const root = h("div", { class: "page", dataset: { hash: location.hash } });
   main.replaceChildren(root);
+  // Busy until the page has rendered: assistive technology (and the e2e tests) wait for it to clear.
+  main.setAttribute("aria-busy", "true");
   const ctx = {
     query,
     params: route ? path.match(route.pattern).slice(1) : [],
@@ -78,6 +80,9 @@ async function render() {
     }
   }
   if (!ctx.alive()) return;
+  main.removeAttribute("aria-busy");
+  // A control the user focused while the page loaded keeps its focus (typing is never cut off midway).
+  if (document.activeElement !== root && root.contains(document.activeElement)) return;
   if (focusedKey && focusKey(root, focusedKey)) return;
   (ctx.autofocus ?? root.querySelector("h1"))?.focus({ preventScroll: true });
 }

@@ -22,6 +22,7 @@ import puppeteer from "puppeteer-core";
 import { startTributary, streamUrl, ROOT, TOKEN, READ_TOKEN } from "./harness.mjs";
 import { startReceiver } from "./webhook_receiver.mjs";
 import { CONFIGURED, eventually, streamApi } from "./delivery_helpers.mjs";
+import { pageRendered } from "./console_helpers.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "target", "console-screenshots");
@@ -206,6 +207,7 @@ test("§14: sign in and open a stream with the keyboard only; a live-appended ev
   await page.waitForFunction((path) => !document.querySelector("main").innerText.includes(path), {}, STREAM);
   await waitForText(OTHER);
   await page.goto(`${t.url}/console/#/streams`);
+  await pageRendered(page, WAIT);
   await waitForText(STREAM);
 
   await tabTo((path) => document.activeElement?.textContent === path, STREAM, { what: `the ${STREAM} link` });
@@ -248,6 +250,7 @@ test("§14: sign in and open a stream with the keyboard only; a live-appended ev
 
 test("§14: the append form shows the API's validation errors as returned, and appends", async () => {
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/events`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector("form.append");
   await page.type("form.append input[name=type]", "has space");
   await page.click("form.append button[type=submit]");
@@ -275,8 +278,42 @@ test("§14: the append form shows the API's validation errors as returned, and a
   await shot("05-append");
 });
 
+test("§14: typing into the append form while the page still loads keeps focus and every character", async () => {
+  // Hold the page's read of events: the page is rendered up to its form, and still busy.
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  const hold = async (request) => {
+    if (request.isInterceptResolutionHandled()) return;
+    if (/\/-\/events\?/.test(request.url()) && request.method() === "GET") await held;
+    await request.continue();
+  };
+  await page.setRequestInterception(true);
+  page.on("request", hold);
+  try {
+    await page.goto(`${t.url}/console/#/streams${STREAM}/-/events?after=1`);
+    await page.waitForSelector("form.append input[name=type]");
+    assert.equal(await page.$eval("main", (main) => main.getAttribute("aria-busy")), "true", "the page is still loading");
+    await page.focus("form.append input[name=type]");
+    await page.keyboard.type("order.");
+    release();
+    await pageRendered(page, WAIT);
+    await page.keyboard.type("typed");
+    assert.deepEqual(
+      await page.evaluate(() => [document.activeElement?.getAttribute("name"), document.querySelector("form.append input[name=type]").value]),
+      ["type", "order.typed"],
+    );
+  } finally {
+    release();
+    page.off("request", hold);
+    await page.setRequestInterception(false);
+  }
+});
+
 test("§14: a hostile event type and payload render as inert text", async () => {
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/events?after=0`);
+  await pageRendered(page, WAIT);
   await waitForText(XSS_TYPE);
   const summary = `.events li[data-offset="${xssOffset}"] summary`;
   assert.equal(await page.$eval(`${summary} .type`, (el) => el.textContent), XSS_TYPE);
@@ -296,6 +333,7 @@ test("§14: a hostile event type and payload render as inert text", async () => 
 test("§14: the debug card shows a halted subscription; Resume (keyboard) resumes it; latency and lag are plotted", async () => {
   receiver.script("/gone", { status: 200 });
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/subscriptions`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector('tr[data-key="hook-halt"] .badge-danger');
   const row = await page.$eval('tr[data-key="hook-halt"]', (tr) => tr.innerText);
   assert.match(row, /webhook-post/);
@@ -323,6 +361,7 @@ test("§14: the debug card shows a halted subscription; Resume (keyboard) resume
 
 test("§14: dead letters: replay one (confirmed with the keyboard), then discard all of a subscription", async () => {
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/dead-letters?subscriptionKey=hook-skip`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector("tbody tr[data-id]");
   assert.equal((await page.$$("tbody tr[data-id]")).length, 1);
   await shot("08-dead-letters");
@@ -364,6 +403,7 @@ test("§14: dead letters: replay one (confirmed with the keyboard), then discard
 
 test("§14: processors: definitions, each instance's checkpoint and state", async () => {
   await page.goto(`${t.url}/console/#/processors`);
+  await pageRendered(page, WAIT);
   await waitForText("order-count");
   await waitForText("counts order events");
   await shot("09-processors");
@@ -379,6 +419,7 @@ test("§14: processors: definitions, each instance's checkpoint and state", asyn
   await page.waitForFunction((path) => [...document.querySelectorAll("tbody tr")].some((row) => row.innerText.includes(path)), {}, STREAM);
   await shot("10-processor");
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/processors`);
+  await pageRendered(page, WAIT);
   await page.waitForFunction(() => [...document.querySelectorAll("main .facts")].some((dl) => dl.textContent.includes("Checkpoint offset")));
   const text = await page.evaluate(() => document.querySelector("main").textContent);
   assert.ok(text.includes('"n": 3'), `state ${JSON.stringify(expected.state)} shown`);
@@ -390,6 +431,7 @@ test("§14: processors: definitions, each instance's checkpoint and state", asyn
 test("§14 §16: the stream view shows retention, firstOffset, bytes and trimmed events; a subscription's trimmed pass; pages start at firstOffset", async () => {
   const keepAll = await api.infoOk(STREAM);
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/events`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector("dd[data-field=retention]");
   const plain = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".facts dd[data-field]")].map((dd) => [dd.dataset.field, dd.textContent])));
   assert.equal(plain.retention, "keep everything");
@@ -418,6 +460,7 @@ test("§14 §16: the stream view shows retention, firstOffset, bytes and trimmed
   );
 
   await page.goto(`${t.url}/console/#/streams${RETAINED}/-/events?after=0`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector("dd[data-field=retention]");
   const facts = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".facts dd[data-field]")].map((dd) => [dd.dataset.field, dd.textContent])));
   assert.equal(facts.retention, "at most 5 events, trims past subscribers");
@@ -430,6 +473,7 @@ test("§14 §16: the stream view shows retention, firstOffset, bytes and trimmed
   await shot("12-retention");
 
   await page.goto(`${t.url}/console/#/streams${RETAINED}/-/subscriptions`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector('tr[data-key="hook-down"] .trimmed-pass');
   const note = await page.$eval('tr[data-key="hook-down"] .trimmed-pass', (el) => el.innerText);
   assert.match(note, /trimmed past/i);
@@ -446,6 +490,7 @@ test("§17: the stream view shows a Durable Streams stream's content type, closu
   assert.equal((await protocol("POST", { "content-type": "text/plain", "stream-closed": "true" }, " world")).status, 204);
   const info = await api.infoOk(`/${path}`);
   await page.goto(`${t.url}/console/#/streams/${path}/-/events`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector("dd[data-field=content-type]");
   const facts = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".facts dd[data-field]")].map((dd) => [dd.dataset.field, dd.textContent])));
   assert.equal(facts["content-type"], "text/plain; charset=utf-8");
@@ -461,9 +506,11 @@ test("§17: the stream view shows a Durable Streams stream's content type, closu
   });
   assert.equal(fork.status, 201, await fork.clone().text());
   await page.goto(`${t.url}/console/#/streams/${path}-fork/-/events`);
+  await pageRendered(page, WAIT);
   await page.waitForSelector("dd[data-field=forked-from]");
   assert.equal(await page.$eval("dd[data-field=forked-from]", (dd) => dd.textContent), `/${path} at offset 2`);
   await page.goto(`${t.url}/console/#/streams/${path}/-/events`);
+  await pageRendered(page, WAIT);
   await page.waitForFunction(() => document.querySelector("dd[data-field=forks]")?.textContent === "1");
   // The byte messages are events of the same log, shown with their text.
   await page.waitForSelector(`.events li[data-offset="${info.closedAtOffset - 1}"]`);
@@ -472,6 +519,7 @@ test("§17: the stream view shows a Durable Streams stream's content type, closu
   await shot("14-durable-streams");
   // The streams list shows each stream's content type, and that this one is closed.
   await page.goto(`${t.url}/console/#/streams?prefix=${encodeURIComponent("/console-e2e/protocol")}`);
+  await pageRendered(page, WAIT);
   await page.waitForFunction(
     (p) => [...document.querySelectorAll("tbody tr")].some((row) => row.innerText.includes(p) && row.querySelector("td[data-field=content-type] code")),
     {},
@@ -484,15 +532,18 @@ test("§17: the stream view shows a Durable Streams stream's content type, closu
 test("§2 Scopes §14: signed in with a read-only token, the console hides delete, append, resume, replay and discard", async () => {
   await page.evaluate((token) => sessionStorage.setItem("tributary.console.token", token), READ_TOKEN);
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/events`);
+  await pageRendered(page, WAIT);
   // The page has rendered the stream (its events and the scope answer) before absence is judged.
   await waitForText("order.created");
   await page.waitForFunction(() => document.querySelector("[data-focus-key=delete-stream]")?.hidden === true);
   const visible = (selector) => page.evaluate((s) => [...document.querySelectorAll(s)].filter((el) => el.closest("[hidden]") === null).length, selector);
   assert.equal(await visible("[data-focus-key=append]"), 0, "the append form is hidden");
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/subscriptions`);
+  await pageRendered(page, WAIT);
   await page.waitForFunction(() => document.querySelector("tr[data-key=hook-halt]") !== null);
   assert.equal(await visible("[data-focus-key^='resume:']"), 0, "no Resume");
   await page.goto(`${t.url}/console/#/streams${STREAM}/-/dead-letters?subscriptionKey=hook-skip`);
+  await pageRendered(page, WAIT);
   await page.waitForFunction(() => document.querySelector("[data-focus-key=dl-show]") !== null);
   assert.equal(await visible("[data-focus-key^='replay:'], [data-focus-key^='discard:'], [data-focus-key=dl-discard-all]"), 0);
   await shot("14-read-only");

@@ -21,6 +21,7 @@ import { startTributary, ROOT, TOKEN } from "./harness.mjs";
 import { startReceiver } from "./webhook_receiver.mjs";
 import { startAnvil, CHAIN_ID } from "./anvil.mjs";
 import { CONFIGURED, RESUMED, eventually, streamApi } from "./delivery_helpers.mjs";
+import { pageRendered } from "./console_helpers.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "target", "console-screenshots");
@@ -79,6 +80,7 @@ const waitForText = (text) => page.waitForFunction((needle) => document.querySel
 async function open(hash) {
   await page.goto("about:blank");
   await page.goto(`${t.url}/console/#${hash}`);
+  await pageRendered(page);
 }
 const configurationOf = async (path, key) => (await api.infoOk(path)).state.subscriptions.outbound.byKey[key];
 
