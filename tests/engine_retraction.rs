@@ -505,3 +505,72 @@ fn s13_simulation_retractions_hold_their_invariants_over_many_seeds() {
         retraction_run(seed);
     }
 }
+
+/// The journal holds exactly the newest `journalDepth` offsets delivered
+/// (§12, §13), whatever wrote it before: new offsets, a retraction that
+/// forgot a row, a new run delivering the same offsets again, a lower depth.
+#[test]
+fn s13_the_journal_keeps_exactly_its_depth_of_newest_offsets() {
+    let mut world = World::new(7);
+    webhook(&mut world, "/j", "hook", json!({"journalDepth": 3}));
+    let mut model = std::collections::BTreeSet::new();
+    let mut data_offsets = Vec::new();
+    let check = |world: &mut World, model: &std::collections::BTreeSet<u64>, step: &str| {
+        let journal = &world.card("/j")["subscriptions"][0]["runtime"]["journal"];
+        assert_eq!(journal["size"].as_u64(), Some(model.len() as u64), "{step}: {journal}");
+        assert_eq!(
+            journal["oldestRetainedOffset"].as_u64(),
+            model.first().copied(),
+            "{step}: {journal}"
+        );
+    };
+    let prune = |model: &mut std::collections::BTreeSet<u64>, depth: usize| {
+        while model.len() > depth {
+            model.pop_first();
+        }
+    };
+    for round in 0..6 {
+        let offset = world.append("/j", json!({"type": "data", "payload": {"round": round}}))[0]["offset"]
+            .as_u64()
+            .unwrap();
+        data_offsets.push(offset);
+        deliver_all(&mut world, &["/j"]);
+        model.insert(offset);
+        prune(&mut model, 3);
+        check(&mut world, &model, &format!("delivery {round}"));
+    }
+    // A delivered retraction forgets its row: the journal holds one less.
+    let newest = *model.last().unwrap();
+    world.append("/j", json!({"type": INVALIDATED, "payload": {"offsets": [newest]}}));
+    deliver_all(&mut world, &["/j"]);
+    assert_eq!(seen(&world).last(), Some(&("retracted", newest)));
+    model.remove(&newest);
+    check(&mut world, &model, "after the retraction");
+    // Two more deliveries: pruned to exactly the depth again.
+    for round in 6..8 {
+        let offset = world.append("/j", json!({"type": "data", "payload": {"round": round}}))[0]["offset"]
+            .as_u64()
+            .unwrap();
+        data_offsets.push(offset);
+        deliver_all(&mut world, &["/j"]);
+        model.insert(offset);
+        prune(&mut model, 3);
+        check(&mut world, &model, &format!("delivery {round}"));
+    }
+    // A new run from the beginning with depth 2 delivers every offset again:
+    // journaled ones take the new delivery, the rest are new rows; 2 stay.
+    webhook(&mut world, "/j", "hook", json!({"journalDepth": 2}));
+    world.crash();
+    deliver_all(&mut world, &["/j"]);
+    model.extend(data_offsets.iter().copied());
+    prune(&mut model, 2);
+    check(&mut world, &model, "after the new run");
+    let pruned = world.card("/j")["subscriptions"][0]["runtime"]["journal"]["prunedThroughOffset"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        pruned,
+        data_offsets[data_offsets.len() - 3],
+        "pruning reached the third-newest offset"
+    );
+}

@@ -5,7 +5,7 @@
 
 use super::settle::{settle, Settle};
 use super::{Completion, DeliveryPlan, FailureKind, Outcome};
-use crate::delivery::journal::Journaled;
+use crate::delivery::journal::{JournalCount, Journaled};
 use crate::event::ControlType;
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
@@ -117,7 +117,7 @@ impl<S: Storage> Stream<S> {
             Settle::Stale => Ok(Completion::Stale),
             Settle::Retracted => self.retracted(plan),
             Settle::Checkpointed { through } => self.checkpointed(plan, through, now_ms),
-            Settle::Delivered => self.delivered(plan, &configuration, now_ms),
+            Settle::Delivered => self.delivered(plan, &configuration, row.journal_rows, now_ms),
             Settle::Isolate { message } => self.isolate(key, row.attempt, message, now_ms),
             Settle::Skip {
                 kind,
@@ -174,6 +174,7 @@ impl<S: Storage> Stream<S> {
         &mut self,
         plan: &DeliveryPlan,
         configuration: &Configuration,
+        journal_rows: Option<u64>,
         now_ms: i64,
     ) -> Result<Completion, StorageError> {
         let key = plan.subscription_key.as_str();
@@ -182,7 +183,7 @@ impl<S: Storage> Stream<S> {
             self.spend_throttle(key, throttle, plan.started_at_ms);
         }
         let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
-        self.journal_plan(plan, configuration)?;
+        let journal = self.journal_plan(plan, configuration, journal_rows)?;
         if let (Some(Gate::MaxOnce { .. }), Some(last)) =
             (delivery.and_then(|delivery| delivery.gate), plan.events.last())
         {
@@ -190,11 +191,21 @@ impl<S: Storage> Stream<S> {
             self.gate_anchor(key, last.created_at_ms)?;
         }
         self.count_pending_discards(plan);
+        // The journal's count rides on the statement that moves the cursor.
+        let (journal_rows, pruned_through) =
+            journal.map_or((None, 0), |count| (Some(count.rows), count.pruned_through));
         self.storage.execute(
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
              in_flight_deadline_at_ms = NULL, send_lease = send_lease + 1, last_error = NULL, isolating = 0, \
-             retry_through_offset = NULL, bytes_sent = bytes_sent + ? WHERE subscription_key = ?",
-            &[plan.through_offset.into(), (bytes as u64).into(), key.into()],
+             retry_through_offset = NULL, bytes_sent = bytes_sent + ?, journal_rows = COALESCE(?, journal_rows), \
+             journal_pruned_through = MAX(journal_pruned_through, ?) WHERE subscription_key = ?",
+            &[
+                plan.through_offset.into(),
+                (bytes as u64).into(),
+                journal_rows.into(),
+                pruned_through.into(),
+                key.into(),
+            ],
         )?;
         self.record_timings(plan, now_ms);
         Ok(Completion::Acknowledged {
@@ -289,7 +300,8 @@ impl<S: Storage> Stream<S> {
             let offsets: Vec<u64> = plan.events.iter().map(|event| event.offset).collect();
             self.journal_mark_dead_lettered(&plan.subscription_key, &offsets)?;
         } else {
-            self.journal_plan(plan, configuration)?;
+            // A dead letter is rare: the journal is counted again.
+            self.journal_plan_and_count(plan, configuration, None)?;
         }
         self.append_engine_fact(skipped_fact(plan, attempts, &reason), &Inputs { now_ms, entropy })?;
         self.storage.execute(
@@ -345,15 +357,21 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Journals what `plan` delivered or dead-lettered (§13), before the
-    /// cursor passes it; releases a threshold gate's delivered hits.
-    pub(super) fn journal_plan(&self, plan: &DeliveryPlan, configuration: &Configuration) -> Result<(), StorageError> {
+    /// cursor passes it; releases a threshold gate's delivered hits. The
+    /// journal's count is the caller's to record (`None`: nothing journaled).
+    pub(super) fn journal_plan(
+        &self,
+        plan: &DeliveryPlan,
+        configuration: &Configuration,
+        known_rows: Option<u64>,
+    ) -> Result<Option<JournalCount>, StorageError> {
         let Some(delivery) = configuration.receiver.delivery().filter(|_| {
             matches!(
                 configuration.receiver,
                 crate::subscription::Receiver::WebhookPost { .. } | crate::subscription::Receiver::ItxCall { .. }
             )
         }) else {
-            return Ok(());
+            return Ok(None);
         };
         let key = plan.subscription_key.as_str();
         let entries: Vec<Journaled> = plan
@@ -364,11 +382,25 @@ impl<S: Storage> Stream<S> {
                 delivery_id: plan.delivery_id.clone(),
             })
             .collect();
-        self.journal_write(key, &entries, delivery.journal_depth())?;
+        let count = self.journal_write(key, &entries, delivery.journal_depth(), known_rows)?;
         if matches!(delivery.gate, Some(Gate::Threshold { .. })) {
             self.gate_release_through(key, plan.through_offset)?;
         }
-        Ok(())
+        Ok(Some(count))
+    }
+
+    /// Journals `plan` and records the journal's count at once (callers
+    /// whose own statements do not carry it).
+    pub(super) fn journal_plan_and_count(
+        &self,
+        plan: &DeliveryPlan,
+        configuration: &Configuration,
+        known_rows: Option<u64>,
+    ) -> Result<(), StorageError> {
+        match self.journal_plan(plan, configuration, known_rows)? {
+            Some(count) => self.journal_count_write(&plan.subscription_key, count),
+            None => Ok(()),
+        }
     }
 
     /// The maxOnce discards in front of `plan` are passed with it (§13).

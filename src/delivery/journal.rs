@@ -15,32 +15,77 @@ pub use crate::records::Journaled;
 /// A hit a threshold gate holds: a typed record (`records/gate_hit.rs`).
 pub use crate::records::GateHit;
 
+/// A subscription's journal after a write (§13): the rows it holds and the
+/// highest offset the write pruned (0: none), for its runtime row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct JournalCount {
+    pub rows: u64,
+    pub pruned_through: u64,
+}
+
+impl JournalCount {
+    /// The `SET` clause recording a count in `subscription_runtime`; binds
+    /// `rows` then `pruned_through`.
+    pub const ASSIGN: &'static str = "journal_rows = ?, journal_pruned_through = MAX(journal_pruned_through, ?)";
+}
+
 impl<S: Storage> Stream<S> {
-    /// Journals `entries` of `key` and prunes it to `depth` rows, recording
-    /// how far pruning reached (§13). Call before the cursor passes them.
-    pub(crate) fn journal_write(&self, key: &str, entries: &[Journaled], depth: u64) -> Result<(), StorageError> {
+    /// Journals `entries` of `key` and prunes it to `depth` rows (§13).
+    /// `known_rows` is the runtime row's count ([`RuntimeRow::journal_rows`](crate::schema::RuntimeRow::journal_rows));
+    /// the answer is the count after the write, and how far pruning reached,
+    /// for the caller to record in the same write ([`JournalCount::ASSIGN`]).
+    /// Call before the cursor passes them.
+    pub(crate) fn journal_write(
+        &self,
+        key: &str,
+        entries: &[Journaled],
+        depth: u64,
+        known_rows: Option<u64>,
+    ) -> Result<JournalCount, StorageError> {
+        let mut inserted = 0u64;
         for entry in entries {
-            self.storage.execute(journal_row::UPSERT, &entry.encode(key))?;
+            if self
+                .storage
+                .query(journal_row::INSERT_NEW, &entry.encode(key))?
+                .is_empty()
+            {
+                self.storage.execute(journal_row::REJOURNAL, &entry.encode_again(key))?;
+            } else {
+                inserted += 1;
+            }
         }
-        let boundary = "SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
-                        ORDER BY event_offset DESC LIMIT 1 OFFSET ?";
-        let Some(row) = query_optional(&self.storage, boundary, &[key.into(), depth.into()])? else {
-            return Ok(());
+        let mut rows = match known_rows {
+            Some(rows) => rows.saturating_add(inserted),
+            None => self.journal_summary(key).0,
         };
-        let pruned_through = Columns {
-            query: boundary,
-            row: &row,
+        // The oldest `rows - depth` go, read by stepping over only those
+        // rows (never over the whole depth).
+        let mut pruned_through = 0;
+        if rows > depth {
+            let prune = "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset IN \
+                         (SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
+                         ORDER BY event_offset LIMIT ?) RETURNING event_offset";
+            let deleted = self
+                .storage
+                .query(prune, &[key.into(), key.into(), (rows - depth).into()])?;
+            for row in &deleted {
+                let offset = Columns { query: prune, row }.int(0)?.max(0) as u64;
+                pruned_through = pruned_through.max(offset);
+            }
+            rows = rows.saturating_sub(deleted.len() as u64);
         }
-        .int(0)?
-        .max(0) as u64;
+        Ok(JournalCount { rows, pruned_through })
+    }
+
+    /// Records `count` in `key`'s runtime row (for a caller with no statement
+    /// of its own to carry it).
+    pub(crate) fn journal_count_write(&self, key: &str, count: JournalCount) -> Result<(), StorageError> {
         self.storage.execute(
-            "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset <= ?",
-            &[key.into(), pruned_through.into()],
-        )?;
-        self.storage.execute(
-            "UPDATE subscription_runtime SET journal_pruned_through = MAX(journal_pruned_through, ?) \
-             WHERE subscription_key = ?",
-            &[pruned_through.into(), key.into()],
+            &format!(
+                "UPDATE subscription_runtime SET {} WHERE subscription_key = ?",
+                JournalCount::ASSIGN
+            ),
+            &[count.rows.into(), count.pruned_through.into(), key.into()],
         )
     }
 
@@ -98,7 +143,11 @@ impl<S: Storage> Stream<S> {
                 &[key.into(), (*offset).into()],
             )?;
         }
-        Ok(())
+        // The count is stale: the next journal write counts again.
+        self.storage.execute(
+            "UPDATE subscription_runtime SET journal_rows = NULL WHERE subscription_key = ?",
+            &[key.into()],
+        )
     }
 
     /// Keeps dead-lettered retractions' rows, marked so they are not sent again.

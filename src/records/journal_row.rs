@@ -10,11 +10,16 @@
 use super::columns::Named;
 use crate::storage::{SqlValue, StorageError};
 
-/// Journals one delivery of a key; journaling it again (a new run
-/// delivered the offset again) takes the new id and clears the mark.
-pub const UPSERT: &str = "INSERT INTO delivery_journal (subscription_key, event_offset, delivery_id) VALUES (?, ?, ?) \
-     ON CONFLICT (subscription_key, event_offset) DO UPDATE SET delivery_id = excluded.delivery_id, \
-     retraction_dead_lettered = 0";
+/// Journals one delivery of a key when its offset is not journaled yet:
+/// answers one row when it inserted, none when the offset was there.
+pub const INSERT_NEW: &str =
+    "INSERT INTO delivery_journal (subscription_key, event_offset, delivery_id) VALUES (?, ?, ?) \
+     ON CONFLICT (subscription_key, event_offset) DO NOTHING RETURNING event_offset";
+
+/// Journals an offset again (a new run delivered it again): the new id, the
+/// mark cleared. Parameters: [`Journaled::encode_again`].
+pub const REJOURNAL: &str = "UPDATE delivery_journal SET delivery_id = ?, retraction_dead_lettered = 0 \
+     WHERE subscription_key = ? AND event_offset = ?";
 
 /// The columns [`Journaled::decode`] reads, in order.
 pub const COLUMNS: [&str; 2] = ["event_offset", "delivery_id"];
@@ -30,9 +35,14 @@ pub struct Journaled {
 }
 
 impl Journaled {
-    /// Parameters of [`UPSERT`] for `key`.
+    /// Parameters of [`INSERT_NEW`] for `key`.
     pub fn encode(&self, key: &str) -> [SqlValue; 3] {
         [key.into(), self.offset.into(), self.delivery_id.as_str().into()]
+    }
+
+    /// Parameters of [`REJOURNAL`] for `key`.
+    pub fn encode_again(&self, key: &str) -> [SqlValue; 3] {
+        [self.delivery_id.as_str().into(), key.into(), self.offset.into()]
     }
 
     /// Decodes one row selecting [`LIST`].

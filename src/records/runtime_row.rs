@@ -13,7 +13,7 @@ use crate::storage::{SqlValue, StorageError};
 
 /// Columns of `subscription_runtime` the record holds, in [`SELECT`] order.
 /// Persisted, so must be kept stable.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 16] = [
     "subscription_key",
     "run_offset",
     "acknowledged_offset",
@@ -29,18 +29,19 @@ pub const COLUMNS: [&str; 15] = [
     "window_scanned_through",
     "window_barrier_at",
     "send_lease",
+    "journal_rows",
 ];
 
 /// Every runtime row, by key (the columns are [`COLUMNS`], checked by a test).
 pub const SELECT: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
      in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
-     gate_anchor_ms, window_scanned_through, window_barrier_at, send_lease FROM subscription_runtime ORDER BY subscription_key";
+     gate_anchor_ms, window_scanned_through, window_barrier_at, send_lease, journal_rows FROM subscription_runtime ORDER BY subscription_key";
 
 /// The same columns for one subscription key (its primary key): the planner
 /// and the completion read only the row they act on.
 pub const SELECT_ONE: &str = "SELECT subscription_key, run_offset, acknowledged_offset, attempt, next_attempt_at_ms, \
      in_flight_deadline_at_ms, last_error, bytes_sent, isolating, retry_through_offset, journal_pruned_through, \
-     gate_anchor_ms, window_scanned_through, window_barrier_at, send_lease FROM subscription_runtime WHERE subscription_key = ?";
+     gate_anchor_ms, window_scanned_through, window_barrier_at, send_lease, journal_rows FROM subscription_runtime WHERE subscription_key = ?";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuntimeRow {
@@ -73,6 +74,9 @@ pub struct RuntimeRow {
     /// send carrying it ([`DeliveryPlan::lease`](crate::delivery::DeliveryPlan))
     /// is answered. Column `send_lease` (migration 0012).
     pub send_lease: u64,
+    /// How many rows the subscription's journal holds (§13); `None`: not
+    /// counted yet. Column `journal_rows` (migration 0014).
+    pub journal_rows: Option<u64>,
 }
 
 /// The row unit tests start from: key `k`, run 1, cursor at 10, idle.
@@ -95,6 +99,7 @@ impl RuntimeRow {
             window_scanned_through: None,
             window_barrier_at: None,
             send_lease: 0,
+            journal_rows: None,
         }
     }
 }
@@ -119,6 +124,7 @@ impl RuntimeRow {
             window_scanned_through: named.optional_int("window_scanned_through")?.map(|n| n.max(0) as u64),
             window_barrier_at: named.optional_int("window_barrier_at")?.map(|n| n.max(0) as u64),
             send_lease: named.count("send_lease")?,
+            journal_rows: named.optional_int("journal_rows")?.map(|n| n.max(0) as u64),
         })
     }
 
@@ -141,6 +147,7 @@ impl RuntimeRow {
             self.window_scanned_through.into(),
             self.window_barrier_at.into(),
             self.send_lease.into(),
+            self.journal_rows.into(),
         ]
     }
 
@@ -176,13 +183,18 @@ mod tests {
                 0..SAFE,
                 proptest::option::of(any::<i64>()),
             ),
-            (proptest::option::of(0..SAFE), proptest::option::of(0..SAFE), 0..SAFE),
+            (
+                proptest::option::of(0..SAFE),
+                proptest::option::of(0..SAFE),
+                0..SAFE,
+                proptest::option::of(0..SAFE),
+            ),
         )
             .prop_map(
                 |(
                     (subscription_key, generation, acknowledged_offset, attempt, next_attempt_at_ms),
                     (in_flight, last_error, bytes_sent, isolating, retry_through, pruned, anchor),
-                    (scanned_through, barrier, send_lease),
+                    (scanned_through, barrier, send_lease, journal_rows),
                 )| RuntimeRow {
                     subscription_key,
                     cursor_changed_at_source_offset: generation,
@@ -199,6 +211,7 @@ mod tests {
                     window_scanned_through: scanned_through,
                     window_barrier_at: barrier,
                     send_lease,
+                    journal_rows,
                 },
             )
     }

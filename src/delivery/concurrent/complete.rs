@@ -27,6 +27,8 @@ struct Front {
     first_open: Option<u64>,
     cursor: u64,
     frontier: u64,
+    /// The journal's row count as the runtime row has it (§13).
+    journal_rows: Option<u64>,
 }
 
 impl<S: Storage> Stream<S> {
@@ -65,6 +67,7 @@ impl<S: Storage> Stream<S> {
                 .min(),
             cursor: row.acknowledged_offset,
             frontier: row.window_frontier(),
+            journal_rows: row.journal_rows,
         };
         let (kind, message, retry_after_ms) = match outcome {
             Outcome::Delivered | Outcome::Checkpointed { .. } => {
@@ -131,7 +134,7 @@ impl<S: Storage> Stream<S> {
             self.spend_throttle(key, throttle, plan.started_at_ms);
         }
         let bytes: usize = plan.events.iter().map(|event| event.body.to_string().len()).sum();
-        self.journal_plan(plan, configuration)?;
+        self.journal_plan_and_count(plan, configuration, front.journal_rows)?;
         self.mark_slot_completed(plan, run)?;
         self.storage.execute(
             "UPDATE subscription_runtime SET bytes_sent = bytes_sent + ? WHERE subscription_key = ? AND run_offset = ?",
@@ -158,7 +161,7 @@ impl<S: Storage> Stream<S> {
         let (key, run) = (plan.subscription_key.as_str(), front.run);
         let GivenUp { attempts, reason } = given_up;
         self.record_dead_letters(plan, *attempts, reason, now_ms)?;
-        self.journal_plan(plan, configuration)?;
+        self.journal_plan_and_count(plan, configuration, front.journal_rows)?;
         self.append_engine_fact(
             skipped_fact(plan, *attempts, reason),
             &crate::Inputs { now_ms, entropy },
