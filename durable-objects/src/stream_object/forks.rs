@@ -9,8 +9,9 @@ use super::StreamObject;
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use serde::{Deserialize, Serialize};
-use tributary::durable_streams::face::{Inherited, ProtocolAnswer, Segment};
+use tributary::durable_streams::face::{Inherited, ProtocolAnswer};
 use tributary::error::{ApiError, ErrorCode};
+use tributary::fork::segment::Segment;
 use tributary::fork::source::{ForkAsk, ForkGrant, GrantError};
 use tributary::fork::store::{self as fork_store, ReleaseRow};
 use tributary::limits::{
@@ -182,18 +183,18 @@ async fn serve_read(object: &StreamObject, project: &str, body: &[u8]) -> Result
     let page = match segment {
         Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
         Ok(Segment::Local(page)) => page,
-        Ok(Segment::Deeper { .. }) if ask.hops >= MAX_FORK_HOPS => {
+        Ok(Segment::Deeper(_)) if ask.hops >= MAX_FORK_HOPS => {
             return responses::error(ErrorCode::Internal, "a fork chain deeper than a read may cross (§12)");
         }
-        Ok(Segment::Deeper { source, after, through }) => {
+        Ok(Segment::Deeper(range)) => {
             let deeper = ReadAsk {
-                after,
-                through,
+                after: range.after,
+                through: range.through,
                 hops: ask.hops + 1,
                 max_bytes: ask.max_bytes,
                 limit: ask.limit,
             };
-            match read_page(object.env(), project, &source, &deeper).await? {
+            match read_page(object.env(), project, &range.source, &deeper).await? {
                 Ok(page) => page,
                 Err(refused) => return to_response(refused),
             }

@@ -10,8 +10,9 @@ use super::StreamObject;
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use tributary::error::ErrorCode;
-use tributary::fork::inherited::{EventSegment, InheritedPage, InheritedWant};
-use tributary::fork::read::{InheritedJson, JsonSegment};
+use tributary::fork::inherited::{InheritedPage, InheritedWant};
+use tributary::fork::read::InheritedJson;
+use tributary::fork::segment::Segment;
 use tributary::limits::{ALARM_RETRY_MS, MAX_FORK_HOPS, MAX_READ_BYTES};
 use tributary::path::StreamPath;
 use tributary::route::internal::{FORK_COUNT_HEADER, FORK_NEXT_HEADER};
@@ -34,24 +35,31 @@ pub async fn serve(object: &StreamObject, project: &str, body: &[u8]) -> Result<
     };
     match segment {
         Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
-        Ok(EventSegment::Local(page)) => {
+        Ok(Segment::Local(page)) => {
             let headers = Headers::new();
             headers.set("content-type", "application/json")?;
             Ok(Response::ok(to_json(&page)?)?.with_headers(headers))
         }
-        Ok(EventSegment::Deeper { .. }) if ask.hops >= MAX_FORK_HOPS => {
+        Ok(Segment::Deeper(_)) if ask.hops >= MAX_FORK_HOPS => {
             responses::error(ErrorCode::Internal, "a fork chain deeper than a read may cross (§12)")
         }
-        Ok(EventSegment::Deeper { source, after, through }) => {
+        Ok(Segment::Deeper(range)) => {
             let deeper = ReadAsk {
-                after,
-                through,
+                after: range.after,
+                through: range.through,
                 hops: ask.hops + 1,
                 max_bytes: ask.max_bytes,
                 limit: ask.limit,
             };
             // The deeper source's answer goes back as it is.
-            call(object.env(), project, source.as_str(), "events", to_json(&deeper)?).await
+            call(
+                object.env(),
+                project,
+                range.source.as_str(),
+                "events",
+                to_json(&deeper)?,
+            )
+            .await
         }
     }
 }
@@ -72,25 +80,25 @@ pub async fn serve_json(object: &StreamObject, project: &str, body: &[u8]) -> Re
     };
     match segment {
         Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
-        Ok(JsonSegment::Local(page)) => {
+        Ok(Segment::Local(page)) => {
             let headers = Headers::new();
             headers.set("content-type", "application/json")?;
             headers.set(FORK_NEXT_HEADER, &page.next.to_string())?;
             headers.set(FORK_COUNT_HEADER, &page.count.to_string())?;
             Ok(Response::ok(page.events_json)?.with_headers(headers))
         }
-        Ok(JsonSegment::Deeper { .. }) if ask.hops >= MAX_FORK_HOPS => {
+        Ok(Segment::Deeper(_)) if ask.hops >= MAX_FORK_HOPS => {
             responses::error(ErrorCode::Internal, "a fork chain deeper than a read may cross (§12)")
         }
-        Ok(JsonSegment::Deeper { source, after, through }) => {
+        Ok(Segment::Deeper(range)) => {
             let deeper = ReadAsk {
-                after,
-                through,
+                after: range.after,
+                through: range.through,
                 hops: ask.hops + 1,
                 max_bytes: ask.max_bytes,
                 limit: ask.limit,
             };
-            call(object.env(), project, source.as_str(), "page", to_json(&deeper)?).await
+            call(object.env(), project, range.source.as_str(), "page", to_json(&deeper)?).await
         }
     }
 }
