@@ -237,7 +237,7 @@ impl World {
         panic!("a delivery turn that never ends");
     }
 
-    /// `inherited::serve`: a page of data events, descending the chain.
+    /// `serve_page::<EventPages>`: a page of data events, descending the chain.
     pub fn inherited_page(&mut self, source: &str, after: u64, through: u64, hops: u64) -> InheritedPage {
         assert!(hops <= MAX_FORK_HOPS, "a page crossed more forks than its budget");
         match self.stream(source).inherited_events(after, through).unwrap() {
@@ -317,7 +317,7 @@ impl World {
         serde_json::from_str(&body).unwrap()
     }
 
-    /// `inherited::serve_json`: a JSON page of data events, descending the chain.
+    /// `serve_page::<JsonPages>`: a JSON page of data events, descending the chain.
     pub fn inherited_json(
         &mut self,
         source: &str,
