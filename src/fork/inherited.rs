@@ -10,6 +10,7 @@
 //! Inherited control events configure nothing on the fork and are not
 //! delivered; ephemeral events are not inherited.
 
+use super::segment::Segment;
 use super::store;
 use crate::event::{BodyEncoding, ControlType, StoredEvent, TypeKind};
 use crate::limits::{ALARM_RETRY_MS, INHERITED_PAGE_ROWS, MAX_INHERITED_PAGES_HELD, MAX_INHERITED_PAGE_BYTES};
@@ -79,21 +80,9 @@ pub struct InheritedPage {
     pub events: Vec<WireEvent>,
 }
 
-/// What a source answers a fork's ask for inherited events.
-#[derive(Debug, Clone)]
-pub enum EventSegment {
-    /// Its own data events.
-    Local(InheritedPage),
-    /// Below its own fork point: its source's (one hop further).
-    Deeper {
-        source: StreamPath,
-        after: u64,
-        through: u64,
-    },
-}
-
-/// The page a fork's subscriptions want next: its source's events after
-/// `after` through `through` (the fork point).
+/// A range of a fork's source: its events after `after` through `through`
+/// (never past the fork point). The page a fork's read or subscriptions
+/// want next, or the one a source passes one hop down a chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InheritedWant {
     pub source: StreamPath,
@@ -125,25 +114,19 @@ impl<S: Storage> Stream<S> {
     /// The source's side: its data events after `after` through `through`
     /// (one page), or its own source's when below its own fork point.
     /// Served while soft-deleted (§18).
-    pub fn inherited_events(&self, after: u64, through: u64) -> Result<EventSegment, StorageError> {
-        if let Some(origin) = store::origin(&self.storage)? {
-            if after < origin.fork_point {
-                if let Ok(source) = StreamPath::parse(&origin.source_path) {
-                    return Ok(EventSegment::Deeper {
-                        source,
-                        after,
-                        through: through.min(origin.fork_point),
-                    });
-                }
-            }
-        }
+    pub fn inherited_events(&self, after: u64, through: u64) -> Result<Segment<InheritedPage>, StorageError> {
+        self.segment(after, through, || self.own_events_page(after, through))
+    }
+
+    /// One page of this stream's own data events after `after` through `through`.
+    fn own_events_page(&self, after: u64, through: u64) -> Result<InheritedPage, StorageError> {
         let end = through.min(self.head());
         if after >= end {
-            return Ok(EventSegment::Local(InheritedPage {
+            return Ok(InheritedPage {
                 after,
                 next: after,
                 events: Vec::new(),
-            }));
+            });
         }
         let page = rows::read_window(
             &self.storage,
@@ -165,7 +148,7 @@ impl<S: Storage> Stream<S> {
             .filter(|event| ControlType::classify(&event.event_type) == TypeKind::Ordinary)
             .map(WireEvent::from)
             .collect();
-        Ok(EventSegment::Local(InheritedPage { after, next, events }))
+        Ok(InheritedPage { after, next, events })
     }
 
     /// Source offsets `1..=fork_point` are this fork's prefix; 0 when it is
@@ -217,17 +200,7 @@ impl<S: Storage> Stream<S> {
         let Some(after) = self.memory.inherited.wanted_after.take() else {
             return Ok(None);
         };
-        let Some(origin) = store::origin(&self.storage)? else {
-            return Ok(None);
-        };
-        let Ok(source) = StreamPath::parse(&origin.source_path) else {
-            return Ok(None);
-        };
-        Ok((after < origin.fork_point).then_some(InheritedWant {
-            source,
-            after,
-            through: origin.fork_point,
-        }))
+        self.source_range(after, u64::MAX)
     }
 
     /// Keeps a fetched page for the scans (the oldest one goes past

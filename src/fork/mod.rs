@@ -6,12 +6,14 @@
 //!
 //! - [`store`]: the rows of migration `0011_forks.sql`.
 //! - [`source`]: the source's side — grant, release, soft delete.
+//! - [`segment`]: where a read falls — the fork's own rows or its source's.
 //! - [`inherited`]: the source's data events for the fork's subscriptions.
 //! - The fork's side of the protocol face is `durable_streams/face/fork.rs`.
 
 pub mod inherited;
 pub mod native;
 pub mod read;
+pub mod segment;
 pub mod source;
 pub mod store;
 

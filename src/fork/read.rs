@@ -5,10 +5,9 @@
 //! reads. A read at or past the fork point is an ordinary read.
 
 use super::inherited::{InheritedPage, InheritedWant};
-use super::store;
+use super::segment::Segment;
 use crate::event::{CommittedEvent, StoredEvent};
 use crate::limits::MAX_READ_BYTES;
-use crate::path::StreamPath;
 use crate::storage::Storage;
 use crate::storage::StorageError;
 use crate::stream::page_json;
@@ -22,21 +21,11 @@ impl<S: Storage> Stream<S> {
     /// fork's fork point. `None` for a soft-deleted fork too: the ordinary
     /// read answers its 410.
     pub fn range_read_want(&self, query: &RangeQuery) -> Result<Option<InheritedWant>, ReadError> {
-        if self.lifetime.is_none() || self.is_soft_deleted()? {
+        if self.lifetime.is_none() || self.is_soft_deleted()? || self.fork_point()? == 0 {
             return Ok(None);
         }
-        let Some(origin) = store::origin(&self.storage)? else {
-            return Ok(None);
-        };
         let after = self.read_start(query.after, query.from_earliest)?;
-        let Ok(source) = StreamPath::parse(&origin.source_path) else {
-            return Ok(None);
-        };
-        Ok((after < origin.fork_point).then_some(InheritedWant {
-            source,
-            after,
-            through: origin.fork_point,
-        }))
+        Ok(self.source_range(after, u64::MAX)?)
     }
 
     /// The read [`Stream::range_read_want`] asked for, with the page fetched.
@@ -81,17 +70,7 @@ impl<S: Storage> Stream<S> {
         if self.lifetime.is_none() || offset == 0 || self.is_soft_deleted()? {
             return Ok(None);
         }
-        let Some(origin) = store::origin(&self.storage)? else {
-            return Ok(None);
-        };
-        let Ok(source) = StreamPath::parse(&origin.source_path) else {
-            return Ok(None);
-        };
-        Ok((offset <= origin.fork_point).then_some(InheritedWant {
-            source,
-            after: offset - 1,
-            through: offset,
-        }))
+        Ok(self.source_range(offset - 1, offset)?)
     }
 
     /// The point read [`Stream::point_read_want`] asked for: the inherited
@@ -123,18 +102,6 @@ pub struct InheritedJson {
     pub next: u64,
 }
 
-/// What a source answers a fork's native read.
-#[derive(Debug, Clone)]
-pub enum JsonSegment {
-    Local(InheritedJson),
-    /// Below its own fork point: its source's (one hop further).
-    Deeper {
-        source: StreamPath,
-        after: u64,
-        through: u64,
-    },
-}
-
 impl<S: Storage> Stream<S> {
     /// Whether native reads of this fork splice its source's JSON pages (a
     /// stream of byte messages builds its events in Rust, §17).
@@ -144,25 +111,24 @@ impl<S: Storage> Stream<S> {
 
     /// The source's side: at most `limit` data events after `after` through
     /// `through` as JSON, within one read's byte budget.
-    pub fn inherited_events_json(&self, after: u64, through: u64, limit: u64) -> Result<JsonSegment, StorageError> {
-        if let Some(origin) = store::origin(&self.storage)? {
-            if after < origin.fork_point {
-                if let Ok(source) = StreamPath::parse(&origin.source_path) {
-                    return Ok(JsonSegment::Deeper {
-                        source,
-                        after,
-                        through: through.min(origin.fork_point),
-                    });
-                }
-            }
-        }
+    pub fn inherited_events_json(
+        &self,
+        after: u64,
+        through: u64,
+        limit: u64,
+    ) -> Result<Segment<InheritedJson>, StorageError> {
+        self.segment(after, through, || self.own_json_page(after, through, limit))
+    }
+
+    /// One JSON page of this stream's own data events after `after` through `through`.
+    fn own_json_page(&self, after: u64, through: u64, limit: u64) -> Result<InheritedJson, StorageError> {
         let end = through.min(self.head());
         if after >= end {
-            return Ok(JsonSegment::Local(InheritedJson {
+            return Ok(InheritedJson {
                 events_json: "[]".to_owned(),
                 count: 0,
                 next: after,
-            }));
+            });
         }
         let rows = page_json::Rows {
             after,
@@ -175,11 +141,11 @@ impl<S: Storage> Stream<S> {
             (false, Some(last)) => last,
             _ => end,
         };
-        Ok(JsonSegment::Local(InheritedJson {
+        Ok(InheritedJson {
             events_json: page.events_json,
             count: page.count,
             next,
-        }))
+        })
     }
 
     /// A native read of this fork below its fork point from the source's

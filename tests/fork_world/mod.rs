@@ -14,8 +14,9 @@
 use crate::common::{self, inputs, memory_stream};
 use std::collections::BTreeMap;
 use tributary::delivery::{DeliveryPlan, Outcome, Turn};
-use tributary::durable_streams::face::{Continued, Inherited, Method, ProtocolAnswer, ProtocolRequest, Segment, Then};
-use tributary::fork::inherited::{EventSegment, InheritedPage};
+use tributary::durable_streams::face::{Continued, Inherited, Method, ProtocolAnswer, ProtocolRequest, Then};
+use tributary::fork::inherited::InheritedPage;
+use tributary::fork::segment::Segment;
 use tributary::fork::store as fork_store;
 use tributary::limits::{ALARM_RETRY_MS, MAX_INHERITED_FETCHES_PER_TURN};
 use tributary::limits::{MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS, MAX_READ_BYTES};
@@ -158,8 +159,8 @@ impl World {
             .unwrap()
         {
             Segment::Local(page) => page,
-            Segment::Deeper { source, after, through } => {
-                self.read_page(source.as_str(), after, through, hops + 1, max_bytes)
+            Segment::Deeper(range) => {
+                self.read_page(range.source.as_str(), range.after, range.through, hops + 1, max_bytes)
             }
         }
     }
@@ -236,14 +237,12 @@ impl World {
         panic!("a delivery turn that never ends");
     }
 
-    /// `inherited::serve`: a page of data events, descending the chain.
+    /// `serve_page::<EventPages>`: a page of data events, descending the chain.
     pub fn inherited_page(&mut self, source: &str, after: u64, through: u64, hops: u64) -> InheritedPage {
         assert!(hops <= MAX_FORK_HOPS, "a page crossed more forks than its budget");
         match self.stream(source).inherited_events(after, through).unwrap() {
-            EventSegment::Local(page) => page,
-            EventSegment::Deeper { source, after, through } => {
-                self.inherited_page(source.as_str(), after, through, hops + 1)
-            }
+            Segment::Local(page) => page,
+            Segment::Deeper(range) => self.inherited_page(range.source.as_str(), range.after, range.through, hops + 1),
         }
     }
 
@@ -318,7 +317,7 @@ impl World {
         serde_json::from_str(&body).unwrap()
     }
 
-    /// `inherited::serve_json`: a JSON page of data events, descending the chain.
+    /// `serve_page::<JsonPages>`: a JSON page of data events, descending the chain.
     pub fn inherited_json(
         &mut self,
         source: &str,
@@ -333,9 +332,9 @@ impl World {
             .inherited_events_json(after, through, limit)
             .unwrap()
         {
-            tributary::fork::read::JsonSegment::Local(page) => page,
-            tributary::fork::read::JsonSegment::Deeper { source, after, through } => {
-                self.inherited_json(source.as_str(), after, through, limit, hops + 1)
+            Segment::Local(page) => page,
+            Segment::Deeper(range) => {
+                self.inherited_json(range.source.as_str(), range.after, range.through, limit, hops + 1)
             }
         }
     }

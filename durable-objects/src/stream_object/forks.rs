@@ -4,21 +4,23 @@
 //! hop further, at most `MAX_FORK_HOPS` deep; a release the source did not
 //! acknowledge stays in the outbox and is sent again from the alarm.
 
-use super::fork_calls::{call, parsed, to_json, ReadAsk};
+use super::fork_calls::{call, parsed, serve_page, to_json, PageKind, ReadAsk};
+use super::inherited::{EventPages, JsonPages};
 use super::StreamObject;
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use serde::{Deserialize, Serialize};
-use tributary::durable_streams::face::{Inherited, ProtocolAnswer, Segment};
+use tributary::durable_streams::face::{Inherited, ProtocolAnswer};
 use tributary::error::{ApiError, ErrorCode};
+use tributary::fork::segment::Segment;
 use tributary::fork::source::{ForkAsk, ForkGrant, GrantError};
 use tributary::fork::store::{self as fork_store, ReleaseRow};
-use tributary::limits::{
-    ALARM_RETRY_MS, MAX_FORK_HOPS, MAX_FORK_READ_SEGMENTS, MAX_FORK_RELEASES_PER_TURN, MAX_READ_BYTES,
-};
+use tributary::limits::{ALARM_RETRY_MS, MAX_FORK_READ_SEGMENTS, MAX_FORK_RELEASES_PER_TURN, MAX_READ_BYTES};
 use tributary::path::StreamPath;
 use tributary::route::internal::{ForkCall, FORK_ANY_HEADER, FORK_NEXT_HEADER, PATH_HEADER};
 use tributary::route::BodyLimit;
+use tributary::storage::StorageError;
+use tributary::stream::Stream;
 use worker::{Env, Headers, Request, Response, Result};
 
 /// A fork's release of its source's lifetime.
@@ -136,9 +138,9 @@ pub async fn serve(
     }
     match fork_call {
         ForkCall::Acquire => serve_acquire(object, &body),
-        ForkCall::Read => serve_read(object, project, &body).await,
-        ForkCall::Events => super::inherited::serve(object, project, &body).await,
-        ForkCall::Page => super::inherited::serve_json(object, project, &body).await,
+        ForkCall::Read => serve_page::<MessagePages>(object, project, &body).await,
+        ForkCall::Events => serve_page::<EventPages>(object, project, &body).await,
+        ForkCall::Page => serve_page::<JsonPages>(object, project, &body).await,
         ForkCall::Release => serve_release(object, &body).await,
     }
 }
@@ -167,52 +169,25 @@ fn serve_acquire(object: &StreamObject, body: &[u8]) -> Result<Response> {
     }
 }
 
-async fn serve_read(object: &StreamObject, project: &str, body: &[u8]) -> Result<Response> {
-    let ask: ReadAsk = match parsed(body) {
-        Ok(ask) => ask,
-        Err(response) => return response,
-    };
-    let segment = {
-        let slot = object.stream_slot().borrow();
-        match slot.as_ref() {
-            Some(stream) => stream.inherited_segment(ask.after, ask.through, ask.max_bytes),
-            None => return responses::error(ErrorCode::Internal, "stream not open"),
-        }
-    };
-    let page = match segment {
-        Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
-        Ok(Segment::Local(page)) => page,
-        Ok(Segment::Deeper { .. }) if ask.hops >= MAX_FORK_HOPS => {
-            return responses::error(ErrorCode::Internal, "a fork chain deeper than a read may cross (§12)");
-        }
-        Ok(Segment::Deeper { source, after, through }) => {
-            let deeper = ReadAsk {
-                after,
-                through,
-                hops: ask.hops + 1,
-                max_bytes: ask.max_bytes,
-                limit: ask.limit,
-            };
-            match read_page(object.env(), project, &source, &deeper).await? {
-                Ok(page) => page,
-                Err(refused) => return to_response(refused),
-            }
-        }
-    };
-    let headers = Headers::new();
-    headers.set(FORK_NEXT_HEADER, &page.next.to_string())?;
-    headers.set(FORK_ANY_HEADER, if page.any { "1" } else { "0" })?;
-    Ok(Response::from_bytes(page.body)?.with_headers(headers))
-}
+/// Protocol messages (`/internal/fork/read`): one page body of the fork's
+/// content type, stitched by [`read_prefix`]; where it ends and whether it
+/// holds any message travel as headers.
+struct MessagePages;
 
-pub(super) fn to_response(answer: ProtocolAnswer) -> Result<Response> {
-    let headers = Headers::new();
-    for (name, value) in &answer.headers {
-        headers.append(name, value)?;
+impl PageKind for MessagePages {
+    type Page = Inherited;
+    const CALL: &'static str = "read";
+
+    fn segment(stream: &Stream<DoSql>, ask: &ReadAsk) -> std::result::Result<Segment<Inherited>, StorageError> {
+        stream.inherited_segment(ask.after, ask.through, ask.max_bytes)
     }
-    Ok(Response::from_bytes(answer.body)?
-        .with_status(answer.status)
-        .with_headers(headers))
+
+    fn response(page: Inherited) -> Result<Response> {
+        let headers = Headers::new();
+        headers.set(FORK_NEXT_HEADER, &page.next.to_string())?;
+        headers.set(FORK_ANY_HEADER, if page.any { "1" } else { "0" })?;
+        Ok(Response::from_bytes(page.body)?.with_headers(headers))
+    }
 }
 
 async fn serve_release(object: &StreamObject, body: &[u8]) -> Result<Response> {

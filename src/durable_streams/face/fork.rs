@@ -9,6 +9,7 @@ use crate::durable_streams::expiry::{Expiry, StoredExpiry};
 use crate::durable_streams::headers::{CreateHeaders, ForkHeaders};
 use crate::durable_streams::media_type::MediaType;
 use crate::durable_streams::response;
+use crate::fork::segment::Segment;
 use crate::fork::store::{self as fork_store, OriginRow, ReleaseRow};
 use crate::fork::{ForkAsk, ForkGrant, ForkRefusal};
 use crate::limits::FORK_ACQUIRE_GRACE_MS;
@@ -66,19 +67,6 @@ pub(super) fn join_bodies(mut first: Vec<u8>, second: &[u8], json: bool) -> Vec<
     joined.extend_from_slice(&b);
     joined.push(b']');
     joined
-}
-
-/// What a source answers a read of its prefix.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Segment {
-    /// Its own messages.
-    Local(Inherited),
-    /// Below its own fork point: its source's (one hop further).
-    Deeper {
-        source: StreamPath,
-        after: u64,
-        through: u64,
-    },
 }
 
 /// `Stream-Forked-From` as a stream path: the protocol face's URL path
@@ -246,26 +234,22 @@ impl<S: Storage> Stream<S> {
     /// `after` through `through` (one page), or its own source's when that
     /// is below its own fork point. Served while soft-deleted (§18).
     /// `max_bytes` is what the fork's read has left of its budget (§12).
-    pub fn inherited_segment(&self, after: u64, through: u64, max_bytes: usize) -> Result<Segment, StorageError> {
-        if let Some(origin) = fork_store::origin(&self.storage)? {
-            if after < origin.fork_point {
-                if let Ok(source) = StreamPath::parse(&origin.source_path) {
-                    return Ok(Segment::Deeper {
-                        source,
-                        after,
-                        through: through.min(origin.fork_point),
-                    });
-                }
-            }
-        }
-        let face = self.face()?;
-        let page = self.message_page_through(&face, after, through.min(self.head()), max_bytes)?;
-        let any = !page.messages.is_empty();
-        Ok(Segment::Local(Inherited {
-            body: super::read::page_body(&face, page.messages),
-            next: page.next,
-            any,
-        }))
+    pub fn inherited_segment(
+        &self,
+        after: u64,
+        through: u64,
+        max_bytes: usize,
+    ) -> Result<Segment<Inherited>, StorageError> {
+        self.segment(after, through, || {
+            let face = self.face()?;
+            let page = self.message_page_through(&face, after, through.min(self.head()), max_bytes)?;
+            let any = !page.messages.is_empty();
+            Ok(Inherited {
+                body: super::read::page_body(&face, page.messages),
+                next: page.next,
+                any,
+            })
+        })
     }
 
     /// Whether this stream's content type reads as JSON arrays.

@@ -17,7 +17,7 @@ mod read;
 pub mod store;
 mod write;
 
-pub use fork::{Inherited, Segment};
+pub use fork::Inherited;
 pub use read::SseStep;
 
 use super::response::{Headers, SECURITY_HEADERS};
