@@ -69,6 +69,9 @@ pub const MAX_SCAN_ROWS: u64 = 10_000;
 /// Rows read from SQLite per page while scanning (bounded in bytes too, by
 /// [`MAX_READ_BYTES`]).
 pub const SCAN_PAGE_ROWS: u64 = 200;
+/// Bytes of event rows one planning pass keeps to share between scans at
+/// the same cursor (§12); the oldest page kept goes first.
+pub const SHARED_READ_BYTES: usize = 1024 * 1024;
 /// Rows per page while rebuilding the reduced state from the log (§5):
 /// control events and copies are small (≤ 256 KiB each); 64 of them bound
 /// a rebuild page to 16 MiB at worst.

@@ -89,3 +89,59 @@ fn s13_a_delivery_into_a_full_journal_costs_one_statement_more() {
         "a full journal costs {full:.2} statements a delivery, one with room {open:.2}"
     );
 }
+
+/// One planning pass reads a window of the log once (§12): ten webhooks at
+/// the same cursor share the page the first of them read, and copies of a
+/// fan-out likewise.
+#[test]
+fn s12_one_planning_pass_reads_the_page_ten_scans_at_one_cursor_share() {
+    let mut world = World::new(21);
+    world.set_deployment(
+        "/shared",
+        tributary::deployment::Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        },
+    );
+    for i in 0..10 {
+        world.append("/shared", json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
+            "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}}));
+    }
+    let events: Vec<_> = (0..5).map(|n| json!({"type": "data", "payload": {"n": n}})).collect();
+    world.append("/shared", json!({ "events": events }));
+    let (now, entropy) = (world.now, world.entropy());
+    let stream = world.stream("/shared");
+    stream.storage().take_statement_counts();
+    let mut turn = tributary::delivery::Turn::begin(now);
+    let plans = turn.plan_due(stream, now, entropy).unwrap();
+    assert_eq!(plans.len(), 10, "every subscription planned in one pass");
+    assert!(plans
+        .iter()
+        .all(|plan| plan.events.len() == 1 && plan.events[0].offset == 11));
+    let reads: u64 = stream
+        .storage()
+        .take_statement_counts()
+        .iter()
+        .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
+        .map(|(_, n)| n)
+        .sum();
+    // Scans from the beginning pass the ten configurations in pages of 1, 2,
+    // 4, 8 rows (offsets 1..=11): four reads, whoever scans.
+    assert_eq!(reads, 4, "the ten scans read their pages once");
+    // Outside a pass nothing is kept: the next pass reads again.
+    let mut turn = tributary::delivery::Turn::begin(now);
+    for plan in &plans {
+        turn.complete(stream, plan, tributary::delivery::Outcome::Delivered, now, entropy)
+            .unwrap();
+    }
+    stream.storage().take_statement_counts();
+    assert_eq!(turn.plan_due(stream, now, entropy).unwrap().len(), 10);
+    let reads: u64 = stream
+        .storage()
+        .take_statement_counts()
+        .iter()
+        .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(reads, 1, "the next pass reads the next page once");
+}

@@ -17,6 +17,7 @@ mod replay;
 mod scan;
 mod settle;
 mod shape;
+pub(crate) mod shared_reads;
 pub mod stats;
 mod turn;
 

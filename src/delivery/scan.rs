@@ -195,18 +195,15 @@ impl Scan {
                 page_rows = page_rows.saturating_mul(2).min(SCAN_PAGE_ROWS);
                 continue;
             }
-            let page = crate::stream::rows::read_window(
-                &stream.storage,
-                crate::stream::rows::Window {
-                    after: self.scanned,
-                    through: window_end,
-                    ephemeral_after: crate::stream::rows::NO_EPHEMERAL,
-                    max_rows: page_rows,
-                    max_bytes: MAX_READ_BYTES,
-                },
-            )?;
-            for event in page.events {
-                if let Some(end) = self.step(stream, scope, &event)? {
+            let page = stream.scan_window(crate::stream::rows::Window {
+                after: self.scanned,
+                through: window_end,
+                ephemeral_after: crate::stream::rows::NO_EPHEMERAL,
+                max_rows: page_rows,
+                max_bytes: MAX_READ_BYTES,
+            })?;
+            for event in &page.events {
+                if let Some(end) = self.step(stream, scope, event)? {
                     return Ok(end);
                 }
             }

@@ -304,20 +304,23 @@ impl Turn {
             return Ok(plans);
         }
         self.trim(stream, now_ms, entropy)?;
-        for key in self.due(stream, now_ms)? {
-            // Each send fills a place of the key: at most its capacity.
-            for _place in 0..MAX_DELIVERY_CONCURRENCY {
-                match self.plan(stream, &key, now_ms, entropy)? {
-                    Planned::Send(plan) => plans.push(*plan),
-                    Planned::Nothing | Planned::Busy | Planned::WaitsForLogBudget => break,
-                    Planned::OverBudget => return Ok(plans),
-                }
-                if self.is_busy(&key) {
-                    break;
+        // Scans at the same cursor share the page the first one read.
+        stream.sharing_reads(|stream| {
+            for key in self.due(stream, now_ms)? {
+                // Each send fills a place of the key: at most its capacity.
+                for _place in 0..MAX_DELIVERY_CONCURRENCY {
+                    match self.plan(stream, &key, now_ms, entropy)? {
+                        Planned::Send(plan) => plans.push(*plan),
+                        Planned::Nothing | Planned::Busy | Planned::WaitsForLogBudget => break,
+                        Planned::OverBudget => return Ok(plans),
+                    }
+                    if self.is_busy(&key) {
+                        break;
+                    }
                 }
             }
-        }
-        Ok(plans)
+            Ok(plans)
+        })
     }
 
     /// Whether the shell should yield to waiting requests (appends, reads,

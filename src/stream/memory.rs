@@ -19,6 +19,9 @@ pub(crate) struct Memory {
     pub soft_deleted: std::cell::Cell<Option<bool>>,
     /// A fork's inherited pages for its subscriptions (§18).
     pub inherited: crate::fork::inherited::Held,
+    /// The page a planning pass shares between its scans (§12); `None`
+    /// outside a pass.
+    pub shared_reads: Option<crate::delivery::shared_reads::SharedReads>,
 }
 
 /// The in-memory half of one subscription's runtime.

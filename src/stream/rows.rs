@@ -62,7 +62,7 @@ pub(crate) const ROW_BYTES: &str = "octet_length(type) + octet_length(payload) +
 const MAX_ROW_BYTES: usize = crate::limits::MAX_EVENT_BYTES + 64 * 1024;
 
 /// Which rows a bounded read may return.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Window {
     /// Exclusive lower offset.
     pub after: u64,

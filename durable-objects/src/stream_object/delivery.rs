@@ -16,6 +16,7 @@ use crate::platform::sql_driver::DoSql;
 use crate::platform::timers::within;
 use crate::senders::{at_once, send, Sender};
 use futures_util::stream::{FuturesUnordered, StreamExt};
+use futures_util::FutureExt;
 use std::future::Future;
 use std::pin::Pin;
 use tributary::delivery::{replay_answer, Completion, DeliveryPlan, Outcome, Replay, ReplayNext, Turn};
@@ -295,6 +296,19 @@ pub async fn run(object: &StreamObject) -> Result<()> {
             turn.yielded(platform::now_ms());
         }
         complete(object, &mut turn, &plan, outcome)?;
+        // Every other send that has already answered completes before the
+        // next plan, so one planning pass serves them together (their scans
+        // at the same cursor share a page, §12); at most what is in flight,
+        // and never past a due yield.
+        for _ready in 0..sending.len() {
+            if turn.should_yield(platform::now_ms()) {
+                break;
+            }
+            let Some(Some((plan, outcome))) = sending.next().now_or_never() else {
+                break;
+            };
+            complete(object, &mut turn, &plan, outcome)?;
+        }
     }
     // Unreachable by the budget's arithmetic; were it reached, the sends
     // still out are dropped and their in-flight deadlines retry them (§6 rule 6).
