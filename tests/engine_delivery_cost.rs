@@ -145,3 +145,56 @@ fn s12_one_planning_pass_reads_the_page_ten_scans_at_one_cursor_share() {
         .sum();
     assert_eq!(reads, 1, "the next pass reads the next page once");
 }
+
+/// Statements per delivery as the shell's alarm turn runs them
+/// (`World::invocation`): ten subscriptions answered together are planned in
+/// one pass and share its reads, so each of their deliveries costs less than
+/// one subscription's (§12).
+#[test]
+fn s12_in_the_alarms_turn_ten_subscriptions_cost_less_a_delivery_than_one() {
+    let mut per_delivery = Vec::new();
+    for subs in [1usize, 10] {
+        let mut world = World::new(22);
+        world.set_deployment(
+            "/turn",
+            tributary::deployment::Deployment {
+                allow_insecure_webhooks: true,
+                ..Default::default()
+            },
+        );
+        for i in 0..subs {
+            world.append("/turn", json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
+                "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": {"start": "now", "onFailingEvent": "halt"}}}}));
+        }
+        world.run(&["/turn"], 1000, &mut |_| Network::Deliver);
+        let events: Vec<_> = (0..EVENTS)
+            .map(|n| json!({"type": "data", "payload": {"n": n}}))
+            .collect();
+        world.append("/turn", json!({ "events": events }));
+        let before = world.external.len();
+        world.stream("/turn").storage().take_statement_counts();
+        for _ in 0..100 {
+            world.invocation("/turn", &mut |_| Network::Deliver);
+            if world.external.len() - before >= subs * EVENTS as usize {
+                break;
+            }
+        }
+        let deliveries = (world.external.len() - before) as f64;
+        let counts = world.stream("/turn").storage().take_statement_counts();
+        let total: u64 = counts.values().sum();
+        per_delivery.push(total as f64 / deliveries);
+        println!(
+            "{subs} subscriptions: {:.2} statements per delivery ({deliveries} deliveries)",
+            total as f64 / deliveries
+        );
+        for (sql, n) in &counts {
+            println!("{:6.2}  {}", *n as f64 / deliveries, &sql[..sql.len().min(140)]);
+        }
+    }
+    let (one, ten) = (per_delivery[0], per_delivery[1]);
+    assert!(one <= 7.5, "one subscription: {one:.2} statements a delivery");
+    assert!(
+        ten <= one * 0.8,
+        "ten subscriptions: {ten:.2} statements a delivery, one: {one:.2}"
+    );
+}

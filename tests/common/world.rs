@@ -214,8 +214,9 @@ impl World {
     /// (`durable-objects/src/stream_object/delivery.rs::run`): the turn's
     /// retention work, then every due subscription planned each round, log
     /// lines written the moment they are planned (their completion needs no
-    /// I/O), other sends through `network`, completions taken in order, and
-    /// a yield whenever the turn asks for one. The clock does not move, as
+    /// I/O), other sends through `network`, completions taken in order (every
+    /// send already answered completes before the next plan), and a yield
+    /// whenever the turn asks for one. The clock does not move, as
     /// the Workers clock does not without I/O.
     pub fn invocation(&mut self, source: &str, network: &mut dyn FnMut(&DeliveryPlan) -> Network) -> Invocation {
         let now = self.now;
@@ -253,6 +254,29 @@ impl World {
             let completion = self.complete_in(&mut turn, source, &plan, outcome);
             report.completions.push(completion);
             stretch += 1;
+            // As the shell: every other send already answered (here, all of
+            // them) completes before the next plan, unless a yield is due.
+            for _ready in 0..sending.len() {
+                if turn.should_yield(now) {
+                    break;
+                }
+                let Some((plan, done)) = sending.pop_front() else {
+                    break;
+                };
+                let outcome = match done {
+                    Some(outcome) => outcome,
+                    None => match self.outcome_of(&plan, network(&plan)) {
+                        Some(outcome) => outcome,
+                        None => {
+                            report.stretches.push(stretch);
+                            return report;
+                        }
+                    },
+                };
+                let completion = self.complete_in(&mut turn, source, &plan, outcome);
+                report.completions.push(completion);
+                stretch += 1;
+            }
         }
         report.stretches.push(stretch);
         report
