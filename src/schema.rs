@@ -22,6 +22,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (12, include_str!("../migrations/0012_send_lease.sql")),
     (13, include_str!("../migrations/0013_catalog_soft_delete.sql")),
     (14, include_str!("../migrations/0014_journal_rows.sql")),
+    (15, include_str!("../migrations/0015_window_lease.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.

@@ -319,10 +319,14 @@ fn s8_a_crash_resends_only_what_was_in_flight_never_what_completed_ahead() {
     );
     assert_eq!(plan_of(&after, 2).delivery_id, plan_of(&before, 2).delivery_id);
     assert_eq!(plan_of(&after, 2).attempt, 1, "a lost send spends no attempt");
-    // The dead instance's send of 2 still answers: it completes the slot,
-    // and the resend's answer is then stale.
+    // The dead instance's send of 2 answers late: the slot went again under
+    // a new lease, so only the resend is answered (§6 rule 7), once.
     assert_eq!(
         driver.complete(&plan_of(&before, 2), Outcome::Delivered),
+        Completion::Stale
+    );
+    assert_eq!(
+        driver.complete(&plan_of(&after, 2), Outcome::Delivered),
         Completion::Acknowledged { through: 2 }
     );
     assert_eq!(

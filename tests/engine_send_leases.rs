@@ -187,3 +187,59 @@ fn s6_an_isolation_and_a_halt_are_each_taken_once() {
         "one halt fact"
     );
 }
+
+/// A concurrent window's slots (§8 `concurrency`) hold a lease too: a lost
+/// send of a slot, resent after its deadline, answers nothing when its late
+/// result arrives — no false dead letter, no retry under the live send —
+/// and the live send's answer completes the slot, once.
+#[test]
+fn s8_a_dead_instances_failure_does_not_settle_a_window_slot_sent_again() {
+    let mut driver = Driver::new("/lease-window");
+    let retry = json!({"maxAttempts": 1, "initialBackoffMs": 10, "maxBackoffMs": 10});
+    let configured = driver.configure("hook", "webhook-post", json!({"retry": retry, "concurrency": 2}));
+    assert_eq!(configured.0, 201, "{}", configured.1);
+    assert_eq!(driver.data(2), vec![2, 3]);
+    let dead = driver.plan();
+    assert_eq!(offsets(&dead), vec![2, 3], "two slots in flight");
+    driver.crash();
+    driver.now += 10 * 60 * 1000;
+    let live = driver.plan();
+    assert_eq!(
+        offsets(&live),
+        vec![2, 3],
+        "the lost sends go again after their deadline"
+    );
+    for (dead, live) in dead.iter().zip(&live) {
+        assert_eq!(
+            (&dead.delivery_id, dead.attempt),
+            (&live.delivery_id, live.attempt),
+            "same slot, same attempt number: only the send differs"
+        );
+    }
+
+    // The dead instance's sends answer late: a failure (one attempt allowed,
+    // so taking it would dead-letter) and a success.
+    assert_eq!(
+        driver.complete(&dead[0], Outcome::transient("connection reset")),
+        Completion::Stale
+    );
+    assert_eq!(driver.complete(&dead[1], Outcome::Delivered), Completion::Stale);
+    assert!(driver.letters("hook").is_empty(), "nothing dead-lettered");
+    assert_eq!(driver.cursor("hook"), 1, "the cursor waits for the live sends");
+
+    assert_eq!(
+        driver.complete(&live[1], Outcome::Delivered),
+        Completion::Acknowledged { through: 3 }
+    );
+    assert_eq!(
+        driver.complete(&live[0], Outcome::Delivered),
+        Completion::Acknowledged { through: 2 }
+    );
+    assert_eq!(driver.cursor("hook"), 3);
+    assert_eq!(
+        driver.complete(&live[0], Outcome::Delivered),
+        Completion::Stale,
+        "answered once"
+    );
+    assert!(driver.letters("hook").is_empty());
+}

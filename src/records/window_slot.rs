@@ -12,7 +12,7 @@ use super::columns::Named;
 use crate::storage::{SqlValue, StorageError};
 
 /// Columns of `delivery_window`, in [`SELECT`] and [`INSERT`] order.
-pub const COLUMNS: [&str; 9] = [
+pub const COLUMNS: [&str; 10] = [
     "subscription_key",
     "run_offset",
     "event_offset",
@@ -22,30 +22,31 @@ pub const COLUMNS: [&str; 9] = [
     "in_flight_deadline_at_ms",
     "last_error",
     "completed",
+    "send_lease",
 ];
 
 /// The slots of one run (`subscription_key = ? AND run_offset = ?`) in
 /// offset order, from `event_offset > ?`, at most `LIMIT ?`.
 pub const SELECT: &str = "SELECT subscription_key, run_offset, event_offset, delivery_id, attempt, \
-     next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed FROM delivery_window \
+     next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease FROM delivery_window \
      WHERE subscription_key = ? AND run_offset = ? AND event_offset > ? ORDER BY event_offset LIMIT ?";
 
 /// The open slots (not completed) of one run (`subscription_key = ? AND
 /// run_offset = ?`) in offset order, at most `LIMIT ?`.
 pub const SELECT_OPEN_OF_RUN: &str = "SELECT subscription_key, run_offset, event_offset, delivery_id, attempt, \
-     next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed FROM delivery_window \
+     next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease FROM delivery_window \
      WHERE subscription_key = ? AND run_offset = ? AND completed = 0 ORDER BY event_offset LIMIT ?";
 
 /// The open slots (not completed) of every subscription, by key and offset,
 /// at most `LIMIT ?`.
 pub const SELECT_OPEN: &str = "SELECT subscription_key, run_offset, event_offset, delivery_id, attempt, \
-     next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed FROM delivery_window \
+     next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease FROM delivery_window \
      WHERE completed = 0 ORDER BY subscription_key, event_offset LIMIT ?";
 
 /// Plans one slot; a slot of that offset already planned stays as it is.
 pub const INSERT: &str = "INSERT OR IGNORE INTO delivery_window (subscription_key, run_offset, event_offset, \
-     delivery_id, attempt, next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed) \
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+     delivery_id, attempt, next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease) \
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct WindowSlot {
@@ -64,6 +65,10 @@ pub struct WindowSlot {
     /// Delivered or dead-lettered (and journaled); the cursor has not passed
     /// it yet because an earlier offset is still open.
     pub completed: bool,
+    /// The lease of its send in flight (§6 rules 6, 7): raised each time it
+    /// is sent and each time a result is taken; only the send carrying it
+    /// is answered. Column `send_lease` (migration 0015).
+    pub send_lease: u64,
 }
 
 impl WindowSlot {
@@ -80,6 +85,7 @@ impl WindowSlot {
             in_flight_deadline_at_ms: named.optional_int("in_flight_deadline_at_ms")?,
             last_error: named.optional_text("last_error")?,
             completed: named.int("completed")? != 0,
+            send_lease: named.count("send_lease")?,
         })
     }
 
@@ -95,6 +101,7 @@ impl WindowSlot {
             self.in_flight_deadline_at_ms.into(),
             self.last_error.clone().into(),
             self.completed.into(),
+            self.send_lease.into(),
         ]
     }
 
@@ -135,12 +142,13 @@ mod tests {
                 proptest::option::of(any::<i64>()),
                 proptest::option::of(".{0,40}"),
                 any::<bool>(),
+                0..SAFE,
             ),
         )
             .prop_map(
                 |(
                     (subscription_key, generation, event_offset, delivery_id, attempt),
-                    (next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed),
+                    (next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease),
                 )| WindowSlot {
                     subscription_key,
                     cursor_changed_at_source_offset: generation,
@@ -151,6 +159,7 @@ mod tests {
                     in_flight_deadline_at_ms,
                     last_error,
                     completed,
+                    send_lease,
                 },
             )
     }
@@ -195,6 +204,7 @@ mod tests {
             in_flight_deadline_at_ms: None,
             last_error: None,
             completed: false,
+            send_lease: 0,
         };
         assert!(slot.ready(0));
         assert_eq!(slot.due_at(), Some(i64::MIN));

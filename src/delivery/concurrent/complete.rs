@@ -51,8 +51,13 @@ impl<S: Storage> Stream<S> {
             return Ok(Completion::Stale);
         }
         let open = self.open_slots(&plan.subscription_key, run)?;
-        let ours =
-            |slot: &&WindowSlot| slot.event_offset == plan.through_offset && slot.delivery_id == plan.delivery_id;
+        // Only the send holding the slot's lease is answered (§6 rule 7): a
+        // lost send's late result, once the slot went again, is stale.
+        let ours = |slot: &&WindowSlot| {
+            slot.event_offset == plan.through_offset
+                && slot.delivery_id == plan.delivery_id
+                && slot.send_lease == plan.lease
+        };
         let Some(attempt) = open.iter().find(ours).map(|slot| slot.attempt) else {
             return Ok(Completion::Stale);
         };
@@ -109,8 +114,8 @@ impl<S: Storage> Stream<S> {
 
     fn mark_slot_completed(&self, plan: &DeliveryPlan, run: u64) -> Result<(), StorageError> {
         self.storage.execute(
-            "UPDATE delivery_window SET completed = 1, in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL \
-             WHERE subscription_key = ? AND run_offset = ? AND event_offset = ?",
+            "UPDATE delivery_window SET completed = 1, in_flight_deadline_at_ms = NULL, next_attempt_at_ms = NULL, \
+             send_lease = send_lease + 1 WHERE subscription_key = ? AND run_offset = ? AND event_offset = ?",
             &[
                 plan.subscription_key.as_str().into(),
                 run.into(),
@@ -191,7 +196,7 @@ impl<S: Storage> Stream<S> {
         let key = plan.subscription_key.as_str();
         self.storage.execute(
             "UPDATE delivery_window SET attempt = ?, next_attempt_at_ms = ?, in_flight_deadline_at_ms = NULL, \
-             last_error = ? WHERE subscription_key = ? AND run_offset = ? AND event_offset = ?",
+             last_error = ?, send_lease = send_lease + 1 WHERE subscription_key = ? AND run_offset = ? AND event_offset = ?",
             &[
                 attempts.into(),
                 SqlValue::Integer(at_ms),

@@ -203,6 +203,8 @@ impl<S: Storage> Stream<S> {
             in_flight_deadline_at_ms: Some(scope.shape.deadline_ms(window.now_ms)),
             last_error: None,
             completed: false,
+            // Its first send holds the first lease.
+            send_lease: 1,
         };
         self.storage.execute(window_slot::INSERT, &slot.encode())?;
         self.window_scanned(key, run, offset)?;
@@ -252,11 +254,18 @@ impl<S: Storage> Stream<S> {
                 Some(Outcome::permanent(format!("event {offset} is no longer in the log"))),
             ),
         };
+        // This send takes a new lease: a result of the send before it (a lost
+        // one keeps its attempt number) answers nothing (§6 rule 7).
+        let sent = WindowSlot {
+            send_lease: slot.send_lease + 1,
+            ..slot.clone()
+        };
         self.storage.execute(
-            "UPDATE delivery_window SET in_flight_deadline_at_ms = ?, next_attempt_at_ms = NULL \
+            "UPDATE delivery_window SET in_flight_deadline_at_ms = ?, next_attempt_at_ms = NULL, send_lease = ? \
              WHERE subscription_key = ? AND run_offset = ? AND event_offset = ?",
             &[
                 SqlValue::Integer(shape.deadline_ms(window.now_ms)),
+                sent.send_lease.into(),
                 window.key.into(),
                 window.run().into(),
                 offset.into(),
@@ -266,7 +275,7 @@ impl<S: Storage> Stream<S> {
             Some(failure) => (Some(failure), false),
             None => self.refusal(&scope),
         };
-        Ok(Some(slot_plan(window, &shape, slot, event, failure, throttled)))
+        Ok(Some(slot_plan(window, &shape, &sent, event, failure, throttled)))
     }
 }
 
@@ -286,7 +295,7 @@ fn slot_plan(
         after_offset: slot.event_offset.saturating_sub(1),
         through_offset: slot.event_offset,
         attempt: slot.attempt + 1,
-        lease: 0,
+        lease: slot.send_lease,
         delivery_id: slot.delivery_id.clone(),
         started_at_ms: window.now_ms,
         events: vec![event],

@@ -406,6 +406,11 @@ fn is_window_plan(plan: &DeliveryPlan) -> bool {
             .is_some_and(|delivery| delivery.is_concurrent())
 }
 
+/// What a send's lease is of: its run, and in a concurrent window its slot.
+fn lease_of(plan: &DeliveryPlan) -> (RunId, Option<u64>) {
+    (run_of(plan), is_window_plan(plan).then_some(plan.through_offset))
+}
+
 fn run_of(plan: &DeliveryPlan) -> RunId {
     (
         plan.stamp.stream_id.clone(),
@@ -475,11 +480,10 @@ pub struct Sim {
     /// Per run of a concurrent subscription: the offsets whose delivery
     /// completed (acknowledged or dead-lettered) — never to be sent again.
     completed_slots: BTreeMap<RunId, BTreeSet<u64>>,
-    /// Per run: the id of the last send planned that holds its
-    /// subscription's lease (§6 rules 6, 7; a concurrent window's
-    /// single-event sends hold none). A send planned before it answers
-    /// nothing: its completion must be stale.
-    latest_sends: BTreeMap<RunId, u64>,
+    /// Per run (and, in a concurrent window, per slot): the id of the last
+    /// send planned that holds its lease (§6 rules 6, 7). A send planned
+    /// before it answers nothing: its completion must be stale.
+    latest_sends: BTreeMap<(RunId, Option<u64>), u64>,
 }
 
 impl Sim {

@@ -354,7 +354,7 @@ impl Sim {
         let id = self.next_id;
         self.next_id += 1;
         if plan.lease > 0 {
-            self.latest_sends.insert(run_of(&plan), id);
+            self.latest_sends.insert(lease_of(&plan), id);
         }
         self.log(format!(
             "  plan #{id} {key} run {} ({}..{}] attempt {} events {:?}{}{}",
@@ -437,14 +437,15 @@ impl Sim {
     ) -> Result<(), Violation> {
         let staleness = self.staleness(&item.plan);
         // A send of the current run that a newer send of its subscription
-        // superseded (the dead instance's, while the new instance's send of
-        // the same range is in flight) answers nothing either (§6 rules 6,
-        // 7, 9): same run, range and attempt number, another lease.
+        // (of its slot, in a concurrent window) superseded — the dead
+        // instance's, while the new instance's send of the same range is in
+        // flight — answers nothing either (§6 rules 6, 7, 9): same run, range
+        // and attempt number, another lease.
         let superseded = staleness.is_none()
             && item.plan.lease > 0
             && self
                 .latest_sends
-                .get(&run_of(&item.plan))
+                .get(&lease_of(&item.plan))
                 .is_some_and(|latest| *latest > item.id);
         let staleness = staleness.or(superseded.then_some("a newer send of its subscription was planned"));
         let stale = staleness.is_some();
