@@ -72,6 +72,9 @@ pub const SCAN_PAGE_ROWS: u64 = 200;
 /// Bytes of event rows one planning pass keeps to share between scans at
 /// the same cursor (§12); the oldest page kept goes first.
 pub const SHARED_READ_BYTES: usize = 1024 * 1024;
+/// Pages one planning pass keeps to share (§12): a lookup reads at most
+/// this many.
+pub const SHARED_READ_PAGES: usize = 64;
 /// Rows per page while rebuilding the reduced state from the log (§5):
 /// control events and copies are small (≤ 256 KiB each); 64 of them bound
 /// a rebuild page to 16 MiB at worst.

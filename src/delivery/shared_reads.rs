@@ -4,13 +4,14 @@
 //! read, instead of each asking SQLite for the same rows.
 //!
 //! Held only while [`Turn::plan_due`](super::Turn::plan_due) plans, and at
-//! most [`SHARED_READ_BYTES`] of rows (the oldest page kept goes first).
+//! most [`SHARED_READ_BYTES`] of rows in [`SHARED_READ_PAGES`] pages (the
+//! oldest page kept goes first).
 //! Within that call no durable event row in a window changes: trimming runs
 //! before it, and what it appends (engine facts) lands past the head every
 //! window was cut at, so a window read again would answer the same page.
 
 use crate::event::StoredEvent;
-use crate::limits::SHARED_READ_BYTES;
+use crate::limits::{SHARED_READ_BYTES, SHARED_READ_PAGES};
 use crate::storage::{Storage, StorageError};
 use crate::stream::rows::{read_window, Page, Window};
 use crate::stream::Stream;
@@ -39,7 +40,7 @@ impl SharedReads {
         if size > SHARED_READ_BYTES {
             return;
         }
-        while self.bytes + size > SHARED_READ_BYTES {
+        while self.bytes + size > SHARED_READ_BYTES || self.pages.len() >= SHARED_READ_PAGES {
             let Some((_, _, dropped)) = self.pages.pop_front() else {
                 break;
             };
@@ -85,5 +86,68 @@ impl<S: Storage> Stream<S> {
             shared.keep(window, &page);
         }
         Ok(page)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    fn page(payload_bytes: usize) -> Rc<Page> {
+        let payload = format!("\"{}\"", "x".repeat(payload_bytes));
+        Rc::new(Page {
+            events: vec![StoredEvent {
+                offset: 1,
+                event_type: "data".to_owned(),
+                payload: RawValue::from_string(payload).unwrap(),
+                metadata: RawValue::from_string("{}".to_owned()).unwrap(),
+                idempotency_key: None,
+                ephemeral: false,
+                created_at_ms: 0,
+                source: None,
+                encoding: None,
+                body: None,
+            }],
+            exhausted: false,
+        })
+    }
+
+    fn window(after: u64) -> Window {
+        Window {
+            after,
+            through: after + 10,
+            ephemeral_after: 0,
+            max_rows: 10,
+            max_bytes: 1 << 20,
+        }
+    }
+
+    #[test]
+    fn s12_shared_pages_stay_within_their_bytes_and_count_oldest_first() {
+        let mut shared = SharedReads::default();
+        let quarter = SHARED_READ_BYTES / 4;
+        for after in 0..4 {
+            shared.keep(window(after), &page(quarter - 1024));
+        }
+        assert!(shared.find(&window(0)).is_some(), "four quarters fit");
+        shared.keep(window(4), &page(quarter - 1024));
+        assert!(shared.find(&window(0)).is_none(), "the oldest went first");
+        assert!(shared.find(&window(4)).is_some());
+        assert!(shared.bytes <= SHARED_READ_BYTES);
+
+        shared.keep(window(9), &page(SHARED_READ_BYTES));
+        assert!(
+            shared.find(&window(9)).is_none(),
+            "a page larger than the budget is not kept"
+        );
+
+        let mut many = SharedReads::default();
+        for after in 0..(SHARED_READ_PAGES as u64 + 5) {
+            many.keep(window(after), &page(1));
+        }
+        assert_eq!(many.pages.len(), SHARED_READ_PAGES);
+        assert!(many.find(&window(4)).is_none() && many.find(&window(5)).is_some());
     }
 }
