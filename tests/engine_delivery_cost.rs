@@ -118,13 +118,7 @@ fn s12_one_planning_pass_reads_the_page_ten_scans_at_one_cursor_share() {
     assert!(plans
         .iter()
         .all(|plan| plan.events.len() == 1 && plan.events[0].offset == 11));
-    let reads: u64 = stream
-        .storage()
-        .take_statement_counts()
-        .iter()
-        .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
-        .map(|(_, n)| n)
-        .sum();
+    let reads = page_reads(stream);
     // Scans from the beginning pass the ten configurations in pages of 1, 2,
     // 4, 8 rows (offsets 1..=11): four reads, whoever scans.
     assert_eq!(reads, 4, "the ten scans read their pages once");
@@ -136,14 +130,18 @@ fn s12_one_planning_pass_reads_the_page_ten_scans_at_one_cursor_share() {
     }
     stream.storage().take_statement_counts();
     assert_eq!(turn.plan_due(stream, now, entropy).unwrap().len(), 10);
-    let reads: u64 = stream
+    assert_eq!(page_reads(stream), 1, "the next pass reads the next page once");
+}
+
+/// Reads of the log's pages since the last count (and forgets the counts).
+fn page_reads(stream: &tributary::stream::Stream<tributary::storage::rusqlite_driver::RusqliteStorage>) -> u64 {
+    stream
         .storage()
         .take_statement_counts()
         .iter()
         .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
         .map(|(_, n)| n)
-        .sum();
-    assert_eq!(reads, 1, "the next pass reads the next page once");
+        .sum()
 }
 
 /// Statements per delivery as the shell's alarm turn runs them

@@ -529,15 +529,19 @@ fn s13_the_journal_keeps_exactly_its_depth_of_newest_offsets() {
             model.pop_first();
         }
     };
-    for round in 0..6 {
+    // One data event delivered; the model journals it and keeps 3.
+    let deliver_one = |world: &mut World, model: &mut std::collections::BTreeSet<u64>, round: u64| {
         let offset = world.append("/j", json!({"type": "data", "payload": {"round": round}}))[0]["offset"]
             .as_u64()
             .unwrap();
-        data_offsets.push(offset);
-        deliver_all(&mut world, &["/j"]);
+        deliver_all(world, &["/j"]);
         model.insert(offset);
-        prune(&mut model, 3);
-        check(&mut world, &model, &format!("delivery {round}"));
+        prune(model, 3);
+        check(world, model, &format!("delivery {round}"));
+        offset
+    };
+    for round in 0..6 {
+        data_offsets.push(deliver_one(&mut world, &mut model, round));
     }
     // A delivered retraction forgets its row: the journal holds one less.
     let newest = *model.last().unwrap();
@@ -548,14 +552,7 @@ fn s13_the_journal_keeps_exactly_its_depth_of_newest_offsets() {
     check(&mut world, &model, "after the retraction");
     // Two more deliveries: pruned to exactly the depth again.
     for round in 6..8 {
-        let offset = world.append("/j", json!({"type": "data", "payload": {"round": round}}))[0]["offset"]
-            .as_u64()
-            .unwrap();
-        data_offsets.push(offset);
-        deliver_all(&mut world, &["/j"]);
-        model.insert(offset);
-        prune(&mut model, 3);
-        check(&mut world, &model, &format!("delivery {round}"));
+        data_offsets.push(deliver_one(&mut world, &mut model, round));
     }
     // A new run from the beginning with depth 2 delivers every offset again:
     // journaled ones take the new delivery, the rest are new rows; 2 stay.
