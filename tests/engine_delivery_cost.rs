@@ -14,6 +14,24 @@ use std::collections::BTreeMap;
 const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
 const EVENTS: u64 = 50;
 
+/// A world whose stream `path` has `subs` webhooks (`k0`, `k1`, …) on type
+/// `data`, each with `delivery`.
+fn world_with_webhooks(seed: u64, path: &str, subs: usize, delivery: &serde_json::Value) -> World {
+    let mut world = World::new(seed);
+    world.set_deployment(
+        path,
+        tributary::deployment::Deployment {
+            allow_insecure_webhooks: true,
+            ..Default::default()
+        },
+    );
+    for i in 0..subs {
+        world.append(path, json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
+            "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": delivery}}}));
+    }
+    world
+}
+
 /// Statements per delivery, by SQL text, over `EVENTS` events delivered to each of `subs` webhooks.
 fn statements_per_delivery(subs: usize) -> (f64, BTreeMap<String, f64>) {
     statements_per_delivery_with(subs, json!({"start": "now", "onFailingEvent": "halt"}))
@@ -21,18 +39,7 @@ fn statements_per_delivery(subs: usize) -> (f64, BTreeMap<String, f64>) {
 
 /// The same, with the subscriptions' `delivery` options.
 fn statements_per_delivery_with(subs: usize, delivery: serde_json::Value) -> (f64, BTreeMap<String, f64>) {
-    let mut world = World::new(20);
-    world.set_deployment(
-        "/cost",
-        tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
-    );
-    for i in 0..subs {
-        world.append("/cost", json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
-            "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": delivery.clone()}}}));
-    }
+    let mut world = world_with_webhooks(20, "/cost", subs, &delivery);
     let events: Vec<_> = (0..EVENTS)
         .map(|n| json!({"type": "data", "payload": {"n": n}}))
         .collect();
@@ -95,18 +102,12 @@ fn s13_a_delivery_into_a_full_journal_costs_one_statement_more() {
 /// fan-out likewise.
 #[test]
 fn s12_one_planning_pass_reads_the_page_ten_scans_at_one_cursor_share() {
-    let mut world = World::new(21);
-    world.set_deployment(
+    let mut world = world_with_webhooks(
+        21,
         "/shared",
-        tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
+        10,
+        &json!({"start": "beginning", "onFailingEvent": "halt"}),
     );
-    for i in 0..10 {
-        world.append("/shared", json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
-            "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}}));
-    }
     let events: Vec<_> = (0..5).map(|n| json!({"type": "data", "payload": {"n": n}})).collect();
     world.append("/shared", json!({ "events": events }));
     let (now, entropy) = (world.now, world.entropy());
@@ -152,18 +153,7 @@ fn page_reads(stream: &tributary::stream::Stream<tributary::storage::rusqlite_dr
 fn s12_in_the_alarms_turn_ten_subscriptions_cost_less_a_delivery_than_one() {
     let mut per_delivery = Vec::new();
     for subs in [1usize, 10] {
-        let mut world = World::new(22);
-        world.set_deployment(
-            "/turn",
-            tributary::deployment::Deployment {
-                allow_insecure_webhooks: true,
-                ..Default::default()
-            },
-        );
-        for i in 0..subs {
-            world.append("/turn", json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
-                "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": {"start": "now", "onFailingEvent": "halt"}}}}));
-        }
+        let mut world = world_with_webhooks(22, "/turn", subs, &json!({"start": "now", "onFailingEvent": "halt"}));
         world.run(&["/turn"], 1000, &mut |_| Network::Deliver);
         let events: Vec<_> = (0..EVENTS)
             .map(|n| json!({"type": "data", "payload": {"n": n}}))
