@@ -14,6 +14,9 @@ pub struct RusqliteStorage {
     /// Statements run, by SQL text: how tests and measurements count the
     /// storage work one engine call does.
     statements: RefCell<BTreeMap<String, u64>>,
+    /// Values returned (rows × columns): each one crosses from SQLite to
+    /// the engine one by one through a Durable Object's cursor.
+    values_read: Cell<u64>,
 }
 
 fn sql_error(error: rusqlite::Error) -> StorageError {
@@ -46,12 +49,18 @@ impl RusqliteStorage {
             connection,
             rows_written: Cell::new(0),
             statements: RefCell::new(BTreeMap::new()),
+            values_read: Cell::new(0),
         }
     }
 
     /// The statements run since the last call, by SQL text (and forgets them).
     pub fn take_statement_counts(&self) -> BTreeMap<String, u64> {
         std::mem::take(&mut *self.statements.borrow_mut())
+    }
+
+    /// The values statements returned since the last call (and forgets them).
+    pub fn take_values_read(&self) -> u64 {
+        self.values_read.replace(0)
     }
 }
 
@@ -92,6 +101,8 @@ impl Storage for RusqliteStorage {
             out.push(values);
         }
         drop(rows);
+        let values = out.iter().map(|row| row.len() as u64).sum::<u64>();
+        self.values_read.set(self.values_read.get().saturating_add(values));
         let written = self.connection.total_changes().saturating_sub(before);
         self.rows_written.set(self.rows_written.get() + written);
         Ok(out)

@@ -94,22 +94,23 @@ pub fn rows_json<S: Storage + ?Sized>(
     } else {
         String::new()
     };
-    let sizes_sql = format!(
-        "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events \
-         WHERE event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?){data_filter} \
-         ORDER BY event_offset LIMIT ?"
-    );
-    let sizes = storage.query(
-        &sizes_sql,
-        &[after.into(), through.into(), ephemeral_after.into(), limit.into()],
-    )?;
-    let chunks = chunks_within(&sizes_sql, &sizes, after, max_bytes)?;
-    let fitted_all = chunks.last().map(|chunk| chunk.through) == sizes_last_offset(&sizes_sql, &sizes)?;
-    let exhausted = fitted_all && (sizes.len() as u64) < limit;
+    let filter = format!("event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?){data_filter}");
+    let window = [after.into(), through.into(), ephemeral_after.into(), limit.into()];
+    let (chunks, exhausted) = match whole_page(storage, &filter, &window, (after, limit), max_bytes)? {
+        Some(whole) => whole,
+        None => {
+            let sizes_sql = format!(
+                "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?"
+            );
+            let sizes = storage.query(&sizes_sql, &window)?;
+            let chunks = chunks_within(&sizes_sql, &sizes, after, max_bytes)?;
+            let fitted_all = chunks.last().map(|chunk| chunk.through) == sizes_last_offset(&sizes_sql, &sizes)?;
+            (chunks, fitted_all && (sizes.len() as u64) < limit)
+        }
+    };
     let chunk_sql = format!(
         "SELECT group_concat(event, ',' ORDER BY event_offset), COUNT(*) FROM \
-           (SELECT event_offset, {EVENT_JSON} AS event FROM events \
-            WHERE event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?){data_filter})"
+           (SELECT event_offset, {EVENT_JSON} AS event FROM events WHERE {filter})"
     );
     let mut events_json = String::from("[");
     let mut count = 0u64;
@@ -150,6 +151,40 @@ pub fn rows_json<S: Storage + ?Sized>(
         },
         exhausted,
     ))
+}
+
+/// The page's one chunk and whether it is exhausted, when the whole window
+/// (at most `limit` rows) fits both the byte budget and one chunk — most
+/// pages: their totals come back as one row, so no row's sizes cross from
+/// SQLite one by one. `None`: the page must be cut row by row.
+fn whole_page<S: Storage + ?Sized>(
+    storage: &S,
+    filter: &str,
+    window: &[SqlValue; 4],
+    (after, limit): (u64, u64),
+    max_bytes: usize,
+) -> Result<Option<(Vec<Chunk>, bool)>, StorageError> {
+    let sql = format!(
+        "SELECT COUNT(*), COALESCE(SUM(row_bytes), 0), COALESCE(SUM(json_bytes), 0), MAX(event_offset) FROM \
+           (SELECT event_offset, {ROW_BYTES} AS row_bytes, {JSON_BYTES} AS json_bytes FROM events \
+            WHERE {filter} ORDER BY event_offset LIMIT ?)"
+    );
+    let totals = storage.query(&sql, window)?;
+    let Some(row) = totals.first() else {
+        return Ok(None);
+    };
+    let columns = Columns { query: &sql, row };
+    let count = columns.int(0)?.max(0) as u64;
+    let bytes = columns.int(1)?.max(0) as u64;
+    let json_bytes = columns.int(2)?.max(0) as u64;
+    if count == 0 {
+        return Ok(Some((Vec::new(), limit > 0)));
+    }
+    if bytes > u64::try_from(max_bytes).unwrap_or(u64::MAX) || json_bytes > PAGE_CHUNK_BYTES {
+        return Ok(None);
+    }
+    let through = columns.int(3)?.max(0) as u64;
+    Ok(Some((vec![Chunk { after, through }], count < limit)))
 }
 
 fn sizes_last_offset(sql: &str, sizes: &[Vec<SqlValue>]) -> Result<Option<u64>, StorageError> {
