@@ -42,6 +42,12 @@ pub fn load_face<S: Storage + ?Sized>(storage: &S) -> Result<Option<FaceRow>, St
     if !face_table_exists(storage)? {
         return Ok(None);
     }
+    load_face_of_lifetime(storage)
+}
+
+/// [`load_face`] while a lifetime exists: its migrations ran, so the table
+/// is there and is not looked up (a `sqlite_master` read on every request).
+pub fn load_face_of_lifetime<S: Storage + ?Sized>(storage: &S) -> Result<Option<FaceRow>, StorageError> {
     let sql = "SELECT content_type, message_type, last_stream_seq, expiry_deadline_ms FROM protocol_face WHERE id = 1";
     let Some(row) = query_optional(storage, sql, &[])? else {
         return Ok(None);

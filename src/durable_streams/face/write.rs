@@ -36,7 +36,11 @@ impl Face {
 
 impl<S: Storage> Stream<S> {
     pub(crate) fn face(&self) -> Result<Face, crate::storage::StorageError> {
-        let row = store::load_face(&self.storage)?.unwrap_or_else(native_face);
+        let row = match self.lifetime {
+            Some(_) => store::load_face_of_lifetime(&self.storage)?,
+            None => store::load_face(&self.storage)?,
+        }
+        .unwrap_or_else(native_face);
         let content_type = row
             .content_type
             .as_deref()
