@@ -84,6 +84,20 @@ function report(profile) {
   const top = [...inclusive.entries()].filter(([name]) => /tributary|worker::|senders|stream_object/.test(name)).sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.PROFILE_INCLUSIVE ?? 40));
   console.log("inclusive (tributary functions):");
   for (const [name, us] of top) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name.replace(/::h[0-9a-f]{16}/, "").slice(0, 150)}`);
+  // PROFILE_CALLERS=regex: who calls the matching functions (three frames up), by self time.
+  if (process.env.PROFILE_CALLERS) {
+    const wanted = new RegExp(process.env.PROFILE_CALLERS);
+    const callers = new Map();
+    profile.samples.forEach((id, i) => {
+      if (!wanted.test(label(nodes.get(id)))) return;
+      const chain = [];
+      for (let at = parent.get(id); at !== undefined && chain.length < Number(process.env.PROFILE_DEPTH ?? 3); at = parent.get(at)) chain.push(label(nodes.get(at)).replace(/::h[0-9a-f]{16}/, "").slice(0, 90));
+      const key = chain.join(" < ");
+      callers.set(key, (callers.get(key) ?? 0) + (dt[i] ?? 0));
+    });
+    console.log(`callers of /${process.env.PROFILE_CALLERS}/:`);
+    for (const [key, us] of [...callers.entries()].sort((x, y) => y[1] - x[1]).slice(0, 12)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`);
+  }
   console.log("self:");
   const rows = [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, 45);
   console.log(`profile: ${(total / 1000).toFixed(0)} ms sampled`);
