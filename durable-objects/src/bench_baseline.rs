@@ -3,6 +3,8 @@
 //! `BENCH_BASELINE` binding exists (the bench's wrangler environment); the
 //! deployed worker has no such binding and answers 404.
 
+use crate::internal::incoming::{Incoming, ReadBody};
+use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::internal::responses;
 use std::cell::Cell;
 use tributary::error::ErrorCode;
@@ -38,14 +40,16 @@ impl DurableObject for BenchBaseline {
 }
 
 /// `POST /bench/baseline/{name}` → the baseline object named `name`.
-pub async fn route(mut request: Request, env: &Env, name: &str) -> Result<Response> {
+pub async fn route(mut request: Incoming, env: &Env, name: &str) -> Result<Response> {
     let Ok(namespace) = env.durable_object("BENCH_BASELINE") else {
         return responses::error(ErrorCode::RouteNotFound, "no route for this URL");
     };
-    let body = request.text().await?;
+    let body = request.bytes().await?;
     let stub = namespace.get_by_name(name)?;
-    let mut init = worker::RequestInit::new();
-    init.with_method(worker::Method::Post).with_body(Some(body.into()));
-    stub.fetch_with_request(Request::new_with_init("https://baseline.internal/", &init)?)
-        .await
+    let call = ObjectCall {
+        method: worker::Method::Post,
+        headers: &[],
+        body: Some(CallBody::Bytes(&body)),
+    };
+    object_call::fetch(stub, "https://baseline.internal/", call).await
 }

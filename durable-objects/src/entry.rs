@@ -4,6 +4,8 @@
 //! parsed once by the engine's route table (`tributary::route::public`);
 //! this matches on the typed route.
 
+use crate::internal::incoming::Incoming;
+use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::internal::{auth, request_body, responses};
 use tributary::auth_tokens::{Grant, Scope};
 use tributary::error::{ApiError, ErrorCode};
@@ -12,7 +14,7 @@ use tributary::route::internal::{Host, CATALOG_ROUTE};
 use tributary::route::public::{self, ApiRoute, PublicRoute};
 use tributary::route::scope::{self, CatalogView};
 use tributary::route::{Action, BodyLimit, Route, RouteError};
-use worker::{event, Context, Env, Headers, Method, Request, RequestInit, Response, Result, Url};
+use worker::{event, Context, Env, Method, Response, Result, Url};
 
 use crate::internal::bindings::{object_name, STREAM_BINDING};
 use tributary::route::internal::PROJECT_HEADER;
@@ -26,7 +28,8 @@ fn start() {
 }
 
 #[event(fetch)]
-async fn fetch(request: Request, env: Env, _ctx: Context) -> Result<Response> {
+async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Response> {
+    let request = Incoming::new(request);
     let origin = request.headers().get("origin").ok().flatten();
     // Parsed once for the whole request (a URL parse is a visible share of a
     // single append's CPU in wasm).
@@ -44,15 +47,15 @@ async fn fetch(request: Request, env: Env, _ctx: Context) -> Result<Response> {
 
 /// Routes, then authenticates all but the bench baseline (§2; the console
 /// page needs no token, but a misconfigured deployment refuses it too).
-async fn serve(mut request: Request, env: &Env, url: Result<Url>) -> Result<Response> {
+async fn serve(mut request: Incoming, env: &Env, url: Result<Url>) -> Result<Response> {
     let env = env.clone();
     let url = url?;
     match public::parse(request.method().as_ref(), url.path()) {
-        PublicRoute::Preflight => crate::internal::browsers::preflight(&request, &env),
+        PublicRoute::Preflight => crate::internal::browsers::preflight(&request.headers(), &env),
         PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name).await,
         PublicRoute::OpenApi => crate::openapi::serve(),
         PublicRoute::Console => match authenticate(&mut request, &env).await? {
-            Ok(_) => crate::console::serve(&request, &env, &url).await,
+            Ok(_) => crate::console::serve(&request.into_request(), &env, &url).await,
             Err(refused) => Ok(refused),
         },
         PublicRoute::Api(route) => {
@@ -77,7 +80,7 @@ async fn serve(mut request: Request, env: &Env, url: Result<Url>) -> Result<Resp
 }
 
 /// An authenticated API route the token's scopes allow (§2 Scopes).
-async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: ApiRoute) -> Result<Response> {
+async fn api(mut request: Incoming, env: &Env, grant: &Grant, url: &Url, route: ApiRoute) -> Result<Response> {
     let project = grant.project();
     match route {
         ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
@@ -105,7 +108,7 @@ async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: A
         }
         ApiRoute::SourceDirectory => crate::source_object::route_directory(env, project, url.query()).await,
         ApiRoute::Source { name, method } => {
-            crate::source_object::route_source(request, env, project, &name, method).await
+            crate::source_object::route_source(request.into_request(), env, project, &name, method).await
         }
         ApiRoute::Stream(route) => stream(request, env, grant, url, route).await,
         ApiRoute::Protocol { path, method } => protocol(request, env, grant, url, &path, method).await,
@@ -116,7 +119,7 @@ async fn api(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: A
 /// `Authorization` is granted, for a local conformance run only. Unset:
 /// none (401). Malformed: 500 `misconfigured`.
 fn anonymous(
-    request: &Request,
+    request: &Incoming,
     env: &Env,
     route: &std::result::Result<ApiRoute, RouteError>,
 ) -> Result<std::result::Result<Option<Grant>, Response>> {
@@ -155,7 +158,7 @@ const PROTOCOL_HEADERS: [&str; 13] = [
 /// `/v1/stream/{path}` (§17): the body under its cap (413 unread past it),
 /// then the stream object of the same path the native face uses.
 async fn protocol(
-    mut request: Request,
+    mut request: Incoming,
     env: &Env,
     grant: &Grant,
     url: &Url,
@@ -209,15 +212,15 @@ async fn protocol(
 
 /// 403 `forbidden_scope` (§2 Scopes), the body read first so a keep-alive
 /// client can send its next request on the same connection.
-async fn refuse(request: &mut Request, forbidden: scope::ScopeError) -> Result<Response> {
+async fn refuse(request: &mut Incoming, forbidden: scope::ScopeError) -> Result<Response> {
     request_body::drain(request, BodyLimit::APPEND).await;
     responses::api_error(forbidden)
 }
 
 /// The request's grant (`Ok(None)` without a known token); `Err` is the
 /// answer of a missing or malformed `API_TOKENS`, loud on every request (§2).
-async fn authenticate(request: &mut Request, env: &Env) -> Result<std::result::Result<Option<Grant>, Response>> {
-    match auth::authenticate(request, env) {
+async fn authenticate(request: &mut Incoming, env: &Env) -> Result<std::result::Result<Option<Grant>, Response>> {
+    match auth::authenticate(&request.headers(), env) {
         Ok(grant) => Ok(Ok(grant)),
         Err(misconfigured) => {
             worker::console_error!(
@@ -231,7 +234,7 @@ async fn authenticate(request: &mut Request, env: &Env) -> Result<std::result::R
 }
 
 /// 401 with `WWW-Authenticate: Bearer` (§2).
-async fn unauthorized(request: &mut Request) -> Result<Response> {
+async fn unauthorized(request: &mut Incoming) -> Result<Response> {
     request_body::drain(request, BodyLimit::UNUSED).await;
     let response = responses::error(ErrorCode::Unauthorized, "missing or unknown bearer token")?;
     let headers = response.headers().clone();
@@ -241,7 +244,7 @@ async fn unauthorized(request: &mut Request) -> Result<Response> {
 
 /// A URL with no route: read a (bounded) body before answering, so a
 /// keep-alive client can send its next request on the same connection.
-async fn refuse_route(request: &mut Request, error: RouteError) -> Result<Response> {
+async fn refuse_route(request: &mut Incoming, error: RouteError) -> Result<Response> {
     let drained = match error {
         RouteError::MethodRefused(_) => BodyLimit::UNUSED,
         _ => BodyLimit::APPEND,
@@ -251,7 +254,7 @@ async fn refuse_route(request: &mut Request, error: RouteError) -> Result<Respon
 }
 
 /// `POST /v1/jsonata/evaluate`.
-async fn jsonata_evaluate(request: &mut Request) -> Result<Response> {
+async fn jsonata_evaluate(request: &mut Incoming) -> Result<Response> {
     match request_body::read_or_refuse(request, BodyLimit::JSONATA_EVALUATE).await? {
         Ok(body) => responses::from_api(tributary::jsonata::playground::handle(&body)),
         Err(refused) => Ok(refused),
@@ -260,7 +263,7 @@ async fn jsonata_evaluate(request: &mut Request) -> Result<Response> {
 
 /// A stream route (§3): read its body under its cap (§12), then serve
 /// subscribe-from here or forward to the stream object.
-async fn stream(mut request: Request, env: &Env, grant: &Grant, url: &Url, route: Route) -> Result<Response> {
+async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Url, route: Route) -> Result<Response> {
     let project = grant.project();
     // §12: the route's cap, Content-Length first, chunked bodies counted.
     let mut body = match request_body::read_or_refuse(&mut request, BodyLimit::of(&route.action)).await? {
@@ -355,7 +358,7 @@ async fn unusable_secrets(env: &Env, project: &str, body: &[u8]) -> Result<Optio
 }
 
 /// What a live connection needs from the client's request (§10).
-fn live_headers(request: &Request) -> Result<Vec<(&'static str, String)>> {
+fn live_headers(request: &Incoming) -> Result<Vec<(&'static str, String)>> {
     let headers = request.headers();
     let mut passed = Vec::new();
     for name in ["upgrade", "sec-websocket-protocol", "accept", "last-event-id"] {
@@ -363,7 +366,7 @@ fn live_headers(request: &Request) -> Result<Vec<(&'static str, String)>> {
             passed.push((name, value));
         }
     }
-    if let Some(hash) = auth::presented_token_hash(request) {
+    if let Some(hash) = auth::presented_token_hash(&headers) {
         passed.push((tributary::route::internal::TOKEN_HASH_HEADER, hash));
     }
     Ok(passed)
@@ -379,28 +382,25 @@ async fn forward(
     body: Vec<u8>,
     passed: &[(&str, String)],
 ) -> Result<Response> {
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
-    for (name, value) in passed {
-        headers.set(name, value)?;
-    }
-    let mut init = RequestInit::new();
-    init.with_method(method).with_headers(headers);
-    if !body.is_empty() {
-        init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
-    }
-    let forwarded = Request::new_with_init(&Host::Stream.url(path_and_query), &init)?;
+    let mut headers: Vec<(&str, &str)> = Vec::with_capacity(passed.len() + 1);
+    headers.push((PROJECT_HEADER, project));
+    headers.extend(passed.iter().map(|(name, value)| (*name, value.as_str())));
     let stub = env
         .durable_object(STREAM_BINDING)?
         .get_by_name(&object_name(project, path))?;
-    stub.fetch_with_request(forwarded).await
+    let call = ObjectCall {
+        method,
+        headers: &headers,
+        body: Some(CallBody::Bytes(&body)),
+    };
+    object_call::fetch(stub, &Host::Stream.url(path_and_query), call).await
 }
 
 /// `/v1/processors[/{name}]`, `/v1/secrets[/{name}]` (§9), `GET
 /// /v1/streams` (§14) and `GET /v1/metrics` (§11): served by the project
 /// object.
 async fn to_project(
-    mut request: Request,
+    mut request: Incoming,
     env: &Env,
     project: &str,
     path: &str,
@@ -420,18 +420,14 @@ async fn to_project(
     if method != Method::Put {
         body.clear();
     }
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
-    let mut init = RequestInit::new();
-    init.with_method(method).with_headers(headers);
-    if !body.is_empty() {
-        init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
-    }
     let query = query.map(|query| format!("?{query}")).unwrap_or_default();
-    let forwarded = Request::new_with_init(&Host::Project.url(&format!("{path}{query}")), &init)?;
-    crate::internal::bindings::project_stub(env, project)?
-        .fetch_with_request(forwarded)
-        .await
+    let call = ObjectCall {
+        method,
+        headers: &[(PROJECT_HEADER, project)],
+        body: Some(CallBody::Bytes(&body)),
+    };
+    let stub = crate::internal::bindings::project_stub(env, project)?;
+    object_call::fetch(stub, &Host::Project.url(&format!("{path}{query}")), call).await
 }
 
 /// A `subscription-configured` naming a processor the project does not

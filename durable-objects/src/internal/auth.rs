@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use tributary::auth_tokens::{self, Grant, Tokens, TokensError};
-use worker::{Env, Request};
+use worker::{Env, Headers};
 
 thread_local! {
     /// The last `API_TOKENS` text and what it parsed to: every request
@@ -42,8 +42,7 @@ fn configured_tokens(env: &Env) -> Result<Rc<Tokens>, TokensError> {
 
 /// The token a request presents (`Authorization: Bearer`, or the
 /// `bearer.<token>` WebSocket subprotocol, §10); never an empty one.
-fn presented_token(request: &Request) -> Option<String> {
-    let headers = request.headers();
+fn presented_token(headers: &Headers) -> Option<String> {
     let authorization = headers.get("authorization").ok().flatten();
     let protocols = headers.get("sec-websocket-protocol").ok().flatten();
     auth_tokens::presented_token(authorization.as_deref(), protocols.as_deref())
@@ -51,16 +50,16 @@ fn presented_token(request: &Request) -> Option<String> {
 
 /// The grant of the request's bearer token: `Ok(None)` → 401; `Err` when
 /// `API_TOKENS` is missing or malformed (→ 500 `misconfigured`, logged).
-pub fn authenticate(request: &Request, env: &Env) -> Result<Option<Grant>, TokensError> {
+pub fn authenticate(headers: &Headers, env: &Env) -> Result<Option<Grant>, TokensError> {
     let tokens = configured_tokens(env)?;
-    let presented = presented_token(request);
+    let presented = presented_token(headers);
     Ok(presented.and_then(|token| tokens.grant_for(&token).cloned()))
 }
 
 /// The §10 hash of the request's bearer token (what a live connection's
 /// record keeps instead of the token), or `None` without a token.
-pub fn presented_token_hash(request: &Request) -> Option<String> {
-    presented_token(request)
+pub fn presented_token_hash(headers: &Headers) -> Option<String> {
+    presented_token(headers)
         .filter(|token| !token.is_empty())
         .map(|token| tributary::live::token_hash(&token))
 }

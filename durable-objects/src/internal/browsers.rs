@@ -5,7 +5,7 @@
 use tributary::durable_streams::cors::AllowedOrigins;
 use tributary::durable_streams::response::SECURITY_HEADERS;
 use tributary::error::{ApiError, ErrorCode};
-use worker::{Env, Request, Response, Result};
+use worker::{Env, Response, Result};
 
 /// The deployment's allowed origins; a malformed setting is an error.
 fn allowed(env: &Env) -> std::result::Result<AllowedOrigins, ApiError> {
@@ -34,8 +34,8 @@ pub fn decorate(response: Response, env: &Env, origin: Option<&str>) -> Result<R
 
 /// `OPTIONS` (a CORS preflight): 204 with the permissions when the origin
 /// is allowed, without them otherwise (the browser then refuses the call).
-pub fn preflight(request: &Request, env: &Env) -> Result<Response> {
-    let origin = request.headers().get("origin")?;
+pub fn preflight(headers: &worker::Headers, env: &Env) -> Result<Response> {
+    let origin = headers.get("origin")?;
     let permissions = match allowed(env) {
         Ok(allowed) => allowed.preflight_headers(origin.as_deref()),
         Err(misconfigured) => return crate::internal::responses::api_error(misconfigured),

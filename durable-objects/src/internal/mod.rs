@@ -6,5 +6,7 @@ pub mod auth;
 pub mod bindings;
 pub mod browsers;
 pub mod deployment_env;
+pub mod incoming;
+pub mod object_call;
 pub mod request_body;
 pub mod responses;

@@ -11,15 +11,16 @@
 //! resets it, and the client — or `wrangler dev`'s proxy, which then exits
 //! — may lose the answer to the reset. A larger body is answered at once.
 
+use crate::internal::incoming::ReadBody;
 use crate::internal::responses;
 use futures_util::StreamExt;
 use tributary::limits::OVERSIZED_BODY_DRAIN_BYTES;
 use tributary::route::BodyLimit;
-use worker::{ByteStream, Request, Response, Result};
+use worker::{ByteStream, Response, Result};
 
 /// The whole body if it fits in `limit`, else `None` (the rest dropped:
 /// read to its end when it is small enough to, else unread).
-pub async fn read(request: &mut Request, limit: BodyLimit) -> Result<Option<Vec<u8>>> {
+pub async fn read(request: &mut impl ReadBody, limit: BodyLimit) -> Result<Option<Vec<u8>>> {
     let declared = request.headers().get("content-length")?;
     if limit.refuses_declared(declared.as_deref()) {
         let drainable = limit.bytes.saturating_add(OVERSIZED_BODY_DRAIN_BYTES);
@@ -37,7 +38,7 @@ pub async fn read(request: &mut Request, limit: BodyLimit) -> Result<Option<Vec<
         }
         return Ok(None);
     }
-    if request.inner().body().is_none() {
+    if !request.has_body() {
         return Ok(Some(Vec::new()));
     }
     if declared_within(declared.as_deref(), limit) {
@@ -101,7 +102,7 @@ async fn discard(stream: &mut ByteStream, budget: usize) {
 /// Reads and drops a body of at most `limit` before an error answer, so a
 /// keep-alive client can send its next request on the same connection; a
 /// larger one is left unread (the connection then closes).
-pub async fn drain(request: &mut Request, limit: BodyLimit) {
+pub async fn drain(request: &mut impl ReadBody, limit: BodyLimit) {
     let _ = read(request, limit).await;
 }
 
@@ -111,7 +112,10 @@ pub fn refuse(limit: BodyLimit) -> Result<Response> {
 }
 
 /// [`read`], answering 413 past the limit: `Err(response)` is that answer.
-pub async fn read_or_refuse(request: &mut Request, limit: BodyLimit) -> Result<std::result::Result<Vec<u8>, Response>> {
+pub async fn read_or_refuse(
+    request: &mut impl ReadBody,
+    limit: BodyLimit,
+) -> Result<std::result::Result<Vec<u8>, Response>> {
     match read(request, limit).await? {
         Some(body) => Ok(Ok(body)),
         None => refuse(limit).map(Err),

@@ -12,6 +12,7 @@ pub mod secrets;
 pub mod webhook;
 
 use crate::internal::bindings::{object_name, STREAM_BINDING};
+use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::platform::timers::within;
 use std::cell::RefCell;
 use tributary::copy::CopyBatch;
@@ -19,7 +20,7 @@ use tributary::delivery::{classify_copy_status, DeliveryPlan, Outcome};
 use tributary::route::internal::{Host, COPY_ROUTE, PATH_HEADER, PROJECT_HEADER};
 use tributary::secrets::SecretCache;
 use tributary::subscription::Receiver;
-use worker::{Env, Headers, Method, Request, RequestInit, Result};
+use worker::{Env, Method, Result};
 
 /// What a send needs from the sending stream object.
 pub struct Sender<'a> {
@@ -85,18 +86,15 @@ async fn send_copy(env: &Env, project: &str, receiving: &str, plan: &DeliveryPla
         events: plan.events.iter().map(|event| event.body.clone()).collect(),
     };
     let body = serde_json::to_string(&batch).map_err(|error| worker::Error::RustError(error.to_string()))?;
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
-    headers.set(PATH_HEADER, receiving)?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(body.into()));
-    let request = Request::new_with_init(&Host::Stream.url(COPY_ROUTE), &init)?;
     let stub = env
         .durable_object(STREAM_BINDING)?
         .get_by_name(&object_name(project, receiving))?;
-    let mut response = stub.fetch_with_request(request).await?;
+    let call = ObjectCall {
+        method: Method::Post,
+        headers: &[(PROJECT_HEADER, project), (PATH_HEADER, receiving)],
+        body: Some(CallBody::Text(&body)),
+    };
+    let mut response = object_call::fetch(stub, &Host::Stream.url(COPY_ROUTE), call).await?;
     let status = response.status_code();
     let text = response.text().await.unwrap_or_default();
     Ok(classify_copy_status(status, &text))

@@ -11,6 +11,7 @@
 
 use super::inherited::Fetched;
 use super::StreamObject;
+use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::platform;
 use crate::platform::sql_driver::DoSql;
 use crate::platform::timers::within;
@@ -63,22 +64,20 @@ async fn post_to_project(
     route: &str,
     body: String,
 ) -> Option<Result<worker::Response>> {
-    let request = (|| {
-        let headers = worker::Headers::new();
-        headers.set(PROJECT_HEADER, project)?;
-        let mut init = worker::RequestInit::new();
-        init.with_method(worker::Method::Post)
-            .with_headers(headers)
-            .with_body(Some(body.into()));
-        let request = worker::Request::new_with_init(&Host::Project.url(route), &init)?;
-        let stub = crate::internal::bindings::project_stub(object.env(), project)?;
-        Ok::<_, worker::Error>((request, stub))
-    })();
-    let (request, stub) = match request {
-        Ok(prepared) => prepared,
+    let stub = match crate::internal::bindings::project_stub(object.env(), project) {
+        Ok(stub) => stub,
         Err(error) => return Some(Err(error)),
     };
-    within(tributary::limits::SEND_TIMEOUT_MS, stub.fetch_with_request(request)).await
+    let call = ObjectCall {
+        method: worker::Method::Post,
+        headers: &[(PROJECT_HEADER, project)],
+        body: Some(CallBody::Text(&body)),
+    };
+    within(
+        tributary::limits::SEND_TIMEOUT_MS,
+        object_call::fetch(stub, &Host::Project.url(route), call),
+    )
+    .await
 }
 
 /// Why a post to the project failed, for the log; `None` when it succeeded.
