@@ -72,7 +72,9 @@ fn s12_a_webhook_delivery_costs_a_few_statements_whatever_the_number_of_subscrip
             &sql[..sql.len().min(150)]
         );
     }
-    assert!(one <= 9.0, "one delivery runs {one:.2} statements");
+    // The journal row, the page of the log, the send marked in flight, the
+    // cursor moved: the runtime rows are read once and kept (§6).
+    assert!(one <= 4.5, "one delivery runs {one:.2} statements");
     assert!(
         ten <= one * 1.25,
         "10 subscriptions cost {ten:.2} statements a delivery, 1 costs {one:.2}"
@@ -180,7 +182,7 @@ fn s12_in_the_alarms_turn_ten_subscriptions_cost_less_a_delivery_than_one() {
         }
     }
     let (one, ten) = (per_delivery[0], per_delivery[1]);
-    assert!(one <= 7.5, "one subscription: {one:.2} statements a delivery");
+    assert!(one <= 4.5, "one subscription: {one:.2} statements a delivery");
     assert!(
         ten <= one * 0.8,
         "ten subscriptions: {ten:.2} statements a delivery, one: {one:.2}"

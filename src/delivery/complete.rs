@@ -39,7 +39,8 @@ impl<S: Storage> Stream<S> {
     ) -> Result<(), StorageError> {
         // A digest's range is pinned while it is in flight, so a retry after a
         // crash resends the same events under the same delivery id (§8).
-        self.storage.execute(
+        self.write_runtime_row(
+            key,
             "UPDATE subscription_runtime SET in_flight_deadline_at_ms = ?, \
              retry_through_offset = COALESCE(?, retry_through_offset), send_lease = ? WHERE subscription_key = ?",
             &[
@@ -48,6 +49,11 @@ impl<S: Storage> Stream<S> {
                 lease.into(),
                 key.into(),
             ],
+            |row| {
+                row.in_flight_deadline_at_ms = Some(deadline_ms);
+                row.retry_through_offset = digest_through.or(row.retry_through_offset);
+                row.send_lease = lease;
+            },
         )
     }
 
@@ -194,7 +200,8 @@ impl<S: Storage> Stream<S> {
         // The journal's count rides on the statement that moves the cursor.
         let (journal_rows, pruned_through) =
             journal.map_or((None, 0), |count| (Some(count.rows), count.pruned_through));
-        self.storage.execute(
+        self.write_runtime_row(
+            key,
             "UPDATE subscription_runtime SET acknowledged_offset = ?, attempt = 0, next_attempt_at_ms = NULL, \
              in_flight_deadline_at_ms = NULL, send_lease = send_lease + 1, last_error = NULL, isolating = 0, \
              retry_through_offset = NULL, bytes_sent = bytes_sent + ?, journal_rows = COALESCE(?, journal_rows), \
@@ -206,6 +213,19 @@ impl<S: Storage> Stream<S> {
                 pruned_through.into(),
                 key.into(),
             ],
+            |row| {
+                row.acknowledged_offset = plan.through_offset;
+                row.attempt = 0;
+                row.next_attempt_at_ms = None;
+                row.in_flight_deadline_at_ms = None;
+                row.send_lease += 1;
+                row.last_error = None;
+                row.isolating = false;
+                row.retry_through_offset = None;
+                row.bytes_sent += bytes as u64;
+                row.journal_rows = journal_rows.or(row.journal_rows);
+                row.journal_pruned_through = row.journal_pruned_through.max(pruned_through);
+            },
         )?;
         self.record_timings(plan, now_ms);
         Ok(Completion::Acknowledged {

@@ -45,11 +45,10 @@ impl<S: Storage> Stream<S> {
         let mut inserted = 0u64;
         for entry in entries {
             if self
-                .storage
-                .query(journal_row::INSERT_NEW, &entry.encode(key))?
+                .write_beside_runtime_rows(journal_row::INSERT_NEW, &entry.encode(key))?
                 .is_empty()
             {
-                self.storage.execute(journal_row::REJOURNAL, &entry.encode_again(key))?;
+                self.write_beside_runtime_rows(journal_row::REJOURNAL, &entry.encode_again(key))?;
             } else {
                 inserted += 1;
             }
@@ -65,9 +64,7 @@ impl<S: Storage> Stream<S> {
             let prune = "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset IN \
                          (SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
                          ORDER BY event_offset LIMIT ?) RETURNING event_offset";
-            let deleted = self
-                .storage
-                .query(prune, &[key.into(), key.into(), (rows - depth).into()])?;
+            let deleted = self.write_beside_runtime_rows(prune, &[key.into(), key.into(), (rows - depth).into()])?;
             for row in &deleted {
                 let offset = Columns { query: prune, row }.int(0)?.max(0) as u64;
                 pruned_through = pruned_through.max(offset);

@@ -20,6 +20,14 @@ pub enum SqlValue {
 
 pub type Row = Vec<SqlValue>;
 
+/// Whether running `sql` may change the data (see [`Storage::generation`]):
+/// anything but a `SELECT`.
+pub fn may_write(sql: &str) -> bool {
+    !sql.trim_start()
+        .get(..6)
+        .is_some_and(|verb| verb.eq_ignore_ascii_case("SELECT"))
+}
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum StorageError {
     #[error("sqlite: {0}")]
@@ -44,6 +52,19 @@ pub trait Storage {
     /// `databaseSize` in a Durable Object (which shrinks as rows are
     /// deleted), the pages in use natively.
     fn database_bytes(&self) -> Result<u64, StorageError>;
+
+    /// A number that moves whenever the data may have changed: a statement
+    /// other than a `SELECT`, one that wrote a row, or a rolled-back
+    /// transaction. What an engine keeps of a read stays true while it
+    /// has not moved (the runtime rows, §6).
+    fn generation(&self) -> u64;
+
+    /// Runs a read only to check what the engine keeps in memory against
+    /// storage, uncounted; `None` where reads are not checked (a Durable
+    /// Object). The native driver checks every such read in the tests.
+    fn check_read(&self, _sql: &str, _params: &[SqlValue]) -> Option<Result<Vec<Row>, StorageError>> {
+        None
+    }
 
     /// Runs a statement, ignoring rows.
     fn execute(&self, sql: &str, params: &[SqlValue]) -> Result<(), StorageError> {

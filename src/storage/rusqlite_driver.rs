@@ -17,6 +17,7 @@ pub struct RusqliteStorage {
     /// Values returned (rows × columns): each one crosses from SQLite to
     /// the engine one by one through a Durable Object's cursor.
     values_read: Cell<u64>,
+    generation: Cell<u64>,
 }
 
 fn sql_error(error: rusqlite::Error) -> StorageError {
@@ -50,6 +51,7 @@ impl RusqliteStorage {
             rows_written: Cell::new(0),
             statements: RefCell::new(BTreeMap::new()),
             values_read: Cell::new(0),
+            generation: Cell::new(0),
         }
     }
 
@@ -105,6 +107,9 @@ impl Storage for RusqliteStorage {
         self.values_read.set(self.values_read.get().saturating_add(values));
         let written = self.connection.total_changes().saturating_sub(before);
         self.rows_written.set(self.rows_written.get() + written);
+        if written > 0 || super::may_write(sql) {
+            self.generation.set(self.generation.get() + 1);
+        }
         Ok(out)
     }
 
@@ -116,6 +121,7 @@ impl Storage for RusqliteStorage {
                 Ok(value)
             }
             Err(error) => {
+                self.generation.set(self.generation.get() + 1);
                 self.connection.execute_batch("ROLLBACK").map_err(sql_error)?;
                 Err(error)
             }
@@ -124,6 +130,19 @@ impl Storage for RusqliteStorage {
 
     fn rows_written(&self) -> u64 {
         self.rows_written.get()
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.get()
+    }
+
+    fn check_read(&self, sql: &str, params: &[SqlValue]) -> Option<Result<Vec<Row>, StorageError>> {
+        let counts = std::mem::take(&mut *self.statements.borrow_mut());
+        let values = self.values_read.get();
+        let rows = self.query(sql, params);
+        *self.statements.borrow_mut() = counts;
+        self.values_read.set(values);
+        Some(rows)
     }
 
     /// Pages in use (the free list excluded, as a Durable Object's

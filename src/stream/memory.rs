@@ -7,6 +7,7 @@
 
 use crate::delivery::DeliveryStats;
 use crate::jsonata::Compiled;
+use crate::records::runtime_row::RuntimeRow;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -22,6 +23,9 @@ pub(crate) struct Memory {
     /// The page a planning pass shares between its scans (§12); `None`
     /// outside a pass.
     pub shared_reads: Option<crate::delivery::shared_reads::SharedReads>,
+    /// The runtime rows as last read whole, and the storage generation they
+    /// were read at: true while it has not moved (no write, no rollback).
+    pub runtime_rows: std::cell::RefCell<Option<(u64, BTreeMap<String, RuntimeRow>)>>,
 }
 
 /// The in-memory half of one subscription's runtime.

@@ -31,21 +31,116 @@ fn start_cursor(subscription: &OutboundSubscription) -> u64 {
     }
 }
 
+fn decode_all(rows: &[crate::storage::Row]) -> Result<BTreeMap<String, RuntimeRow>, StorageError> {
+    rows.iter()
+        .map(|row| RuntimeRow::decode(SELECT_RUNTIME, row).map(|r| (r.subscription_key.clone(), r)))
+        .collect()
+}
+
+/// Where reads are checked (native tests), rows kept in memory that
+/// storage no longer holds are an error, never an answer.
+fn check_kept(stored: &BTreeMap<String, RuntimeRow>, kept: &BTreeMap<String, RuntimeRow>) -> Result<(), StorageError> {
+    if stored == kept {
+        return Ok(());
+    }
+    Err(diverged(stored, kept))
+}
+
+fn diverged(stored: &impl std::fmt::Debug, kept: &impl std::fmt::Debug) -> StorageError {
+    StorageError::Sql(format!(
+        "runtime rows kept in memory diverged from storage: kept {kept:?}, stored {stored:?}"
+    ))
+}
+
 impl<S: Storage> Stream<S> {
+    /// Every runtime row, by key. Read again only when the storage may have
+    /// changed since the last read ([`Storage::generation`]): a delivery
+    /// asks for them when it plans, and again when it arms the alarm.
     pub fn runtime_rows(&self) -> Result<BTreeMap<String, RuntimeRow>, StorageError> {
         if self.lifetime.is_none() {
             return Ok(BTreeMap::new());
         }
-        let rows = self.storage.query(SELECT_RUNTIME, &[])?;
-        rows.iter()
-            .map(|row| RuntimeRow::decode(SELECT_RUNTIME, row).map(|r| (r.subscription_key.clone(), r)))
-            .collect()
+        let generation = self.storage.generation();
+        if let Some((read_at, rows)) = &*self.memory.runtime_rows.borrow() {
+            if *read_at == generation {
+                if let Some(stored) = self.storage.check_read(SELECT_RUNTIME, &[]) {
+                    check_kept(&decode_all(&stored?)?, rows)?;
+                }
+                return Ok(rows.clone());
+            }
+        }
+        let rows = decode_all(&self.storage.query(SELECT_RUNTIME, &[])?)?;
+        *self.memory.runtime_rows.borrow_mut() = Some((generation, rows.clone()));
+        Ok(rows)
     }
 
-    /// The runtime row of `key`, if the stream has one.
+    /// Runs `sql`, a statement that writes no runtime row (the journal's,
+    /// §13), keeping the runtime rows held in memory when they were true
+    /// just before it and nothing else wrote since.
+    pub(crate) fn write_beside_runtime_rows(
+        &self,
+        sql: &str,
+        params: &[crate::storage::SqlValue],
+    ) -> Result<Vec<crate::storage::Row>, StorageError> {
+        debug_assert!(!sql.contains("subscription_runtime"));
+        let before = self.storage.generation();
+        let rows = self.storage.query(sql, params)?;
+        let after = self.storage.generation();
+        if let Some((read_at, _)) = self.memory.runtime_rows.borrow_mut().as_mut() {
+            if *read_at == before && after == before.wrapping_add(1) {
+                *read_at = after;
+            }
+        }
+        Ok(rows)
+    }
+
+    /// Runs `sql`, one statement changing `key`'s runtime row, and applies
+    /// `change` (the same change) to the rows kept in memory when they were
+    /// true just before it and nothing else wrote since; otherwise they are
+    /// read again when next asked. A delivery's two writes (the send marked
+    /// in flight, the cursor moved) keep them, so it reads them once.
+    pub(crate) fn write_runtime_row(
+        &self,
+        key: &str,
+        sql: &str,
+        params: &[crate::storage::SqlValue],
+        change: impl FnOnce(&mut RuntimeRow),
+    ) -> Result<(), StorageError> {
+        let before = self.storage.generation();
+        self.storage.execute(sql, params)?;
+        let after = self.storage.generation();
+        let mut memory = self.memory.runtime_rows.borrow_mut();
+        if let Some((read_at, rows)) = memory.as_mut() {
+            if *read_at == before && after == before.wrapping_add(1) {
+                if let Some(row) = rows.get_mut(key) {
+                    change(row);
+                    *read_at = after;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The runtime row of `key`, if the stream has one (from the rows read
+    /// whole, while they are still true).
     pub fn runtime_row(&self, key: &str) -> Result<Option<RuntimeRow>, StorageError> {
         if self.lifetime.is_none() {
             return Ok(None);
+        }
+        if let Some((read_at, rows)) = &*self.memory.runtime_rows.borrow() {
+            if *read_at == self.storage.generation() {
+                let kept = rows.get(key).cloned();
+                if let Some(stored) = self.storage.check_read(SELECT_RUNTIME_ROW, &[key.into()]) {
+                    let stored = stored?
+                        .first()
+                        .map(|row| RuntimeRow::decode(SELECT_RUNTIME_ROW, row))
+                        .transpose()?;
+                    if stored != kept {
+                        return Err(diverged(&stored, &kept));
+                    }
+                }
+                return Ok(kept);
+            }
         }
         let rows = self.storage.query(SELECT_RUNTIME_ROW, &[key.into()])?;
         rows.first()
@@ -208,5 +303,40 @@ impl<S: Storage> Stream<S> {
                 "windowStartedAt": time(row.gate_anchor_ms),
             },
         })
+    }
+}
+
+#[cfg(all(test, feature = "native-sqlite"))]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use crate::event::Authority;
+    use crate::path::StreamPath;
+    use crate::storage::rusqlite_driver::RusqliteStorage;
+    use crate::stream::Stream;
+    use crate::Inputs;
+
+    #[test]
+    fn runtime_rows_kept_in_memory_that_storage_does_not_hold_are_an_error_where_reads_are_checked() {
+        let storage = RusqliteStorage::in_memory().unwrap();
+        let mut stream = Stream::open(storage, "p", StreamPath::parse("/kept").unwrap()).unwrap();
+        let configure = br#"{"type": "events.iterate.com/stream/subscription-configured", "payload": {"subscriptionKey": "k",
+            "receiver": {"action": "copy-to-stream", "receivingStreamPath": "/elsewhere", "delivery": {"start": "now", "onFailingEvent": "halt"}}}}"#;
+        let inputs = Inputs {
+            now_ms: 1_000,
+            entropy: [7; 16],
+        };
+        stream.append_body(configure, Authority::Public, &inputs).unwrap();
+        let rows = stream.runtime_rows().unwrap();
+        assert_eq!(
+            stream.runtime_row("k").unwrap().as_ref(),
+            rows.get("k"),
+            "a kept row is the stored one"
+        );
+        if let Some((_, kept)) = stream.memory.runtime_rows.borrow_mut().as_mut() {
+            kept.get_mut("k").unwrap().attempt += 1;
+        }
+        let error = stream.runtime_row("k").unwrap_err().to_string();
+        assert!(error.contains("diverged"), "{error}");
+        assert!(stream.runtime_rows().is_err());
     }
 }

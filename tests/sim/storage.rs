@@ -134,6 +134,16 @@ impl Storage for Counting {
     fn rows_written(&self) -> u64 {
         self.inner.rows_written()
     }
+    fn generation(&self) -> u64 {
+        self.inner.generation()
+    }
+    fn check_read(
+        &self,
+        sql: &str,
+        params: &[tributary::storage::SqlValue],
+    ) -> Option<Result<Vec<tributary::storage::Row>, tributary::storage::StorageError>> {
+        self.inner.check_read(sql, params)
+    }
     fn database_bytes(&self) -> Result<u64, StorageError> {
         self.inner.database_bytes()
     }

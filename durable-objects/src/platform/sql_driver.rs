@@ -18,6 +18,17 @@ pub struct DoSql {
     rows_written: Cell<u64>,
 }
 
+thread_local! {
+    /// [`Storage::generation`], shared by every driver of this isolate: an
+    /// object may hold more than one, and a write through any of them
+    /// moves it (moving it more often than needed is never wrong).
+    static GENERATION: Cell<u64> = const { Cell::new(0) };
+}
+
+fn next_generation() {
+    GENERATION.with(|generation| generation.set(generation.get().wrapping_add(1)));
+}
+
 impl DoSql {
     pub fn new(state: &State) -> Self {
         let storage = state.storage();
@@ -62,8 +73,11 @@ impl Storage for DoSql {
         for row in cursor.raw() {
             rows.push(row.map_err(js_error)?.into_iter().map(from_column).collect());
         }
-        self.rows_written
-            .set(self.rows_written.get() + cursor.rows_written() as u64);
+        let written = cursor.rows_written() as u64;
+        self.rows_written.set(self.rows_written.get() + written);
+        if written > 0 || tributary::storage::may_write(sql) {
+            next_generation();
+        }
         Ok(rows)
     }
 
@@ -74,6 +88,7 @@ impl Storage for DoSql {
             let failed = result.is_err();
             outcome = Some(result);
             if failed {
+                next_generation();
                 Err(JsValue::from_str("tributary: rolled back"))
             } else {
                 Ok(JsValue::UNDEFINED)
@@ -89,13 +104,20 @@ impl Storage for DoSql {
         match (called, outcome) {
             (Ok(_), Some(result)) => result,
             (Err(_), Some(Err(error))) => Err(error),
-            (Err(thrown), _) => Err(E::from(js_error(thrown))),
+            (Err(thrown), _) => {
+                next_generation();
+                Err(E::from(js_error(thrown)))
+            }
             (Ok(_), None) => Err(E::from(StorageError::Sql("transaction body did not run".to_owned()))),
         }
     }
 
     fn rows_written(&self) -> u64 {
         self.rows_written.get()
+    }
+
+    fn generation(&self) -> u64 {
+        GENERATION.with(Cell::get)
     }
 
     fn database_bytes(&self) -> Result<u64, StorageError> {
