@@ -13,7 +13,6 @@ use tributary::secrets::resolve::{self, ResolvedWebhook};
 use tributary::subscription::Receiver;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use worker::{Headers, Method, Request, RequestInit};
 
 /// The receiver's URL and headers, its secrets resolved (§9); a failure is
 /// the send's outcome (`secret_missing`, a value its use refuses, the
@@ -71,25 +70,18 @@ pub async fn send(sender: &Sender<'_>, plan: &DeliveryPlan) -> Outcome {
 type Answer = (u16, Option<String>, String);
 
 async fn post(request: &tributary::webhook::WebhookRequest) -> std::result::Result<Answer, String> {
-    let headers = Headers::new();
-    for (name, value) in &request.headers {
-        headers.set(name, value).map_err(|error| error.to_string())?;
-    }
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(request.body.clone().into()))
-        .with_redirect(worker::RequestRedirect::Manual);
-    let outgoing = Request::new_with_init(&request.url, &init).map_err(|error| format!("invalid request: {error}"))?;
     let controller = worker::AbortController::default();
     let signal = controller.signal();
+    let outgoing = outgoing(request, &signal).map_err(|error| format!("invalid request: {}", js_text(&error)))?;
     let exchange = async {
-        let response = fetch_raw(&outgoing, &signal)
+        let response = fetch_raw(&outgoing)
             .await
             .map_err(|error| format!("network error: {error}"))?;
         let status = response.status();
-        let retry_after = response.headers().get("retry-after").ok().flatten();
-        let (body, finished) = read_capped(response, MAX_WEBHOOK_RESPONSE_BYTES).await;
+        let headers = response.headers();
+        let retry_after = headers.get("retry-after").ok().flatten();
+        let declared = headers.get("content-length").ok().flatten();
+        let (body, finished) = read_capped(response, declared.as_deref(), MAX_WEBHOOK_RESPONSE_BYTES).await;
         Ok((status, retry_after, body, finished))
     };
     match within(request.timeout_ms, exchange).await {
@@ -109,13 +101,30 @@ async fn post(request: &tributary::webhook::WebhookRequest) -> std::result::Resu
     }
 }
 
+/// The POST as the platform's own request, built once: no redirects
+/// followed (§9), aborted by `signal`.
+fn outgoing(
+    request: &tributary::webhook::WebhookRequest,
+    signal: &worker::AbortSignal,
+) -> std::result::Result<web_sys::Request, JsValue> {
+    let headers = web_sys::Headers::new()?;
+    for (name, value) in &request.headers {
+        headers.set(name, value)?;
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(&request.body));
+    init.set_redirect(web_sys::RequestRedirect::Manual);
+    init.set_signal(Some(signal));
+    web_sys::Request::new_with_str_and_init(&request.url, &init)
+}
+
 /// `fetch` keeping the platform's own response object, so the body is read
 /// with the platform's reader directly.
-async fn fetch_raw(request: &Request, signal: &worker::AbortSignal) -> std::result::Result<web_sys::Response, String> {
-    let init = web_sys::RequestInit::new();
-    init.set_signal(Some(signal));
+async fn fetch_raw(request: &web_sys::Request) -> std::result::Result<web_sys::Response, String> {
     let global: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    let answer = JsFuture::from(global.fetch_with_request_and_init(request.inner(), &init))
+    let answer = JsFuture::from(global.fetch_with_request(request))
         .await
         .map_err(|error| js_text(&error))?;
     answer.dyn_into().map_err(|error| js_text(&error))
@@ -133,11 +142,29 @@ fn js_text(value: &JsValue) -> String {
 }
 
 /// At most `cap` bytes of the body, as text (lossy), and whether the body
-/// was read to its end; past the cap the rest is never read.
-async fn read_capped(response: web_sys::Response, cap: usize) -> (String, bool) {
+/// was read to its end; past the cap the rest is never read. A body whose
+/// declared `Content-Length` is within the cap (most answers: a few bytes)
+/// is read in one call; HTTP framing delivers exactly that length.
+async fn read_capped(response: web_sys::Response, declared: Option<&str>, cap: usize) -> (String, bool) {
     let Some(stream) = response.body() else {
         return (String::new(), true);
     };
+    let within_cap = declared
+        .and_then(|length| length.trim().parse::<usize>().ok())
+        .is_some_and(|length| length <= cap);
+    if within_cap {
+        let Ok(read) = response.array_buffer() else {
+            return (String::new(), false);
+        };
+        return match JsFuture::from(read).await {
+            Ok(buffer) => {
+                let mut body = js_sys::Uint8Array::new(&buffer).to_vec();
+                body.truncate(cap);
+                (tributary::text::excerpt(&String::from_utf8_lossy(&body)), true)
+            }
+            Err(_) => (String::new(), false),
+        };
+    }
     let Ok(reader) = web_sys::ReadableStreamDefaultReader::new(&stream) else {
         return (String::new(), false);
     };
