@@ -379,6 +379,8 @@ test("§9 classification: 400/404/422 are permanent (one attempt); 408/429/503/3
         payload: { subscriptionKey: "c", filter: { eventTypes: ["data"] }, receiver: webhook(url, { onFailingEvent: "skip" }) },
       });
       receiver.setSecret(hook, (await signingSecret(path, "c")).body.secret);
+      // The cursor passes the configuration first, so the first batch starts right before e1.
+      await api.caughtUp(path, "c");
       const [e1, e2] = await api.batchOk(path, [data(1), data(2)]);
       // Both events fail the same way; each gets its own skip fact, in order.
       const facts = await eventually(
