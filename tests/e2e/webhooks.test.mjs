@@ -209,6 +209,43 @@ test("§6/§9: 500, 500, then 200 — three attempts under one webhook-id with a
   assert.deepEqual(await api.eventsOfType(path, ERROR_OCCURRED), []);
 });
 
+test("§9/§12: an answer with a declared Content-Length is read whole within 64 KiB and cut at it past that; its text names the failure", async () => {
+  const path = fresh("declared");
+  const hook = `/hook${path}`;
+  const [second, third] = [`gate2${path}`, `gate3${path}`];
+  const small = "declared: the upstream said no";
+  const large = "x".repeat(100 * 1024);
+  const declared = (body) => ({ "content-length": String(Buffer.byteLength(body)) });
+  receiver.script(
+    hook,
+    { status: 500, body: small, headers: declared(small) },
+    { gate: second, status: 503, body: large, headers: declared(large) },
+    { gate: third, status: 200, body: "ok", headers: declared("ok") },
+  );
+  await configureHook(path, "declared", hook);
+  const event = await api.appendOk(path, data(1));
+
+  // The second attempt is held: the card shows what the first answer said.
+  await receivedAtLeast(hook, 2);
+  const first = await api.cardEntry(path, "declared");
+  assert.equal(first.runtime.lastError, `HTTP 500: ${small}`);
+  receiver.release(second);
+
+  // The third is held: the 100 KiB answer was read only to its cap, then dropped.
+  await receivedAtLeast(hook, 3);
+  const capped = await api.cardEntry(path, "declared");
+  assert.match(String(capped.runtime.lastError), /^HTTP 503: x+/, String(capped.runtime.lastError).slice(0, 80));
+  assert.equal(capped.runtime.attempt, 2);
+  receiver.release(third);
+
+  const done = await api.caughtUp(path, "declared", { timeoutMs: 20_000 });
+  assert.equal(done.runtime.lastError, null);
+  const records = receiver.received(hook);
+  assert.equal(records.length, 3);
+  assertAllVerified(records);
+  assert.deepEqual(offsetsOf(records), [event.offset, event.offset, event.offset]);
+});
+
 for (const [form, value] of [
   ["delta-seconds", () => "1"],
   // Evaluated when the 429 is sent; whole seconds, so at least 1 s later.
