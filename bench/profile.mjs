@@ -8,10 +8,12 @@
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
 //   node bench/profile.mjs append [requests=2000]
 //   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
+//   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
+//                                                               `readers` WebSocket readers acking every 64 KiB, as bench/live.mjs)
 //
 // Not a benchmark (no figure from it is a claim); it says what to fix.
 import http from "node:http";
-import { startTributary, streamUrl } from "../tests/e2e/harness.mjs";
+import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
 
 const [scenario = "webhook", a, b] = process.argv.slice(2);
 const port = 9300 + Math.floor(Math.random() * 500);
@@ -104,6 +106,28 @@ function report(profile) {
   for (const [name, us] of rows) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name.slice(0, 140)}`);
 }
 
+/** A WebSocket reader from offset 1 on that acks every 64 KiB (LIVE_ACK_WINDOW_BYTES), as bench/live.mjs's. */
+async function openReader(baseUrl, path) {
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}${streamUrl(path, "live")}?after=1`, ["tributary.v1", `bearer.${TOKEN}`]);
+  const reader = { ws, last: 1 };
+  let unacknowledged = 0;
+  ws.addEventListener("message", (message) => {
+    const frame = JSON.parse(message.data);
+    if (frame.type !== "events") return;
+    reader.last = Math.max(reader.last, frame.events.at(-1).offset);
+    unacknowledged += message.data.length;
+    if (unacknowledged >= 64 * 1024) {
+      ws.send(JSON.stringify({ type: "ack", offset: reader.last }));
+      unacknowledged = 0;
+    }
+  });
+  await new Promise((resolve, reject) => {
+    ws.addEventListener("open", resolve, { once: true });
+    ws.addEventListener("error", () => reject(new Error("a reader failed to open")), { once: true });
+  });
+  return reader;
+}
+
 async function main() {
   let received = 0;
   const server = http.createServer((request, response) => {
@@ -177,6 +201,30 @@ async function main() {
           }
           if (after < events) throw new Error(`read reached ${after} of ${events}`);
         }
+      };
+    } else if (scenario === "live") {
+      const readers = Number(a ?? 100);
+      const requests = Number(b ?? 2000);
+      expected = requests;
+      await appendOk([{ type: "data", payload: { n: 0 } }]);
+      const sockets = await Promise.all(Array.from({ length: readers }, () => openReader(t.url, path)));
+      work = async () => {
+        let n = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (n < requests) {
+              n++;
+              const r = await append([{ type: "data", payload: { n } }]);
+              if (r.status !== 201) throw new Error(`append ${r.status}`);
+            }
+          }),
+        );
+        const deadline = Date.now() + 120_000;
+        while (sockets.some((reader) => reader.last < requests + 1)) {
+          if (Date.now() > deadline) throw new Error("readers did not catch up");
+          await sleep(20);
+        }
+        for (const reader of sockets) reader.ws.close(1000, "profile done");
       };
     } else {
       const requests = Number(a ?? 2000);
