@@ -79,6 +79,12 @@ pub const SHARED_READ_PAGES: usize = 64;
 /// control events and copies are small (≤ 256 KiB each); 64 of them bound
 /// a rebuild page to 16 MiB at worst.
 pub const FOLD_PAGE_ROWS: u64 = 64;
+/// Most parameters one SQL statement may bind: the Durable Object SQLite
+/// limit (developers.cloudflare.com/durable-objects/platform/limits/,
+/// "Maximum bound parameters per query"; §1: one SQL dialect, so the native
+/// driver keeps to it too). A multi-row insert carries at most this many
+/// values.
+pub const MAX_SQL_PARAMETERS: usize = 100;
 /// Longest webhook `receiver.url` (§9).
 pub const MAX_WEBHOOK_URL_BYTES: usize = 2048;
 /// An itx `expression` (§9): 1 to this many non-empty strings of at most

@@ -302,3 +302,36 @@ fn s7_the_internal_answer_carries_counts_not_the_copies() {
         json!({"committed": 2, "deduplicated": 1, "dropped": 0})
     );
 }
+
+#[test]
+fn s12_a_full_copy_batch_runs_about_one_statement_per_eleven_copies() {
+    let run = stamp(1, 1);
+    let mut receiver = memory_stream("/sink");
+    accept(&mut receiver, batch(&run, &[(&run, 1)]), 1_000).unwrap();
+    receiver.storage().take_statement_counts();
+    let copies: Vec<(&Stamp, u64)> = (2..1002).map(|offset| (&run, offset)).collect();
+    assert_eq!(accept(&mut receiver, batch(&run, &copies), 2_000), Ok((1000, 0)));
+    let counts = receiver.storage().take_statement_counts();
+    let per_copy = counts.values().sum::<u64>() as f64 / 1000.0;
+    println!("statements per copied event: {per_copy:.3} ({counts:#?})");
+    // The rows go 11 to an insert (9 values a row, at most 100 bound values
+    // a statement); the fence record and the keys are read and written once
+    // a batch. One insert per copy was 1.005.
+    assert!(per_copy <= 0.1, "{per_copy:.3} statements per copy: {counts:#?}");
+    let (_, page) = read(&mut receiver, "after=0&limit=1000");
+    let payloads: Vec<&Value> = page["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["payload"])
+        .collect();
+    let expected: Vec<Value> = (1..1001).map(|offset| json!({ "offset": offset })).collect();
+    assert_eq!(payloads, expected.iter().collect::<Vec<_>>(), "every copy in its place");
+    let (_, last) = read(&mut receiver, "after=1000&limit=10");
+    assert_eq!(
+        (&last["head"], &last["events"][0]["payload"]),
+        (&json!(1001), &json!({"offset": 1001}))
+    );
+    let rows = fence_rows(&receiver);
+    assert_eq!(rows[0].2["numEventsReceived"], 1001, "{rows:?}");
+}

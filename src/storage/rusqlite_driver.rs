@@ -2,6 +2,7 @@
 //! `cargo test` so the engine's SQL and `migrations/*.sql` are tested natively.
 
 use super::{Row, SqlValue, Storage, StorageError};
+use crate::limits::MAX_SQL_PARAMETERS;
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::Connection;
 use std::cell::{Cell, RefCell};
@@ -88,6 +89,14 @@ fn from_rusqlite(value: ValueRef<'_>) -> SqlValue {
 
 impl Storage for RusqliteStorage {
     fn query(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StorageError> {
+        // The platform's bound (§1: the same queries on both drivers), so a
+        // statement binding more fails here as it would in a Durable Object.
+        if params.len() > MAX_SQL_PARAMETERS {
+            return Err(StorageError::Sql(format!(
+                "{sql}: {} bound parameters; a Durable Object statement binds at most {MAX_SQL_PARAMETERS}",
+                params.len()
+            )));
+        }
         *self.statements.borrow_mut().entry(sql.to_owned()).or_insert(0) += 1;
         let before = self.connection.total_changes();
         let mut statement = self.connection.prepare_cached(sql).map_err(sql_error)?;

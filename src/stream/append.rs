@@ -311,9 +311,10 @@ impl<S: Storage> Stream<S> {
     /// Stages `batch` on top of `base` (or of what is committed) and writes
     /// it, inside the caller's transaction (§3 rule 3): per event, an
     /// idempotent duplicate is answered from the earlier one; otherwise the
-    /// event takes the next offset, is checked, folded and inserted — a copy
-    /// folds into its fence record (§7 rule 2). A changed reduced state is
-    /// then checked against its budget and written.
+    /// event takes the next offset, is checked and folded — a copy folds
+    /// into its fence record (§7 rule 2). The new rows are then inserted, a
+    /// few to a statement; a changed reduced state is checked against its
+    /// budget and written.
     fn stage_and_write(
         &self,
         batch: &[InputEvent],
@@ -358,7 +359,6 @@ impl<S: Storage> Stream<S> {
             self.check_configured(index, input)?;
             self.check_cursor_set(index, input)?;
             state_changed |= fold_staged(state.as_mut(), index, input, &event)?;
-            rows::insert(&self.storage, &event)?;
             if event.source.is_some() {
                 received.note(&self.storage, &event).map_err(|error| match error {
                     InboundError::Full(records) => AppendError::Reduce {
@@ -375,6 +375,11 @@ impl<S: Storage> Stream<S> {
             }
             results.push((event, false));
         }
+        // The new rows, a few to a statement (issue 33): nothing above reads
+        // `events` (duplicates inside the batch are found by `keys.written`),
+        // and an error above commits nothing, as the caller's transaction
+        // rolls back.
+        rows::insert_all(&self.storage, new_rows(&results))?;
         received.write(&self.storage)?;
         let state = state.filter(|_| state_changed);
         if let Some(state) = &state {

@@ -1,10 +1,11 @@
 //! SQL over the `events` table (schema: `migrations/0001_streams.sql`).
 
 use crate::event::{InputEvent, StoredEvent, CONTROL_PREFIX};
-use crate::limits::FOLD_PAGE_ROWS;
+use crate::limits::{FOLD_PAGE_ROWS, MAX_SQL_PARAMETERS};
 use crate::records::event_row;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// The columns of an event row, named once in `records/event_row.rs`.
 const EVENT_COLUMNS: &str = event_row::LIST;
@@ -250,7 +251,66 @@ pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) ->
     })
 }
 
-pub fn insert<S: Storage + ?Sized>(storage: &S, event: &StoredEvent) -> Result<(), StorageError> {
-    let sql = format!("INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    storage.execute(&sql, &event_row::encode(event))
+/// Rows of `events` one INSERT carries: as many as bind within
+/// [`MAX_SQL_PARAMETERS`] (11 rows of 9 values).
+pub const INSERT_ROWS_PER_STATEMENT: usize = MAX_SQL_PARAMETERS / event_row::COLUMNS.len();
+
+/// `INSERT INTO events (…) VALUES (…), …` for 1 to
+/// [`INSERT_ROWS_PER_STATEMENT`] rows, built once: index `n - 1` holds `n`.
+fn insert_sql(rows: usize) -> &'static str {
+    static SQL: OnceLock<Vec<String>> = OnceLock::new();
+    let all = SQL.get_or_init(|| {
+        let row = format!("({})", vec!["?"; event_row::COLUMNS.len()].join(", "));
+        (1..=INSERT_ROWS_PER_STATEMENT)
+            .map(|n| {
+                format!(
+                    "INSERT INTO events ({EVENT_COLUMNS}) VALUES {}",
+                    vec![row.as_str(); n].join(", ")
+                )
+            })
+            .collect()
+    });
+    all.get(rows.saturating_sub(1))
+        .or(all.last())
+        .map_or("", String::as_str)
+}
+
+/// Writes `events` in offset order, [`INSERT_ROWS_PER_STATEMENT`] rows to a
+/// statement (each statement is a crossing into the platform's SQLite).
+/// Inside the caller's transaction: on an error, whatever was written rolls
+/// back with it.
+pub fn insert_all<'a, S: Storage + ?Sized>(
+    storage: &S,
+    events: impl IntoIterator<Item = &'a StoredEvent>,
+) -> Result<(), StorageError> {
+    let mut events = events.into_iter().peekable();
+    let mut params = Vec::with_capacity(INSERT_ROWS_PER_STATEMENT * event_row::COLUMNS.len());
+    while events.peek().is_some() {
+        params.clear();
+        let mut rows = 0;
+        for event in events.by_ref().take(INSERT_ROWS_PER_STATEMENT) {
+            params.extend(event_row::encode(event));
+            rows += 1;
+        }
+        storage.execute(insert_sql(rows), &params)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_insert_binds_its_rows_values_and_never_more_than_the_platform_allows() {
+        assert_eq!(INSERT_ROWS_PER_STATEMENT, 11);
+        for rows in 1..=INSERT_ROWS_PER_STATEMENT {
+            let sql = insert_sql(rows);
+            let placeholders = sql.matches('?').count();
+            assert_eq!(placeholders, rows * event_row::COLUMNS.len(), "{sql}");
+            assert!(placeholders <= MAX_SQL_PARAMETERS);
+            assert_eq!(sql.matches('(').count(), rows + 1, "{sql}");
+        }
+    }
 }

@@ -5,6 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::path::Path;
+use tributary::records::event_row;
 use tributary::storage::rusqlite_driver::RusqliteStorage;
 use tributary::storage::{Row, SqlValue, Storage, StorageError};
 
@@ -32,7 +33,7 @@ pub struct Counting {
 
 /// What the armed trim crash answers.
 pub const TRIM_CRASH: &str = "sim: the object died inside a trim step";
-/// The engine's one insert of an event row (`stream::rows::insert`).
+/// The engine's insert of event rows (`stream::rows::insert_all`).
 const EVENT_INSERT: &str = "INSERT INTO events (";
 /// The trim's delete of the rows it trims (`retention::trim`).
 const TRIM_DELETE: &str = "DELETE FROM events WHERE event_offset > ?";
@@ -104,7 +105,11 @@ impl Storage for Counting {
             } else {
                 &self.written
             };
-            journal.borrow_mut().push(params.to_vec());
+            // A multi-row insert (`stream::rows::insert_all`): one row per
+            // `COLUMNS.len()` values.
+            journal
+                .borrow_mut()
+                .extend(params.chunks(event_row::COLUMNS.len()).map(<[SqlValue]>::to_vec));
         }
         self.rows.set(self.rows.get() + rows.len() as u64);
         if self.rows.get() > ROWS_PER_CALL || self.queries.get() > QUERIES_PER_CALL {
