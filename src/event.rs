@@ -2,7 +2,7 @@
 //! committed event every read returns.
 
 use crate::error::{details, ApiFailure, ErrorCode};
-use crate::json_limits::value_depth;
+use crate::json_limits::{json_len, value_depth};
 use crate::limits::{MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_IDEMPOTENCY_KEY_BYTES, MAX_TYPE_BYTES};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -180,15 +180,15 @@ fn field_type(field: &'static str, expected: &'static str) -> EventError {
 /// the engine's, not the user's: they do not count, so a source event near
 /// the limit can always be copied.
 fn content_size(value: &Value) -> usize {
-    let total = serde_json::to_vec(value).map_or(usize::MAX, |bytes| bytes.len());
+    let total = json_len(value);
     let Some(fields) = value.as_object().filter(|fields| fields.contains_key("source")) else {
         return total;
     };
     let engine_owned: usize = ["source", "idempotencyKey"]
         .iter()
         .filter_map(|name| fields.get(*name).map(|field| (name, field)))
-        .map(|(name, field)| serde_json::to_vec(field).map_or(0, |bytes| bytes.len()) + name.len() + 4)
-        .sum();
+        .map(|(name, field)| json_len(field).saturating_add(name.len() + 4))
+        .fold(0, usize::saturating_add);
     total.saturating_sub(engine_owned)
 }
 

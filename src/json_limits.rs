@@ -33,6 +33,27 @@ pub fn raw_depth(json: &[u8]) -> usize {
     deepest
 }
 
+/// The length in bytes of `value`'s compact JSON text — what
+/// `serde_json::to_string(value)` would return — counted as it is
+/// written, without building it (`usize::MAX` if it cannot serialize).
+pub fn json_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => usize::MAX,
+    }
+}
+
 /// Nesting depth of a parsed value: a scalar is 0, `{}` or `[]` is 1.
 pub fn value_depth(value: &Value) -> usize {
     let mut deepest = 0;
@@ -54,6 +75,7 @@ pub fn value_depth(value: &Value) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -67,6 +89,36 @@ mod tests {
         assert_eq!(value_depth(&json!({"a": [1, {"b": []}]})), 4);
         let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
         assert_eq!(raw_depth(deep.as_bytes()), 10_000);
+    }
+
+    #[test]
+    fn json_len_is_the_length_of_the_serialized_text() {
+        let corpus = [
+            json!(null),
+            json!(true),
+            json!(0),
+            json!(-12_345_678_901_i64),
+            json!(u64::MAX),
+            json!(0.1),
+            json!(-1.5e-300),
+            json!(1e300),
+            json!(f64::MAX),
+            json!(123_456.789),
+            json!(""),
+            json!("plain"),
+            json!("quote \" backslash \\ slash / tab \t newline \n"),
+            json!("\u{0}\u{1f}\u{7f} controls"),
+            json!("é ü 中文 😀 \u{2028}\u{2029}"),
+            json!([]),
+            json!({}),
+            json!({"a": [1, 2.5, "x", null, {"b\"c": "d\u{1}"}], "é": {"nested": [[[]]]}}),
+            json!({"type": "data", "payload": {"n": 1, "text": "ümlaut"}, "metadata": {}, "idempotencyKey": "k"}),
+        ];
+        for value in &corpus {
+            assert_eq!(json_len(value), serde_json::to_string(value).unwrap().len(), "{value}");
+            assert_eq!(json_len(value), value.to_string().len(), "{value}");
+        }
+        assert_eq!(json_len(&corpus[..]), serde_json::to_string(&corpus[..]).unwrap().len());
     }
 }
 

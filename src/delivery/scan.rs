@@ -13,6 +13,7 @@ use crate::delivery::gate::{Held, ThresholdStep};
 use crate::delivery::journal::{GateHit, Journaled};
 use crate::event::StoredEvent;
 use crate::invalidation::Invalidation;
+use crate::json_limits::json_len;
 use crate::jsonata::StepBudget;
 use crate::limits::{MAX_DELIVERY_BATCH_BYTES, MAX_READ_BYTES, MAX_SCAN_ROWS, SCAN_PAGE_ROWS};
 use crate::schema::RuntimeRow;
@@ -378,7 +379,7 @@ impl Scan {
     /// Adds one event to the batch unless it would take the batch past its
     /// byte limit: `Some` when the batch is done.
     fn collect(&mut self, event: PlannedEvent, wanted: usize, ends_batch: bool) -> Option<ScanEnd> {
-        let size = event.body.to_string().len();
+        let size = json_len(&event.body);
         if !self.events.is_empty() && self.bytes + size > MAX_DELIVERY_BATCH_BYTES {
             return Some(ScanEnd::Full);
         }
