@@ -75,6 +75,23 @@ pub struct CopyBatch {
     pub events: Vec<Value>,
 }
 
+/// A [`CopyBatch`]'s JSON body, serialized from borrowed events: the
+/// source sends a plan's events as they are, without copying each first.
+pub fn copy_batch_json<'a>(
+    stamp: &Stamp,
+    events: impl Iterator<Item = &'a Value>,
+) -> Result<String, serde_json::Error> {
+    #[derive(Serialize)]
+    struct Borrowed<'a> {
+        stamp: &'a Stamp,
+        events: Vec<&'a Value>,
+    }
+    serde_json::to_string(&Borrowed {
+        stamp,
+        events: events.collect(),
+    })
+}
+
 /// Idempotency key of a copy (§7 rule 4): one per source event per run.
 pub fn copy_idempotency_key(stamp: &Stamp, offset: u64) -> String {
     let mut hasher = blake3::Hasher::new();
@@ -130,6 +147,34 @@ pub fn origin_is_invalidation(source: Option<&Value>) -> bool {
 pub fn chain_of(source: Option<&Value>) -> Vec<Hop> {
     source
         .and_then(|source| source.get("copiedFrom"))
-        .and_then(|chain| serde_json::from_value(chain.clone()).ok())
+        .and_then(|chain| Vec::<Hop>::deserialize(chain).ok())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_batch_serialized_from_borrowed_events_is_the_batch_itself() {
+        let batch = CopyBatch {
+            stamp: Stamp {
+                source_project_id: "p".to_owned(),
+                source_path: "/s".to_owned(),
+                subscription_key: "k".to_owned(),
+                stream_id: "id".to_owned(),
+                stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
+                cursor_changed_at_source_offset: 7,
+            },
+            events: vec![
+                json!({"type": "x", "payload": {"é": [1, 2.5, null]}, "idempotencyKey": "copy:1"}),
+                json!({"type": "y", "payload": "\u{1}\"", "source": {"copiedFrom": []}}),
+            ],
+        };
+        let body = copy_batch_json(&batch.stamp, batch.events.iter()).unwrap();
+        assert_eq!(body, serde_json::to_string(&batch).unwrap());
+        assert_eq!(serde_json::from_str::<CopyBatch>(&body).unwrap(), batch);
+    }
 }

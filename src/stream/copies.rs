@@ -4,7 +4,7 @@
 
 use super::append::FollowUp;
 use super::{AppendError, Stream};
-use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop};
+use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop, Stamp};
 use crate::error::{ApiFailure, ErrorCode};
 use crate::event::StoredEvent;
 use crate::event::{Authority, CommittedEvent, InputEvent, CONTROL_PREFIX};
@@ -124,7 +124,8 @@ impl<S: Storage> Stream<S> {
         let (project, path) = (self.project_id.clone(), self.path.as_str().to_owned());
         let mut accepted = Vec::new();
         let mut dropped: Vec<(u64, &'static str)> = Vec::new();
-        for raw in &batch.events {
+        let CopyBatch { stamp, events } = batch;
+        for raw in events {
             let chain: Vec<Hop> = chain_of(raw.get("source"));
             let Some(last) = chain.last() else {
                 return Err(CopyError::Malformed("an event without source.copiedFrom".to_owned()));
@@ -134,14 +135,14 @@ impl<S: Storage> Stream<S> {
                 dropped.push((last.offset, if cycle { "cycle" } else { "hop-limit" }));
                 continue;
             }
-            let input = InputEvent::from_json(raw.clone(), Authority::Trusted).map_err(|error| AppendError::Event {
+            let input = InputEvent::from_json(raw, Authority::Trusted).map_err(|error| AppendError::Event {
                 index: accepted.len(),
                 error,
             })?;
             accepted.push(input);
         }
         if !dropped.is_empty() {
-            accepted.push(self.drop_audit(&batch, &dropped)?);
+            accepted.push(self.drop_audit(&stamp, &dropped)?);
         }
         if accepted.is_empty() {
             return Ok(CopyAccepted {
@@ -314,8 +315,7 @@ impl<S: Storage> Stream<S> {
     }
 
     /// One idempotent `error-occurred` describing dropped copies (§7 rule 3).
-    fn drop_audit(&self, batch: &CopyBatch, dropped: &[(u64, &'static str)]) -> Result<InputEvent, CopyError> {
-        let stamp = &batch.stamp;
+    fn drop_audit(&self, stamp: &Stamp, dropped: &[(u64, &'static str)]) -> Result<InputEvent, CopyError> {
         let offsets: Vec<u64> = dropped.iter().map(|(offset, _)| *offset).collect();
         let reason = dropped.first().map_or("cycle", |(_, reason)| *reason);
         let identity = format!(

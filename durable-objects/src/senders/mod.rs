@@ -15,7 +15,7 @@ use crate::internal::bindings::{object_name, STREAM_BINDING};
 use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::platform::timers::within;
 use std::cell::RefCell;
-use tributary::copy::CopyBatch;
+use tributary::copy::copy_batch_json;
 use tributary::delivery::{classify_copy_status, DeliveryPlan, Outcome};
 use tributary::route::internal::{Host, COPY_ROUTE, PATH_HEADER, PROJECT_HEADER};
 use tributary::secrets::SecretCache;
@@ -81,11 +81,8 @@ fn write_log_lines(plan: &DeliveryPlan) -> Outcome {
 }
 
 async fn send_copy(env: &Env, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {
-    let batch = CopyBatch {
-        stamp: plan.stamp.clone(),
-        events: plan.events.iter().map(|event| event.body.clone()).collect(),
-    };
-    let body = serde_json::to_string(&batch).map_err(|error| worker::Error::RustError(error.to_string()))?;
+    let body = copy_batch_json(&plan.stamp, plan.events.iter().map(|event| &event.body))
+        .map_err(|error| worker::Error::RustError(error.to_string()))?;
     let stub = env
         .durable_object(STREAM_BINDING)?
         .get_by_name(&object_name(project, receiving))?;
