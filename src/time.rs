@@ -10,7 +10,33 @@ pub fn rfc3339_millis(unix_ms: i64) -> String {
     let minutes = (ms_of_day / 60_000) % 60;
     let seconds = (ms_of_day / 1000) % 60;
     let millis = ms_of_day % 1000;
-    format!("{year:04}-{month:02}-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.{millis:03}Z")
+    if !(0..=9999).contains(&year) {
+        return format!("{year:04}-{month:02}-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.{millis:03}Z");
+    }
+    // Every copy's provenance hop and every committed event's `createdAt`
+    // is written here: the digits directly, not through `format!`.
+    let mut text = String::with_capacity(24);
+    for (value, width, separator) in [
+        (year, 4, '-'),
+        (month, 2, '-'),
+        (day, 2, 'T'),
+        (hours, 2, ':'),
+        (minutes, 2, ':'),
+        (seconds, 2, '.'),
+        (millis, 3, 'Z'),
+    ] {
+        push_digits(&mut text, value, width);
+        text.push(separator);
+    }
+    text
+}
+
+/// Pushes the last `width` decimal digits of `value` (≥ 0), zero-padded.
+fn push_digits(text: &mut String, value: i64, width: u32) {
+    for place in (0..width).rev() {
+        let digit = (value / 10i64.pow(place)) % 10;
+        text.push(char::from(b'0' + digit as u8));
+    }
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day)
@@ -189,7 +215,53 @@ mod tests {
         assert_eq!(parse_rfc3339(&long_fraction), Some(1_795_963_338_000));
     }
 
+    /// The formatting `rfc3339_millis` replaced, kept to check it against.
+    fn formatted(unix_ms: i64) -> String {
+        let days = unix_ms.div_euclid(86_400_000);
+        let ms_of_day = unix_ms.rem_euclid(86_400_000);
+        let (year, month, day) = super::civil_from_days(days);
+        let (hours, minutes) = (ms_of_day / 3_600_000, (ms_of_day / 60_000) % 60);
+        let (seconds, millis) = ((ms_of_day / 1000) % 60, ms_of_day % 1000);
+        format!("{year:04}-{month:02}-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.{millis:03}Z")
+    }
+
+    #[test]
+    fn writes_the_digits_format_wrote_at_the_edges() {
+        let day = 86_400_000;
+        let year_10000 = 253_402_300_800_000;
+        let year_0 = -62_167_219_200_000;
+        for ms in [
+            0,
+            -1,
+            1,
+            999,
+            1000,
+            59_999,
+            60_000,
+            3_599_999,
+            day - 1,
+            day,
+            951_782_400_000,
+            951_782_400_000 + day,
+            1_795_963_338_123,
+            year_10000 - 1,
+            year_10000,
+            year_0,
+            year_0 - 1,
+            -day,
+            i64::MAX / 2,
+            i64::MIN / 2,
+        ] {
+            assert_eq!(rfc3339_millis(ms), formatted(ms), "{ms}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn writes_the_digits_format_wrote(ms in -100_000_000_000_000i64..300_000_000_000_000) {
+            prop_assert_eq!(rfc3339_millis(ms), formatted(ms));
+        }
+
         #[test]
         fn reads_back_what_rfc3339_millis_writes(ms in 0i64..253_402_300_800_000) {
             prop_assert_eq!(parse_rfc3339(&rfc3339_millis(ms)), Some(ms));
