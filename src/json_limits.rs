@@ -1,7 +1,7 @@
 //! Nesting depth of JSON (docs/design.md §3 rule 2), measured without recursion so
 //! hostile input cannot exhaust the stack; and a cheap screen that tells
 //! when raw JSON cannot contain a name, so the router parses a body only
-//! when it must.
+//! when it must; and the length of a value's JSON text, without writing it.
 
 use serde_json::Value;
 
@@ -34,9 +34,55 @@ pub fn raw_depth(json: &[u8]) -> usize {
 }
 
 /// The length in bytes of `value`'s compact JSON text — what
-/// `serde_json::to_string(value)` would return — counted as it is
-/// written, without building it (`usize::MAX` if it cannot serialize).
-pub fn json_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+/// `serde_json::to_string(value)` returns — computed without writing it:
+/// strings are measured with serde_json's escapes, only numbers are
+/// formatted (into a counter). Recursive like serialization itself.
+pub fn json_len(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(number) => {
+            if let Some(n) = number.as_u64() {
+                decimal_digits(n)
+            } else if let Some(n) = number.as_i64() {
+                1 + decimal_digits(n.unsigned_abs())
+            } else {
+                written_len(number)
+            }
+        }
+        Value::String(text) => string_len(text),
+        Value::Array(items) => items
+            .iter()
+            .map(json_len)
+            .fold(1 + items.len().max(1), usize::saturating_add),
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(name, field)| string_len(name).saturating_add(1).saturating_add(json_len(field)))
+            .fold(1 + fields.len().max(1), usize::saturating_add),
+    }
+}
+
+/// Digits of `n` in decimal.
+fn decimal_digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
+/// A JSON string's length as serde_json writes it: quotes, `\"` `\\` and
+/// the short escapes of `\b \t \n \f \r` take two bytes, any other control
+/// character six (`\u00XX`), every other byte one.
+fn string_len(text: &str) -> usize {
+    text.bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | 0x08 | 0x09 | 0x0a | 0x0c | 0x0d => 2,
+            0x00..=0x1f => 6,
+            _ => 1,
+        })
+        .fold(2, usize::saturating_add)
+}
+
+/// The length of what serde_json writes for `value` (`usize::MAX` if it
+/// cannot), counted as it is written.
+fn written_len<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -118,7 +164,23 @@ mod tests {
             assert_eq!(json_len(value), serde_json::to_string(value).unwrap().len(), "{value}");
             assert_eq!(json_len(value), value.to_string().len(), "{value}");
         }
-        assert_eq!(json_len(&corpus[..]), serde_json::to_string(&corpus[..]).unwrap().len());
+        let all = Value::Array(corpus.to_vec());
+        assert_eq!(json_len(&all), all.to_string().len());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn json_len_of_any_string_is_its_serialized_length(text in "\\PC*|[\\x00-\\x7f]*|.*") {
+            let value = Value::String(text);
+            proptest::prop_assert_eq!(json_len(&value), value.to_string().len());
+        }
+
+        #[test]
+        fn json_len_of_any_number_is_its_serialized_length(n in proptest::num::i64::ANY, u in proptest::num::u64::ANY, f in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL | proptest::num::f64::ZERO) {
+            for value in [json!(n), json!(u), json!(f), json!([n, {"k": f}])] {
+                proptest::prop_assert_eq!(json_len(&value), value.to_string().len());
+            }
+        }
     }
 }
 
