@@ -150,6 +150,19 @@ async function main() {
       const r = await append(events);
       if (r.status !== 201 && r.status !== 200) throw new Error(`append ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     };
+    /** `requests` appends of `batch` events each, 8 in flight. */
+    const appendRequests = async (requests, batch) => {
+      let n = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (n < requests) {
+            n++;
+            const r = await append(Array.from({ length: batch }, (_, k) => ({ type: "data", payload: { n, k } })));
+            if (r.status !== 201) throw new Error(`append ${r.status}`);
+          }
+        }),
+      );
+    };
     let expected = 0;
     let work;
     if (scenario === "webhook" || scenario === "copy" || scenario === "fanout") {
@@ -209,16 +222,7 @@ async function main() {
       await appendOk([{ type: "data", payload: { n: 0 } }]);
       const sockets = await Promise.all(Array.from({ length: readers }, () => openReader(t.url, path)));
       work = async () => {
-        let n = 0;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (n < requests) {
-              n++;
-              const r = await append([{ type: "data", payload: { n } }]);
-              if (r.status !== 201) throw new Error(`append ${r.status}`);
-            }
-          }),
-        );
+        await appendRequests(requests, 1);
         const deadline = Date.now() + 120_000;
         while (sockets.some((reader) => reader.last < requests + 1)) {
           if (Date.now() > deadline) throw new Error("readers did not catch up");
@@ -234,16 +238,7 @@ async function main() {
         await appendOk([{ type: "events.iterate.com/stream/retention-configured", payload: { maxEvents: 1000 } }]);
       }
       work = async () => {
-        let n = 0;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (n < requests) {
-              n++;
-              const r = await append(Array.from({ length: batch }, (_, k) => ({ type: "data", payload: { n, k } })));
-              if (r.status !== 201) throw new Error(`append ${r.status}`);
-            }
-          }),
-        );
+        await appendRequests(requests, batch);
       };
     }
     console.error("profiling"); await inspector.call("Profiler.start"); console.error("started");
