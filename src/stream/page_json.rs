@@ -108,8 +108,11 @@ pub fn rows_json<S: Storage + ?Sized>(
             (chunks, fitted_all && (sizes.len() as u64) < limit)
         }
     };
+    // The chunk comes back as bytes, not text: on a Durable Object a text
+    // value crosses into wasm character by character (wasm-bindgen's
+    // string copy), a BLOB in one copy (issue 33's catch-up profile).
     let chunk_sql = format!(
-        "SELECT group_concat(event, ',' ORDER BY event_offset), COUNT(*) FROM \
+        "SELECT CAST(group_concat(event, ',' ORDER BY event_offset) AS BLOB), COUNT(*) FROM \
            (SELECT event_offset, {EVENT_JSON} AS event FROM events WHERE {filter})"
     );
     let mut events_json = String::from("[");
@@ -126,16 +129,15 @@ pub fn rows_json<S: Storage + ?Sized>(
         let columns = Columns { query: &chunk_sql, row };
         count = count.saturating_add(columns.int(1)?.max(0) as u64);
         let text = match row.get_mut(0).map(|value| std::mem::replace(value, SqlValue::Null)) {
-            Some(SqlValue::Text(text)) => text,
             // Every row of the chunk was read a moment ago in this turn.
             Some(SqlValue::Null) => continue,
-            _ => {
-                return Err(StorageError::Decode {
-                    query: crate::text::query_excerpt(&chunk_sql),
-                    column: 0,
-                })
-            }
-        };
+            Some(SqlValue::Blob(bytes)) => String::from_utf8(bytes).ok(),
+            _ => None,
+        }
+        .ok_or_else(|| StorageError::Decode {
+            query: crate::text::query_excerpt(&chunk_sql),
+            column: 0,
+        })?;
         if index > 0 && events_json.len() > 1 {
             events_json.push(',');
         }
