@@ -92,8 +92,30 @@ pub fn copy_batch_json<'a>(
     })
 }
 
-/// Idempotency key of a copy (§7 rule 4): one per source event per run.
+/// The form of a copy's idempotency key (§7 rule 4). Both are derived from
+/// the same coordinates; a run keeps the form it began with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyKeyForm {
+    /// `copy:` + the blake3 of the source coordinates, subscription key,
+    /// generation and offset (64 hex): runs begun before the ordered form
+    /// (migration 0016).
+    First,
+    /// `copy:` + the first 32 hex of the blake3 of the source coordinates,
+    /// subscription key and generation, then the offset in 16 hex: one
+    /// run's keys sort in offset order, so the receiving stream's key index
+    /// grows at one end instead of taking a random page per copy.
+    Ordered,
+}
+
+/// A copy's idempotency key (§7 rule 4) in the ordered form: network retries
+/// within one run collapse; a new run (recreated source, replaced key,
+/// cursor-set) is a different identity.
 pub fn copy_idempotency_key(stamp: &Stamp, offset: u64) -> String {
+    copy_idempotency_key_in(CopyKeyForm::Ordered, stamp, offset)
+}
+
+/// A copy's idempotency key in `form`.
+pub fn copy_idempotency_key_in(form: CopyKeyForm, stamp: &Stamp, offset: u64) -> String {
     let mut hasher = blake3::Hasher::new();
     for part in [
         stamp.source_project_id.as_str(),
@@ -105,8 +127,16 @@ pub fn copy_idempotency_key(stamp: &Stamp, offset: u64) -> String {
         hasher.update(&[0]);
     }
     hasher.update(&stamp.cursor_changed_at_source_offset.to_le_bytes());
-    hasher.update(&offset.to_le_bytes());
-    format!("copy:{}", hasher.finalize().to_hex())
+    match form {
+        CopyKeyForm::First => {
+            hasher.update(&offset.to_le_bytes());
+            format!("copy:{}", hasher.finalize().to_hex())
+        }
+        CopyKeyForm::Ordered => {
+            let run = hasher.finalize().to_hex();
+            format!("copy:{}{offset:016x}", run.as_str().get(..32).unwrap_or_default())
+        }
+    }
 }
 
 /// Deterministic delivery id (§8): stream id, subscription key, offset range.

@@ -23,6 +23,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     (13, include_str!("../migrations/0013_catalog_soft_delete.sql")),
     (14, include_str!("../migrations/0014_journal_rows.sql")),
     (15, include_str!("../migrations/0015_window_lease.sql")),
+    (16, include_str!("../migrations/0016_copy_key_first_form.sql")),
 ];
 
 /// The project object's schema (§9, §14), applied in order in its SQLite.
@@ -75,6 +76,18 @@ pub struct ReducedStateRow {
 /// Row of `subscription_runtime` (§6): now a typed record with its
 /// encode/decode in `records/runtime_row.rs`.
 pub use crate::records::RuntimeRow;
+
+/// Row of `copy_key_first_form_runs` (§7 rule 4): a copy run this stream
+/// had when copies' idempotency keys took their ordered form, whose keys
+/// keep the first form ([`crate::copy::CopyKeyForm::First`]). Written once,
+/// by migration 0016, from `subscription_runtime`; read by the copy's
+/// shaping; dropped with the stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopyKeyFirstFormRunRow {
+    pub subscription_key: String,
+    /// The run's config generation (`run_offset`).
+    pub run_offset: u64,
+}
 
 /// Row of `delivery_window` (§8 `concurrency`): one event of a concurrent
 /// subscription planned past its cursor; a typed record in

@@ -2,15 +2,16 @@
 //! the filter decides whether it is sent, the transform what is sent, and a
 //! copy adds its provenance chain and idempotency key.
 
-use crate::copy::{chain_of, copy_idempotency_key, Hop, Stamp};
+use crate::copy::{chain_of, copy_idempotency_key_in, CopyKeyForm, Hop, Stamp};
 use crate::event::{CommittedEvent, ControlType, StoredEvent};
 use crate::invalidation::Invalidation;
 use crate::jsonata::{JsonataError, StepBudget};
-use crate::storage::Storage;
+use crate::storage::{Columns, Storage, StorageError};
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Receiver};
 use crate::time::rfc3339_millis;
 use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// This stream's own `events-invalidated` (a copied one is data here, §4).
 pub(super) fn local_invalidation(event: &StoredEvent) -> Option<Invalidation> {
@@ -43,10 +44,45 @@ pub(super) enum Prepared {
 }
 
 impl<S: Storage> Stream<S> {
+    /// The key form of the run `stamp` names when it copies (§7 rule 4): the
+    /// first form for a run this stream had when the ordered form came
+    /// (`copy_key_first_form_runs`, read once per object and lifetime), the
+    /// ordered form for every other run and receiver.
+    pub(super) fn copy_key_form(
+        &mut self,
+        configuration: &Configuration,
+        stamp: &Stamp,
+    ) -> Result<CopyKeyForm, StorageError> {
+        if !matches!(configuration.receiver, Receiver::CopyToStream { .. }) {
+            return Ok(CopyKeyForm::Ordered);
+        }
+        if self.memory.copy_key_first_form_runs.is_none() {
+            // At most one row per subscription the stream had when the
+            // table was written (bounded by the subscriptions a stream holds).
+            let sql = "SELECT subscription_key, run_offset FROM copy_key_first_form_runs";
+            let mut runs: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
+            for row in self.storage.query(sql, &[])? {
+                let columns = Columns { query: sql, row: &row };
+                runs.entry(columns.text(0)?)
+                    .or_default()
+                    .insert(columns.int(1)?.max(0) as u64);
+            }
+            self.memory.copy_key_first_form_runs = Some(runs);
+        }
+        let first = self
+            .memory
+            .copy_key_first_form_runs
+            .as_ref()
+            .and_then(|runs| runs.get(&stamp.subscription_key))
+            .is_some_and(|runs| runs.contains(&stamp.cursor_changed_at_source_offset));
+        Ok(if first { CopyKeyForm::First } else { CopyKeyForm::Ordered })
+    }
+
     pub(super) fn prepare(
         &mut self,
         configuration: &Configuration,
         stamp: &Stamp,
+        form: CopyKeyForm,
         event: &StoredEvent,
         steps: &mut StepBudget,
     ) -> Prepared {
@@ -87,7 +123,7 @@ impl<S: Storage> Stream<S> {
             delivered.extend(shaped);
             return Prepared::Send(Value::Object(delivered));
         }
-        Prepared::Send(copy_shaped(stamp, event, shaped))
+        Prepared::Send(copy_shaped(stamp, form, event, shaped))
     }
 
     /// The filter's JSONata condition on one event: `None` when it matches.
@@ -152,7 +188,7 @@ impl<S: Storage> Stream<S> {
 
 /// A copied event: its shaped fields, the provenance chain with this
 /// hop appended, and the idempotency key the receiving stream dedupes on.
-fn copy_shaped(stamp: &Stamp, event: &StoredEvent, mut shaped: Map<String, Value>) -> Value {
+fn copy_shaped(stamp: &Stamp, form: CopyKeyForm, event: &StoredEvent, mut shaped: Map<String, Value>) -> Value {
     let mut chain = chain_of(
         event
             .source
@@ -174,7 +210,7 @@ fn copy_shaped(stamp: &Stamp, event: &StoredEvent, mut shaped: Map<String, Value
     shaped.insert("source".to_owned(), json!({ "copiedFrom": chain }));
     shaped.insert(
         "idempotencyKey".to_owned(),
-        json!(copy_idempotency_key(stamp, event.offset)),
+        json!(copy_idempotency_key_in(form, stamp, event.offset)),
     );
     Value::Object(shaped)
 }

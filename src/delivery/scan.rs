@@ -231,7 +231,8 @@ impl Scan {
                 return Ok(Some(end));
             }
         }
-        match stream.prepare(scope.configuration, scope.stamp, event, &mut self.steps) {
+        let form = stream.copy_key_form(scope.configuration, scope.stamp)?;
+        match stream.prepare(scope.configuration, scope.stamp, form, event, &mut self.steps) {
             Prepared::Skip => {
                 self.scanned = event.offset;
                 Ok(None)

@@ -26,6 +26,9 @@ pub(crate) struct Memory {
     /// The runtime rows as last read whole, and the storage generation they
     /// were read at: true while it has not moved (no write, no rollback).
     pub runtime_rows: std::cell::RefCell<Option<(u64, BTreeMap<String, RuntimeRow>)>>,
+    /// `copy_key_first_form_runs` once read (§7 rule 4): the runs, by
+    /// subscription key, whose copies keep the first key form.
+    pub copy_key_first_form_runs: Option<BTreeMap<String, std::collections::BTreeSet<u64>>>,
 }
 
 /// The in-memory half of one subscription's runtime.

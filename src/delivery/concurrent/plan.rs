@@ -233,7 +233,8 @@ impl<S: Storage> Stream<S> {
                     created_at_ms: stored.created_at_ms,
                     body,
                 };
-                match self.prepare(window.configuration, window.stamp, &stored, &mut StepBudget::per_call()) {
+                let form = self.copy_key_form(window.configuration, window.stamp)?;
+                match self.prepare(window.configuration, window.stamp, form, &stored, &mut StepBudget::per_call()) {
                     Prepared::Send(body) => (planned(body), None),
                     Prepared::Fail { message, body } => (planned(body), Some(Outcome::permanent(message))),
                     // The same configuration judged this event before (a new
