@@ -444,3 +444,36 @@ fn s6_a_send_lost_with_its_object_is_retried_as_soon_as_a_new_instance_opens() {
     world.run(&["/a"], 10, &mut deliver);
     assert_eq!(copied_offsets(&mut world, "/b"), vec![2, 3]);
 }
+
+/// A plain copy (no condition, no transform) is shaped without a JSON tree
+/// of the whole event; it carries exactly what the general path carries:
+/// here against a copy whose condition is always true.
+#[test]
+fn s7_a_plain_copy_carries_what_a_conditioned_copy_carries() {
+    let mut world = World::new(21);
+    subscribe(&mut world, "/src", "/plain", "plain", json!({}));
+    world.append("/src", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "conditioned",
+        "filter": {"jsonataCondition": "true"},
+        "receiver": {"action": "copy-to-stream", "receivingStreamPath": "/conditioned", "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}}));
+    world.append(
+        "/src",
+        json!({"events": [
+            {"type": "data", "payload": {"name": "Zoë \u{1F600}", "list": [1, -2, {"deep": null}], "big": 9007199254740991i64}, "metadata": {"trace": "t-1"}},
+            {"type": "data", "payload": "a string"},
+            {"type": "data", "payload": [true, false]},
+        ]}),
+    );
+    world.run(&["/src"], 10, &mut deliver);
+    let shape = |world: &mut World, path: &str| -> Vec<Value> {
+        world
+            .events(path)
+            .into_iter()
+            .filter(|event| event["type"] == "data")
+            .map(|event| json!([event["type"], event["payload"], event["metadata"]]))
+            .collect()
+    };
+    let plain = shape(&mut world, "/plain");
+    assert_eq!(plain.len(), 3);
+    assert_eq!(plain, shape(&mut world, "/conditioned"));
+    assert_eq!(plain[0][2], json!({"trace": "t-1"}));
+}

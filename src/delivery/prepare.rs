@@ -98,12 +98,24 @@ impl<S: Storage> Stream<S> {
                 return Prepared::Skip;
             }
         }
-        let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
-        if let Some(condition) = configuration
+        let condition = configuration
             .filter
             .as_ref()
-            .and_then(|filter| filter.jsonata_condition.as_deref())
-        {
+            .and_then(|filter| filter.jsonata_condition.as_deref());
+        let transform = configuration.receiver.jsonata_transform();
+        let copies = matches!(configuration.receiver, Receiver::CopyToStream { .. });
+        if condition.is_none() && transform.is_none() && copies {
+            // A plain copy takes the event's type, payload and metadata
+            // (§7): no JSON tree of the whole event is built for it.
+            let mut shaped = Map::new();
+            shaped.insert("type".to_owned(), json!(event.event_type));
+            for (name, raw) in [("payload", &event.payload), ("metadata", &event.metadata)] {
+                shaped.insert(name.to_owned(), serde_json::from_str(raw.get()).unwrap_or(Value::Null));
+            }
+            return Prepared::Send(copy_shaped(stamp, form, event, shaped));
+        }
+        let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
+        if let Some(condition) = condition {
             if let Some(rejected) = self.condition(condition, event.offset, &committed, steps) {
                 return rejected;
             }
@@ -113,13 +125,16 @@ impl<S: Storage> Stream<S> {
         for name in ["payload", "metadata"] {
             shaped.insert(name.to_owned(), committed.get(name).cloned().unwrap_or(Value::Null));
         }
-        if let Some(transform) = configuration.receiver.jsonata_transform() {
+        if let Some(transform) = transform {
             if let Some(failed) = self.transform(transform, event.offset, &committed, &mut shaped, steps) {
                 return failed;
             }
         }
-        if !matches!(configuration.receiver, Receiver::CopyToStream { .. }) {
-            let mut delivered = committed.as_object().cloned().unwrap_or_default();
+        if !copies {
+            let mut delivered = match committed {
+                Value::Object(fields) => fields,
+                _ => Map::new(),
+            };
             delivered.extend(shaped);
             return Prepared::Send(Value::Object(delivered));
         }
