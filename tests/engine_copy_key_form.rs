@@ -149,5 +149,9 @@ fn s7_a_run_open_when_the_form_changed_keeps_the_first_form_and_its_retry_collap
     for (key, derived) in &later {
         assert_eq!(key, derived);
     }
-    assert_eq!(keys(&mut world, "/b", CopyKeyForm::First).len(), 5, "the open run goes on in its form");
+    assert_eq!(
+        keys(&mut world, "/b", CopyKeyForm::First).len(),
+        5,
+        "the open run goes on in its form"
+    );
 }

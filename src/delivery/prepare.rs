@@ -75,7 +75,11 @@ impl<S: Storage> Stream<S> {
             .as_ref()
             .and_then(|runs| runs.get(&stamp.subscription_key))
             .is_some_and(|runs| runs.contains(&stamp.cursor_changed_at_source_offset));
-        Ok(if first { CopyKeyForm::First } else { CopyKeyForm::Ordered })
+        Ok(if first {
+            CopyKeyForm::First
+        } else {
+            CopyKeyForm::Ordered
+        })
     }
 
     pub(super) fn prepare(

@@ -234,7 +234,13 @@ impl<S: Storage> Stream<S> {
                     body,
                 };
                 let form = self.copy_key_form(window.configuration, window.stamp)?;
-                match self.prepare(window.configuration, window.stamp, form, &stored, &mut StepBudget::per_call()) {
+                match self.prepare(
+                    window.configuration,
+                    window.stamp,
+                    form,
+                    &stored,
+                    &mut StepBudget::per_call(),
+                ) {
                     Prepared::Send(body) => (planned(body), None),
                     Prepared::Fail { message, body } => (planned(body), Some(Outcome::permanent(message))),
                     // The same configuration judged this event before (a new
