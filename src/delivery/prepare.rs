@@ -6,6 +6,7 @@ use crate::copy::{chain_of, copy_idempotency_key_in, CopyKeyForm, Hop, Stamp};
 use crate::event::{CommittedEvent, ControlType, StoredEvent};
 use crate::invalidation::Invalidation;
 use crate::jsonata::{JsonataError, StepBudget};
+use crate::limits::MAX_STREAM_SUBSCRIPTIONS;
 use crate::storage::{Columns, Storage, StorageError};
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Receiver};
@@ -57,11 +58,11 @@ impl<S: Storage> Stream<S> {
             return Ok(CopyKeyForm::Ordered);
         }
         if self.memory.copy_key_first_form_runs.is_none() {
-            // At most one row per subscription the stream had when the
-            // table was written (bounded by the subscriptions a stream holds).
-            let sql = "SELECT subscription_key, run_offset FROM copy_key_first_form_runs";
+            // One row per runtime row the stream had when the table was
+            // written: at most the subscriptions a stream holds (§12).
+            let sql = "SELECT subscription_key, run_offset FROM copy_key_first_form_runs LIMIT ?";
             let mut runs: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
-            for row in self.storage.query(sql, &[])? {
+            for row in self.storage.query(sql, &[(MAX_STREAM_SUBSCRIPTIONS as u64).into()])? {
                 let columns = Columns { query: sql, row: &row };
                 runs.entry(columns.text(0)?)
                     .or_default()
