@@ -28,8 +28,9 @@ fn data(world: &mut World, path: &str, n: usize) {
     world.append(path, json!({ "events": events }));
 }
 
-/// Each data copy on `receiving`: its key, and the key its last hop derives in `form`.
-fn keys(world: &mut World, receiving: &str, form: CopyKeyForm) -> Vec<(String, String)> {
+/// The key of each data copy on `receiving`, each checked to be the key its
+/// last hop derives in `form`.
+fn keys(world: &mut World, receiving: &str, form: CopyKeyForm) -> Vec<String> {
     world
         .events(receiving)
         .iter()
@@ -44,8 +45,10 @@ fn keys(world: &mut World, receiving: &str, form: CopyKeyForm) -> Vec<(String, S
                 stream_created_at: hop["streamCreatedAt"].as_str().unwrap().to_owned(),
                 cursor_changed_at_source_offset: hop["cursorChangedAtSourceOffset"].as_u64().unwrap(),
             };
+            let key = event["idempotencyKey"].as_str().unwrap().to_owned();
             let derived = copy_idempotency_key_in(form, &stamp, hop["offset"].as_u64().unwrap());
-            (event["idempotencyKey"].as_str().unwrap().to_owned(), derived)
+            assert_eq!(key, derived, "the {form:?} form of the hop's coordinates");
+            key
         })
         .collect()
 }
@@ -62,11 +65,10 @@ fn s7_a_run_copies_under_ordered_keys_that_sort_by_source_offset() {
     world.run(&["/a"], 10, &mut deliver);
     let copies = keys(&mut world, "/b", CopyKeyForm::Ordered);
     assert_eq!(copies.len(), 20);
-    for (key, derived) in &copies {
-        assert_eq!(key, derived, "the ordered form of the hop's coordinates");
+    for key in &copies {
         assert_eq!(key.len(), "copy:".len() + 32 + 16, "{key}");
     }
-    let in_commit_order: Vec<&String> = copies.iter().map(|(key, _)| key).collect();
+    let in_commit_order = copies.clone();
     let mut sorted = in_commit_order.clone();
     sorted.sort();
     assert_eq!(in_commit_order, sorted, "one run's keys sort in offset order");
@@ -135,20 +137,17 @@ fn s7_a_run_open_when_the_form_changed_keeps_the_first_form_and_its_retry_collap
     });
     assert!(sends >= 2, "the batch was sent again after the crash");
     let copies = keys(&mut world, "/b", CopyKeyForm::First);
-    assert_eq!(copies.len(), 3, "the retry collapsed: {copies:?}");
-    for (key, derived) in &copies {
-        assert_eq!(key, derived, "the first form, on both attempts");
-    }
+    assert_eq!(
+        copies.len(),
+        3,
+        "the retry collapsed, both attempts in the first form: {copies:?}"
+    );
 
     // A run begun after the migration: ordered keys.
     subscribe(&mut world, "/a", "/c", "later");
     data(&mut world, "/a", 2);
     world.run(&["/a"], 10, &mut deliver);
-    let later = keys(&mut world, "/c", CopyKeyForm::Ordered);
-    assert_eq!(later.len(), 2);
-    for (key, derived) in &later {
-        assert_eq!(key, derived);
-    }
+    assert_eq!(keys(&mut world, "/c", CopyKeyForm::Ordered).len(), 2);
     assert_eq!(
         keys(&mut world, "/b", CopyKeyForm::First).len(),
         5,
