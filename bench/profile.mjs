@@ -11,6 +11,10 @@
 //   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
 //                                                               `readers` WebSocket readers acking every 64 KiB, as bench/live.mjs)
 //
+// PROFILE_CALLERS=regex (PROFILE_DEPTH=n frames): who calls the matching functions.
+// PROFILE_UNDER=regex: where the time inside the matching function goes, callee by callee
+//   (e.g. PROFILE_UNDER='stage_and_write$'; names are matched without their `::h…` hash).
+//
 // Not a benchmark (no figure from it is a claim); it says what to fix.
 import http from "node:http";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
@@ -99,6 +103,25 @@ function report(profile) {
     });
     console.log(`callers of /${process.env.PROFILE_CALLERS}/:`);
     for (const [key, us] of [...callers.entries()].sort((x, y) => y[1] - x[1]).slice(0, 12)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`);
+  }
+  // PROFILE_UNDER=regex: where the time inside the matching function goes,
+  // by the callee just below its innermost match (its own code: "(self)").
+  if (process.env.PROFILE_UNDER) {
+    const wanted = new RegExp(process.env.PROFILE_UNDER);
+    const children = new Map();
+    let under = 0;
+    profile.samples.forEach((id, i) => {
+      let below = "(self)";
+      for (let at = id; at !== undefined; below = label(nodes.get(at)), at = parent.get(at)) {
+        if (!wanted.test(label(nodes.get(at)).replace(/::h[0-9a-f]{16}/, ""))) continue;
+        const key = below.replace(/::h[0-9a-f]{16}/, "").slice(0, 150);
+        children.set(key, (children.get(key) ?? 0) + (dt[i] ?? 0));
+        under += dt[i] ?? 0;
+        return;
+      }
+    });
+    console.log(`under /${process.env.PROFILE_UNDER}/: ${(under / 1000).toFixed(0)} ms`);
+    for (const [key, us] of [...children.entries()].sort((x, y) => y[1] - x[1]).slice(0, 25)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
   }
   console.log("self:");
   const rows = [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, 45);

@@ -4,6 +4,7 @@
 
 use crate::event::StoredEvent;
 use crate::invalidation::is_invalidation_type;
+use crate::json_field::JsonField;
 use crate::records::RunStamp;
 use crate::subscription::Receiver;
 use serde::{Deserialize, Serialize};
@@ -79,12 +80,12 @@ pub struct CopyBatch {
 /// source sends a plan's events as they are, without copying each first.
 pub fn copy_batch_json<'a>(
     stamp: &Stamp,
-    events: impl Iterator<Item = &'a Value>,
+    events: impl Iterator<Item = &'a JsonField>,
 ) -> Result<String, serde_json::Error> {
     #[derive(Serialize)]
     struct Borrowed<'a> {
         stamp: &'a Stamp,
-        events: Vec<&'a Value>,
+        events: Vec<&'a JsonField>,
     }
     serde_json::to_string(&Borrowed {
         stamp,
@@ -163,14 +164,37 @@ pub fn ends_batch(receiver: &Receiver, event: &StoredEvent) -> bool {
 /// Whether a copy's provenance starts at an `events-invalidated`: the
 /// origin (first hop) appended an invalidation, whose offsets are that
 /// stream's (§13 "Copies and invalidation order"). A look without parsing
-/// the chain.
-pub fn origin_is_invalidation(source: Option<&Value>) -> bool {
-    source
+/// the chain; wire text (a copy as it arrived) is parsed only when it
+/// names the type at all.
+pub fn origin_is_invalidation(source: Option<&JsonField>) -> bool {
+    let Some(source) = source else { return false };
+    if let JsonField::Wire(raw) = source {
+        if !raw.get().contains("events-invalidated") {
+            return false;
+        }
+    }
+    Some(source.tree())
+        .as_deref()
         .and_then(|source| source.get("copiedFrom"))
         .and_then(|chain| chain.get(0))
         .and_then(|origin| origin.get("type"))
         .and_then(Value::as_str)
         .is_some_and(is_invalidation_type)
+}
+
+/// The hop chain in a `source`'s JSON text, read straight into hops (no
+/// tree); what does not read so is read as a tree by [`chain_of`], so both
+/// give the same chain.
+pub fn chain_of_text(source: &str) -> Vec<Hop> {
+    #[derive(Deserialize)]
+    struct Provenance {
+        #[serde(rename = "copiedFrom")]
+        copied_from: Vec<Hop>,
+    }
+    match serde_json::from_str::<Provenance>(source) {
+        Ok(provenance) => provenance.copied_from,
+        Err(_) => chain_of(serde_json::from_str::<Value>(source).ok().as_ref()),
+    }
 }
 
 /// The hop chain an event already carries (empty for an original event).
@@ -203,7 +227,15 @@ mod tests {
                 json!({"type": "y", "payload": "\u{1}\"", "source": {"copiedFrom": []}}),
             ],
         };
-        let body = copy_batch_json(&batch.stamp, batch.events.iter()).unwrap();
+        let fields: Vec<JsonField> = batch.events.iter().cloned().map(JsonField::from).collect();
+        let body = copy_batch_json(&batch.stamp, fields.iter()).unwrap();
+        assert_eq!(body, serde_json::to_string(&batch).unwrap());
+        // Wire text is written as it is.
+        let texts: Vec<JsonField> = fields
+            .iter()
+            .map(|field| JsonField::Wire(field.to_raw().unwrap()))
+            .collect();
+        let body = copy_batch_json(&batch.stamp, texts.iter()).unwrap();
         assert_eq!(body, serde_json::to_string(&batch).unwrap());
         assert_eq!(serde_json::from_str::<CopyBatch>(&body).unwrap(), batch);
     }

@@ -2,6 +2,7 @@
 //! committed event every read returns.
 
 use crate::error::{details, ApiFailure, ErrorCode};
+use crate::json_field::JsonField;
 use crate::json_limits::{json_len, value_depth};
 use crate::limits::{MAX_EVENT_BYTES, MAX_EVENT_DEPTH, MAX_IDEMPOTENCY_KEY_BYTES, MAX_TYPE_BYTES};
 use serde::Serialize;
@@ -115,12 +116,12 @@ pub enum Authority {
 pub struct InputEvent {
     pub event_type: String,
     /// Any JSON value; `{}` when absent.
-    pub payload: Value,
+    pub payload: JsonField,
     /// A JSON object; `{}` when absent.
-    pub metadata: Value,
+    pub metadata: JsonField,
     pub idempotency_key: Option<String>,
     pub ephemeral: bool,
-    pub source: Option<Value>,
+    pub source: Option<JsonField>,
     /// A byte message's bytes (§17): stored as a BLOB, `payload` then `null`.
     pub body: Option<Vec<u8>>,
 }
@@ -208,8 +209,8 @@ impl InputEvent {
         };
         let mut event = InputEvent {
             event_type: String::new(),
-            payload: json!({}),
-            metadata: json!({}),
+            payload: json!({}).into(),
+            metadata: json!({}).into(),
             idempotency_key: None,
             ephemeral: false,
             source: None,
@@ -223,8 +224,8 @@ impl InputEvent {
                     saw_type = true;
                 }
                 ("type", _) => return Err(field_type("type", "a string")),
-                ("payload", payload) => event.payload = payload,
-                ("metadata", metadata @ Value::Object(_)) => event.metadata = metadata,
+                ("payload", payload) => event.payload = payload.into(),
+                ("metadata", metadata @ Value::Object(_)) => event.metadata = metadata.into(),
                 ("metadata", Value::Null) => {}
                 ("metadata", _) => return Err(field_type("metadata", "an object")),
                 ("idempotencyKey", Value::String(key)) => event.idempotency_key = Some(key),
@@ -232,7 +233,7 @@ impl InputEvent {
                 ("idempotencyKey", _) => return Err(field_type("idempotencyKey", "a string")),
                 ("ephemeral", Value::Bool(flag)) => event.ephemeral = flag,
                 ("ephemeral", _) => return Err(field_type("ephemeral", "a boolean")),
-                ("source", source) if authority == Authority::Trusted => event.source = Some(source),
+                ("source", source) if authority == Authority::Trusted => event.source = Some(source.into()),
                 ("source", _) => return Err(EventError::SourceForbidden),
                 (other, _) => return Err(EventError::UnknownField(other.to_owned())),
             }
@@ -240,13 +241,19 @@ impl InputEvent {
         if !saw_type {
             return Err(EventError::MissingType);
         }
-        event.check_type(authority)?;
-        if let Some(key) = &event.idempotency_key {
+        event.checked(authority)
+    }
+
+    /// The last checks of [`InputEvent::from_json`], once the fields are
+    /// read: the type (§3 rule 7, §4) and the idempotency key's length.
+    pub(crate) fn checked(self, authority: Authority) -> Result<InputEvent, EventError> {
+        self.check_type(authority)?;
+        if let Some(key) = &self.idempotency_key {
             if key.is_empty() || key.len() > MAX_IDEMPOTENCY_KEY_BYTES {
                 return Err(EventError::IdempotencyKeyLength(key.len()));
             }
         }
-        Ok(event)
+        Ok(self)
     }
 
     fn check_type(&self, authority: Authority) -> Result<(), EventError> {
@@ -276,8 +283,8 @@ impl InputEvent {
     pub fn to_json(&self) -> Value {
         let mut fields = Map::new();
         fields.insert("type".to_owned(), json!(self.event_type));
-        fields.insert("payload".to_owned(), self.payload.clone());
-        fields.insert("metadata".to_owned(), self.metadata.clone());
+        fields.insert("payload".to_owned(), self.payload.tree().into_owned());
+        fields.insert("metadata".to_owned(), self.metadata.tree().into_owned());
         if let Some(key) = &self.idempotency_key {
             fields.insert("idempotencyKey".to_owned(), json!(key));
         }
@@ -285,7 +292,7 @@ impl InputEvent {
             fields.insert("ephemeral".to_owned(), json!(true));
         }
         if let Some(source) = &self.source {
-            fields.insert("source".to_owned(), source.clone());
+            fields.insert("source".to_owned(), source.tree().into_owned());
         }
         Value::Object(fields)
     }
@@ -315,12 +322,15 @@ impl InputEvent {
 
     /// Whether a stored event is the same content (§3 rule 4).
     pub fn same_content_as(&self, stored: &StoredEvent) -> bool {
-        let parse = |raw: &RawValue| serde_json::from_str::<Value>(raw.get()).ok();
         self.event_type == stored.event_type
             && self.ephemeral == stored.ephemeral
-            && Some(&self.payload) == parse(&stored.payload).as_ref()
-            && Some(&self.metadata) == parse(&stored.metadata).as_ref()
-            && self.source.as_ref() == stored.source.as_deref().and_then(parse).as_ref()
+            && self.payload.same_as_stored(&stored.payload)
+            && self.metadata.same_as_stored(&stored.metadata)
+            && match (&self.source, &stored.source) {
+                (Some(source), Some(stored)) => source.same_as_stored(stored),
+                (None, None) => true,
+                _ => false,
+            }
     }
 }
 

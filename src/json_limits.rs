@@ -70,7 +70,7 @@ fn decimal_digits(n: u64) -> usize {
 /// A JSON string's length as serde_json writes it: quotes, `\"` `\\` and
 /// the short escapes of `\b \t \n \f \r` take two bytes, any other control
 /// character six (`\u00XX`), every other byte one.
-fn string_len(text: &str) -> usize {
+pub fn string_len(text: &str) -> usize {
     text.bytes()
         .map(|byte| match byte {
             b'"' | b'\\' | 0x08 | 0x09 | 0x0a | 0x0c | 0x0d => 2,

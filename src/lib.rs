@@ -16,6 +16,7 @@ pub mod error;
 pub mod event;
 pub mod fork;
 pub mod invalidation;
+pub mod json_field;
 pub mod json_limits;
 pub mod jsonata;
 pub mod limits;

@@ -172,7 +172,7 @@ fn s13_a_receiver_commits_the_derived_invalidation_before_later_copies_of_the_sa
         let now = world.now;
         let entropy = world.entropy();
         let plan = world.stream("/a").plan_delivery("c", now, entropy).unwrap().unwrap();
-        bodies.extend(plan.events.iter().map(|event| event.body.clone()));
+        bodies.extend(plan.events.iter().map(|event| event.body.tree().into_owned()));
         stamp = Some(plan.stamp.clone());
         world
             .stream("/a")
@@ -443,7 +443,7 @@ fn s13_two_hops_with_a_crash_on_each_hop_still_retract_exactly_the_copy_once() {
     data(&mut world, "/a", "after");
     let mut crashes = Vec::new();
     world.run(&["/a", "/b", "/c"], 300, &mut |plan: &DeliveryPlan| {
-        let carries_invalidation = plan.events.iter().any(|event| event.body["type"] == INVALIDATED);
+        let carries_invalidation = plan.events.iter().any(|event| event.body.tree()["type"] == INVALIDATED);
         match plan.subscription_key.as_str() {
             key @ ("ab" | "bc") if carries_invalidation && !crashes.contains(&key.to_owned()) => {
                 crashes.push(key.to_owned());

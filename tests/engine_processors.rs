@@ -208,7 +208,7 @@ fn deliver(instance: &mut Instance<RusqliteStorage>, definition: &Definition, pl
     let request = FoldRequest {
         version: definition.version,
         stream_id: plan.stamp.stream_id.clone(),
-        events: plan.events.iter().map(|event| event.body.clone()).collect(),
+        events: plan.events.iter().map(|event| event.body.tree().into_owned()).collect(),
         scanned_through_offset: plan.through_offset,
     };
     match instance.fold(&request) {

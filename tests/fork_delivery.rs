@@ -42,7 +42,8 @@ fn delivered(plans: &[DeliveryPlan], key: &str) -> Vec<(u64, u64, String)> {
         .filter(|plan| plan.subscription_key == key)
         .flat_map(|plan| plan.events.iter())
         .map(|event| {
-            let payload = &event.body["payload"];
+            let body = event.body.tree();
+            let payload = &body["payload"];
             (
                 event.offset,
                 payload["n"].as_u64().unwrap(),

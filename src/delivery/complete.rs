@@ -7,7 +7,6 @@ use super::settle::{settle, Settle};
 use super::{Completion, DeliveryPlan, FailureKind, Outcome};
 use crate::delivery::journal::{JournalCount, Journaled};
 use crate::event::ControlType;
-use crate::json_limits::json_len;
 use crate::jsonata::{self, Compiled, JsonataError};
 use crate::storage::{SqlValue, Storage, StorageError};
 use crate::stream::facts::fact_key;
@@ -189,7 +188,7 @@ impl<S: Storage> Stream<S> {
         if let Some(throttle) = delivery.and_then(|delivery| delivery.throttle) {
             self.spend_throttle(key, throttle, plan.started_at_ms);
         }
-        let bytes: usize = plan.events.iter().map(|event| json_len(&event.body)).sum();
+        let bytes: usize = plan.events.iter().map(|event| event.body.json_len()).sum();
         let journal = self.journal_plan(plan, configuration, journal_rows)?;
         if let (Some(Gate::MaxOnce { .. }), Some(last)) =
             (delivery.and_then(|delivery| delivery.gate), plan.events.last())

@@ -129,7 +129,7 @@ mod tests {
             scan.events.push(PlannedEvent {
                 offset: *offset,
                 created_at_ms: 1000,
-                body: json!({}),
+                body: json!({}).into(),
             });
         }
         scan

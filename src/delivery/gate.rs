@@ -183,7 +183,7 @@ impl<S: Storage> Stream<S> {
                 Ok(PlannedEvent {
                     offset: hit.offset,
                     created_at_ms: hit.created_at_ms,
-                    body: hit.body_value(),
+                    body: hit.body_value().into(),
                 })
             })
             .collect()

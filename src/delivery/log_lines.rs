@@ -65,7 +65,7 @@ pub fn lines(plan: &DeliveryPlan) -> Vec<String> {
     let head = Head::of(plan);
     plan.events
         .iter()
-        .map(|event| line(&head, event.offset, &event.body))
+        .map(|event| line(&head, event.offset, &event.body.tree()))
         .collect()
 }
 

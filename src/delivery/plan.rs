@@ -10,6 +10,7 @@ use super::Outcome;
 use crate::copy::{delivery_id, Stamp};
 use crate::event::ControlType;
 use crate::invalidation::Invalidation;
+use crate::json_field::JsonField;
 use crate::limits::{INVOCATION_LOG_BYTES, SCAN_PAGE_ROWS, SEND_TIMEOUT_MS};
 use crate::schema::RuntimeRow;
 use crate::state::OutboundSubscription;
@@ -18,14 +19,16 @@ use crate::stream::memory::{Hold, PendingDiscards};
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Receiver};
 use crate::time::rfc3339_millis;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// One event of a batch, as it will be sent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlannedEvent {
     pub offset: u64,
     pub created_at_ms: i64,
-    pub body: Value,
+    /// What is sent: a tree, or a copy's text as the receiving stream will
+    /// store it (`delivery::prepare`).
+    pub body: JsonField,
 }
 
 /// A batch to send: everything the shell needs, and everything
@@ -555,7 +558,7 @@ impl<S: Storage> Stream<S> {
             .map(|journaled| PlannedEvent {
                 offset: journaled.offset,
                 created_at_ms,
-                body: json!({"deliveryId": journaled.delivery_id, "offset": journaled.offset}),
+                body: json!({"deliveryId": journaled.delivery_id, "offset": journaled.offset}).into(),
             })
             .collect();
         plan.retraction = Some(Retraction {

@@ -2,15 +2,17 @@
 //! the filter decides whether it is sent, the transform what is sent, and a
 //! copy adds its provenance chain and idempotency key.
 
-use crate::copy::{chain_of, copy_idempotency_key_in, CopyKeyForm, Hop, Stamp};
+use crate::copy::{chain_of_text, copy_idempotency_key_in, CopyKeyForm, Hop, Stamp};
 use crate::event::{CommittedEvent, ControlType, StoredEvent};
 use crate::invalidation::Invalidation;
+use crate::json_field::JsonField;
 use crate::jsonata::{JsonataError, StepBudget};
 use crate::limits::MAX_STREAM_SUBSCRIPTIONS;
 use crate::storage::{Columns, Storage, StorageError};
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Receiver};
 use crate::time::rfc3339_millis;
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -29,7 +31,7 @@ fn is_local_audit(event: &StoredEvent) -> bool {
 }
 
 pub(super) enum Prepared {
-    Send(Value),
+    Send(JsonField),
     Skip,
     /// The filter or transform failed on this event: it is a permanent
     /// failure of the event (§5), carried in the plan so that `skip` mode
@@ -111,13 +113,8 @@ impl<S: Storage> Stream<S> {
         let copies = matches!(configuration.receiver, Receiver::CopyToStream { .. });
         if condition.is_none() && transform.is_none() && copies {
             // A plain copy takes the event's type, payload and metadata
-            // (§7): no JSON tree of the whole event is built for it.
-            let mut shaped = Map::new();
-            shaped.insert("type".to_owned(), json!(event.event_type));
-            for (name, raw) in [("payload", &event.payload), ("metadata", &event.metadata)] {
-                shaped.insert(name.to_owned(), serde_json::from_str(raw.get()).unwrap_or(Value::Null));
-            }
-            return Prepared::Send(copy_shaped(stamp, form, event, shaped));
+            // (§7) as they are stored: no JSON tree of it is built.
+            return copy_shaped(stamp, form, event, (&event.event_type, &event.payload, &event.metadata));
         }
         let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
         if let Some(condition) = condition {
@@ -141,9 +138,10 @@ impl<S: Storage> Stream<S> {
                 _ => Map::new(),
             };
             delivered.extend(shaped);
-            return Prepared::Send(Value::Object(delivered));
+            return Prepared::Send(Value::Object(delivered).into());
         }
-        Prepared::Send(copy_shaped(stamp, form, event, shaped))
+        let field = |name: &str| shaped.get(name).unwrap_or(&Value::Null);
+        copy_shaped(stamp, form, event, (field("type"), field("payload"), field("metadata")))
     }
 
     /// The filter's JSONata condition on one event: `None` when it matches.
@@ -206,16 +204,36 @@ impl<S: Storage> Stream<S> {
     }
 }
 
-/// A copied event: its shaped fields, the provenance chain with this
-/// hop appended, and the idempotency key the receiving stream dedupes on.
-fn copy_shaped(stamp: &Stamp, form: CopyKeyForm, event: &StoredEvent, mut shaped: Map<String, Value>) -> Value {
-    let mut chain = chain_of(
-        event
-            .source
-            .as_ref()
-            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-            .as_ref(),
-    );
+/// A copied event: its shaped fields, the provenance chain with this hop
+/// appended, and the idempotency key the receiving stream dedupes on,
+/// written once as the text the receiving stream stores
+/// (`stream::copy_wire`); no tree of it is built.
+fn copy_shaped<T, P, M>(stamp: &Stamp, form: CopyKeyForm, event: &StoredEvent, shaped: (T, P, M)) -> Prepared
+where
+    T: Serialize,
+    P: Serialize,
+    M: Serialize,
+{
+    #[derive(Serialize)]
+    struct Copy<T, P, M> {
+        #[serde(rename = "type")]
+        event_type: T,
+        payload: P,
+        metadata: M,
+        source: Provenance,
+        #[serde(rename = "idempotencyKey")]
+        idempotency_key: String,
+    }
+    #[derive(Serialize)]
+    struct Provenance {
+        #[serde(rename = "copiedFrom")]
+        copied_from: Vec<Hop>,
+    }
+    let mut chain = event
+        .source
+        .as_ref()
+        .map(|raw| chain_of_text(raw.get()))
+        .unwrap_or_default();
     chain.push(Hop {
         project_id: stamp.source_project_id.clone(),
         path: stamp.source_path.clone(),
@@ -227,10 +245,19 @@ fn copy_shaped(stamp: &Stamp, form: CopyKeyForm, event: &StoredEvent, mut shaped
         subscription_key: stamp.subscription_key.clone(),
         cursor_changed_at_source_offset: stamp.cursor_changed_at_source_offset,
     });
-    shaped.insert("source".to_owned(), json!({ "copiedFrom": chain }));
-    shaped.insert(
-        "idempotencyKey".to_owned(),
-        json!(copy_idempotency_key_in(form, stamp, event.offset)),
-    );
-    Value::Object(shaped)
+    let (event_type, payload, metadata) = shaped;
+    let copy = Copy {
+        event_type,
+        payload,
+        metadata,
+        source: Provenance { copied_from: chain },
+        idempotency_key: copy_idempotency_key_in(form, stamp, event.offset),
+    };
+    match serde_json::value::to_raw_value(&copy) {
+        Ok(text) => Prepared::Send(JsonField::Wire(text)),
+        Err(error) => Prepared::Fail {
+            message: format!("the copy of offset {} could not be written: {error}", event.offset),
+            body: Value::Null,
+        },
+    }
 }

@@ -13,14 +13,13 @@ use crate::delivery::gate::{Held, ThresholdStep};
 use crate::delivery::journal::{GateHit, Journaled};
 use crate::event::StoredEvent;
 use crate::invalidation::Invalidation;
-use crate::json_limits::json_len;
+use crate::json_field::JsonField;
 use crate::jsonata::StepBudget;
 use crate::limits::{MAX_DELIVERY_BATCH_BYTES, MAX_READ_BYTES, MAX_SCAN_ROWS, SCAN_PAGE_ROWS};
 use crate::schema::RuntimeRow;
 use crate::storage::{Storage, StorageError};
 use crate::stream::Stream;
 use crate::subscription::{Configuration, Gate};
-use serde_json::Value;
 
 /// What one plan works on, unchanged while it runs.
 pub(super) struct Scope<'a> {
@@ -238,14 +237,14 @@ impl Scan {
                 Ok(None)
             }
             Prepared::OutOfSteps => Ok(Some(ScanEnd::OutOfSteps)),
-            Prepared::Fail { message, body } => Ok(Some(self.failing(event, message, body))),
+            Prepared::Fail { message, body } => Ok(Some(self.failing(event, message, body.into()))),
             Prepared::Send(body) => self.admit(stream, scope, event, body),
         }
     }
 
     /// An event that can never be sent: planned alone, failed (§6 rule 11);
     /// behind collected events it ends the batch and goes next.
-    fn failing(&mut self, event: &StoredEvent, message: String, body: Value) -> ScanEnd {
+    fn failing(&mut self, event: &StoredEvent, message: String, body: JsonField) -> ScanEnd {
         if !self.events.is_empty() {
             return ScanEnd::Wanted;
         }
@@ -262,14 +261,20 @@ impl Scan {
     /// Prices `event`'s log line against what the invocation may still log
     /// (§12, §15.1): `Some` when the scan ends at it — a line no invocation
     /// may write fails, one that does not fit now waits.
-    fn price_line(&mut self, room: LogRoom, scope: &Scope<'_>, event: &StoredEvent, body: &Value) -> Option<ScanEnd> {
+    fn price_line(
+        &mut self,
+        room: LogRoom,
+        scope: &Scope<'_>,
+        event: &StoredEvent,
+        body: &JsonField,
+    ) -> Option<ScanEnd> {
         let head = Head {
             delivery_id: PENDING_DELIVERY_ID,
             attempt: room.attempt,
             stamp: scope.stamp,
             subscription_key: scope.key,
         };
-        let cost = log_lines::cost(&log_lines::line(&head, event.offset, body));
+        let cost = log_lines::cost(&log_lines::line(&head, event.offset, &body.tree()));
         if let Some(message) = log_lines::too_large(cost) {
             return Some(self.failing(event, message, body.clone()));
         }
@@ -327,7 +332,7 @@ impl Scan {
         stream: &mut Stream<S>,
         scope: &Scope<'_>,
         event: &StoredEvent,
-        body: Value,
+        body: JsonField,
     ) -> Result<Option<ScanEnd>, StorageError> {
         match scope.shape.gate {
             Some(Gate::MaxOnce { window_ms }) => {
@@ -344,7 +349,7 @@ impl Scan {
                 self.gate_anchor = Some(event.created_at_ms);
             }
             Some(Gate::Threshold { count, window_ms }) => {
-                let hit = GateHit::new(event.offset, event.created_at_ms, &body);
+                let hit = GateHit::new(event.offset, event.created_at_ms, &body.tree());
                 return Ok(
                     match stream.threshold_admit(scope.key, &mut self.held, hit, count, window_ms)? {
                         // Held hits do not hold the cursor (§13).
@@ -380,7 +385,7 @@ impl Scan {
     /// Adds one event to the batch unless it would take the batch past its
     /// byte limit: `Some` when the batch is done.
     fn collect(&mut self, event: PlannedEvent, wanted: usize, ends_batch: bool) -> Option<ScanEnd> {
-        let size = json_len(&event.body);
+        let size = event.body.json_len();
         if !self.events.is_empty() && self.bytes + size > MAX_DELIVERY_BATCH_BYTES {
             return Some(ScanEnd::Full);
         }
@@ -404,11 +409,11 @@ mod tests {
         RuntimeRow::fixture()
     }
 
-    fn event(offset: u64, body: Value) -> PlannedEvent {
+    fn event(offset: u64, body: serde_json::Value) -> PlannedEvent {
         PlannedEvent {
             offset,
             created_at_ms: 1000,
-            body,
+            body: body.into(),
         }
     }
 

@@ -188,7 +188,7 @@ mod tests {
                 .map(|offset| PlannedEvent {
                     offset,
                     created_at_ms: 900,
-                    body: json!({}),
+                    body: json!({}).into(),
                 })
                 .collect(),
             prepared_failure: None,

@@ -93,7 +93,7 @@ pub fn after_wake(plan: &DeliveryPlan, version: u64, answer: Answer) -> WakeStep
     WakeStep::Post(FoldRequest {
         version,
         stream_id: plan.stamp.stream_id.clone(),
-        events: plan.events.iter().map(|event| event.body.clone()).collect(),
+        events: plan.events.iter().map(|event| event.body.tree().into_owned()).collect(),
         scanned_through_offset: plan.through_offset,
     })
 }
@@ -165,7 +165,7 @@ mod tests {
             events: vec![PlannedEvent {
                 offset: through,
                 created_at_ms: 0,
-                body: json!({"type": "a"}),
+                body: json!({"type": "a"}).into(),
             }],
             prepared_failure: None,
             throttled: false,

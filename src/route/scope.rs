@@ -303,7 +303,7 @@ pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
 fn restarted(event: &InputEvent) -> Option<&str> {
     match event.control_type() {
         Some(ControlType::SubscriptionCursorSet | ControlType::SubscriptionDeliveryResumed) => {
-            event.payload.get("subscriptionKey").and_then(Value::as_str)
+            event.payload.as_tree()?.get("subscriptionKey").and_then(Value::as_str)
         }
         _ => None,
     }
@@ -327,10 +327,18 @@ pub fn authorize_restarts<'s>(
     // (at most one entry per event of the bounded batch).
     let mut changed: BTreeMap<&str, Option<&str>> = BTreeMap::new();
     for event in events {
-        let key = event.payload.get("subscriptionKey").and_then(Value::as_str);
+        let payload = event.payload.as_tree();
+        let key = payload
+            .and_then(|payload| payload.get("subscriptionKey"))
+            .and_then(Value::as_str);
         match (event.control_type(), key) {
             (Some(ControlType::SubscriptionConfigured), Some(key)) => {
-                changed.insert(key, event.payload.get("receiver").and_then(copy_target));
+                changed.insert(
+                    key,
+                    payload
+                        .and_then(|payload| payload.get("receiver"))
+                        .and_then(copy_target),
+                );
             }
             (Some(ControlType::SubscriptionRemoved), Some(key)) => {
                 changed.insert(key, None);

@@ -11,14 +11,13 @@
 //! count kept beside the table ([`count`]), never a scan of it.
 
 use super::Mode;
-use crate::copy::{chain_of, Hop};
+use crate::copy::chain_of_text;
 use crate::event::StoredEvent;
 use crate::limits::MAX_INBOUND_FENCE_RECORDS;
 use crate::records::fence::{self, FenceRow, InboundFence};
 use crate::records::RunStamp;
 use crate::schema::InboundFenceCountRow;
 use crate::storage::{query_optional, Columns, Storage, StorageError};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// Why folding a copy into the fence table failed.
@@ -58,26 +57,13 @@ pub(crate) const SNAPSHOT: FenceTables = FenceTables {
      ON CONFLICT (id) DO UPDATE SET records = excluded.records",
 };
 
-/// A copy's provenance read straight into its hops (no JSON tree built).
-#[derive(serde::Deserialize)]
-struct Provenance {
-    #[serde(rename = "copiedFrom")]
-    copied_from: Vec<Hop>,
-}
-
 /// The pair a committed copy names and the run that produced it: its last
 /// `source.copiedFrom` hop (§7). `None` for an event without one. Read
 /// typed; what that refuses (a field twice, say) is read as before, through
 /// [`chain_of`], so both give the same hop.
 fn received_from(event: &StoredEvent) -> Option<(String, String, RunStamp)> {
     let raw = event.source.as_ref()?.get();
-    let hop = match serde_json::from_str::<Provenance>(raw) {
-        Ok(provenance) => provenance.copied_from.into_iter().next_back()?,
-        Err(_) => {
-            let source: Value = serde_json::from_str(raw).ok()?;
-            chain_of(Some(&source)).pop()?
-        }
-    };
+    let hop = chain_of_text(raw).pop()?;
     let stamp = hop.run_stamp();
     Some((hop.path, hop.subscription_key, stamp))
 }
@@ -289,8 +275,8 @@ mod tests {
 
     /// The hop as read through a JSON tree and `chain_of`, as before.
     fn through_tree(source: &str) -> Option<(String, String, RunStamp)> {
-        let value: Value = serde_json::from_str(source).ok()?;
-        let hop = chain_of(Some(&value)).pop()?;
+        let value: serde_json::Value = serde_json::from_str(source).ok()?;
+        let hop = crate::copy::chain_of(Some(&value)).pop()?;
         let stamp = hop.run_stamp();
         Some((hop.path, hop.subscription_key, stamp))
     }

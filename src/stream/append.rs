@@ -426,7 +426,7 @@ impl<S: Storage> Stream<S> {
         if input.control_type() != Some(ControlType::SubscriptionConfigured) {
             return Ok(());
         }
-        let Ok(configuration) = Configuration::parse(&input.payload) else {
+        let Ok(configuration) = Configuration::parse(&input.payload.tree()) else {
             return Ok(());
         };
         if let Some(key) = configuration
@@ -455,7 +455,7 @@ impl<S: Storage> Stream<S> {
             return Ok(());
         }
         let first_offset = self.retention.first_offset();
-        match input.payload.get("afterOffset").and_then(Value::as_u64) {
+        match input.payload.tree().get("afterOffset").and_then(Value::as_u64) {
             Some(after_offset) if after_offset.saturating_add(1) < first_offset => Err(AppendError::Trimmed {
                 index,
                 after_offset,

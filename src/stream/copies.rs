@@ -3,6 +3,7 @@
 //! the cycle and hop guard, and the append with derived identities.
 
 use super::append::FollowUp;
+use super::copy_wire::{self, WireBatch};
 use super::{AppendError, Stream};
 use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop, Stamp};
 use crate::error::{ApiFailure, ErrorCode};
@@ -18,6 +19,7 @@ use crate::records::RunStamp;
 use crate::state::inbound;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 #[derive(Debug, thiserror::Error)]
@@ -88,17 +90,29 @@ impl<S: Storage> Stream<S> {
     /// Commits a copy batch (trusted path). Parses the body itself so the
     /// shell stays thin.
     pub fn accept_copy_body(&mut self, body: &[u8], inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
-        let batch: CopyBatch = serde_json::from_slice(body).map_err(|error| CopyError::Malformed(error.to_string()))?;
-        self.accept_copies(batch, inputs)
+        let batch: WireBatch = serde_json::from_slice(body).map_err(|error| CopyError::Malformed(error.to_string()))?;
+        self.accept_wire(&batch.stamp, &batch.events, inputs)
+    }
+
+    /// Commits a copy batch given as trees: each event is written to the
+    /// text the source sends, and read as [`Stream::accept_copy_body`] reads it.
+    pub fn accept_copies(&mut self, batch: CopyBatch, inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
+        let texts = batch
+            .events
+            .iter()
+            .map(serde_json::value::to_raw_value)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| CopyError::Malformed(error.to_string()))?;
+        let events: Vec<&RawValue> = texts.iter().map(|text| &**text).collect();
+        self.accept_wire(&batch.stamp, &events, inputs)
     }
 
     /// The stamp fence (§7 rule 2): one point lookup of the batch's pair.
-    fn check_fence(&self, batch: &CopyBatch) -> Result<(), CopyError> {
+    fn check_fence(&self, stamp: &Stamp) -> Result<(), CopyError> {
         if self.lifetime.is_none() {
             // No lifetime, no committed copies: nothing to fence.
             return Ok(());
         }
-        let stamp = &batch.stamp;
         let record = inbound::lookup(&self.storage, &stamp.source_path, &stamp.subscription_key)
             .map_err(|error| CopyError::Append(AppendError::Storage(error)))?;
         let Some(record) = record else { return Ok(()) };
@@ -114,8 +128,10 @@ impl<S: Storage> Stream<S> {
         Ok(())
     }
 
-    pub fn accept_copies(&mut self, batch: CopyBatch, inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
-        if let Err(error) = self.check_fence(&batch) {
+    /// The fence, then each copy read off its text (`copy_wire`): a cycle or
+    /// a chain at its hop limit is dropped (and audited), the rest appended.
+    fn accept_wire(&mut self, stamp: &Stamp, events: &[&RawValue], inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
+        if let Err(error) = self.check_fence(stamp) {
             if matches!(error, CopyError::StaleStamp { .. }) {
                 self.counters.fence_rejections += 1;
             }
@@ -124,9 +140,8 @@ impl<S: Storage> Stream<S> {
         let (project, path) = (self.project_id.clone(), self.path.as_str().to_owned());
         let mut accepted = Vec::new();
         let mut dropped: Vec<(u64, &'static str)> = Vec::new();
-        let CopyBatch { stamp, events } = batch;
         for raw in events {
-            let chain: Vec<Hop> = chain_of(raw.get("source"));
+            let copy_wire::Copy { chain, input } = copy_wire::read(raw);
             let Some(last) = chain.last() else {
                 return Err(CopyError::Malformed("an event without source.copiedFrom".to_owned()));
             };
@@ -135,14 +150,14 @@ impl<S: Storage> Stream<S> {
                 dropped.push((last.offset, if cycle { "cycle" } else { "hop-limit" }));
                 continue;
             }
-            let input = InputEvent::from_json(raw, Authority::Trusted).map_err(|error| AppendError::Event {
+            let input = input.map_err(|error| AppendError::Event {
                 index: accepted.len(),
                 error,
             })?;
             accepted.push(input);
         }
         if !dropped.is_empty() {
-            accepted.push(self.drop_audit(&stamp, &dropped)?);
+            accepted.push(self.drop_audit(stamp, &dropped)?);
         }
         if accepted.is_empty() {
             return Ok(CopyAccepted {

@@ -306,7 +306,7 @@ impl<S: Storage> Stream<S> {
             events: vec![PlannedEvent {
                 offset: letter.offset,
                 created_at_ms,
-                body: letter.payload.clone(),
+                body: letter.payload.clone().into(),
             }],
             prepared_failure,
             throttled: false,

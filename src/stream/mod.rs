@@ -3,6 +3,7 @@
 
 mod append;
 mod copies;
+mod copy_wire;
 pub mod dead_letters;
 pub(crate) mod facts;
 pub mod fences;

@@ -227,9 +227,8 @@ pub fn for_each_fold_input<S: Storage + ?Sized>(
 
 /// The row an input event becomes at `offset`.
 pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) -> Result<StoredEvent, StorageError> {
-    let encode = |value: &serde_json::Value| {
-        serde_json::value::to_raw_value(value).map_err(|error| StorageError::Sql(error.to_string()))
-    };
+    let encode =
+        |field: &crate::json_field::JsonField| field.to_raw().map_err(|error| StorageError::Sql(error.to_string()));
     let (payload, encoding) = match &input.body {
         Some(bytes) => {
             let (payload, encoding) = crate::event::BodyEncoding::carry(bytes);

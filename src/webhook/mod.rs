@@ -38,7 +38,7 @@ pub fn body(plan: &DeliveryPlan) -> Value {
         object.insert("subscriptionKey".to_owned(), json!(plan.subscription_key));
         object.insert(
             "deliveryId".to_owned(),
-            retracted.body.get("deliveryId").cloned().unwrap_or(Value::Null),
+            retracted.body.tree().get("deliveryId").cloned().unwrap_or(Value::Null),
         );
         object.insert("offset".to_owned(), json!(retracted.offset));
         object.insert("invalidatedAtOffset".to_owned(), json!(retraction.invalidated_at));
@@ -64,13 +64,13 @@ pub fn body(plan: &DeliveryPlan) -> Value {
         match plan.events.as_slice() {
             [single] => {
                 object.insert("type".to_owned(), json!("event"));
-                object.insert("event".to_owned(), single.body.clone());
+                object.insert("event".to_owned(), single.body.tree().into_owned());
             }
             many => {
                 object.insert("type".to_owned(), json!("digest"));
                 object.insert(
                     "events".to_owned(),
-                    Value::Array(many.iter().map(|e| e.body.clone()).collect()),
+                    Value::Array(many.iter().map(|e| e.body.tree().into_owned()).collect()),
                 );
             }
         }
@@ -119,7 +119,7 @@ pub fn itx_envelope(plan: &DeliveryPlan) -> Value {
             "deliveryId": plan.delivery_id,
             "attempt": plan.attempt,
             "events": [],
-            "retracted": plan.events.iter().map(|e| e.body.clone()).collect::<Vec<_>>(),
+            "retracted": plan.events.iter().map(|e| &e.body).collect::<Vec<_>>(),
             "invalidatedAtOffset": retraction.invalidated_at,
             "reason": retraction.reason,
         });
@@ -129,7 +129,7 @@ pub fn itx_envelope(plan: &DeliveryPlan) -> Value {
         "subscriptionKey": plan.subscription_key,
         "deliveryId": plan.delivery_id,
         "attempt": plan.attempt,
-        "events": plan.events.iter().map(|e| e.body.clone()).collect::<Vec<_>>(),
+        "events": plan.events.iter().map(|e| &e.body).collect::<Vec<_>>(),
     })
 }
 

@@ -13,7 +13,7 @@
 use super::{path, tempdir_lite::TempDir, PROJECT};
 use serde_json::Value;
 use std::collections::{BTreeMap, VecDeque};
-use tributary::copy::CopyBatch;
+use tributary::copy::copy_batch_json;
 use tributary::delivery::{classify_copy_status, log_lines, Completion, DeliveryPlan, Outcome, Planned, Turn};
 use tributary::error::ApiFailure;
 use tributary::event::{Authority, InputEvent};
@@ -148,12 +148,13 @@ impl World {
                 .push((plan.subscription_key.clone(), plan.delivery_id.clone(), offsets));
             return Outcome::Delivered;
         };
-        let batch = CopyBatch {
-            stamp: plan.stamp.clone(),
-            events: plan.events.iter().map(|e| e.body.clone()).collect(),
-        };
+        // The body the shell posts to the receiving object's internal route.
+        let body = copy_batch_json(&plan.stamp, plan.events.iter().map(|e| &e.body)).unwrap_or_default();
         let inputs = self.inputs();
-        match self.stream(receiving_stream_path).accept_copies(batch, &inputs) {
+        match self
+            .stream(receiving_stream_path)
+            .accept_copy_body(body.as_bytes(), &inputs)
+        {
             Ok(_) => Outcome::Delivered,
             Err(error) => classify_copy_status(error.status(), &error.to_string()),
         }

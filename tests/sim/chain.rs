@@ -476,7 +476,7 @@ impl ChainSim {
         if let Receiver::CopyToStream { .. } = &plan.receiver {
             let batch = CopyBatch {
                 stamp: plan.stamp.clone(),
-                events: plan.events.iter().map(|event| event.body.clone()).collect(),
+                events: plan.events.iter().map(|event| event.body.tree().into_owned()).collect(),
             };
             let inputs = self.inputs();
             let target = node + 1;

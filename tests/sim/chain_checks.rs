@@ -22,7 +22,7 @@ impl ChainSim {
         if let Some(index) = plan
             .events
             .iter()
-            .position(|event| event.body["type"] == INVALIDATED)
+            .position(|event| event.body.tree()["type"] == INVALIDATED)
             .filter(|index| *index < last)
         {
             return Err(violation(

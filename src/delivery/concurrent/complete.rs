@@ -6,7 +6,6 @@
 use crate::delivery::complete::{dead_letter_reason, skipped_fact};
 use crate::delivery::settle::{failing, Settle};
 use crate::delivery::{Completion, DeliveryPlan, Outcome};
-use crate::json_limits::json_len;
 use crate::limits::MAX_ERROR_CHARS;
 use crate::records::WindowSlot;
 use crate::schema::RuntimeRow;
@@ -139,7 +138,7 @@ impl<S: Storage> Stream<S> {
         if let Some(throttle) = configuration.receiver.delivery().and_then(|delivery| delivery.throttle) {
             self.spend_throttle(key, throttle, plan.started_at_ms);
         }
-        let bytes: usize = plan.events.iter().map(|event| json_len(&event.body)).sum();
+        let bytes: usize = plan.events.iter().map(|event| event.body.json_len()).sum();
         self.journal_plan_and_count(plan, configuration, front.journal_rows)?;
         self.mark_slot_completed(plan, run)?;
         self.storage.execute(

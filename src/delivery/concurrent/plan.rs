@@ -9,6 +9,7 @@ use crate::delivery::prepare::Prepared;
 use crate::delivery::scan::{Scan, ScanEnd, Scope};
 use crate::delivery::shape::{phase, Phase, Shape};
 use crate::delivery::{DeliveryPlan, Outcome, PlannedEvent};
+use crate::json_field::JsonField;
 use crate::jsonata::StepBudget;
 use crate::limits::{MAX_CONCURRENT_WINDOW_OFFSETS, MAX_DELIVERY_CONCURRENCY, WINDOW_FIRST_PAGE_ROWS};
 use crate::records::window_slot::{self, WindowSlot};
@@ -228,7 +229,7 @@ impl<S: Storage> Stream<S> {
         let offset = slot.event_offset;
         let (event, failure) = match crate::stream::rows::by_offset(&self.storage, offset)? {
             Some(stored) => {
-                let planned = |body: Value| PlannedEvent {
+                let planned = |body: JsonField| PlannedEvent {
                     offset,
                     created_at_ms: stored.created_at_ms,
                     body,
@@ -242,12 +243,12 @@ impl<S: Storage> Stream<S> {
                     &mut StepBudget::per_call(),
                 ) {
                     Prepared::Send(body) => (planned(body), None),
-                    Prepared::Fail { message, body } => (planned(body), Some(Outcome::permanent(message))),
+                    Prepared::Fail { message, body } => (planned(body.into()), Some(Outcome::permanent(message))),
                     // The same configuration judged this event before (a new
                     // configuration is a new run): this cannot happen, but a
                     // retry is never a silent pass (§6 rule 11).
                     Prepared::Skip | Prepared::OutOfSteps => (
-                        planned(Value::Null),
+                        planned(Value::Null.into()),
                         Some(Outcome::transient("the event could not be shaped again for its retry")),
                     ),
                 }
@@ -256,7 +257,7 @@ impl<S: Storage> Stream<S> {
                 PlannedEvent {
                     offset,
                     created_at_ms: window.now_ms,
-                    body: Value::Null,
+                    body: Value::Null.into(),
                 },
                 Some(Outcome::permanent(format!("event {offset} is no longer in the log"))),
             ),

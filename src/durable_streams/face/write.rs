@@ -236,8 +236,8 @@ impl<S: Storage> Stream<S> {
 pub(super) fn control(control: ControlType, payload: Value) -> InputEvent {
     InputEvent {
         event_type: control.as_str().to_owned(),
-        payload,
-        metadata: json!({}),
+        payload: payload.into(),
+        metadata: json!({}).into(),
         idempotency_key: None,
         ephemeral: false,
         source: None,
@@ -275,8 +275,8 @@ pub(super) fn creation_events(
 fn byte_event(message_type: &str, bytes: &[u8]) -> InputEvent {
     InputEvent {
         event_type: message_type.to_owned(),
-        payload: Value::Null,
-        metadata: json!({}),
+        payload: Value::Null.into(),
+        metadata: json!({}).into(),
         idempotency_key: None,
         ephemeral: false,
         source: None,
@@ -305,8 +305,8 @@ fn messages(face: &Face, body: &[u8], purpose: BodyPurpose) -> Result<Vec<InputE
         }
         events.push(InputEvent {
             event_type: face.row.message_type.clone(),
-            payload: value,
-            metadata: json!({}),
+            payload: value.into(),
+            metadata: json!({}).into(),
             idempotency_key: None,
             ephemeral: false,
             source: None,

@@ -38,7 +38,7 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tributary::copy::CopyBatch;
+use tributary::copy::copy_batch_json;
 use tributary::delivery::{classify_copy_status, Completion, DeliveryPlan, Outcome, Planned, Turn};
 use tributary::deployment::Deployment;
 use tributary::error::ApiFailure;

@@ -165,18 +165,14 @@ impl Sim {
             self.receive(plan, &offsets)?;
             return Ok(Outcome::Delivered);
         }
-        let batch = CopyBatch {
-            stamp: plan.stamp.clone(),
-            events: plan.events.iter().map(|event| event.body.clone()).collect(),
-        };
         let inputs = Inputs {
             now_ms: self.now,
             entropy: rng.entropy(),
         };
         // The body the shell posts to the receiving object's internal route.
-        let body = serde_json::to_vec(&batch).unwrap_or_default();
+        let body = copy_batch_json(&plan.stamp, plan.events.iter().map(|event| &event.body)).unwrap_or_default();
         let result = self.metered("accept_copy_body", Target::Receiving, |stream| {
-            stream.accept_copy_body(&body, &inputs)
+            stream.accept_copy_body(body.as_bytes(), &inputs)
         })?;
         match result {
             Ok(accepted) => {
