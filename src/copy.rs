@@ -117,25 +117,50 @@ pub fn copy_idempotency_key(stamp: &Stamp, offset: u64) -> String {
 
 /// A copy's idempotency key in `form`.
 pub fn copy_idempotency_key_in(form: CopyKeyForm, stamp: &Stamp, offset: u64) -> String {
-    let mut hasher = blake3::Hasher::new();
-    for part in [
-        stamp.source_project_id.as_str(),
-        stamp.source_path.as_str(),
-        stamp.stream_id.as_str(),
-        stamp.subscription_key.as_str(),
-    ] {
-        hasher.update(part.as_bytes());
-        hasher.update(&[0]);
-    }
-    hasher.update(&stamp.cursor_changed_at_source_offset.to_le_bytes());
-    match form {
-        CopyKeyForm::First => {
-            hasher.update(&offset.to_le_bytes());
-            format!("copy:{}", hasher.finalize().to_hex())
+    CopyKeys::new(form, stamp).key(offset)
+}
+
+/// One run's copy keys (§7 rule 4): what every key of the run shares is
+/// hashed once, so a batch does not hash the run again per event.
+#[derive(Debug, Clone)]
+pub enum CopyKeys {
+    /// The run's hash state; each key hashes its offset after it.
+    First(Box<blake3::Hasher>),
+    /// `copy:` and the run's 32 hex digits; each key appends its offset.
+    Ordered(String),
+}
+
+impl CopyKeys {
+    pub fn new(form: CopyKeyForm, stamp: &Stamp) -> CopyKeys {
+        let mut hasher = blake3::Hasher::new();
+        for part in [
+            stamp.source_project_id.as_str(),
+            stamp.source_path.as_str(),
+            stamp.stream_id.as_str(),
+            stamp.subscription_key.as_str(),
+        ] {
+            hasher.update(part.as_bytes());
+            hasher.update(&[0]);
         }
-        CopyKeyForm::Ordered => {
-            let run = hasher.finalize().to_hex();
-            format!("copy:{}{offset:016x}", run.as_str().get(..32).unwrap_or_default())
+        hasher.update(&stamp.cursor_changed_at_source_offset.to_le_bytes());
+        match form {
+            CopyKeyForm::First => CopyKeys::First(Box::new(hasher)),
+            CopyKeyForm::Ordered => {
+                let run = hasher.finalize().to_hex();
+                CopyKeys::Ordered(format!("copy:{}", run.as_str().get(..32).unwrap_or_default()))
+            }
+        }
+    }
+
+    /// The key of the copy of `offset`.
+    pub fn key(&self, offset: u64) -> String {
+        match self {
+            CopyKeys::First(run) => {
+                let mut hasher = run.as_ref().clone();
+                hasher.update(&offset.to_le_bytes());
+                format!("copy:{}", hasher.finalize().to_hex())
+            }
+            CopyKeys::Ordered(prefix) => format!("{prefix}{offset:016x}"),
         }
     }
 }
@@ -206,7 +231,7 @@ pub fn chain_of(source: Option<&Value>) -> Vec<Hop> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -238,5 +263,42 @@ mod tests {
         let body = copy_batch_json(&batch.stamp, texts.iter()).unwrap();
         assert_eq!(body, serde_json::to_string(&batch).unwrap());
         assert_eq!(serde_json::from_str::<CopyBatch>(&body).unwrap(), batch);
+    }
+
+    #[test]
+    fn s7_a_run_s_keys_hashed_once_equal_keys_hashed_one_by_one() {
+        let stamp = Stamp {
+            source_project_id: "p".to_owned(),
+            source_path: "/s".to_owned(),
+            subscription_key: "k".to_owned(),
+            stream_id: "id".to_owned(),
+            stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
+            cursor_changed_at_source_offset: 7,
+        };
+        for form in [CopyKeyForm::First, CopyKeyForm::Ordered] {
+            let keys = CopyKeys::new(form, &stamp);
+            let made: Vec<String> = [1, 2, 1, u64::MAX].iter().map(|offset| keys.key(*offset)).collect();
+            let alone: Vec<String> = [1, 2, 1, u64::MAX]
+                .iter()
+                .map(|offset| CopyKeys::new(form, &stamp).key(*offset))
+                .collect();
+            assert_eq!(made, alone, "{form:?}");
+            assert_eq!(made[0], made[2]);
+            assert_ne!(made[0], made[1]);
+        }
+        let mut run = blake3::Hasher::new();
+        for part in ["p", "/s", "id", "k"] {
+            run.update(part.as_bytes());
+            run.update(&[0]);
+        }
+        run.update(&7u64.to_le_bytes());
+        let mut first = run.clone();
+        first.update(&2u64.to_le_bytes());
+        assert_eq!(
+            CopyKeys::new(CopyKeyForm::First, &stamp).key(2),
+            format!("copy:{}", first.finalize().to_hex())
+        );
+        let ordered = format!("copy:{}{:016x}", &run.finalize().to_hex()[..32], 2);
+        assert_eq!(CopyKeys::new(CopyKeyForm::Ordered, &stamp).key(2), ordered);
     }
 }

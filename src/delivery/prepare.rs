@@ -2,7 +2,7 @@
 //! the filter decides whether it is sent, the transform what is sent, and a
 //! copy adds its provenance chain and idempotency key.
 
-use crate::copy::{chain_of_text, copy_idempotency_key_in, CopyKeyForm, Hop, Stamp};
+use crate::copy::{chain_of_text, CopyKeyForm, CopyKeys, Hop, Stamp};
 use crate::event::{CommittedEvent, ControlType, StoredEvent};
 use crate::invalidation::Invalidation;
 use crate::json_field::JsonField;
@@ -89,7 +89,7 @@ impl<S: Storage> Stream<S> {
         &mut self,
         configuration: &Configuration,
         stamp: &Stamp,
-        form: CopyKeyForm,
+        keys: &CopyKeys,
         event: &StoredEvent,
         steps: &mut StepBudget,
     ) -> Prepared {
@@ -114,7 +114,7 @@ impl<S: Storage> Stream<S> {
         if condition.is_none() && transform.is_none() && copies {
             // A plain copy takes the event's type, payload and metadata
             // (§7) as they are stored: no JSON tree of it is built.
-            return copy_shaped(stamp, form, event, (&event.event_type, &event.payload, &event.metadata));
+            return copy_shaped(stamp, keys, event, (&event.event_type, &event.payload, &event.metadata));
         }
         let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
         if let Some(condition) = condition {
@@ -141,7 +141,7 @@ impl<S: Storage> Stream<S> {
             return Prepared::Send(Value::Object(delivered).into());
         }
         let field = |name: &str| shaped.get(name).unwrap_or(&Value::Null);
-        copy_shaped(stamp, form, event, (field("type"), field("payload"), field("metadata")))
+        copy_shaped(stamp, keys, event, (field("type"), field("payload"), field("metadata")))
     }
 
     /// The filter's JSONata condition on one event: `None` when it matches.
@@ -208,7 +208,7 @@ impl<S: Storage> Stream<S> {
 /// appended, and the idempotency key the receiving stream dedupes on,
 /// written once as the text the receiving stream stores
 /// (`stream::copy_wire`); no tree of it is built.
-fn copy_shaped<T, P, M>(stamp: &Stamp, form: CopyKeyForm, event: &StoredEvent, shaped: (T, P, M)) -> Prepared
+fn copy_shaped<T, P, M>(stamp: &Stamp, keys: &CopyKeys, event: &StoredEvent, shaped: (T, P, M)) -> Prepared
 where
     T: Serialize,
     P: Serialize,
@@ -251,7 +251,7 @@ where
         payload,
         metadata,
         source: Provenance { copied_from: chain },
-        idempotency_key: copy_idempotency_key_in(form, stamp, event.offset),
+        idempotency_key: keys.key(event.offset),
     };
     match serde_json::value::to_raw_value(&copy) {
         Ok(text) => Prepared::Send(JsonField::Wire(text)),

@@ -8,7 +8,7 @@ use super::log_lines::{self, Head, PENDING_DELIVERY_ID};
 use super::prepare::{local_invalidation, Prepared};
 use super::shape::Shape;
 use super::{Outcome, PlannedEvent};
-use crate::copy::Stamp;
+use crate::copy::{CopyKeys, Stamp};
 use crate::delivery::gate::{Held, ThresholdStep};
 use crate::delivery::journal::{GateHit, Journaled};
 use crate::event::StoredEvent;
@@ -127,6 +127,8 @@ pub(super) struct Scan {
     /// The JSONata steps this scan may spend (§12 "JSONata per engine
     /// call"); past them it stops like at the row budget.
     steps: StepBudget,
+    /// The run's copy keys, made at the scan's first event (one run per scan).
+    copy_keys: Option<CopyKeys>,
 }
 
 impl Scan {
@@ -142,6 +144,7 @@ impl Scan {
             barrier_at: None,
             held: None,
             steps: StepBudget::per_call(),
+            copy_keys: None,
         }
     }
 
@@ -230,8 +233,14 @@ impl Scan {
                 return Ok(Some(end));
             }
         }
-        let form = stream.copy_key_form(scope.configuration, scope.stamp)?;
-        match stream.prepare(scope.configuration, scope.stamp, form, event, &mut self.steps) {
+        let keys = match &mut self.copy_keys {
+            Some(keys) => keys,
+            unmade @ None => {
+                let form = stream.copy_key_form(scope.configuration, scope.stamp)?;
+                unmade.insert(CopyKeys::new(form, scope.stamp))
+            }
+        };
+        match stream.prepare(scope.configuration, scope.stamp, keys, event, &mut self.steps) {
             Prepared::Skip => {
                 self.scanned = event.offset;
                 Ok(None)

@@ -4,6 +4,7 @@
 //! single-event delivery.
 
 use super::throttle_waits;
+use crate::copy::CopyKeys;
 use crate::copy::{delivery_id, Stamp};
 use crate::delivery::prepare::Prepared;
 use crate::delivery::scan::{Scan, ScanEnd, Scope};
@@ -238,7 +239,7 @@ impl<S: Storage> Stream<S> {
                 match self.prepare(
                     window.configuration,
                     window.stamp,
-                    form,
+                    &CopyKeys::new(form, window.stamp),
                     &stored,
                     &mut StepBudget::per_call(),
                 ) {
