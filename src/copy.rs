@@ -236,17 +236,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn stamp() -> Stamp {
+        Stamp {
+            source_project_id: "p".to_owned(),
+            source_path: "/s".to_owned(),
+            subscription_key: "k".to_owned(),
+            stream_id: "id".to_owned(),
+            stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
+            cursor_changed_at_source_offset: 7,
+        }
+    }
+
     #[test]
     fn a_batch_serialized_from_borrowed_events_is_the_batch_itself() {
         let batch = CopyBatch {
-            stamp: Stamp {
-                source_project_id: "p".to_owned(),
-                source_path: "/s".to_owned(),
-                subscription_key: "k".to_owned(),
-                stream_id: "id".to_owned(),
-                stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
-                cursor_changed_at_source_offset: 7,
-            },
+            stamp: stamp(),
             events: vec![
                 json!({"type": "x", "payload": {"é": [1, 2.5, null]}, "idempotencyKey": "copy:1"}),
                 json!({"type": "y", "payload": "\u{1}\"", "source": {"copiedFrom": []}}),
@@ -267,14 +271,7 @@ mod tests {
 
     #[test]
     fn s7_a_run_s_keys_hashed_once_equal_keys_hashed_one_by_one() {
-        let stamp = Stamp {
-            source_project_id: "p".to_owned(),
-            source_path: "/s".to_owned(),
-            subscription_key: "k".to_owned(),
-            stream_id: "id".to_owned(),
-            stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
-            cursor_changed_at_source_offset: 7,
-        };
+        let stamp = stamp();
         for form in [CopyKeyForm::First, CopyKeyForm::Ordered] {
             let keys = CopyKeys::new(form, &stamp);
             let made: Vec<String> = [1, 2, 1, u64::MAX].iter().map(|offset| keys.key(*offset)).collect();
