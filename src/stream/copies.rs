@@ -141,7 +141,7 @@ impl<S: Storage> Stream<S> {
         let mut accepted = Vec::new();
         let mut dropped: Vec<(u64, &'static str)> = Vec::new();
         for raw in events {
-            let copy_wire::Copy { chain, input } = copy_wire::read(raw);
+            let copy_wire::WireCopy { chain, input } = copy_wire::read(raw);
             let Some(last) = chain.last() else {
                 return Err(CopyError::Malformed("an event without source.copiedFrom".to_owned()));
             };

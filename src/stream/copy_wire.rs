@@ -48,15 +48,15 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> R
 
 /// One copy of a batch: its provenance chain and the event it becomes (or
 /// why it cannot be one).
-pub(super) struct Copy {
+pub(super) struct WireCopy {
     pub chain: Vec<Hop>,
     pub input: Result<InputEvent, EventError>,
 }
 
 /// Reads one event of a batch: typed when it can be, else as a tree.
-pub(super) fn read(raw: &RawValue) -> Copy {
+pub(super) fn read(raw: &RawValue) -> WireCopy {
     match serde_json::from_str::<WireEvent>(raw.get()) {
-        Ok(wire) if wire.metadata.is_none_or(is_object_or_null) => Copy {
+        Ok(wire) if wire.metadata.is_none_or(is_object_or_null) => WireCopy {
             chain: wire
                 .source
                 .map(|source| chain_of_text(source.get()))
@@ -65,7 +65,7 @@ pub(super) fn read(raw: &RawValue) -> Copy {
         },
         _ => {
             let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
-            Copy {
+            WireCopy {
                 chain: chain_of(value.get("source")),
                 input: InputEvent::from_json(value, Authority::Trusted),
             }
