@@ -48,7 +48,7 @@ async function main() {
     `append bench: ${settings.seconds}s per scenario after ${settings.warmupSeconds}s warm-up, ` +
       `concurrency ${settings.concurrency}, max ${settings.maxRequests} requests per run`,
   );
-  const t = await startTributary({ bench: true, floor: true });
+  const t = await startTributary({ bench: true, floor: true, consoleAssets: false });
   try {
     const url = t.url;
 

@@ -163,7 +163,7 @@ async function main() {
   console.log(`machine: ${os.cpus().length} CPUs, load average (1/5/15 min) at start ${loadavgText()}`);
   const server = await startReceiver();
   const receiverBase = `http://127.0.0.1:${server.address().port}`;
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, consoleAssets: false });
   const results = [];
   try {
     for (const spec of SCENARIOS) results.push(await scenario(t, receiverBase, spec));

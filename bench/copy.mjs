@@ -57,7 +57,7 @@ async function main() {
       `then ${lightEvents} single appends ~${lightSpacingMs} ms apart; baseline ${settings.seconds}s after ` +
       `${settings.warmupSeconds}s warm-up at concurrency ${settings.concurrency}`,
   );
-  const t = await startTributary({ bench: true });
+  const t = await startTributary({ bench: true, consoleAssets: false });
   try {
     const url = t.url;
 

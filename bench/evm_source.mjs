@@ -56,7 +56,7 @@ async function main() {
     `evm source bench: catch-up of ${blocks} blocks x ${logsPerBlock} logs from startBlock 0, ` +
       `then head-to-stream latency of ${latencyBlocks} blocks under pollMs 250`,
   );
-  const [t, anvil] = await Promise.all([startTributary({ allowInsecureWebhooks: true }), startAnvil()]);
+  const [t, anvil] = await Promise.all([startTributary({ allowInsecureWebhooks: true, consoleAssets: false }), startAnvil()]);
   try {
     const contract = await anvil.deployEmitter();
     const mineStart = Date.now();

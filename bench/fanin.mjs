@@ -59,7 +59,7 @@ async function main() {
     `fanin bench: ${fewSources} sources vs ${manySources} sources copying into one target each, ` +
       `${fmt(totalEvents)} copies per timed phase, appended in batches of ${eventsPerBatch} at concurrency ${concurrency}`,
   );
-  const t = await startTributary({ bench: true });
+  const t = await startTributary({ bench: true, consoleAssets: false });
   try {
     const url = t.url;
 

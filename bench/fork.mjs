@@ -57,7 +57,7 @@ async function main() {
       `${reads} reads per side and face; (b) fork creation on a ${fmt(sourceEvents)}-event source, ${creations} creations per kind; ` +
       `load average ${os.loadavg().map((v) => v.toFixed(2)).join(" ")}`,
   );
-  const t = await startTributary({ bench: true });
+  const t = await startTributary({ bench: true, consoleAssets: false });
   try {
     const eventsUrl = (path) => `${t.url}${streamUrl(path, "events")}`;
 

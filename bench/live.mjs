@@ -190,7 +190,7 @@ async function main() {
     `live bench: readers ack ${ackEveryFrame ? "every frame" : "every 64 KiB (the README's advice)"}; latency over ${latencyEvents} appends per scenario (after ${latencyWarmup} warm-up, ${gapMs} ms apart); ` +
       `append rate ${settings.seconds}s after ${settings.warmupSeconds}s warm-up at concurrency ${settings.concurrency}`,
   );
-  const t = await startTributary({ floor: true });
+  const t = await startTributary({ floor: true, consoleAssets: false });
   try {
     const url = t.url;
 

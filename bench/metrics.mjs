@@ -38,7 +38,7 @@ async function timeViews(view) {
 async function main() {
   const load = os.loadavg().map((v) => v.toFixed(2)).join(" ");
   console.log(`metrics bench: ${streams} streams, ${pairs} alternating pairs of ${views} views, concurrency ${concurrency}; load average ${load}`);
-  const t = await startTributary({ allowInsecureWebhooks: true });
+  const t = await startTributary({ allowInsecureWebhooks: true, consoleAssets: false });
   try {
     // Each stream: a subscription (to a closed port: it retries, so its
     // series move) and a few events.

@@ -87,7 +87,7 @@ async function main() {
       `(c) ${lightEvents} single appends ~${lightSpacingMs} ms apart → state visible`,
   );
   console.log(`machine: ${os.cpus().length} CPUs, load average (1/5/15 min) at start ${loadavgText()}`);
-  const t = await startTributary();
+  const t = await startTributary({ consoleAssets: false });
   try {
     const url = t.url;
 

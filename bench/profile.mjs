@@ -162,7 +162,7 @@ async function main() {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const receiverBase = `http://127.0.0.1:${server.address().port}`;
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, consoleAssets: false });
   try {
     const inspector = await inspect();
     await inspector.call("Profiler.enable");

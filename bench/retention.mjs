@@ -35,7 +35,7 @@ async function main() {
     `retention bench: ${pairs} alternating pairs of ${pairSeconds}s runs per shape after ${settings.warmupSeconds}s warm-up, ` +
       `concurrency ${settings.concurrency}, maxEvents ${MAX_EVENTS}; load average ${load}`,
   );
-  const t = await startTributary({ bench: true });
+  const t = await startTributary({ bench: true, consoleAssets: false });
   try {
     const info = async (path) => {
       const res = await t.request("GET", streamUrl(path));

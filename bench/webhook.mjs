@@ -198,7 +198,7 @@ async function main() {
 
   const server = await startReceiver();
   const receiverBase = `http://127.0.0.1:${server.address().port}`;
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, floor: true });
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, floor: true, consoleAssets: false });
   try {
     const url = t.url;
 

@@ -2,7 +2,9 @@
 // the I/O each delivery path needs, run in the same workerd as Tributary in
 // the same bench run (tests/e2e/harness.mjs `floor: true` adds this worker,
 // routed at `/floor/*` on Tributary's own socket, so a request takes the
-// same hops: Miniflare's entry worker, this worker, one Durable Object).
+// same hops: Miniflare's entry worker, this worker, one Durable Object; the
+// benches start Tributary without the console's assets, whose router worker
+// Miniflare would put in front of every Tributary request only).
 // Bench-only: never shipped, no auth, no validation beyond what the benches
 // check from outside.
 //
@@ -259,6 +261,32 @@ export default {
     const name = decodeURIComponent(parts[3]);
     if (parts[2] === "insert") return env.FLOOR_INSERT.get(env.FLOOR_INSERT.idFromName(name)).fetch(request);
     if (parts[2] === "stream") return env.FLOOR_STREAM.get(env.FLOOR_STREAM.idFromName(name)).fetch(request);
+    if (parts[2] === "js-entry") return jsEntry(request, env, parts, name);
     return json('{"error":"no such floor route"}', 404);
   },
 };
+
+/**
+ * Tributary's own objects behind a JS entry (bench/hops.mjs): what a request
+ * costs without the Rust entry worker in front. Bound only when the harness
+ * runs with `bench` (Tributary's BENCH_BASELINE exists then).
+ *   POST /floor/js-entry/baseline/{name}              → Tributary's BenchBaseline `name`, the request as it came
+ *   POST /floor/js-entry/append/{segment}/{...}       → the stream object of project-a's `/{segment}/...`,
+ *                                                       the body unread, as the Rust entry forwards an append
+ *   POST /floor/js-entry/append-read/{segment}/{...}  → the same, the body read first and forwarded as bytes
+ *                                                       (as the Rust entry does, to check it)
+ */
+async function jsEntry(request, env, parts, name) {
+  if (!env.TRIBUTARY_BASELINE || !env.TRIBUTARY_STREAM) return json('{"error":"no js-entry bindings"}', 404);
+  if (!parts[4]) return json('{"error":"no such floor route"}', 404);
+  if (name === "baseline") return env.TRIBUTARY_BASELINE.get(env.TRIBUTARY_BASELINE.idFromName(parts[4])).fetch(request);
+  if (name !== "append" && name !== "append-read") return json('{"error":"no such floor route"}', 404);
+  const path = `/${parts.slice(4).map(decodeURIComponent).join("/")}`;
+  const body = name === "append-read" ? new Uint8Array(await request.arrayBuffer()) : request.body;
+  const stub = env.TRIBUTARY_STREAM.get(env.TRIBUTARY_STREAM.idFromName(JSON.stringify(["project-a", path])));
+  return stub.fetch(`https://stream.internal/v1/streams${path}/-/events`, {
+    method: "POST",
+    headers: { "x-tributary-project": "project-a" },
+    body,
+  });
+}

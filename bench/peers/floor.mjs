@@ -16,7 +16,7 @@ const PAGE = 1000;
 const jsonHeaders = { "content-type": "application/json" };
 
 export async function startFloorPeer() {
-  const t = await startTributary({ floor: true });
+  const t = await startTributary({ floor: true, consoleAssets: false });
   trackDir(t.persistDir);
   const url = t.url;
   let stopped = false;

@@ -28,7 +28,7 @@ function parse(text) {
 }
 
 export async function startTributaryPeer() {
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true });
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, consoleAssets: false });
   trackDir(t.persistDir);
   const url = t.url;
   let stopped = false;

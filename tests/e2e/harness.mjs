@@ -38,6 +38,9 @@ export const SIGNING_KEY = "e2e-signing-key";
  * DS_LONG_POLL_TIMEOUT_MS, `corsAllowedOrigins` sets CORS_ALLOWED_ORIGINS (`*` or a comma list).
  * `floor` adds the benches' platform floor (bench/floor/worker.mjs, issue 33): bare JS Durable
  * Objects in the same workerd, answering `/floor/*` on the same socket (a Miniflare route).
+ * `consoleAssets: false` leaves out the console's static assets (the benches: Miniflare puts its
+ * asset router, a JS worker of its own, in front of every request of a worker with assets; the
+ * platform does not bill that hop to the worker, and the floor never takes it).
  */
 export function workerOptions({
   persistDir,
@@ -52,6 +55,7 @@ export function workerOptions({
   dsLongPollTimeoutMs,
   corsAllowedOrigins,
   floor = false,
+  consoleAssets = true,
 } = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
@@ -83,13 +87,15 @@ export function workerOptions({
     compatibilityDate: "2026-07-01",
     durableObjects,
     bindings,
-    // The console's static assets (wrangler.toml [assets], run_worker_first).
-    assets: {
+  };
+  // The console's static assets (wrangler.toml [assets], run_worker_first).
+  if (consoleAssets) {
+    tributary.assets = {
       directory: join(ROOT, "console"),
       binding: "ASSETS",
       routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
-    },
-  };
+    };
+  }
   if (analytics) tributary.analyticsEngineDatasets = { METRICS: { dataset: "tributary_deliveries" } };
   const shared = { durableObjectsPersist: persistDir, cf: false, host: "127.0.0.1", port: 0 };
   // TRIBUTARY_E2E_LOG=1 shows the workers' console output (structured logs).
@@ -117,6 +123,13 @@ export function workerOptions({
       durableObjects: {
         FLOOR_INSERT: { className: "FloorInsert", useSQLite: true },
         FLOOR_STREAM: { className: "FloorStream", useSQLite: true },
+        // Tributary's own objects behind a JS entry (bench/hops.mjs).
+        ...(bench
+          ? {
+              TRIBUTARY_BASELINE: { className: "BenchBaseline", scriptName: "tributary", useSQLite: true },
+              TRIBUTARY_STREAM: { className: "StreamObject", scriptName: "tributary", useSQLite: true },
+            }
+          : {}),
       },
     });
   }
