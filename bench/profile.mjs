@@ -7,6 +7,7 @@
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
 //   node bench/profile.mjs append [requests=2000]
+//   node bench/profile.mjs baseline [requests=2000]   (one INSERT per request: the Rust BenchBaseline behind the same entry)
 //   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
 //   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
 //                                                               `readers` WebSocket readers acking every 64 KiB, as bench/live.mjs)
@@ -252,6 +253,22 @@ async function main() {
           await sleep(20);
         }
         for (const reader of sockets) reader.ws.close(1000, "profile done");
+      };
+    } else if (scenario === "baseline") {
+      const requests = Number(a ?? 2000);
+      expected = requests;
+      work = async () => {
+        let n = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (n < requests) {
+              n++;
+              const r = await fetch(`${t.url}/bench/baseline/profile`, { method: "POST", body: JSON.stringify({ type: "data", payload: { n, k: 0 } }) });
+              await r.text();
+              if (r.status !== 200) throw new Error(`baseline ${r.status}`);
+            }
+          }),
+        );
       };
     } else {
       const requests = Number(a ?? 2000);
