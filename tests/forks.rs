@@ -675,3 +675,55 @@ fn s12_a_stitched_read_of_a_fork_keeps_one_reads_byte_budget() {
     assert_eq!(whole.len(), expected.len());
     assert!(whole == expected, "every message once, in order, across the responses");
 }
+
+/// The alarm's release turn (§18) in one read: owed rows soonest first and
+/// within the limit, the next due time only when nothing is due yet, and
+/// nothing at all on a storage no migration reached.
+#[test]
+fn s18_a_release_turn_reads_what_is_owed_and_when_the_next_falls_due() {
+    use tributary::fork::store::{owe_release, release_turn, ReleaseRow, ReleaseTurn};
+    let storage = RusqliteStorage::in_memory().unwrap();
+    assert_eq!(release_turn(&storage, 1_000, 10).unwrap(), None);
+    tributary::schema::migrate(&storage).unwrap();
+    let empty = ReleaseTurn {
+        owed: Vec::new(),
+        next_due: None,
+    };
+    storage.take_statement_counts();
+    assert_eq!(release_turn(&storage, 1_000, 10).unwrap(), Some(empty));
+    let statements: u64 = storage.take_statement_counts().values().sum();
+    assert_eq!(
+        statements, 2,
+        "the outbox's table, then one read (the alarm's every turn)"
+    );
+    let owed = |fork: &str, due_at_ms: i64| ReleaseRow {
+        project_id: "p".to_owned(),
+        source_path: "/source".to_owned(),
+        fork_path: fork.to_owned(),
+        source_stream_id: Some("s1".to_owned()),
+        due_at_ms,
+    };
+    for (fork, due) in [("/late", 5_000), ("/first", 900), ("/second", 1_000), ("/later", 3_000)] {
+        owe_release(&storage, &owed(fork, due)).unwrap();
+    }
+    let turn = release_turn(&storage, 1_000, 10).unwrap().unwrap();
+    assert_eq!(turn.owed, vec![owed("/first", 900), owed("/second", 1_000)]);
+    assert_eq!(turn.next_due, None, "due rows first: the sender arms after sending");
+    let limited = release_turn(&storage, 10_000, 3).unwrap().unwrap();
+    assert_eq!(
+        limited
+            .owed
+            .iter()
+            .map(|row| row.fork_path.as_str())
+            .collect::<Vec<_>>(),
+        ["/first", "/second", "/later"]
+    );
+    let early = release_turn(&storage, 100, 10).unwrap().unwrap();
+    assert_eq!(
+        early,
+        ReleaseTurn {
+            owed: Vec::new(),
+            next_due: Some(900)
+        }
+    );
+}

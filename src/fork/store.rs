@@ -196,19 +196,32 @@ pub fn owe_release<S: Storage + ?Sized>(storage: &S, release: &ReleaseRow) -> Re
     )
 }
 
-/// The releases due at `now_ms`, at most `limit` (§12).
-pub fn owed_releases<S: Storage + ?Sized>(
+/// What a turn of the release outbox reads (§18): the releases due, and
+/// when none is, the time the next one falls due.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseTurn {
+    /// Due at the turn's time, soonest first, at most the turn's limit.
+    pub owed: Vec<ReleaseRow>,
+    /// When the soonest release falls due, if none is due yet; `None` when
+    /// some are due (the sender arms after sending) or none is owed.
+    pub next_due: Option<i64>,
+}
+
+/// The release outbox at `now_ms`, at most `limit` rows (§12), in one read:
+/// the alarm asks on every turn, and almost every turn owes nothing.
+/// `None` when the storage has no outbox (no migration reached it).
+pub fn release_turn<S: Storage + ?Sized>(
     storage: &S,
     now_ms: i64,
     limit: u64,
-) -> Result<Vec<ReleaseRow>, StorageError> {
+) -> Result<Option<ReleaseTurn>, StorageError> {
     if !table_exists(storage, "fork_release_outbox")? {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let sql = "SELECT project_id, source_path, fork_path, source_stream_id, due_at_ms FROM fork_release_outbox \
-               WHERE due_at_ms <= ? ORDER BY due_at_ms LIMIT ?";
-    storage
-        .query(sql, &[SqlValue::Integer(now_ms), count(limit)])?
+               ORDER BY due_at_ms LIMIT ?";
+    let rows = storage
+        .query(sql, &[count(limit)])?
         .iter()
         .map(|row| {
             let named = Named::new(sql, row, &RELEASE_COLUMNS);
@@ -220,7 +233,24 @@ pub fn owed_releases<S: Storage + ?Sized>(
                 due_at_ms: named.int("due_at_ms")?,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, StorageError>>()?;
+    let next_due = rows
+        .first()
+        .map(|soonest| soonest.due_at_ms)
+        .filter(|due| *due > now_ms);
+    let owed = rows.into_iter().take_while(|row| row.due_at_ms <= now_ms).collect();
+    Ok(Some(ReleaseTurn { owed, next_due }))
+}
+
+/// The releases due at `now_ms`, at most `limit` (§12).
+pub fn owed_releases<S: Storage + ?Sized>(
+    storage: &S,
+    now_ms: i64,
+    limit: u64,
+) -> Result<Vec<ReleaseRow>, StorageError> {
+    Ok(release_turn(storage, now_ms, limit)?
+        .map(|turn| turn.owed)
+        .unwrap_or_default())
 }
 
 /// When the next owed release is due (`None`: none owed).

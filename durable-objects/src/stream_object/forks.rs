@@ -228,9 +228,14 @@ async fn serve_release(object: &StreamObject, body: &[u8]) -> Result<Response> {
 pub async fn send_releases(object: &StreamObject) -> Result<()> {
     let storage = DoSql::new(object.state());
     let now = crate::platform::now_ms();
-    let owed = fork_store::owed_releases(&storage, now, MAX_FORK_RELEASES_PER_TURN).map_err(storage_error)?;
+    let Some(turn) = fork_store::release_turn(&storage, now, MAX_FORK_RELEASES_PER_TURN).map_err(storage_error)? else {
+        return Ok(());
+    };
+    if turn.owed.is_empty() {
+        return arm_at(object, turn.next_due, false).await;
+    }
     let mut failed = false;
-    for release in owed {
+    for release in turn.owed {
         if release_one(object.env(), &release).await.unwrap_or(false) {
             fork_store::released(&storage, &release.source_path, &release.fork_path).map_err(storage_error)?;
         } else {
@@ -244,7 +249,13 @@ pub async fn send_releases(object: &StreamObject) -> Result<()> {
 /// retried after [`ALARM_RETRY_MS`]); never later than an alarm already set.
 pub async fn arm_for_releases(object: &StreamObject, failed: bool) -> Result<()> {
     let storage = DoSql::new(object.state());
-    let Some(due) = fork_store::next_release_due(&storage).map_err(storage_error)? else {
+    let due = fork_store::next_release_due(&storage).map_err(storage_error)?;
+    arm_at(object, due, failed).await
+}
+
+/// [`arm_for_releases`] for a release due at `due` (`None`: none owed).
+async fn arm_at(object: &StreamObject, due: Option<i64>, failed: bool) -> Result<()> {
+    let Some(due) = due else {
         return Ok(());
     };
     let now = crate::platform::now_ms();
