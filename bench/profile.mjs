@@ -7,6 +7,7 @@
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
 //   node bench/profile.mjs append [requests=2000]
+//   node bench/profile.mjs fanin [sources=1000] [rounds=1]   (20-event appends to each source copying into one target, as bench/fanin.mjs)
 //   node bench/profile.mjs baseline [requests=2000]   (one INSERT per request: the Rust BenchBaseline behind the same entry)
 //   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
 //   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
@@ -253,6 +254,39 @@ async function main() {
           await sleep(20);
         }
         for (const reader of sockets) reader.ws.close(1000, "profile done");
+      };
+    } else if (scenario === "fanin") {
+      // `sources` streams copying into one target (subscribe-from, as bench/fanin.mjs), set up
+      // and opened unprofiled; then `rounds` appends of 20 events to every source, 8 in flight.
+      const sources = Number(a ?? 1000);
+      const rounds = Number(b ?? 1);
+      const target = "/profile/fanin-target";
+      const paths = Array.from({ length: sources }, (_, i) => `/profile/fanin-s${i}`);
+      const pool = async (count, send) => {
+        let n = 0;
+        await Promise.all(Array.from({ length: 8 }, async () => { while (n < count) await send(n++); }));
+      };
+      const headOf = async () => (await t.request("GET", streamUrl(target))).body?.head ?? 0;
+      const waitFor = async (count) => { for (let i = 0; i < 6000 && (await headOf()) < count; i++) await sleep(50); };
+      await pool(sources, async (i) => {
+        const r = await t.request("POST", streamUrl(target, "subscribe-from"), {
+          body: { sourcePath: paths[i], subscriptionKey: "fanin", filter: { eventTypes: ["data"] }, start: "now" },
+        });
+        if (r.status !== 201) throw new Error(`subscribe-from ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      });
+      await pool(sources, async (i) => {
+        const r = await t.request("POST", streamUrl(paths[i], "events"), { body: { type: "data", payload: { i } } });
+        if (r.status !== 201) throw new Error(`append ${r.status}`);
+      });
+      await waitFor(sources);
+      expected = sources * rounds * 20;
+      work = async () => {
+        await pool(sources * rounds, async (n) => {
+          const events = Array.from({ length: 20 }, (_, k) => ({ type: "data", payload: { n, k } }));
+          const r = await t.request("POST", streamUrl(paths[n % sources], "events"), { body: { events } });
+          if (r.status !== 201) throw new Error(`append ${r.status}`);
+        });
+        await waitFor(sources + expected);
       };
     } else if (scenario === "baseline") {
       const requests = Number(a ?? 2000);
