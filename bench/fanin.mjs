@@ -28,6 +28,7 @@
 // (300, the bounded wait for the last copy).
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
 import { envNumber, checkedFetch, runLoad, assertNoFailures, parsePrometheus, metric, printTable, fmt, reportAim } from "./lib.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 
 const KEY = "fanin";
 const PAGE = 1000;
@@ -134,17 +135,19 @@ async function main() {
      */
     async function phase(label, target, sources, batches, body, { from, to }) {
       const before = from === 0 ? 0 : await copyBatches(target);
+      const cpuBefore = cpuSnapshot().workerd;
       const firstAppendAtMs = Date.now();
       const appends = await pool(label, batches, (n) =>
         checkedFetch(`${url}${streamUrl(sources[n % sources.length], "events")}`, { method: "POST", headers: authJson, body: body(n) }, 201),
       );
       await waitForCopies(target, sources, to);
+      const workerdCpu = cpuSnapshot().workerd - cpuBefore;
       const last = await getJson(`${streamUrl(target, "events")}/${to}`);
       const lastCopyAtMs = Date.parse(last.event?.createdAt);
       if (!Number.isFinite(lastCopyAtMs)) fail(`${label}: the last copy has no createdAt`);
       const seconds = (lastCopyAtMs - firstAppendAtMs) / 1000;
       const copies = to - from;
-      return { appends, copies, seconds, rate: copies / seconds, batches: (await copyBatches(target)) - before };
+      return { appends, copies, seconds, rate: copies / seconds, batches: (await copyBatches(target)) - before, workerdCpu };
     }
 
     const event = (source, i) => ({ type: "data", payload: { source, i } });
@@ -284,6 +287,13 @@ async function main() {
     console.log(
       `per copy batch (phases 1–4): ${fmt(perBatch(many) * 1e3, 2)} ms with ${fmt(manySources)} sources, ${fmt(perBatch(few) * 1e3, 2)} ms with ${fmt(fewSources)} ` +
         `(FEW sources' backlogs coalesce into fewer, larger batches): ratio ${fmt(perBatch(few) / perBatch(many), 2)}`,
+    );
+    // CPU moves far less with the machine's load than rates do (bench/cpu.mjs):
+    // appends, copies and the wait's polls, from the first append to the last copy.
+    const cpuPerCopy = (side) => side.phases.reduce((n, p) => n + p.workerdCpu, 0) / side.phases.reduce((n, p) => n + p.copies, 0);
+    console.log(
+      `workerd CPU per copy (phases 1–4, appends included): ${fmt(cpuPerCopy(many) * 1e6)} µs with ${fmt(manySources)} sources, ` +
+        `${fmt(cpuPerCopy(few) * 1e6)} µs with ${fmt(fewSources)}: ratio ${fmt(cpuPerCopy(few) / cpuPerCopy(many), 2)}`,
     );
     reportAim(`fan-in copy rate, ${fmt(manySources)} sources ÷ ${fmt(fewSources)} sources`, ratio, ">=", 0.8, "ratio in one run");
     reportAim(`fan-in sources halted (${fmt(manySources)} sources)`, many.halted, "<=", 0, "count");
