@@ -188,6 +188,7 @@ test("§6 rule 4: after a failed batch the retry isolates the first event; the f
 test("§6 rules 5, 8: a service that keeps throwing halts after 3 attempts (lastError kept on the card); resume continues from the halt, nothing skipped", async () => {
   const path = fresh("throw-halt");
   const configured = await configure(path, "th");
+  await api.caughtUp(path, "th"); // the failing batch starts right after the configuration
   await service.mode("throw");
   const first = await api.appendOk(path, data(1));
 
@@ -224,6 +225,7 @@ test("§6 rules 5, 8: a service that keeps throwing halts after 3 attempts (last
 test("§9: a rejection carrying retryable: false is permanent — halt mode halts after one attempt", async () => {
   const path = fresh("permanent-halt");
   const configured = await configure(path, "ph");
+  await api.caughtUp(path, "ph"); // the failing batch starts right after the configuration
   await service.mode("permanent", 1);
   const event = await api.appendOk(path, data(1));
 

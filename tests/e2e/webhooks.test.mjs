@@ -277,6 +277,9 @@ test("§6 rules 5, 8: always 500 with maxAttempts 3 halts with attempts 3; resum
   const hook = `/hook${path}`;
   receiver.script(hook, { status: 500, body: "down" });
   const configured = await configureHook(path, "halt", hook);
+  // The cursor passes the configuration first, so the failing batch starts
+  // right after it (an alarm after both appends would batch from before it).
+  await api.caughtUp(path, "halt");
   const first = await api.appendOk(path, data(1));
 
   const halted = await oneFact(path, HALTED, "the halt fact");
