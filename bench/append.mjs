@@ -11,29 +11,11 @@
 import { join } from "node:path";
 import os from "node:os";
 import { startTributary, streamUrl, ROOT, TOKEN } from "../tests/e2e/harness.mjs";
-import { loadSettings, envNumber, checkedFetch, warmThenMeasure as warmThenMeasureOnly, parsePrometheus, metric, printTable, fmt, fileSizes, reportAim } from "./lib.mjs";
-import { cpuSnapshot } from "./cpu.mjs";
+import { loadSettings, envNumber, checkedFetch, parsePrometheus, metric, printTable, fmt, fileSizes, reportAim } from "./lib.mjs";
+import { warmThenMeasureCpu } from "./cpu.mjs";
 
 const BATCH = 100;
 const settings = loadSettings();
-
-/**
- * warmThenMeasure (bench/lib.mjs) that also takes workerd's CPU seconds over
- * the measured run (bench/cpu.mjs): `measured.workerdCpu`. CPU per request
- * moves far less with the machine's load than requests per second do.
- */
-async function warmThenMeasure(label, options) {
-  let before;
-  const runs = await warmThenMeasureOnly(label, {
-    ...options,
-    onMeasureStart: async () => {
-      if (options.onMeasureStart) await options.onMeasureStart();
-      before = cpuSnapshot();
-    },
-  });
-  runs.measured.workerdCpu = cpuSnapshot().workerd - before.workerd;
-  return runs;
-}
 
 // A modest, realistic event; the baseline sends exactly the single-append body.
 const eventAt = (i) => ({
@@ -68,7 +50,7 @@ async function main() {
       const target = `${url}${streamUrl(path, "events")}`;
       const send = (i) => checkedFetch(target, { method: "POST", headers: authJson, body: bodyAt(i) }, 201);
       let before;
-      const runs = await warmThenMeasure(label, {
+      const runs = await warmThenMeasureCpu(label, {
         ...settings,
         send,
         onMeasureStart: async () => {
@@ -132,7 +114,7 @@ async function main() {
 
     // Baseline: one INSERT per request, body the same size as a single append's.
     const baselineTarget = `${url}/bench/baseline/append`;
-    const baselineRuns = await warmThenMeasure("baseline insert", {
+    const baselineRuns = await warmThenMeasureCpu("baseline insert", {
       ...settings,
       send: (i) =>
         checkedFetch(baselineTarget, { method: "POST", body: singleBody(i) }, 200, (text) =>
@@ -145,7 +127,7 @@ async function main() {
     const floorTarget = `${url}/floor/insert/append`;
     const floorSend = (i) =>
       checkedFetch(floorTarget, { method: "POST", body: singleBody(i) }, 200, (text) => (text === '{"rowsWritten":1}' ? null : "unexpected floor body"));
-    const floorRuns = await warmThenMeasure("floor insert", { ...settings, send: floorSend });
+    const floorRuns = await warmThenMeasureCpu("floor insert", { ...settings, send: floorSend });
     let floorAcked = floorRuns.warmup.requests + floorRuns.measured.requests;
     const floor = { label: "floor (1 INSERT/req, bare JS)", run: floorRuns.measured, events: floorRuns.measured.requests };
 
@@ -217,18 +199,18 @@ async function main() {
       const pairSettings = { ...settings, seconds: pairSeconds };
       const stream = `/bench/append-pair-${round}`;
       const target = `${url}${streamUrl(stream, "events")}`;
-      const ours = await warmThenMeasure(`single append (pair ${round})`, {
+      const ours = await warmThenMeasureCpu(`single append (pair ${round})`, {
         ...pairSettings,
         send: (i) => checkedFetch(target, { method: "POST", headers: authJson, body: singleBody(i) }, 201),
       });
-      const bare = await warmThenMeasure(`baseline (pair ${round})`, {
+      const bare = await warmThenMeasureCpu(`baseline (pair ${round})`, {
         ...pairSettings,
         send: (i) =>
           checkedFetch(baselineTarget, { method: "POST", body: singleBody(i) }, 200, (text) =>
             text === '{"rowsWritten":1}' ? null : "unexpected baseline body",
           ),
       });
-      const js = await warmThenMeasure(`floor (pair ${round})`, { ...pairSettings, send: floorSend });
+      const js = await warmThenMeasureCpu(`floor (pair ${round})`, { ...pairSettings, send: floorSend });
       floorAcked += js.warmup.requests + js.measured.requests;
       const oursRate = ours.measured.requests / ours.measured.seconds;
       ratios.push(oursRate / (bare.measured.requests / bare.measured.seconds));

@@ -3,6 +3,7 @@
 // Miniflare started under it (utime + stime from /proc/<pid>/stat), so a
 // figure that moved can be told apart from a side that ran out of cores.
 import { readdirSync, readFileSync } from "node:fs";
+import { warmThenMeasure } from "./lib.mjs";
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -64,4 +65,22 @@ export function cpuBetween(before, after, wallSeconds) {
 /** "node 1.23 s (0.41 core), workerd 2.10 s (0.70 core)". */
 export function cpuText(cpu) {
   return `node ${cpu.node.toFixed(2)} s (${cpu.nodeShare.toFixed(2)} core), workerd ${cpu.workerd.toFixed(2)} s (${cpu.workerdShare.toFixed(2)} core)`;
+}
+
+/**
+ * `warmThenMeasure` (bench/lib.mjs) that also takes workerd's CPU seconds
+ * over the measured run: `measured.workerdCpu`. CPU per request moves far
+ * less with the machine's load than requests per second do.
+ */
+export async function warmThenMeasureCpu(label, options) {
+  let before;
+  const runs = await warmThenMeasure(label, {
+    ...options,
+    onMeasureStart: async () => {
+      if (options.onMeasureStart) await options.onMeasureStart();
+      before = cpuSnapshot();
+    },
+  });
+  runs.measured.workerdCpu = cpuSnapshot().workerd - before.workerd;
+  return runs;
 }

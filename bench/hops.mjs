@@ -20,8 +20,8 @@
 //
 //   node bench/hops.mjs       BENCH_HOPS_ROUNDS (3), BENCH_SECONDS (5 per row and round), BENCH_WARMUP_SECONDS (1)
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
-import { cpuSnapshot } from "./cpu.mjs";
-import { checkedFetch, envNumber, fmt, loadSettings, printTable, runLoad } from "./lib.mjs";
+import { warmThenMeasureCpu } from "./cpu.mjs";
+import { checkedFetch, envNumber, fmt, loadSettings, printTable } from "./lib.mjs";
 
 const settings = loadSettings();
 const rounds = envNumber("BENCH_HOPS_ROUNDS", 3, { integer: true });
@@ -30,21 +30,10 @@ const eventAt = (i) =>
 const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
 const INSERTED = (text) => (text === '{"rowsWritten":1}' ? null : `unexpected body ${text.slice(0, 120)}`);
 
-/** Warm-up, then a measured run: workerd's CPU µs per request over it. */
+/** Warm-up, then a measured run (every request checked): workerd's CPU µs per request over it. */
 async function cpuPerRequest(label, send) {
-  const warm = await runLoad({ send, seconds: settings.warmupSeconds, concurrency: settings.concurrency, maxRequests: settings.maxRequests });
-  const before = cpuSnapshot();
-  const run = await runLoad({
-    send,
-    seconds: settings.seconds,
-    concurrency: settings.concurrency,
-    maxRequests: settings.maxRequests,
-    startIndex: warm.requests,
-  });
-  const cpu = cpuSnapshot().workerd - before.workerd;
-  const failures = warm.failures + run.failures;
-  if (failures > 0) throw new Error(`BENCH FAILED: ${label}: ${failures} failed requests: ${[...warm.failureSamples, ...run.failureSamples].join("; ")}`);
-  return (1e6 * cpu) / run.requests;
+  const { measured } = await warmThenMeasureCpu(label, { ...settings, send });
+  return (1e6 * measured.workerdCpu) / measured.requests;
 }
 
 async function main() {
