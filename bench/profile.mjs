@@ -6,6 +6,7 @@
 //   node bench/profile.mjs copy [events=2000]
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
+//   node bench/profile.mjs forkread [events=50000] [reads=5]  (the same read of a fork holding the last 1000 of them, as bench/fork.mjs)
 //   node bench/profile.mjs append [requests=2000]
 //   node bench/profile.mjs fanin [sources=1000] [rounds=1]   (20-event appends to each source copying into one target, as bench/fanin.mjs)
 //   node bench/profile.mjs baseline [requests=2000]   (one INSERT per request: the Rust BenchBaseline behind the same entry)
@@ -217,16 +218,29 @@ async function main() {
           await sleep(20);
         }
       };
-    } else if (scenario === "catchup") {
+    } else if (scenario === "catchup" || scenario === "forkread") {
       const events = Number(a ?? 50_000);
       const reads = Number(b ?? 5);
-      for (let i = 0; i < events; i += 1000) {
-        await Promise.all(
-          Array.from({ length: 10 }, (_, k) =>
-            appendOk(Array.from({ length: 100 }, (_, j) => ({ type: "data", payload: { seq: i + k * 100 + j, user: "user-000123", url: "/products/widget-42?ref=bench" } }))),
-          ),
-        );
+      /** Events `from .. to-1` appended to `target`, 10 batches of 100 in flight. */
+      const fill = async (target, from, to) => {
+        for (let i = from; i < to; i += 1000) {
+          await Promise.all(
+            Array.from({ length: 10 }, async (_, k) => {
+              const batch = Array.from({ length: 100 }, (_, j) => ({ type: "data", payload: { seq: i + k * 100 + j, user: "user-000123", url: "/products/widget-42?ref=bench" } }));
+              const r = await t.request("POST", streamUrl(target, "events"), { body: { events: batch } });
+              if (r.status !== 201) throw new Error(`append ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+            }),
+          );
+        }
+      };
+      // forkread: `path` is a fork of a source holding all but its last 1,000 events (as bench/fork.mjs).
+      const own = scenario === "forkread" ? Math.min(1000, events) : events;
+      if (scenario === "forkread") {
+        await fill("/profile/fork-source", 0, events - own);
+        const forked = await t.request("POST", streamUrl(path, "fork"), { body: { from: "/profile/fork-source" } });
+        if (forked.status !== 201) throw new Error(`fork ${forked.status} ${JSON.stringify(forked.body).slice(0, 300)}`);
       }
+      await fill(path, events - own, events);
       expected = events * reads;
       work = async () => {
         for (let r = 0; r < reads; r++) {
