@@ -7,7 +7,7 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use worker::{Method, Response, Result, Stub};
+use worker::{Headers, Method, Response, Result, Stub};
 
 /// What one call to an object carries besides its URL.
 pub struct ObjectCall<'a> {
@@ -22,8 +22,64 @@ pub enum CallBody<'a> {
     Text(&'a str),
 }
 
-/// Sends `call` to `url` on the object of `stub`.
-pub async fn fetch(stub: Stub, url: &str, call: ObjectCall<'_>) -> Result<Response> {
+/// Sends `call` to `url` on `object`; the answer's body is
+/// streamed on as it is (the entry's forwarding).
+pub async fn fetch(object: impl Into<Object>, url: &str, call: ObjectCall<'_>) -> Result<Response> {
+    Ok(send(object.into(), url, call).await?.into())
+}
+
+/// Sends `call` and reads the whole answer ([`Answer`]).
+pub async fn ask(object: impl Into<Object>, url: &str, call: ObjectCall<'_>) -> Result<Answer> {
+    Answer::read(send(object.into(), url, call).await?).await
+}
+
+/// The object a stub names, callable more than once (a workers-rs `Stub`
+/// is handed over whole).
+#[derive(Clone)]
+pub struct Object(worker::worker_sys::DurableObject);
+
+impl From<Stub> for Object {
+    fn from(stub: Stub) -> Self {
+        Object(stub.into_rpc())
+    }
+}
+
+impl From<&Object> for Object {
+    fn from(object: &Object) -> Self {
+        object.clone()
+    }
+}
+
+/// An object's whole answer, its body read in one call. A workers-rs
+/// `Response` reads a fetched body chunk by chunk, a promise and a copy a
+/// chunk (issue 33: a fork's 1,000-event source page is tens of chunks).
+pub struct Answer {
+    pub status: u16,
+    pub headers: Headers,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    async fn read(raw: web_sys::Response) -> Result<Answer> {
+        let body = match raw.body() {
+            Some(_) => js_sys::Uint8Array::new(&JsFuture::from(raw.array_buffer()?).await?).to_vec(),
+            None => Vec::new(),
+        };
+        Ok(Answer {
+            status: raw.status(),
+            headers: Headers(raw.headers()),
+            body,
+        })
+    }
+
+    /// The body as text, what is not UTF-8 replaced.
+    pub fn lossy_text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Sends `call` to `url` on `object`: the platform's own answer.
+async fn send(object: Object, url: &str, call: ObjectCall<'_>) -> Result<web_sys::Response> {
     let headers = web_sys::Headers::new()?;
     for (name, value) in call.headers {
         headers.set(name, value)?;
@@ -37,7 +93,6 @@ pub async fn fetch(stub: Stub, url: &str, call: ObjectCall<'_>) -> Result<Respon
         _ => {}
     }
     let request = web_sys::Request::new_with_str_and_init(url, &init)?;
-    let object: worker::worker_sys::DurableObject = stub.into_rpc();
-    let answer = JsFuture::from(object.fetch_with_request(&request)?).await?;
-    Ok(answer.dyn_into::<web_sys::Response>()?.into())
+    let answer = JsFuture::from(object.0.fetch_with_request(&request)?).await?;
+    Ok(answer.dyn_into::<web_sys::Response>()?)
 }

@@ -91,8 +91,6 @@ async fn send_copy(env: &Env, project: &str, receiving: &str, plan: &DeliveryPla
         headers: &[(PROJECT_HEADER, project), (PATH_HEADER, receiving)],
         body: Some(CallBody::Text(&body)),
     };
-    let mut response = object_call::fetch(stub, &Host::Stream.url(COPY_ROUTE), call).await?;
-    let status = response.status_code();
-    let text = response.text().await.unwrap_or_default();
-    Ok(classify_copy_status(status, &text))
+    let answer = object_call::ask(stub, &Host::Stream.url(COPY_ROUTE), call).await?;
+    Ok(classify_copy_status(answer.status, &answer.lossy_text()))
 }

@@ -4,38 +4,35 @@
 //! the next step and the outcome.
 
 use crate::internal::bindings::{instance_stub, project_stub};
+use crate::internal::object_call::{self, CallBody, Object, ObjectCall};
 use serde_json::Value;
 use tributary::delivery::{DeliveryPlan, Outcome};
 use tributary::processor::wake::{self, WakeStep};
 use tributary::processor::Definition;
 use tributary::route::internal::{Host, INSTANCE_ROUTE, PROJECT_HEADER};
 use tributary::route::PROCESSORS_PREFIX;
-use worker::{Env, Headers, Method, Request, RequestInit, Stub};
+use worker::{Env, Method};
 
 /// One internal call: `(status, body text)`.
 pub async fn call(
-    stub: &Stub,
+    object: &Object,
     project: &str,
     method: Method,
     path: &str,
     body: Option<String>,
 ) -> worker::Result<(u16, String)> {
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
-    let mut init = RequestInit::new();
-    init.with_method(method).with_headers(headers);
-    if let Some(body) = body {
-        init.with_body(Some(body.into()));
-    }
-    let request = Request::new_with_init(&Host::Processor.url(path), &init)?;
-    let mut response = stub.fetch_with_request(request).await?;
-    let status = response.status_code();
-    Ok((status, response.text().await.unwrap_or_default()))
+    let call = ObjectCall {
+        method,
+        headers: &[(PROJECT_HEADER, project)],
+        body: body.as_deref().map(CallBody::Text),
+    };
+    let answer = object_call::ask(object, &Host::Processor.url(path), call).await?;
+    Ok((answer.status, answer.lossy_text()))
 }
 
 /// [`call`] as the wake protocol's answer.
-async fn answer(stub: &Stub, project: &str, method: Method, path: &str, body: Option<String>) -> wake::Answer {
-    call(stub, project, method, path, body)
+async fn answer(object: &Object, project: &str, method: Method, path: &str, body: Option<String>) -> wake::Answer {
+    call(object, project, method, path, body)
         .await
         .map_err(|error| error.to_string())
 }
@@ -46,9 +43,9 @@ pub async fn definition(env: &Env, project: &str, name: &str) -> Result<Option<D
     if tributary::processor::check_name(name).is_err() {
         return Ok(None);
     }
-    let stub = project_stub(env, project).map_err(|error| error.to_string())?;
+    let project_object = Object::from(project_stub(env, project).map_err(|error| error.to_string())?);
     let path = format!("{PROCESSORS_PREFIX}/{name}");
-    wake::definition_answer(answer(&stub, project, Method::Get, &path, None).await)
+    wake::definition_answer(answer(&project_object, project, Method::Get, &path, None).await)
 }
 
 /// Delivers `plan` to the processor `expression` names (§9): performs the
@@ -61,14 +58,14 @@ pub async fn deliver(env: &Env, project: &str, expression: &Value, plan: &Delive
         WakeStep::Post(request) => request,
         WakeStep::Done(outcome) => return outcome,
     };
-    let stub = match instance_stub(env, project, name, &plan.stamp.source_path) {
-        Ok(stub) => stub,
+    let instance = match instance_stub(env, project, name, &plan.stamp.source_path) {
+        Ok(stub) => Object::from(stub),
         Err(error) => return Outcome::transient(format!("processor instance unreachable: {error}")),
     };
     let version = request.definition.version;
     let wake_path = format!("{INSTANCE_ROUTE}wake");
     let woke = answer(
-        &stub,
+        &instance,
         project,
         Method::Post,
         &wake_path,
@@ -81,7 +78,7 @@ pub async fn deliver(env: &Env, project: &str, expression: &Value, plan: &Delive
     };
     let fold_path = format!("{INSTANCE_ROUTE}fold");
     let folded = answer(
-        &stub,
+        &instance,
         project,
         Method::Post,
         &fold_path,

@@ -8,6 +8,7 @@
 
 use super::StreamObject;
 use crate::internal::bindings::{object_name, STREAM_BINDING};
+use crate::internal::object_call::{self, Answer, CallBody, Object, ObjectCall};
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,7 @@ use tributary::path::StreamPath;
 use tributary::route::internal::{Host, FORK_ROUTE, PATH_HEADER, PROJECT_HEADER};
 use tributary::storage::StorageError;
 use tributary::stream::Stream;
-use worker::{Env, Headers, Method, Request, RequestInit, Response, Result};
+use worker::{Env, Headers, Method, Response, Result};
 
 /// A page of a prefix, asked of a source.
 #[derive(Debug, Serialize, Deserialize)]
@@ -39,20 +40,45 @@ fn full_page() -> usize {
     MAX_READ_BYTES
 }
 
-pub(crate) async fn call(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Response> {
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
-    headers.set(PATH_HEADER, source)?;
-    headers.set("content-type", "application/json")?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(body.into()));
-    let request = Request::new_with_init(&Host::Stream.url(&format!("{FORK_ROUTE}{call}")), &init)?;
-    let stub = env
+/// `source`'s object.
+fn source_object(env: &Env, project: &str, source: &str) -> Result<Object> {
+    Ok(env
         .durable_object(STREAM_BINDING)?
-        .get_by_name(&object_name(project, source))?;
-    stub.fetch_with_request(request).await
+        .get_by_name(&object_name(project, source))?
+        .into())
+}
+
+/// `POST /internal/fork/{call}` to `source`'s object; its answer streamed on
+/// as it is (a source passing a deeper source's page on).
+pub(crate) async fn call(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Response> {
+    let object = source_object(env, project, source)?;
+    let headers = [
+        (PROJECT_HEADER, project),
+        (PATH_HEADER, source),
+        ("content-type", "application/json"),
+    ];
+    let call_of = ObjectCall {
+        method: Method::Post,
+        headers: &headers,
+        body: Some(CallBody::Text(&body)),
+    };
+    object_call::fetch(object, &Host::Stream.url(&format!("{FORK_ROUTE}{call}")), call_of).await
+}
+
+/// [`call`], its whole answer read in one call.
+pub(crate) async fn ask(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Answer> {
+    let object = source_object(env, project, source)?;
+    let headers = [
+        (PROJECT_HEADER, project),
+        (PATH_HEADER, source),
+        ("content-type", "application/json"),
+    ];
+    let call_of = ObjectCall {
+        method: Method::Post,
+        headers: &headers,
+        body: Some(CallBody::Text(&body)),
+    };
+    object_call::ask(object, &Host::Stream.url(&format!("{FORK_ROUTE}{call}")), call_of).await
 }
 
 pub(crate) fn to_json<T: Serialize>(value: &T) -> Result<String> {
@@ -124,14 +150,17 @@ pub(crate) async fn fetch_page<K: FetchedPage>(
     ask: &ReadAsk,
 ) -> std::result::Result<K::Page, String> {
     let body = to_json(ask).map_err(|error| error.to_string())?;
-    let mut response = call(env, project, source.as_str(), K::CALL, body)
+    let answer = self::ask(env, project, source.as_str(), K::CALL, body)
         .await
         .map_err(|error| error.to_string())?;
-    let status = response.status_code();
-    let headers = response.headers().clone();
-    let text = response.text().await.map_err(|error| error.to_string())?;
-    if status != 200 {
-        return Err(format!("source answered {status}: {}", tributary::text::excerpt(&text)));
+    if answer.status != 200 {
+        return Err(format!(
+            "source answered {}: {}",
+            answer.status,
+            tributary::text::excerpt(&answer.lossy_text())
+        ));
     }
+    let Answer { headers, body, .. } = answer;
+    let text = String::from_utf8(body).map_err(|error| format!("the source's page: {error}"))?;
     K::decoded(&headers, text)
 }

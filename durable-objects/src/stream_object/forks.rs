@@ -4,9 +4,10 @@
 //! hop further, at most `MAX_FORK_HOPS` deep; a release the source did not
 //! acknowledge stays in the outbox and is sent again from the alarm.
 
-use super::fork_calls::{call, parsed, serve_page, to_json, PageKind, ReadAsk};
+use super::fork_calls::{self, call, parsed, serve_page, to_json, PageKind, ReadAsk};
 use super::inherited::{EventPages, JsonPages};
 use super::StreamObject;
+use crate::internal::object_call::Answer;
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
 use serde::{Deserialize, Serialize};
@@ -33,10 +34,12 @@ struct ReleaseAsk {
 }
 
 /// A source's refusal, answered to the fork's client as it is.
-async fn passed_on(mut response: Response) -> ProtocolAnswer {
-    let status = response.status_code();
-    let body = response.bytes().await.unwrap_or_default();
-    ProtocolAnswer::new(status, vec![("Content-Type", "application/json".to_owned())], body)
+fn passed_on(answer: Answer) -> ProtocolAnswer {
+    ProtocolAnswer::new(
+        answer.status,
+        vec![("Content-Type", "application/json".to_owned())],
+        answer.body,
+    )
 }
 
 fn internal(message: String) -> ProtocolAnswer {
@@ -51,12 +54,11 @@ pub async fn acquire(
     source: &StreamPath,
     ask: &ForkAsk,
 ) -> Result<std::result::Result<ForkGrant, ProtocolAnswer>> {
-    let mut response = call(env, project, source.as_str(), "acquire", to_json(ask)?).await?;
-    if response.status_code() != 200 {
-        return Ok(Err(passed_on(response).await));
+    let answer = fork_calls::ask(env, project, source.as_str(), "acquire", to_json(ask)?).await?;
+    if answer.status != 200 {
+        return Ok(Err(passed_on(answer)));
     }
-    let text = response.text().await?;
-    Ok(serde_json::from_str::<ForkGrant>(&text).map_err(|error| internal(format!("fork grant: {error}"))))
+    Ok(serde_json::from_slice::<ForkGrant>(&answer.body).map_err(|error| internal(format!("fork grant: {error}"))))
 }
 
 async fn read_page(
@@ -65,18 +67,21 @@ async fn read_page(
     source: &StreamPath,
     ask: &ReadAsk,
 ) -> Result<std::result::Result<Inherited, ProtocolAnswer>> {
-    let mut response = call(env, project, source.as_str(), "read", to_json(ask)?).await?;
-    if response.status_code() != 200 {
-        return Ok(Err(passed_on(response).await));
+    let answer = fork_calls::ask(env, project, source.as_str(), "read", to_json(ask)?).await?;
+    if answer.status != 200 {
+        return Ok(Err(passed_on(answer)));
     }
-    let next = response
-        .headers()
+    let next = answer
+        .headers
         .get(FORK_NEXT_HEADER)?
         .and_then(|value| value.parse::<u64>().ok())
         .unwrap_or(ask.after);
-    let any = response.headers().get(FORK_ANY_HEADER)?.as_deref() == Some("1");
-    let body = response.bytes().await?;
-    Ok(Ok(Inherited { body, next, any }))
+    let any = answer.headers.get(FORK_ANY_HEADER)?.as_deref() == Some("1");
+    Ok(Ok(Inherited {
+        body: answer.body,
+        next,
+        any,
+    }))
 }
 
 /// The fork's prefix after `after` through `through`: pages of its source

@@ -40,7 +40,14 @@ pub async fn state(object: &StreamObject, project: &str, name: &str) -> worker::
         Err(error) => return Ok(ApiError::new(ErrorCode::ProcessorUnreachable, error).into()),
     };
     let stub = instance_stub(object.env(), project, name, &path)?;
-    let (status, text) = processor::call(&stub, project, Method::Get, &format!("{INSTANCE_ROUTE}state"), None).await?;
+    let (status, text) = processor::call(
+        &stub.into(),
+        project,
+        Method::Get,
+        &format!("{INSTANCE_ROUTE}state"),
+        None,
+    )
+    .await?;
     if status != 200 {
         return Ok(ApiError::new(ErrorCode::ProcessorUnreachable, wake::message_of(&text)).into());
     }
