@@ -514,6 +514,12 @@ pub const OVERSIZED_BODY_DRAIN_BYTES: usize = 12 * 1024 * 1024;
 /// state, catalog and directory changes): built by Tributary itself, so the
 /// cap is a backstop, twice the largest public body.
 pub const MAX_INTERNAL_BODY_BYTES: usize = 2 * MAX_APPEND_BATCH_BYTES;
+/// An object's answer to another object (a fork's source page of at most
+/// [`MAX_READ_BYTES`] of events, an append's answer, a processor's state):
+/// built by Tributary itself, so the cap is a backstop, four pages. A
+/// larger answer is an error before its bytes are copied into the wasm
+/// instance, whose failed allocation would abort it.
+pub const MAX_OBJECT_ANSWER_BYTES: usize = 4 * MAX_READ_BYTES;
 
 // Authentication (§2).
 

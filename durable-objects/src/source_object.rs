@@ -12,6 +12,7 @@
 //! the internal routes of `tributary::route::internal`.
 
 use crate::internal::bindings::{object_name, SOURCE_BINDING, STREAM_BINDING};
+use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::internal::responses;
 use crate::platform;
 use crate::platform::sql_driver::DoSql;
@@ -386,29 +387,25 @@ impl SourceObject {
 
     async fn perform_append(&self, project: &str, append: &AppendCall) -> AppendAnswer {
         let exchange = async {
-            let headers = Headers::new();
-            headers.set(PROJECT_HEADER, project)?;
-            headers.set("content-type", "application/json")?;
+            let mut headers = vec![(PROJECT_HEADER, project), ("content-type", "application/json")];
             // Append only into the lifetime the window's offsets belong to (§15).
             if let Some(expected) = &append.expect_stream_id {
-                headers.set(source::lifetime::IF_STREAM_ID_HEADER, expected)?;
+                headers.push((source::lifetime::IF_STREAM_ID_HEADER, expected));
             }
-            let mut init = RequestInit::new();
-            init.with_method(Method::Post)
-                .with_headers(headers)
-                .with_body(Some(append.body.clone().into()));
-            let request = Request::new_with_init(&Host::Stream.url(&append_url(&append.stream)), &init)?;
+            let call = ObjectCall {
+                method: Method::Post,
+                headers: &headers,
+                body: Some(CallBody::Text(&append.body)),
+            };
             let stream = self
                 .env
                 .durable_object(STREAM_BINDING)?
                 .get_by_name(&object_name(project, &append.stream))?;
-            let mut response = stream.fetch_with_request(request).await?;
-            let status = response.status_code();
-            let stream_id = response.headers().get(source::lifetime::STREAM_ID_HEADER)?;
-            let body = response.bytes().await?;
+            let answer = object_call::ask(stream, &Host::Stream.url(&append_url(&append.stream)), call).await?;
+            let stream_id = answer.headers.get(source::lifetime::STREAM_ID_HEADER)?;
             Ok::<_, worker::Error>(AppendAnswer::Response {
-                status,
-                body,
+                status: answer.status,
+                body: answer.body,
                 stream_id,
             })
         };

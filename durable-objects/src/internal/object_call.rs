@@ -5,6 +5,7 @@
 //! `worker::Request` that is only handed on; this builds the request once
 //! and hands it on as it is.
 
+use tributary::limits::MAX_OBJECT_ANSWER_BYTES;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use worker::{Headers, Method, Response, Result, Stub};
@@ -60,14 +61,34 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The answer, its body within [`MAX_OBJECT_ANSWER_BYTES`] (a declared
+    /// length past it is not read at all).
     async fn read(raw: web_sys::Response) -> Result<Answer> {
+        let headers = Headers(raw.headers());
+        let too_large = |length: u64| {
+            worker::Error::RustError(format!(
+                "an object answered {length} bytes, over the {MAX_OBJECT_ANSWER_BYTES}-byte cap"
+            ))
+        };
+        let declared = headers
+            .get("content-length")?
+            .and_then(|length| length.trim().parse::<u64>().ok());
+        if let Some(length) = declared.filter(|length| *length > MAX_OBJECT_ANSWER_BYTES as u64) {
+            return Err(too_large(length));
+        }
         let body = match raw.body() {
-            Some(_) => js_sys::Uint8Array::new(&JsFuture::from(raw.array_buffer()?).await?).to_vec(),
+            Some(_) => {
+                let bytes = js_sys::Uint8Array::new(&JsFuture::from(raw.array_buffer()?).await?);
+                if bytes.length() as usize > MAX_OBJECT_ANSWER_BYTES {
+                    return Err(too_large(u64::from(bytes.length())));
+                }
+                bytes.to_vec()
+            }
             None => Vec::new(),
         };
         Ok(Answer {
             status: raw.status(),
-            headers: Headers(raw.headers()),
+            headers,
             body,
         })
     }
