@@ -40,45 +40,50 @@ fn full_page() -> usize {
     MAX_READ_BYTES
 }
 
-/// `source`'s object.
-fn source_object(env: &Env, project: &str, source: &str) -> Result<Object> {
-    Ok(env
-        .durable_object(STREAM_BINDING)?
-        .get_by_name(&object_name(project, source))?
-        .into())
+/// Where a fork call goes: `source`'s object, the call's URL and headers.
+struct ForkCallTo<'a> {
+    object: Object,
+    url: String,
+    headers: [(&'a str, &'a str); 3],
+}
+
+impl<'a> ForkCallTo<'a> {
+    fn new(env: &Env, project: &'a str, source: &'a str, call: &str) -> Result<Self> {
+        let object = env
+            .durable_object(STREAM_BINDING)?
+            .get_by_name(&object_name(project, source))?
+            .into();
+        Ok(ForkCallTo {
+            object,
+            url: Host::Stream.url(&format!("{FORK_ROUTE}{call}")),
+            headers: [
+                (PROJECT_HEADER, project),
+                (PATH_HEADER, source),
+                ("content-type", "application/json"),
+            ],
+        })
+    }
+
+    fn with_body<'b>(&'b self, body: &'b str) -> ObjectCall<'b> {
+        ObjectCall {
+            method: Method::Post,
+            headers: &self.headers,
+            body: Some(CallBody::Text(body)),
+        }
+    }
 }
 
 /// `POST /internal/fork/{call}` to `source`'s object; its answer streamed on
 /// as it is (a source passing a deeper source's page on).
 pub(crate) async fn call(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Response> {
-    let object = source_object(env, project, source)?;
-    let headers = [
-        (PROJECT_HEADER, project),
-        (PATH_HEADER, source),
-        ("content-type", "application/json"),
-    ];
-    let call_of = ObjectCall {
-        method: Method::Post,
-        headers: &headers,
-        body: Some(CallBody::Text(&body)),
-    };
-    object_call::fetch(object, &Host::Stream.url(&format!("{FORK_ROUTE}{call}")), call_of).await
+    let to = ForkCallTo::new(env, project, source, call)?;
+    object_call::fetch(&to.object, &to.url, to.with_body(&body)).await
 }
 
 /// [`call`], its whole answer read in one call.
 pub(crate) async fn ask(env: &Env, project: &str, source: &str, call: &str, body: String) -> Result<Answer> {
-    let object = source_object(env, project, source)?;
-    let headers = [
-        (PROJECT_HEADER, project),
-        (PATH_HEADER, source),
-        ("content-type", "application/json"),
-    ];
-    let call_of = ObjectCall {
-        method: Method::Post,
-        headers: &headers,
-        body: Some(CallBody::Text(&body)),
-    };
-    object_call::ask(object, &Host::Stream.url(&format!("{FORK_ROUTE}{call}")), call_of).await
+    let to = ForkCallTo::new(env, project, source, call)?;
+    object_call::ask(&to.object, &to.url, to.with_body(&body)).await
 }
 
 pub(crate) fn to_json<T: Serialize>(value: &T) -> Result<String> {
