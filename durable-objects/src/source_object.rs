@@ -12,7 +12,7 @@
 //! the internal routes of `tributary::route::internal`.
 
 use crate::internal::bindings::{object_name, SOURCE_BINDING, STREAM_BINDING};
-use crate::internal::object_call::{self, CallBody, ObjectCall};
+use crate::internal::object_call::{self, CallBody, Object, ObjectCall};
 use crate::internal::responses;
 use crate::platform;
 use crate::platform::sql_driver::DoSql;
@@ -34,31 +34,31 @@ use tributary::source::kinds::AnySource;
 use tributary::source::{self, AppendAnswer, AppendCall, Directory, DirectoryChange, Effect, RpcAnswer, RpcCall};
 use worker::{durable_object, DurableObject, Env, Headers, Method, Request, RequestInit, Response, Result, State};
 
-fn stub(env: &Env, project: &str, name: &str) -> Result<worker::Stub> {
-    env.durable_object(SOURCE_BINDING)?
-        .get_by_name(&object_name(project, name))
+fn stub(env: &Env, project: &str, name: &str) -> Result<Object> {
+    Ok(env
+        .durable_object(SOURCE_BINDING)?
+        .get_by_name(&object_name(project, name))?
+        .into())
 }
 
 async fn internal(
-    stub: &worker::Stub,
+    object: &Object,
     project: &str,
     method: Method,
     path_and_query: &str,
     name: Option<&str>,
     body: Option<Vec<u8>>,
 ) -> Result<Response> {
-    let headers = Headers::new();
-    headers.set(PROJECT_HEADER, project)?;
+    let mut headers = vec![(PROJECT_HEADER, project)];
     if let Some(name) = name {
-        headers.set(SOURCE_NAME_HEADER, name)?;
+        headers.push((SOURCE_NAME_HEADER, name));
     }
-    let mut init = RequestInit::new();
-    init.with_method(method).with_headers(headers);
-    if let Some(body) = body.filter(|body| !body.is_empty()) {
-        init.with_body(Some(js_sys::Uint8Array::from(body.as_slice()).into()));
-    }
-    let request = Request::new_with_init(&Host::Source.url(path_and_query), &init)?;
-    stub.fetch_with_request(request).await
+    let call = ObjectCall {
+        method,
+        headers: &headers,
+        body: body.as_deref().map(CallBody::Bytes),
+    };
+    object_call::fetch(object, &Host::Source.url(path_and_query), call).await
 }
 
 /// `GET /v1/sources` (§15), from the router: the project's directory instance.
@@ -339,17 +339,16 @@ impl SourceObject {
     /// took it.
     async fn tell_project(&self, project: &str, report: &SourceReport) -> bool {
         let sent = async {
-            let headers = Headers::new();
-            headers.set(PROJECT_HEADER, project)?;
-            let mut init = RequestInit::new();
-            init.with_method(Method::Post)
-                .with_headers(headers)
-                .with_body(Some(serde_json::to_string(report).unwrap_or_default().into()));
-            let request = Request::new_with_init(&Host::Project.url(SOURCE_METRICS_ROUTE), &init)?;
+            let body = serde_json::to_string(report).unwrap_or_default();
+            let call = ObjectCall {
+                method: Method::Post,
+                headers: &[(PROJECT_HEADER, project)],
+                body: Some(CallBody::Text(&body)),
+            };
             let stub = crate::internal::bindings::project_stub(&self.env, project)?;
-            stub.fetch_with_request(request).await
+            object_call::ask(stub, &Host::Project.url(SOURCE_METRICS_ROUTE), call).await
         };
-        matches!(within(SEND_TIMEOUT_MS, sent).await, Some(Ok(response)) if response.status_code() < 300)
+        matches!(within(SEND_TIMEOUT_MS, sent).await, Some(Ok(answer)) if answer.status < 300)
     }
 
     /// After a run: the source's progress to its project when it changed,

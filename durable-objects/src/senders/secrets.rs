@@ -4,33 +4,26 @@
 //! this answer; nothing here logs or keeps one.
 
 use crate::internal::bindings::project_stub;
+use crate::internal::object_call::{self, CallBody, ObjectCall};
 use tributary::route::internal::{Host, PROJECT_HEADER, SECRETS_RESOLVE_ROUTE};
 use tributary::secrets::{ResolveAnswer, ResolveRequest};
-use worker::{Env, Headers, Method, Request, RequestInit};
+use worker::{Env, Method};
 
 /// The project's answer to `request`, or why there is none (a status, a
 /// failed call, an answer that does not parse: never a value).
 pub async fn ask(env: &Env, project: &str, request: &ResolveRequest) -> Result<ResolveAnswer, String> {
     let body = serde_json::to_string(request).map_err(|error| error.to_string())?;
-    let headers = Headers::new();
-    headers
-        .set(PROJECT_HEADER, project)
-        .map_err(|error| error.to_string())?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(body.into()));
-    let outgoing =
-        Request::new_with_init(&Host::Project.url(SECRETS_RESOLVE_ROUTE), &init).map_err(|error| error.to_string())?;
+    let call = ObjectCall {
+        method: Method::Post,
+        headers: &[(PROJECT_HEADER, project)],
+        body: Some(CallBody::Text(&body)),
+    };
     let stub = project_stub(env, project).map_err(|error| error.to_string())?;
-    let mut response = stub
-        .fetch_with_request(outgoing)
+    let answer = object_call::ask(stub, &Host::Project.url(SECRETS_RESOLVE_ROUTE), call)
         .await
         .map_err(|error| error.to_string())?;
-    let status = response.status_code();
-    if status != 200 {
-        return Err(format!("project object answered {status}"));
+    if answer.status != 200 {
+        return Err(format!("project object answered {}", answer.status));
     }
-    let text = response.text().await.map_err(|error| error.to_string())?;
-    serde_json::from_str(&text).map_err(|_| "project object's answer does not parse".to_owned())
+    serde_json::from_slice(&answer.body).map_err(|_| "project object's answer does not parse".to_owned())
 }
