@@ -242,17 +242,6 @@ pub fn release_turn<S: Storage + ?Sized>(
     Ok(Some(ReleaseTurn { owed, next_due }))
 }
 
-/// The releases due at `now_ms`, at most `limit` (§12).
-pub fn owed_releases<S: Storage + ?Sized>(
-    storage: &S,
-    now_ms: i64,
-    limit: u64,
-) -> Result<Vec<ReleaseRow>, StorageError> {
-    Ok(release_turn(storage, now_ms, limit)?
-        .map(|turn| turn.owed)
-        .unwrap_or_default())
-}
-
 /// When the next owed release is due (`None`: none owed).
 pub fn next_release_due<S: Storage + ?Sized>(storage: &S) -> Result<Option<i64>, StorageError> {
     if !table_exists(storage, "fork_release_outbox")? {

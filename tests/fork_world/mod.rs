@@ -168,7 +168,10 @@ impl World {
     /// `forks::send_releases`, cascading as the source's own answer does.
     pub fn send_releases(&mut self, path: &str) {
         let now = self.now_ms;
-        let owed = fork_store::owed_releases(self.stream(path).storage(), now, 100).unwrap();
+        let owed = fork_store::release_turn(self.stream(path).storage(), now, 100)
+            .unwrap()
+            .map(|turn| turn.owed)
+            .unwrap_or_default();
         for release in owed {
             self.stream(&release.source_path)
                 .release_fork(&release.fork_path, release.source_stream_id.as_deref())
