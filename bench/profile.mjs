@@ -3,6 +3,8 @@
 // the top functions by self time and by the wasm/JS/native split.
 //
 //   node bench/profile.mjs webhook [subs=10] [events=1000]
+//   node bench/profile.mjs floor-webhook [subs=1] [events=1000] | floor-fanout [subs=10] [events=2000]
+//                                     (the same on the platform floor, bench/floor/worker.mjs: its isolate profiled)
 //   node bench/profile.mjs copy [events=2000]
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
@@ -22,7 +24,10 @@
 import http from "node:http";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
 
-const [scenario = "webhook", a, b] = process.argv.slice(2);
+const [named = "webhook", a, b] = process.argv.slice(2);
+/** `floor-webhook`, `floor-fanout`: the same scenario on the platform floor (bench/floor/worker.mjs), its isolate profiled. */
+const FLOOR = named.startsWith("floor-");
+const scenario = named.replace(/^floor-/, "");
 const port = 9300 + Math.floor(Math.random() * 500);
 process.env.TRIBUTARY_INSPECTOR_PORT = String(port);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,7 +43,8 @@ async function inspect() {
       await sleep(100);
     }
   }
-  const target = targets.find((t) => /tributary/.test(t.title ?? t.url ?? "")) ?? targets[0];
+  const wanted = FLOOR ? /floor/ : /tributary/;
+  const target = targets.find((t) => wanted.test(t.title ?? t.url ?? "")) ?? targets[0];
   if (!target) throw new Error("no inspector target");
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
@@ -165,11 +171,16 @@ async function main() {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const receiverBase = `http://127.0.0.1:${server.address().port}`;
-  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, consoleAssets: false });
+  const t = await startTributary({ bench: true, allowInsecureWebhooks: true, consoleAssets: false, floor: FLOOR });
   try {
-    const inspector = await inspect();
-    await inspector.call("Profiler.enable");
-    await inspector.call("Profiler.setSamplingInterval", { interval: 200 });
+    // PROFILE_NONE=1: the scenario without V8's sampler (whose signals cost the isolate time
+    // of their own), for an outside profiler such as `perf record -p <workerd>`.
+    const sampling = !process.env.PROFILE_NONE;
+    const inspector = sampling ? await inspect() : null;
+    if (sampling) {
+      await inspector.call("Profiler.enable");
+      await inspector.call("Profiler.setSamplingInterval", { interval: 200 });
+    }
     const path = "/profile/s";
     const append = (events) => t.request("POST", streamUrl(path, "events"), { body: events.length === 1 ? events[0] : { events } });
     const appendOk = async (events) => {
@@ -191,7 +202,33 @@ async function main() {
     };
     let expected = 0;
     let work;
-    if (scenario === "webhook" || scenario === "copy" || scenario === "fanout") {
+    if (FLOOR && (scenario === "webhook" || scenario === "fanout")) {
+      const subs = Number(a ?? (scenario === "webhook" ? 1 : 10));
+      const events = Number(b ?? (scenario === "fanout" ? 2000 : 1000));
+      const base = `${t.url}/floor/stream/profile-s`;
+      const floorCall = async (url, body) => {
+        const r = await fetch(url, { method: "POST", body: JSON.stringify(body) });
+        if (r.status !== 201 && r.status !== 200) throw new Error(`floor ${url}: ${r.status} ${await r.text()}`);
+        return r.json();
+      };
+      for (let i = 0; i < subs; i++) {
+        await floorCall(`${base}/subscribe`, scenario === "webhook" ? { key: `k${i}`, webhook: `${receiverBase}/r${i}` } : { key: `k${i}`, copyTo: `profile-target-${i}` });
+      }
+      expected = subs * events;
+      work = async () => {
+        for (let i = 0; i < events; i += 100) await floorCall(`${base}/events`, { events: Array.from({ length: Math.min(100, events - i) }, (_, j) => ({ type: "data", payload: { n: i + j } })) });
+        const deadline = Date.now() + 300_000;
+        for (;;) {
+          if (scenario === "webhook" && received >= expected) break;
+          if (scenario === "fanout") {
+            const rows = await (await fetch(`${base}/subscriptions`)).json();
+            if (rows.every((row) => row.cursor >= events)) break;
+          }
+          if (Date.now() > deadline) throw new Error("timed out");
+          await sleep(20);
+        }
+      };
+    } else if (scenario === "webhook" || scenario === "copy" || scenario === "fanout") {
       const copies = scenario !== "webhook";
       const subs = scenario === "copy" ? 1 : Number(a ?? 10);
       const events = Number((scenario === "copy" ? a : b) ?? (scenario === "fanout" ? 2000 : 1000));
@@ -329,14 +366,18 @@ async function main() {
         await appendRequests(requests, batch);
       };
     }
-    console.error("profiling"); await inspector.call("Profiler.start"); console.error("started");
+    console.error("profiling");
+    if (sampling) await inspector.call("Profiler.start");
+    console.error("started");
     const started = Date.now();
     await work();
     const seconds = (Date.now() - started) / 1000;
-    const { result } = await inspector.call("Profiler.stop");
     console.log(`${scenario}: ${expected} units in ${seconds.toFixed(2)} s = ${(expected / seconds).toFixed(0)}/s`);
-    report(result.profile);
-    inspector.close();
+    if (sampling) {
+      const { result } = await inspector.call("Profiler.stop");
+      report(result.profile);
+      inspector.close();
+    }
   } finally {
     await t.cleanup();
     server.close();
