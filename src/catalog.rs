@@ -367,7 +367,7 @@ impl<S: Storage> Catalog<S> {
     pub fn list(&self, query: &CatalogQuery) -> Result<Value, CatalogError> {
         let sql = format!(
             "SELECT path, stream_id, stream_created_at_ms, soft_deleted_at_ms FROM streams \
-             WHERE path > ? AND substr(path, 1, length(?)) = ? AND {} ORDER BY path LIMIT ?",
+             WHERE path > ? AND substr(path, 1, length(?)) = ? AND {} ORDER BY path LIMIT +?",
             query.soft_deleted.condition()
         );
         let sql = sql.as_str();

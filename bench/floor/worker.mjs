@@ -153,7 +153,7 @@ export class FloorStream {
   }
 
   page(after, limit) {
-    return this.sql.exec("SELECT seq, type, payload, created_at, src FROM events WHERE seq > ? ORDER BY seq LIMIT ?", after, limit).toArray();
+    return this.sql.exec("SELECT seq, type, payload, created_at, src FROM events WHERE seq > ? ORDER BY seq LIMIT +?", after, limit).toArray();
   }
 
   read(after, limit) {

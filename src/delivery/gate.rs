@@ -70,7 +70,7 @@ impl<S: Storage> Stream<S> {
     /// The held-hit summary of `key`, loaded once per scan (no bodies).
     fn gate_held(&self, key: &str) -> Result<Held, StorageError> {
         let sql = "SELECT event_offset, created_at_ms, LENGTH(CAST(body AS BLOB)) FROM gate_hits \
-                   WHERE subscription_key = ? ORDER BY event_offset LIMIT ?";
+                   WHERE subscription_key = ? ORDER BY event_offset LIMIT +?";
         let mut held = Held::default();
         for row in self.storage.query(sql, &[key.into(), MAX_AGGREGATE_BATCH.into()])? {
             let columns = Columns { query: sql, row: &row };
@@ -171,7 +171,7 @@ impl<S: Storage> Stream<S> {
     /// there, oldest first (§13).
     pub(crate) fn gate_digest(&self, key: &str, through: u64) -> Result<Vec<PlannedEvent>, StorageError> {
         let sql = format!(
-            "SELECT {} FROM gate_hits WHERE subscription_key = ? AND event_offset <= ? ORDER BY event_offset LIMIT ?",
+            "SELECT {} FROM gate_hits WHERE subscription_key = ? AND event_offset <= ? ORDER BY event_offset LIMIT +?",
             gate_hit::COLUMNS
         );
         let rows = self

@@ -63,7 +63,7 @@ impl<S: Storage> Stream<S> {
         if rows > depth {
             let prune = "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset IN \
                          (SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
-                         ORDER BY event_offset LIMIT ?) RETURNING event_offset";
+                         ORDER BY event_offset LIMIT +?) RETURNING event_offset";
             let deleted = self.write_beside_runtime_rows(prune, &[key.into(), key.into(), (rows - depth).into()])?;
             for row in &deleted {
                 let offset = Columns { query: prune, row }.int(0)?.max(0) as u64;
@@ -97,7 +97,7 @@ impl<S: Storage> Stream<S> {
         let sql = format!(
             "SELECT {} FROM delivery_journal WHERE subscription_key = ? \
              AND event_offset >= ? AND event_offset < ? AND retraction_dead_lettered = 0 \
-             ORDER BY event_offset LIMIT ?",
+             ORDER BY event_offset LIMIT +?",
             journal_row::LIST
         );
         let mut found = Vec::new();

@@ -62,7 +62,7 @@ impl<S: Storage> Stream<S> {
         if self.memory.copy_key_first_form_runs.is_none() {
             // One row per runtime row the stream had when the table was
             // written: at most the subscriptions a stream holds (§12).
-            let sql = "SELECT subscription_key, run_offset FROM copy_key_first_form_runs LIMIT ?";
+            let sql = "SELECT subscription_key, run_offset FROM copy_key_first_form_runs LIMIT +?";
             let mut runs: BTreeMap<String, BTreeSet<u64>> = BTreeMap::new();
             for row in self.storage.query(sql, &[(MAX_STREAM_SUBSCRIPTIONS as u64).into()])? {
                 let columns = Columns { query: sql, row: &row };

@@ -208,7 +208,7 @@ impl<S: Storage> Stream<S> {
     /// events skipped), scanning at most [`MAX_FORK_SUB_OFFSET_ROWS`] rows.
     fn data_events_after(&self, anchor: u64, wanted: u64) -> Result<Vec<Anchor>, GrantError> {
         let sql = "SELECT event_offset, type, ephemeral, body FROM events WHERE event_offset > ? \
-                   ORDER BY event_offset LIMIT ?";
+                   ORDER BY event_offset LIMIT +?";
         let rows = self.storage.query(
             sql,
             &[

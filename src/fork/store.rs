@@ -219,7 +219,7 @@ pub fn release_turn<S: Storage + ?Sized>(
         return Ok(None);
     }
     let sql = "SELECT project_id, source_path, fork_path, source_stream_id, due_at_ms FROM fork_release_outbox \
-               ORDER BY due_at_ms LIMIT ?";
+               ORDER BY due_at_ms LIMIT +?";
     let rows = storage
         .query(sql, &[count(limit)])?
         .iter()

@@ -54,7 +54,7 @@ const SELECT_ONE: &str = "SELECT definition FROM processors WHERE name = ?";
 /// fields out of each definition, so no body (up to ~272 KiB each) is
 /// decoded in the object or crosses into it.
 const SELECT_PAGE: &str = "SELECT name, version, json_extract(definition, '$.kind'), \
-     json_extract(definition, '$.description'), defined_at_ms FROM processors WHERE name > ? ORDER BY name LIMIT ?";
+     json_extract(definition, '$.description'), defined_at_ms FROM processors WHERE name > ? ORDER BY name LIMIT +?";
 
 /// `?after=&limit=` of `GET /v1/processors` (§9), like `GET /v1/streams`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -220,7 +220,7 @@ impl<S: Storage> Catalog<S> {
     /// Every source's latest progress, in name order (at most
     /// [`MAX_SOURCES_PER_PROJECT`] rows).
     fn source_snapshots(&self) -> Result<Vec<SourceSnapshot>, MetricsError> {
-        let sql = "SELECT snapshot FROM source_metrics ORDER BY name LIMIT ?";
+        let sql = "SELECT snapshot FROM source_metrics ORDER BY name LIMIT +?";
         let rows = self.storage().query(sql, &[(MAX_SOURCES_PER_PROJECT as u64).into()])?;
         let mut snapshots = Vec::new();
         for row in &rows {
@@ -257,7 +257,7 @@ impl<S: Storage> Catalog<S> {
             None => 0,
         };
         let sizes_sql =
-            format!("SELECT path, subscription_count FROM stream_metrics WHERE {PREFIXED} ORDER BY path LIMIT ?");
+            format!("SELECT path, subscription_count FROM stream_metrics WHERE {PREFIXED} ORDER BY path LIMIT +?");
         let sizes = self.storage().query(
             &sizes_sql,
             &[prefix.into(), prefix.into(), MAX_METRICS_SCRAPE_STREAMS.into()],

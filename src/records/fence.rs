@@ -70,12 +70,12 @@ pub const SNAPSHOT_SELECT_ONE: &str = fence_sql!(select_one "snapshot_inbound_fe
 pub const SELECT_PAGE_AFTER: &str = "SELECT source_path, subscription_key, stream_id, stream_created_at, \
      cursor_changed_at_source_offset, num_events_received, last_event_received_at_ms \
      FROM inbound_fences WHERE (source_path, subscription_key) > (?, ?) \
-     ORDER BY source_path, subscription_key LIMIT ?";
+     ORDER BY source_path, subscription_key LIMIT +?";
 
 /// The first page of records.
 pub const SELECT_FIRST_PAGE: &str = "SELECT source_path, subscription_key, stream_id, stream_created_at, \
      cursor_changed_at_source_offset, num_events_received, last_event_received_at_ms \
-     FROM inbound_fences ORDER BY source_path, subscription_key LIMIT ?";
+     FROM inbound_fences ORDER BY source_path, subscription_key LIMIT +?";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -26,22 +26,22 @@ pub const COLUMNS: [&str; 10] = [
 ];
 
 /// The slots of one run (`subscription_key = ? AND run_offset = ?`) in
-/// offset order, from `event_offset > ?`, at most `LIMIT ?`.
+/// offset order, from `event_offset > ?`, at most `LIMIT +?`.
 pub const SELECT: &str = "SELECT subscription_key, run_offset, event_offset, delivery_id, attempt, \
      next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease FROM delivery_window \
-     WHERE subscription_key = ? AND run_offset = ? AND event_offset > ? ORDER BY event_offset LIMIT ?";
+     WHERE subscription_key = ? AND run_offset = ? AND event_offset > ? ORDER BY event_offset LIMIT +?";
 
 /// The open slots (not completed) of one run (`subscription_key = ? AND
-/// run_offset = ?`) in offset order, at most `LIMIT ?`.
+/// run_offset = ?`) in offset order, at most `LIMIT +?`.
 pub const SELECT_OPEN_OF_RUN: &str = "SELECT subscription_key, run_offset, event_offset, delivery_id, attempt, \
      next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease FROM delivery_window \
-     WHERE subscription_key = ? AND run_offset = ? AND completed = 0 ORDER BY event_offset LIMIT ?";
+     WHERE subscription_key = ? AND run_offset = ? AND completed = 0 ORDER BY event_offset LIMIT +?";
 
 /// The open slots (not completed) of every subscription, by key and offset,
-/// at most `LIMIT ?`.
+/// at most `LIMIT +?`.
 pub const SELECT_OPEN: &str = "SELECT subscription_key, run_offset, event_offset, delivery_id, attempt, \
      next_attempt_at_ms, in_flight_deadline_at_ms, last_error, completed, send_lease FROM delivery_window \
-     WHERE completed = 0 ORDER BY subscription_key, event_offset LIMIT ?";
+     WHERE completed = 0 ORDER BY subscription_key, event_offset LIMIT +?";
 
 /// Plans one slot; a slot of that offset already planned stays as it is.
 pub const INSERT: &str = "INSERT OR IGNORE INTO delivery_window (subscription_key, run_offset, event_offset, \

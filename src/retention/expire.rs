@@ -23,7 +23,7 @@ impl<S: Storage> Stream<S> {
         // Never the head row: the head is read from the log (§3).
         let sql = format!(
             "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE ephemeral = 1 \
-             AND event_offset < ? ORDER BY event_offset LIMIT ?"
+             AND event_offset < ? ORDER BY event_offset LIMIT +?"
         );
         let found = self.storage.query(&sql, &[head.into(), EXPIRE_STEP_ROWS.into()])?;
         let (mut through, mut rows, mut bytes) = (0u64, 0u64, 0u64);

@@ -222,7 +222,7 @@ impl<S: Storage> Stream<S> {
     fn trim_candidates(&self, floor: u64) -> Result<Vec<Candidate>, StorageError> {
         let sql = format!(
             "SELECT event_offset, created_at_ms, {ROW_BYTES} FROM events WHERE event_offset > ? \
-             AND event_offset <= ? ORDER BY event_offset LIMIT ?"
+             AND event_offset <= ? ORDER BY event_offset LIMIT +?"
         );
         let trimmed = self.retention.saved.trimmed_through;
         let found = self

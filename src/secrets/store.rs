@@ -60,7 +60,7 @@ impl ApiFailure for SecretError {
 }
 
 const SELECT_ONE: &str = "SELECT name, version, value, updated_at_ms FROM secrets WHERE name = ?";
-const SELECT_SUMMARIES: &str = "SELECT name, version, updated_at_ms FROM secrets ORDER BY name LIMIT ?";
+const SELECT_SUMMARIES: &str = "SELECT name, version, updated_at_ms FROM secrets ORDER BY name LIMIT +?";
 const SELECT_LAST_VERSION: &str = "SELECT last_version FROM secret_versions WHERE name = ?";
 const COUNT: &str = "SELECT COUNT(*) FROM secrets";
 

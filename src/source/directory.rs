@@ -102,7 +102,7 @@ impl<S: Storage> Directory<S> {
                 _ => {}
             }
         }
-        let sql = "SELECT name, config, updated_at_ms FROM source_directory WHERE name > ? ORDER BY name LIMIT ?";
+        let sql = "SELECT name, config, updated_at_ms FROM source_directory WHERE name > ? ORDER BY name LIMIT +?";
         let rows = self.storage.query(sql, &[after.into(), (limit + 1).into()])?;
         let mut sources = Vec::new();
         for row in &rows {

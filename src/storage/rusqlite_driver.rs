@@ -4,7 +4,7 @@
 use super::{Row, SqlValue, Storage, StorageError};
 use crate::limits::MAX_SQL_PARAMETERS;
 use rusqlite::types::{Value, ValueRef};
-use rusqlite::Connection;
+use rusqlite::{Connection, StatementStatus};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -18,6 +18,10 @@ pub struct RusqliteStorage {
     /// Values returned (rows × columns): each one crosses from SQLite to
     /// the engine one by one through a Durable Object's cursor.
     values_read: Cell<u64>,
+    /// Times SQLite compiled a cached statement again before running it,
+    /// by SQL text: a Durable Object pays the same compile on every such
+    /// run (its statement cache keeps the statement; SQLite expires it).
+    reprepares: RefCell<BTreeMap<String, u64>>,
     generation: Cell<u64>,
 }
 
@@ -31,10 +35,9 @@ impl RusqliteStorage {
     }
 
     /// Opens (or creates) a database file: reopening the same file is how the
-    /// tests simulate a Durable Object restart.
-    /// Opens a database file. Native tests simulate an object's crash by
-    /// dropping the connection, never a power loss, so commits skip the fsync
-    /// (`synchronous = OFF`): the same statements, much faster.
+    /// tests simulate a Durable Object restart. They simulate an object's
+    /// crash by dropping the connection, never a power loss, so commits skip
+    /// the fsync (`synchronous = OFF`): the same statements, much faster.
     pub fn open(path: &Path) -> Result<Self, StorageError> {
         let connection = Connection::open(path).map_err(sql_error)?;
         connection
@@ -52,6 +55,7 @@ impl RusqliteStorage {
             rows_written: Cell::new(0),
             statements: RefCell::new(BTreeMap::new()),
             values_read: Cell::new(0),
+            reprepares: RefCell::new(BTreeMap::new()),
             generation: Cell::new(0),
         }
     }
@@ -59,6 +63,12 @@ impl RusqliteStorage {
     /// The statements run since the last call, by SQL text (and forgets them).
     pub fn take_statement_counts(&self) -> BTreeMap<String, u64> {
         std::mem::take(&mut *self.statements.borrow_mut())
+    }
+
+    /// The statements SQLite compiled again before running them since the
+    /// last call, by SQL text, with how many times (and forgets them).
+    pub fn take_reprepares(&self) -> BTreeMap<String, u64> {
+        std::mem::take(&mut *self.reprepares.borrow_mut())
     }
 
     /// The values statements returned since the last call (and forgets them).
@@ -100,6 +110,7 @@ impl Storage for RusqliteStorage {
         *self.statements.borrow_mut().entry(sql.to_owned()).or_insert(0) += 1;
         let before = self.connection.total_changes();
         let mut statement = self.connection.prepare_cached(sql).map_err(sql_error)?;
+        let reprepared_before = statement.get_status(StatementStatus::RePrepare);
         let columns = statement.column_count();
         let bound: Vec<Value> = params.iter().map(to_rusqlite).collect();
         let mut rows = statement.query(rusqlite::params_from_iter(bound)).map_err(sql_error)?;
@@ -112,6 +123,10 @@ impl Storage for RusqliteStorage {
             out.push(values);
         }
         drop(rows);
+        let reprepared = statement.get_status(StatementStatus::RePrepare) - reprepared_before;
+        if reprepared > 0 {
+            *self.reprepares.borrow_mut().entry(sql.to_owned()).or_insert(0) += reprepared as u64;
+        }
         let values = out.iter().map(|row| row.len() as u64).sum::<u64>();
         self.values_read.set(self.values_read.get().saturating_add(values));
         let written = self.connection.total_changes().saturating_sub(before);

@@ -275,7 +275,7 @@ impl<S: Storage> Stream<S> {
              SELECT 1 FROM json_each(events.source, '$.copiedFrom') AS hop \
              WHERE json_extract(hop.value, '$.projectId') = ? AND json_extract(hop.value, '$.path') = ? \
              AND json_extract(hop.value, '$.streamId') = ? AND {condition}) \
-             ORDER BY event_offset LIMIT ?"
+             ORDER BY event_offset LIMIT +?"
         );
         let mut params: Vec<SqlValue> = vec![
             origin.project_id.as_str().into(),
@@ -298,7 +298,7 @@ impl<S: Storage> Stream<S> {
             return Ok(copies);
         };
         let sql = "SELECT event_offset, payload FROM events WHERE event_offset > ? AND event_offset < ? \
-                   AND source IS NULL AND type = ? ORDER BY event_offset DESC LIMIT ?";
+                   AND source IS NULL AND type = ? ORDER BY event_offset DESC LIMIT +?";
         let invalidated_type = format!("{CONTROL_PREFIX}events-invalidated");
         // Offsets stay below 2^53 (§1).
         let mut before = MAX_SAFE_INTEGER;

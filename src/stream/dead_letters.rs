@@ -191,7 +191,7 @@ impl<S: Storage> Stream<S> {
     pub fn dead_letters(&self, query: &DeadLetterQuery) -> Result<Value, DeadLetterError> {
         self.existing()?;
         let sql = format!(
-            "SELECT {COLUMNS} FROM dead_letters WHERE id > ? AND (? IS NULL OR subscription_key = ?) ORDER BY id LIMIT ?"
+            "SELECT {COLUMNS} FROM dead_letters WHERE id > ? AND (? IS NULL OR subscription_key = ?) ORDER BY id LIMIT +?"
         );
         let key: SqlValue = query.subscription_key.clone().into();
         let rows = self
@@ -328,7 +328,7 @@ impl<S: Storage> Stream<S> {
     /// [`MAX_REPLAY_INVALIDATIONS_CHECKED`] of them.
     fn invalidated_at(&self, letter: &DeadLetterRow) -> Result<Option<u64>, DeadLetterError> {
         let sql = "SELECT event_offset, payload FROM events WHERE event_offset > ? AND type = ? \
-                   AND source IS NULL ORDER BY event_offset LIMIT ?";
+                   AND source IS NULL ORDER BY event_offset LIMIT +?";
         let kind = ControlType::EventsInvalidated.as_str();
         let mut after = letter.offset;
         let mut checked = 0;

@@ -100,7 +100,7 @@ pub fn rows_json<S: Storage + ?Sized>(
         Some(whole) => whole,
         None => {
             let sizes_sql = format!(
-                "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?"
+                "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?"
             );
             let sizes = storage.query(&sizes_sql, &window)?;
             let chunks = chunks_within(&sizes_sql, &sizes, after, max_bytes)?;
@@ -169,7 +169,7 @@ fn whole_page<S: Storage + ?Sized>(
     let sql = format!(
         "SELECT COUNT(*), COALESCE(SUM(row_bytes), 0), COALESCE(SUM(json_bytes), 0), MAX(event_offset) FROM \
            (SELECT event_offset, {ROW_BYTES} AS row_bytes, {JSON_BYTES} AS json_bytes FROM events \
-            WHERE {filter} ORDER BY event_offset LIMIT ?)"
+            WHERE {filter} ORDER BY event_offset LIMIT +?)"
     );
     let totals = storage.query(&sql, window)?;
     let Some(row) = totals.first() else {

@@ -100,17 +100,17 @@ pub fn read_window<S: Storage + ?Sized>(storage: &S, window: Window) -> Result<P
     if window.max_rows.saturating_mul(MAX_ROW_BYTES as u64) <= window.max_bytes as u64 {
         // So few rows that even the largest fit the budget: one query (a
         // webhook's scan reads one event per delivery).
-        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?");
+        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?");
         let events = select(storage, &sql, &params)?;
         let exhausted = (events.len() as u64) < window.max_rows;
         return Ok(Page { events, exhausted });
     }
-    let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?");
+    let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?");
     // Most windows fit their budget whole: their total comes back as one
     // row, and no row's size crosses from SQLite one by one.
     let totals_sql = format!(
         "SELECT COALESCE(SUM(row_bytes), 0) FROM \
-         (SELECT {ROW_BYTES} AS row_bytes FROM events WHERE {filter} ORDER BY event_offset LIMIT ?)"
+         (SELECT {ROW_BYTES} AS row_bytes FROM events WHERE {filter} ORDER BY event_offset LIMIT +?)"
     );
     let total = match storage.query(&totals_sql, &params)?.first() {
         Some(row) => Columns {
@@ -127,7 +127,7 @@ pub fn read_window<S: Storage + ?Sized>(storage: &S, window: Window) -> Result<P
         return Ok(Page { events, exhausted });
     }
     let sizes_sql =
-        format!("SELECT event_offset, {ROW_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT ?");
+        format!("SELECT event_offset, {ROW_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?");
     let sizes = storage.query(&sizes_sql, &params)?;
     let mut last = None;
     let mut bytes = 0usize;
@@ -191,7 +191,7 @@ pub fn for_each_fold_input<S: Storage + ?Sized>(
 ) -> Result<(), StorageError> {
     let sql = format!(
         "SELECT {EVENT_COLUMNS} FROM events WHERE event_offset > ? AND event_offset <= ? \
-         AND (substr(type, 1, {}) = ? OR source IS NOT NULL) ORDER BY event_offset LIMIT ?",
+         AND (substr(type, 1, {}) = ? OR source IS NOT NULL) ORDER BY event_offset LIMIT +?",
         CONTROL_PREFIX.len()
     );
     let last = "SELECT COALESCE(MAX(event_offset), 0) FROM events";

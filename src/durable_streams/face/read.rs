@@ -312,7 +312,7 @@ fn byte_page<S: Storage + ?Sized>(
 ) -> Result<MessagePage, StorageError> {
     let sql = "WITH page AS (SELECT event_offset, ROW_NUMBER() OVER w AS n, SUM(size) OVER w AS running \
                  FROM (SELECT event_offset, COALESCE(octet_length(body), 0) AS size FROM events \
-                       WHERE event_offset > ? AND event_offset <= ? ORDER BY event_offset LIMIT ?) \
+                       WHERE event_offset > ? AND event_offset <= ? ORDER BY event_offset LIMIT +?) \
                  WINDOW w AS (ORDER BY event_offset ROWS UNBOUNDED PRECEDING)) \
                SELECT e.event_offset, e.body, e.ephemeral, e.type, (SELECT COUNT(*) FROM page) \
                FROM page JOIN events e ON e.event_offset = page.event_offset \

@@ -156,7 +156,7 @@ pub fn write_writers<S: Storage + ?Sized>(
 pub fn forget_producers<S: Storage + ?Sized>(storage: &S, before_ms: i64, limit: u64) -> Result<(), StorageError> {
     storage.execute(
         "DELETE FROM protocol_producers WHERE producer_id IN \
-         (SELECT producer_id FROM protocol_producers WHERE last_active_ms < ? ORDER BY last_active_ms LIMIT ?)",
+         (SELECT producer_id FROM protocol_producers WHERE last_active_ms < ? ORDER BY last_active_ms LIMIT +?)",
         &[SqlValue::Integer(before_ms), limit.into()],
     )
 }

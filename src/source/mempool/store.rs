@@ -197,7 +197,7 @@ pub fn ready_len<S: Storage + ?Sized>(storage: &S) -> Result<u64, StorageError> 
 pub fn ready_batch<S: Storage + ?Sized>(storage: &S, events: usize, bytes: usize) -> Result<Vec<Queued>, StorageError> {
     let sql = "SELECT hash, seen_at_ms, event FROM (SELECT hash, seen_at_ms, event, seq, \
                SUM(length(event)) OVER (ORDER BY seq) - length(event) AS before \
-               FROM mempool_queue WHERE event IS NOT NULL ORDER BY seq LIMIT ?) WHERE before < ? ORDER BY seq";
+               FROM mempool_queue WHERE event IS NOT NULL ORDER BY seq LIMIT +?) WHERE before < ? ORDER BY seq";
     let limit = u64::try_from(events).unwrap_or(u64::MAX);
     let cap = u64::try_from(bytes).unwrap_or(u64::MAX);
     storage
@@ -234,7 +234,7 @@ pub fn prune_seen<S: Storage + ?Sized>(storage: &S, now_ms: i64) -> Result<(), S
     let seen = count(storage, "SELECT COUNT(*) FROM mempool_seen")?;
     if seen > MAX_MEMPOOL_SEEN {
         storage.execute(
-            "DELETE FROM mempool_seen WHERE hash IN (SELECT hash FROM mempool_seen ORDER BY seen_at_ms LIMIT ?)",
+            "DELETE FROM mempool_seen WHERE hash IN (SELECT hash FROM mempool_seen ORDER BY seen_at_ms LIMIT +?)",
             &[(seen - MAX_MEMPOOL_SEEN).into()],
         )?;
     }
