@@ -28,6 +28,7 @@ const [named = "webhook", a, b] = process.argv.slice(2);
 /** `floor-webhook`, `floor-fanout`: the same scenario on the platform floor (bench/floor/worker.mjs), its isolate profiled. */
 const FLOOR = named.startsWith("floor-");
 const scenario = named.replace(/^floor-/, "");
+if (FLOOR && scenario !== "webhook" && scenario !== "fanout") throw new Error(`the floor has webhook and fanout scenarios, not ${scenario}`);
 const port = 9300 + Math.floor(Math.random() * 500);
 process.env.TRIBUTARY_INSPECTOR_PORT = String(port);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
