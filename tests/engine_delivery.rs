@@ -351,13 +351,7 @@ fn s6_crashes_at_every_step_lose_nothing_and_duplicate_nothing() {
 #[test]
 fn s9_webhook_subscriptions_are_due_like_copies() {
     let mut world = World::new(9);
-    world.set_deployment(
-        "/w",
-        tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
-    );
+    world.allow_insecure_webhooks("/w");
     world.append("/w", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": {"start": "beginning", "onFailingEvent": "skip"}}}}));
     assert_eq!(
         world.stream("/w").next_due_at().map_err(|e| e.to_string()),
@@ -368,13 +362,7 @@ fn s9_webhook_subscriptions_are_due_like_copies() {
 #[test]
 fn s6_skip_mode_records_the_failure_then_moves_on() {
     let mut world = World::new(10);
-    world.set_deployment(
-        "/w",
-        tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
-    );
+    world.allow_insecure_webhooks("/w");
     world.append("/w", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["data"]},
         "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h",
             "delivery": {"start": "beginning", "onFailingEvent": "skip", "retry": {"maxAttempts": 2, "initialBackoffMs": 10, "maxBackoffMs": 10}}}}}));

@@ -18,13 +18,7 @@ const EVENTS: u64 = 50;
 /// `data`, each with `delivery`.
 fn world_with_webhooks(seed: u64, path: &str, subs: usize, delivery: &serde_json::Value) -> World {
     let mut world = World::new(seed);
-    world.set_deployment(
-        path,
-        tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
-    );
+    world.allow_insecure_webhooks(path);
     for i in 0..subs {
         world.append(path, json!({"type": CONFIGURED, "payload": {"subscriptionKey": format!("k{i}"), "filter": {"eventTypes": ["data"]},
             "receiver": {"action": "webhook-post", "url": format!("http://127.0.0.1:1/r{i}"), "delivery": delivery}}}));

@@ -160,13 +160,7 @@ fn keys_of(events: &[Value]) -> Vec<String> {
 #[test]
 fn s3_s7_s8_every_key_the_engine_derives_is_reserved() {
     let mut world = World::new(18);
-    world.set_deployment(
-        "/a",
-        tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
-    );
+    world.allow_insecure_webhooks("/a");
     // A copy /a → /b, and a webhook on /a that skips its failing events.
     world.append("/a", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "copy", "filter": {"eventTypes": ["data"]},
         "receiver": {"action": "copy-to-stream", "receivingStreamPath": "/b", "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}}));

@@ -47,13 +47,7 @@ fn round(world: &mut World, round: u64) {
 #[test]
 fn s12_no_statement_the_engine_repeats_is_compiled_again() {
     let mut world = World::new(33);
-    world.set_deployment(
-        "/source",
-        tributary::deployment::Deployment {
-            allow_insecure_webhooks: true,
-            ..Default::default()
-        },
-    );
+    world.allow_insecure_webhooks("/source");
     world.append("/source", json!({"type": RETENTION, "payload": {"maxEvents": 50}}));
     world.append("/source", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "hook", "filter": {"eventTypes": ["data"]},
         "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/hook", "delivery": {"start": "now", "onFailingEvent": "halt", "journalDepth": 8}}}}));

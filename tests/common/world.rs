@@ -116,6 +116,18 @@ impl World {
         self.stream(raw_path).set_deployment(deployment);
     }
 
+    /// Lets `raw_path` post webhooks to plain-http loopback receivers (the
+    /// tests' `http://127.0.0.1:1/...`), as the local deployment does.
+    pub fn allow_insecure_webhooks(&mut self, raw_path: &str) {
+        self.set_deployment(
+            raw_path,
+            tributary::deployment::Deployment {
+                allow_insecure_webhooks: true,
+                ..Default::default()
+            },
+        );
+    }
+
     /// Drops all in-memory state, as an evicted or killed object would.
     pub fn crash(&mut self) {
         self.trace.push(format!("{} crash", self.now));
