@@ -246,6 +246,25 @@ test("§9/§12: an answer with a declared Content-Length is read whole within 64
   assert.deepEqual(offsetsOf(records), [event.offset, event.offset, event.offset]);
 });
 
+test("§9/§12: an answer without a Content-Length (chunked) is read to its end or to 64 KiB, whatever its size around the first read's 1 KiB; its text names the failure", async () => {
+  // A 400 halts at once (permanent, onFailingEvent halt): the halt carries the answer's text.
+  const sizes = [3, 1023, 1024, 1025, 5000, 64 * 1024, 100 * 1024];
+  const pattern = (size) => Array.from({ length: size }, (_, i) => String.fromCharCode(97 + ((i * 7) % 26))).join("");
+  await Promise.all(
+    sizes.map(async (size) => {
+      const path = fresh(`chunked-${size}`);
+      const hook = `/hook${path}`;
+      // No Content-Length header: Node frames the answer as chunked.
+      receiver.script(hook, { status: 400, body: pattern(size) });
+      await configureHook(path, "chunked", hook);
+      await api.appendOk(path, data(size));
+      const halted = await oneFact(path, HALTED, `the halt after a ${size}-byte chunked answer`);
+      assert.equal(halted.payload.error, `HTTP 400: ${pattern(size).slice(0, 200)}`, `a ${size}-byte chunked answer`);
+      assert.equal(receiver.received(hook).length, 1);
+    }),
+  );
+});
+
 for (const [form, value] of [
   ["delta-seconds", () => "1"],
   // Evaluated when the 429 is sent; whole seconds, so at least 1 s later.

@@ -1,7 +1,8 @@
 //! A signed webhook POST (docs/design.md §9): the receiver's secrets resolved
 //! at the project object first (cached by version, so a rotation takes
 //! effect on the next send), the Standard Webhooks headers, no redirects
-//! followed, headers and body within the plan's deadline. Every failure
+//! followed, headers and body within the plan's deadline (the exchange runs
+//! on the platform's side, `webhook_exchange.js`). Every failure
 //! passes through the resolution's redaction before the engine sees it.
 
 use super::{secrets, Sender};
@@ -11,6 +12,7 @@ use tributary::delivery::{DeliveryPlan, Outcome};
 use tributary::limits::MAX_WEBHOOK_RESPONSE_BYTES;
 use tributary::secrets::resolve::{self, ResolvedWebhook};
 use tributary::subscription::Receiver;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -69,65 +71,55 @@ pub async fn send(sender: &Sender<'_>, plan: &DeliveryPlan) -> Outcome {
 
 type Answer = (u16, Option<String>, String);
 
+#[wasm_bindgen(module = "/src/senders/webhook_exchange.js")]
+extern "C" {
+    /// The POST, its whole-exchange deadline and the capped answer, on the
+    /// platform's side in one call (`webhook_exchange.js`).
+    #[wasm_bindgen(catch, js_name = webhookExchange)]
+    fn webhook_exchange(
+        url: &str,
+        headers_json: &str,
+        body: &str,
+        timeout_ms: f64,
+        cap: f64,
+    ) -> std::result::Result<js_sys::Promise, JsValue>;
+
+    /// What [`webhook_exchange`] resolves to: `error`, or the answer.
+    type Exchanged;
+    #[wasm_bindgen(method, getter)]
+    fn error(this: &Exchanged) -> Option<String>;
+    #[wasm_bindgen(method, getter)]
+    fn status(this: &Exchanged) -> u16;
+    #[wasm_bindgen(method, getter, js_name = retryAfter)]
+    fn retry_after(this: &Exchanged) -> Option<String>;
+    #[wasm_bindgen(method, getter)]
+    fn body(this: &Exchanged) -> Option<js_sys::Uint8Array>;
+}
+
+/// One exchange with the receiver: the answer's status, `Retry-After` and
+/// text (at most [`MAX_WEBHOOK_RESPONSE_BYTES`], lossy), or why there is none
+/// (an invalid request, a network error, the deadline).
 async fn post(request: &tributary::webhook::WebhookRequest) -> std::result::Result<Answer, String> {
-    let controller = worker::AbortController::default();
-    let signal = controller.signal();
-    let outgoing = outgoing(request, &signal).map_err(|error| format!("invalid request: {}", js_text(&error)))?;
-    let exchange = async {
-        let response = fetch_raw(&outgoing)
-            .await
-            .map_err(|error| format!("network error: {error}"))?;
-        let status = response.status();
-        let headers = response.headers();
-        let retry_after = headers.get("retry-after").ok().flatten();
-        let declared = headers.get("content-length").ok().flatten();
-        let (body, finished) = read_capped(response, declared.as_deref(), MAX_WEBHOOK_RESPONSE_BYTES).await;
-        Ok((status, retry_after, body, finished))
-    };
-    match within(request.timeout_ms, exchange).await {
-        Some(Ok((status, retry_after, body, finished))) => {
-            // A body left unread past the cap still holds the connection.
-            if !finished {
-                controller.abort();
-            }
-            Ok((status, retry_after, body))
-        }
-        Some(Err(error)) => Err(error),
-        None => {
-            // The deadline passed mid-exchange: end the connection.
-            controller.abort();
-            Err(format!("timed out after {} ms (headers and body)", request.timeout_ms))
-        }
-    }
-}
-
-/// The POST as the platform's own request, built once: no redirects
-/// followed (§9), aborted by `signal`.
-fn outgoing(
-    request: &tributary::webhook::WebhookRequest,
-    signal: &worker::AbortSignal,
-) -> std::result::Result<web_sys::Request, JsValue> {
-    let headers = web_sys::Headers::new()?;
-    for (name, value) in &request.headers {
-        headers.set(name, value)?;
-    }
-    let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&request.body));
-    init.set_redirect(web_sys::RequestRedirect::Manual);
-    init.set_signal(Some(signal));
-    web_sys::Request::new_with_str_and_init(&request.url, &init)
-}
-
-/// `fetch` keeping the platform's own response object, so the body is read
-/// with the platform's reader directly.
-async fn fetch_raw(request: &web_sys::Request) -> std::result::Result<web_sys::Response, String> {
-    let global: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    let answer = JsFuture::from(global.fetch_with_request(request))
+    let headers = serde_json::to_string(&request.headers).map_err(|error| format!("invalid request: {error}"))?;
+    let exchange = webhook_exchange(
+        &request.url,
+        &headers,
+        &request.body,
+        request.timeout_ms as f64,
+        MAX_WEBHOOK_RESPONSE_BYTES as f64,
+    )
+    .map_err(|error| format!("network error: {}", js_text(&error)))?;
+    let exchanged: Exchanged = JsFuture::from(exchange)
         .await
-        .map_err(|error| js_text(&error))?;
-    answer.dyn_into().map_err(|error| js_text(&error))
+        .map_err(|error| format!("network error: {}", js_text(&error)))?
+        .unchecked_into();
+    if let Some(error) = exchanged.error() {
+        return Err(error);
+    }
+    let mut body = exchanged.body().map(|bytes| bytes.to_vec()).unwrap_or_default();
+    body.truncate(MAX_WEBHOOK_RESPONSE_BYTES);
+    let text = tributary::text::excerpt(&String::from_utf8_lossy(&body));
+    Ok((exchanged.status(), exchanged.retry_after(), text))
 }
 
 fn js_text(value: &JsValue) -> String {
@@ -139,55 +131,4 @@ fn js_text(value: &JsValue) -> String {
                 .and_then(|message| message.as_string())
         })
         .unwrap_or_else(|| format!("{value:?}"))
-}
-
-/// At most `cap` bytes of the body, as text (lossy), and whether the body
-/// was read to its end; past the cap the rest is never read. A body whose
-/// declared `Content-Length` is within the cap (most answers: a few bytes)
-/// is read in one call; HTTP framing delivers exactly that length.
-async fn read_capped(response: web_sys::Response, declared: Option<&str>, cap: usize) -> (String, bool) {
-    let Some(stream) = response.body() else {
-        return (String::new(), true);
-    };
-    let within_cap = declared
-        .and_then(|length| length.trim().parse::<usize>().ok())
-        .is_some_and(|length| length <= cap);
-    if within_cap {
-        let Ok(read) = response.array_buffer() else {
-            return (String::new(), false);
-        };
-        return match JsFuture::from(read).await {
-            Ok(buffer) => {
-                let mut body = js_sys::Uint8Array::new(&buffer).to_vec();
-                body.truncate(cap);
-                (tributary::text::excerpt(&String::from_utf8_lossy(&body)), true)
-            }
-            Err(_) => (String::new(), false),
-        };
-    }
-    let Ok(reader) = web_sys::ReadableStreamDefaultReader::new(&stream) else {
-        return (String::new(), false);
-    };
-    let mut body = Vec::new();
-    let mut finished = false;
-    // Each chunk is at least one byte, so at most `cap` iterations.
-    for _chunk in 0..cap {
-        let Ok(chunk) = JsFuture::from(reader.read()).await else {
-            break;
-        };
-        if Reflect::get(&chunk, &"done".into()).map_or(true, |done| done.is_truthy()) {
-            finished = true;
-            break;
-        }
-        let Ok(value) = Reflect::get(&chunk, &"value".into()) else {
-            break;
-        };
-        let bytes = js_sys::Uint8Array::new(&value).to_vec();
-        let room = cap.saturating_sub(body.len());
-        body.extend(bytes.into_iter().take(room));
-        if body.len() >= cap {
-            break;
-        }
-    }
-    (tributary::text::excerpt(&String::from_utf8_lossy(&body)), finished)
 }
