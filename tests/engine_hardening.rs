@@ -391,6 +391,25 @@ fn s9_a_receiver_the_deployment_no_longer_allows_fails_visibly_when_sending() {
 }
 
 #[test]
+fn s9_a_url_that_passed_is_checked_again_when_the_deployment_tightens() {
+    let mut world = World::new(8);
+    webhook(&mut world, "/w", "k", json!({}), json!({}));
+    world.append("/w", json!({"type": "data"}));
+    world.run(&["/w"], 20, &mut |_: &DeliveryPlan| Network::Deliver);
+    assert_eq!(world.external.len(), 1, "sent while the deployment allowed it");
+    // The same object, its URL remembered as allowed, under a stricter deployment.
+    world.set_deployment("/w", Deployment::default());
+    world.append("/w", json!({"type": "data"}));
+    world.run(&["/w"], 20, &mut |_: &DeliveryPlan| Network::Deliver);
+    assert_eq!(world.external.len(), 1, "nothing more sent");
+    let halted = world.stream("/w").state().subscriptions.outbound.by_key["k"]
+        .delivery_halted
+        .clone()
+        .expect("a durable halt");
+    assert!(halted.error.unwrap().contains("must use https"), "visible reason");
+}
+
+#[test]
 fn s7_a_source_event_near_the_size_limit_is_copied() {
     let mut world = World::new(7);
     world.append("/a", json!({"type": CONFIGURED, "payload": {"subscriptionKey": "c",

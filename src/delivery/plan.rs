@@ -460,7 +460,10 @@ impl<S: Storage> Stream<S> {
     pub(super) fn refusal(&mut self, scope: &Scope<'_>) -> (Option<Outcome>, bool) {
         // Deployment rules are re-checked when sending (§9): a receiver
         // the deployment no longer allows fails permanently, visibly.
-        if let Err(error) = self.deployment.check(scope.configuration) {
+        if let Err(error) = self
+            .memory
+            .deployment_allows(scope.key, &self.deployment, scope.configuration)
+        {
             return (
                 Some(Outcome::permanent(format!(
                     "this deployment no longer allows the receiver: {error}"
@@ -566,7 +569,10 @@ impl<S: Storage> Stream<S> {
             reason: invalidation.reason,
         });
         plan.timeout_ms = scope.shape.timeout_ms;
-        if let Err(error) = self.deployment.check(scope.configuration) {
+        if let Err(error) = self
+            .memory
+            .deployment_allows(scope.key, &self.deployment, scope.configuration)
+        {
             plan.prepared_failure = Some(Outcome::permanent(format!(
                 "this deployment no longer allows the receiver: {error}"
             )));

@@ -1,13 +1,16 @@
 //! What a stream object keeps in memory only (docs/design.md §8, §11): compiled
 //! expressions and, per subscription, its aggregate hold, throttle window,
-//! delivery figures and validation verdict. A restart starts it empty (the
+//! delivery figures, validation verdict and the webhook URL last allowed. A restart starts it empty (the
 //! log and the runtime rows are the durable truth); destroying the stream
 //! resets all of it at once, so no per-subscription remnant outlives a
 //! lifetime.
 
 use crate::delivery::DeliveryStats;
+use crate::deployment::Deployment;
 use crate::jsonata::Compiled;
 use crate::records::runtime_row::RuntimeRow;
+use crate::secrets::MaybeSecret;
+use crate::subscription::{ConfigError, Configuration, Receiver};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -48,6 +51,9 @@ pub(crate) struct SubscriptionMemory {
     /// counted when that batch completes and the cursor passes them, so a
     /// retried scan never counts them twice.
     pub gate_discards: Option<PendingDiscards>,
+    /// The plain webhook URL that last passed the deployment's rules, and
+    /// under which relaxation (§9): a send to it again skips the parse.
+    pub url_passed: Option<(String, bool)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +89,33 @@ impl Memory {
 
     pub fn hold(&self, key: &str) -> Option<Hold> {
         self.subscriptions.get(key).and_then(|memory| memory.hold)
+    }
+
+    /// The deployment's rules for `key`'s receiver (§9), re-checked at every
+    /// send; a plain webhook URL that passed is remembered, not parsed again.
+    pub fn deployment_allows(
+        &mut self,
+        key: &str,
+        deployment: &Deployment,
+        configuration: &Configuration,
+    ) -> Result<(), ConfigError> {
+        let plain_url = match &configuration.receiver {
+            Receiver::WebhookPost {
+                url: MaybeSecret::Plain(url),
+                ..
+            } => Some(url),
+            _ => None,
+        };
+        let relaxed = deployment.allow_insecure_webhooks;
+        let memory = self.of(key);
+        if let (Some(url), Some((passed, passed_relaxed))) = (plain_url, &memory.url_passed) {
+            if url == passed && relaxed == *passed_relaxed {
+                return Ok(());
+            }
+        }
+        deployment.check(configuration)?;
+        memory.url_passed = plain_url.map(|url| (url.clone(), relaxed));
+        Ok(())
     }
 
     /// Why `key`'s stored configuration refuses to run (§8), if it does.
