@@ -134,8 +134,19 @@ function report(profile) {
     for (const [key, us] of [...children.entries()].sort((x, y) => y[1] - x[1]).slice(0, 25)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
   }
   console.log("self:");
-  const rows = [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, 45);
+  const rows = [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.PROFILE_SELF ?? 45));
   console.log(`profile: ${(total / 1000).toFixed(0)} ms sampled`);
+  // The split: Rust compiled to wasm; JavaScript files (the wasm-bindgen glue and what is bundled
+  // with it, or the floor's worker.mjs); V8's own entries ((idle), (program), (garbage collector));
+  // and the platform's builtins and natives (fetch, exec, Request, ...: the rest).
+  const split = { wasm: 0, js: 0, v8: 0, platform: 0 };
+  for (const [name, us] of self) {
+    if (/\.wasm/.test(name)) split.wasm += us;
+    else if (/ \S+\.m?js$/.test(name)) split.js += us;
+    else if (/^\(/.test(name)) split.v8 += us;
+    else split.platform += us;
+  }
+  console.log(`split: ${Object.entries(split).map(([kind, us]) => `${kind} ${(us / 1000).toFixed(0)} ms`).join(", ")}`);
   for (const [name, us] of rows) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name.slice(0, 140)}`);
 }
 
