@@ -23,12 +23,13 @@ const PASSED_HEADERS: [&str; 3] = ["if-none-match", "if-modified-since", "accept
 pub use tributary::route::public::is_console_path;
 
 /// Serves `GET|HEAD /console[/...]`.
-pub async fn serve(request: &Request, env: &Env, url: &worker::Url) -> Result<Response> {
+pub async fn serve(request: &Request, env: &Env) -> Result<Response> {
     let method = request.method();
     if method != Method::Get && method != Method::Head {
         let response = responses::error(ErrorCode::MethodNotAllowed, "the console accepts GET and HEAD")?;
         return secured(response, "GET, HEAD");
     }
+    let url = request.url()?;
     let path = url.path();
     // `/` and `/console` both lead to the console's index (§14).
     if path == PREFIX || path == tributary::route::public::ROOT_PATH {

@@ -13,8 +13,9 @@ use tributary::path::StreamPath;
 use tributary::route::internal::{Host, CATALOG_ROUTE};
 use tributary::route::public::{self, ApiRoute, PublicRoute};
 use tributary::route::scope::{self, CatalogView};
+use tributary::route::Target;
 use tributary::route::{Action, BodyLimit, Route, RouteError};
-use worker::{event, Context, Env, Method, Response, Result, Url};
+use worker::{event, Context, Env, Method, Response, Result};
 
 use crate::internal::bindings::{object_name, STREAM_BINDING};
 use tributary::route::internal::PROJECT_HEADER;
@@ -33,7 +34,7 @@ async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Res
     let origin = request.headers().get("origin").ok().flatten();
     // Parsed once for the whole request (a URL parse is a visible share of a
     // single append's CPU in wasm).
-    let url = request.url();
+    let url = request.target();
     let api = url.as_ref().is_ok_and(|url| url.path().starts_with("/v1/"));
     let response = match serve(request, &env, url).await {
         Ok(response) => response,
@@ -47,7 +48,7 @@ async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Res
 
 /// Routes, then authenticates all but the bench baseline (§2; the console
 /// page needs no token, but a misconfigured deployment refuses it too).
-async fn serve(mut request: Incoming, env: &Env, url: Result<Url>) -> Result<Response> {
+async fn serve(mut request: Incoming, env: &Env, url: Result<Target>) -> Result<Response> {
     let env = env.clone();
     let url = url?;
     match public::parse(request.method().as_ref(), url.path()) {
@@ -55,7 +56,7 @@ async fn serve(mut request: Incoming, env: &Env, url: Result<Url>) -> Result<Res
         PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name).await,
         PublicRoute::OpenApi => crate::openapi::serve(),
         PublicRoute::Console => match authenticate(&mut request, &env).await? {
-            Ok(_) => crate::console::serve(&request.into_request(), &env, &url).await,
+            Ok(_) => crate::console::serve(&request.into_request(), &env).await,
             Err(refused) => Ok(refused),
         },
         PublicRoute::Api(route) => {
@@ -80,7 +81,7 @@ async fn serve(mut request: Incoming, env: &Env, url: Result<Url>) -> Result<Res
 }
 
 /// An authenticated API route the token's scopes allow (§2 Scopes).
-async fn api(mut request: Incoming, env: &Env, grant: &Grant, url: &Url, route: ApiRoute) -> Result<Response> {
+async fn api(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, route: ApiRoute) -> Result<Response> {
     let project = grant.project();
     match route {
         ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
@@ -161,7 +162,7 @@ async fn protocol(
     mut request: Incoming,
     env: &Env,
     grant: &Grant,
-    url: &Url,
+    url: &Target,
     path: &StreamPath,
     method: tributary::durable_streams::face::Method,
 ) -> Result<Response> {
@@ -190,9 +191,10 @@ async fn protocol(
             passed.push((name, value));
         }
     }
-    let mut location = url.clone();
-    location.set_query(None);
-    passed.push((crate::stream_object::protocol::LOCATION_HEADER, location.to_string()));
+    passed.push((
+        crate::stream_object::protocol::LOCATION_HEADER,
+        url.without_query().to_owned(),
+    ));
     let path_and_query = format!(
         "{}{}",
         url.path(),
@@ -263,7 +265,7 @@ async fn jsonata_evaluate(request: &mut Incoming) -> Result<Response> {
 
 /// A stream route (§3): read its body under its cap (§12), then serve
 /// subscribe-from here or forward to the stream object.
-async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Url, route: Route) -> Result<Response> {
+async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, route: Route) -> Result<Response> {
     let project = grant.project();
     // §12: the route's cap, Content-Length first, chunked bodies counted.
     let mut body = match request_body::read_or_refuse(&mut request, BodyLimit::of(&route.action)).await? {

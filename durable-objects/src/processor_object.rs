@@ -32,7 +32,7 @@ impl DurableObject for ProcessorObject {
                 "processor instances are reached by their streams only",
             );
         }
-        let url = request.url()?;
+        let url = crate::internal::incoming::target_of(&request)?;
         let action = match internal::processor_object(url.path()) {
             Ok(action) => action,
             Err(error) => return responses::api_error(error),

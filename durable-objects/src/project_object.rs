@@ -36,7 +36,7 @@ impl DurableObject for ProjectObject {
         if request.headers().get(PROJECT_HEADER)?.is_none() {
             return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         }
-        let url = request.url()?;
+        let url = crate::internal::incoming::target_of(&request)?;
         let query = url.query().unwrap_or("");
         match internal::project_object(url.path()) {
             Ok(ProjectObjectRoute::Processors { name }) => self.processors(&mut request, name.as_deref(), query).await,

@@ -501,7 +501,7 @@ impl DurableObject for SourceObject {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
             return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         };
-        let url = request.url()?;
+        let url = crate::internal::incoming::target_of(&request)?;
         match internal::source_object(url.path()) {
             Ok(SourceObjectRoute::Directory) => self.serve_directory(&mut request, url.query().unwrap_or("")).await,
             Ok(SourceObjectRoute::Source) => self.serve_source(&mut request, &project).await,

@@ -16,9 +16,11 @@ pub mod internal;
 pub mod public;
 pub mod scope;
 pub mod stream;
+pub mod target;
 
 pub use body_limit::BodyLimit;
 pub use stream::{parse, Action, Route};
+pub use target::Target;
 
 use crate::error::{ApiFailure, ErrorCode};
 use crate::path::PathError;

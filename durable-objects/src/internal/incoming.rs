@@ -7,6 +7,7 @@
 //! (the console, the source routes) converts it with [`Incoming::into_request`].
 
 use futures_util::future::LocalBoxFuture;
+use tributary::route::Target;
 use wasm_bindgen_futures::JsFuture;
 use worker::{ByteStream, Headers, Method, Request, Result};
 
@@ -27,8 +28,9 @@ impl Incoming {
         Method::from(self.raw.method())
     }
 
-    pub fn url(&self) -> Result<worker::Url> {
-        Ok(worker::Url::parse(&self.raw.url())?)
+    /// The request's path and query, read once (`tributary::route::Target`).
+    pub fn target(&self) -> Result<Target> {
+        Target::of(&self.raw.url()).map_err(worker::Error::RustError)
     }
 
     /// The workers-rs request, for the routes that need one (reads `cf`).
@@ -89,4 +91,9 @@ impl ReadBody for Request {
     fn stream(&mut self) -> Result<ByteStream> {
         Request::stream(self)
     }
+}
+
+/// The path and query of a request an object received (as [`Incoming::target`]).
+pub fn target_of(request: &Request) -> Result<Target> {
+    Target::of(&request.inner().url()).map_err(worker::Error::RustError)
 }

@@ -23,7 +23,7 @@ use tributary::path::StreamPath;
 use tributary::route::internal::{self, StreamObjectRoute, PATH_HEADER, PROJECT_HEADER, TOKEN_PREFIX_HEADER};
 use tributary::route::{Action, BodyLimit, Route};
 use tributary::stream::Stream;
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State, Url};
+use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
 #[durable_object]
 pub struct StreamObject {
@@ -221,7 +221,7 @@ impl DurableObject for StreamObject {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
             return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
         };
-        let url = request.url()?;
+        let url = crate::internal::incoming::target_of(&request)?;
         match internal::stream_object(request.method().as_ref(), url.path()) {
             Ok(StreamObjectRoute::Copy) => self.receive_copy(&mut request, &project).await,
             Ok(StreamObjectRoute::Public(route)) => {
@@ -326,7 +326,13 @@ impl DurableObject for StreamObject {
 impl StreamObject {
     /// A forwarded stream route (§3): the shell's own routes here, the rest
     /// through the engine.
-    async fn serve(&self, request: &mut Request, project: &str, url: &Url, route: Route) -> Result<Response> {
+    async fn serve(
+        &self,
+        request: &mut Request,
+        project: &str,
+        url: &tributary::route::Target,
+        route: Route,
+    ) -> Result<Response> {
         let query = url.query().unwrap_or("");
         match &route.action {
             Action::ReplayDeadLetter(id) => {
