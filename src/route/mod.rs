@@ -10,6 +10,7 @@
 //!   Durable Object's `fetch` serves.
 //! - [`BodyLimit`]: the request-body cap of each route (§12).
 //! - [`scope`]: the scope and prefix each route needs of a token (§2 Scopes).
+//! - [`Target`]: a request's path and query, read once from its URL.
 
 mod body_limit;
 pub mod internal;
