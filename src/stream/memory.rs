@@ -99,22 +99,23 @@ impl Memory {
         deployment: &Deployment,
         configuration: &Configuration,
     ) -> Result<(), ConfigError> {
-        let plain_url = match &configuration.receiver {
-            Receiver::WebhookPost {
-                url: MaybeSecret::Plain(url),
-                ..
-            } => Some(url),
-            _ => None,
+        let Receiver::WebhookPost {
+            url: MaybeSecret::Plain(url),
+            ..
+        } = &configuration.receiver
+        else {
+            return deployment.check(configuration);
         };
         let relaxed = deployment.allow_insecure_webhooks;
-        let memory = self.of(key);
-        if let (Some(url), Some((passed, passed_relaxed))) = (plain_url, &memory.url_passed) {
-            if url == passed && relaxed == *passed_relaxed {
-                return Ok(());
-            }
+        let passed = self
+            .subscriptions
+            .get(key)
+            .and_then(|memory| memory.url_passed.as_ref())
+            .is_some_and(|(passed, passed_relaxed)| passed == url && *passed_relaxed == relaxed);
+        if !passed {
+            deployment.check(configuration)?;
+            self.of(key).url_passed = Some((url.clone(), relaxed));
         }
-        deployment.check(configuration)?;
-        memory.url_passed = plain_url.map(|url| (url.clone(), relaxed));
         Ok(())
     }
 
