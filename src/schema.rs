@@ -1,52 +1,16 @@
 //! The storage schema of one stream (docs/design.md §1), as documented types.
 //!
-//! `migrations/*.sql` is the single source of DDL; this module embeds those
-//! files, applies them in order, and names each table with the Rust type that
+//! `migrations/*.sql` is the single source of DDL; [`migrations`] embeds those
+//! files and applies them in order (a new database runs what they leave, in
+//! one script), and this module names each table with the Rust type that
 //! describes one of its rows. Both drivers run exactly these statements.
 
-use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
+use crate::storage::{query_optional, Columns, Storage, StorageError};
 
-/// `(version, sql)` for every file of `migrations/`, in order.
-pub const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../migrations/0001_streams.sql")),
-    (2, include_str!("../migrations/0002_subscription_runtime.sql")),
-    (3, include_str!("../migrations/0003_dead_letters.sql")),
-    (4, include_str!("../migrations/0004_retry_range.sql")),
-    (5, include_str!("../migrations/0005_catalog_registration.sql")),
-    (6, include_str!("../migrations/0006_journal_gates.sql")),
-    (7, include_str!("../migrations/0007_inbound_fences.sql")),
-    (8, include_str!("../migrations/0008_delivery_window.sql")),
-    (9, include_str!("../migrations/0009_retention.sql")),
-    (10, include_str!("../migrations/0010_durable_streams.sql")),
-    (11, include_str!("../migrations/0011_forks.sql")),
-    (12, include_str!("../migrations/0012_send_lease.sql")),
-    (13, include_str!("../migrations/0013_catalog_soft_delete.sql")),
-    (14, include_str!("../migrations/0014_journal_rows.sql")),
-    (15, include_str!("../migrations/0015_window_lease.sql")),
-    (16, include_str!("../migrations/0016_copy_key_first_form.sql")),
-];
-
-/// The project object's schema (§9, §14), applied in order in its SQLite.
-pub const PROJECT_MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../migrations/project/0001_processors.sql")),
-    (2, include_str!("../migrations/project/0002_catalog.sql")),
-    (3, include_str!("../migrations/project/0003_metrics.sql")),
-    (4, include_str!("../migrations/project/0004_secrets.sql")),
-    (5, include_str!("../migrations/project/0005_catalog_soft_delete.sql")),
-];
-
-/// A processor instance's schema (§9), applied in order in its SQLite.
-pub const PROCESSOR_MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../migrations/processor/0001_instance.sql")),
-    (2, include_str!("../migrations/processor/0002_folded_from.sql")),
-];
-
-/// A source's schema (§15), applied in order in its SQLite.
-pub const SOURCE_MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../migrations/source/0001_source.sql")),
-    (2, include_str!("../migrations/source/0002_target_lifetime.sql")),
-    (3, include_str!("../migrations/source/0003_mempool.sql")),
-];
+mod migrations;
+pub use migrations::{
+    migrate_with, Migrations, MIGRATIONS, PROCESSOR_MIGRATIONS, PROJECT_MIGRATIONS, SOURCE_MIGRATIONS,
+};
 
 /// Tables that outlive a stream's deletion (§3 rule 6).
 pub const SURVIVES_DELETION: &[&str] = &["stream_lifetimes", "catalog_registration", "fork_release_outbox"];
@@ -173,21 +137,6 @@ pub struct LifetimeRow {
     pub lifetimes: i64,
 }
 
-/// Splits a migration file into statements (`;` at the end of a line).
-fn statements(sql: &str) -> impl Iterator<Item = String> + '_ {
-    let without_comments: String = sql
-        .lines()
-        .filter(|line| !line.trim_start().starts_with("--"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    without_comments
-        .split(";\n")
-        .map(|statement| statement.trim().trim_end_matches(';').trim().to_owned())
-        .filter(|statement| !statement.is_empty())
-        .collect::<Vec<_>>()
-        .into_iter()
-}
-
 /// Whether this storage holds a stream (its schema was ever applied and not deleted).
 pub fn stream_exists<S: Storage + ?Sized>(storage: &S) -> Result<bool, StorageError> {
     let sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stream_meta'";
@@ -197,33 +146,6 @@ pub fn stream_exists<S: Storage + ?Sized>(storage: &S) -> Result<bool, StorageEr
 /// Applies every stream migration newer than the stored schema version.
 pub fn migrate<S: Storage + ?Sized>(storage: &S) -> Result<(), StorageError> {
     migrate_with(storage, MIGRATIONS)
-}
-
-/// Applies every migration of `migrations` newer than the stored version
-/// (each Durable Object class has its own list and its own database).
-pub fn migrate_with<S: Storage + ?Sized>(storage: &S, migrations: &[(i64, &str)]) -> Result<(), StorageError> {
-    storage.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
-        &[],
-    )?;
-    // Every version not applied yet, not only those above the highest: a
-    // migration numbered below one already applied (merged later) still runs.
-    let sql = "SELECT version FROM schema_migrations";
-    let applied = storage
-        .query(sql, &[])?
-        .iter()
-        .map(|row| Columns { query: sql, row }.int(0))
-        .collect::<Result<std::collections::BTreeSet<i64>, _>>()?;
-    for (version, file) in migrations.iter().filter(|(version, _)| !applied.contains(version)) {
-        for statement in statements(file) {
-            storage.execute(&statement, &[])?;
-        }
-        storage.execute(
-            "INSERT INTO schema_migrations (version) VALUES (?)",
-            &[SqlValue::Integer(*version)],
-        )?;
-    }
-    Ok(())
 }
 
 /// Drops every table of the stream except those in [`SURVIVES_DELETION`]
@@ -237,39 +159,4 @@ pub fn drop_stream_tables<S: Storage + ?Sized>(storage: &S) -> Result<(), Storag
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
-mod tests {
-    use super::{migrate_with, statements};
-
-    #[test]
-    fn splits_statements_and_drops_comments() {
-        let sql = "-- c\nCREATE TABLE a (x INTEGER);\n\n-- d\nCREATE TABLE b (y TEXT);\n";
-        let got: Vec<String> = statements(sql).collect();
-        assert_eq!(got, vec!["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (y TEXT)"]);
-    }
-
-    #[cfg(feature = "native-sqlite")]
-    #[test]
-    fn a_migration_numbered_below_one_applied_still_runs() {
-        use crate::storage::rusqlite_driver::RusqliteStorage;
-        use crate::storage::Storage;
-        let storage = RusqliteStorage::in_memory().unwrap();
-        let first = [
-            (1, "CREATE TABLE a (x INTEGER);\n"),
-            (3, "CREATE TABLE c (x INTEGER);\n"),
-        ];
-        migrate_with(&storage, &first).unwrap();
-        // Merged later with a lower number: applied once, the others not again.
-        let merged = [first[0], (2, "CREATE TABLE b (x INTEGER);\n"), first[1]];
-        migrate_with(&storage, &merged).unwrap();
-        migrate_with(&storage, &merged).unwrap();
-        let versions = storage
-            .query("SELECT version FROM schema_migrations ORDER BY version", &[])
-            .unwrap();
-        assert_eq!(versions.len(), 3);
-        assert_eq!(storage.query("SELECT x FROM b", &[]).unwrap().len(), 0);
-    }
 }

@@ -136,6 +136,9 @@ impl tributary::storage::Storage for Counting {
         }
         Ok(rows)
     }
+    fn execute_script(&self, script: &str) -> Result<(), tributary::storage::StorageError> {
+        self.inner.execute_script(script)
+    }
     fn atomically<T, E: From<tributary::storage::StorageError>>(
         &self,
         body: &mut dyn FnMut() -> Result<T, E>,

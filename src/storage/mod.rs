@@ -66,6 +66,10 @@ pub trait Storage {
         None
     }
 
+    /// Runs a script of statements separated by `;`, without bindings,
+    /// ignoring rows: one call to the platform for all of them.
+    fn execute_script(&self, script: &str) -> Result<(), StorageError>;
+
     /// Runs a statement, ignoring rows.
     fn execute(&self, sql: &str, params: &[SqlValue]) -> Result<(), StorageError> {
         self.query(sql, params).map(|_| ())

@@ -137,6 +137,16 @@ impl Storage for RusqliteStorage {
         Ok(out)
     }
 
+    fn execute_script(&self, script: &str) -> Result<(), StorageError> {
+        *self.statements.borrow_mut().entry(script.to_owned()).or_insert(0) += 1;
+        let before = self.connection.total_changes();
+        self.connection.execute_batch(script).map_err(sql_error)?;
+        let written = self.connection.total_changes().saturating_sub(before);
+        self.rows_written.set(self.rows_written.get() + written);
+        self.generation.set(self.generation.get() + 1);
+        Ok(())
+    }
+
     fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E> {
         self.connection.execute_batch("BEGIN").map_err(sql_error)?;
         match body() {

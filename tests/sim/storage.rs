@@ -123,6 +123,14 @@ impl Storage for Counting {
         Ok(rows)
     }
 
+    fn execute_script(&self, script: &str) -> Result<(), StorageError> {
+        if self.tripped.get() {
+            return Err(StorageError::Sql("sim: work bound exceeded in this call".to_owned()));
+        }
+        self.queries.set(self.queries.get() + 1);
+        self.inner.execute_script(script)
+    }
+
     fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E> {
         self.depth.set(self.depth.get() + 1);
         let result = self.inner.atomically(body);

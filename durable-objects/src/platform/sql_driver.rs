@@ -81,6 +81,17 @@ impl Storage for DoSql {
         Ok(rows)
     }
 
+    fn execute_script(&self, script: &str) -> Result<(), StorageError> {
+        let cursor = self.sql.exec(script, None).map_err(js_error)?;
+        for row in cursor.raw() {
+            row.map_err(js_error)?;
+        }
+        self.rows_written
+            .set(self.rows_written.get() + cursor.rows_written() as u64);
+        next_generation();
+        Ok(())
+    }
+
     fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E> {
         let mut outcome: Option<Result<T, E>> = None;
         let mut run = || -> Result<JsValue, JsValue> {
