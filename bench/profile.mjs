@@ -10,6 +10,7 @@
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
 //   node bench/profile.mjs forkread [events=50000] [reads=5]  (the same read of a fork holding the last 1000 of them, as bench/fork.mjs)
 //   node bench/profile.mjs append [requests=2000]
+//   node bench/profile.mjs create [streams=300]   (one single append to each of `streams` new streams, 8 in flight)
 //   node bench/profile.mjs fanin [sources=1000] [rounds=1]   (20-event appends to each source copying into one target, as bench/fanin.mjs)
 //   node bench/profile.mjs baseline [requests=2000]   (one INSERT per request: the Rust BenchBaseline behind the same entry)
 //   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
@@ -350,6 +351,21 @@ async function main() {
           if (r.status !== 201) throw new Error(`append ${r.status}`);
         });
         await waitFor(sources + expected);
+      };
+    } else if (scenario === "create") {
+      const streams = Number(a ?? 300);
+      expected = streams;
+      work = async () => {
+        let n = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (n < streams) {
+              n++;
+              const r = await t.request("POST", streamUrl(`/profile/new-${n}`, "events"), { body: { type: "data", payload: { n } } });
+              if (r.status !== 201) throw new Error(`create ${r.status}`);
+            }
+          }),
+        );
       };
     } else if (scenario === "baseline") {
       const requests = Number(a ?? 2000);
