@@ -19,7 +19,8 @@ pub struct Migrations {
     pub files: &'static [(i64, &'static str)],
     /// `migrations/fresh/<class>.sql`: every table and index the files
     /// leave, as `sqlite_master` holds it, each `IF NOT EXISTS` (tables
-    /// that survive a stream's deletion are kept as they are). Generated:
+    /// that survive a stream's deletion are kept as they are, so no
+    /// migration may alter one: a test holds it). Generated:
     /// `TRIBUTARY_WRITE_FRESH_SCHEMA=1 cargo test -p tributary fresh_scripts`.
     pub fresh: &'static str,
 }

@@ -142,3 +142,22 @@ mod native {
         assert_eq!(storage.query("SELECT x FROM b", &[]).unwrap().len(), 0);
     }
 }
+
+/// A table that outlives a stream's deletion keeps the shape it was created
+/// with: a new stream's fresh script skips it (`IF NOT EXISTS`), so no
+/// migration may change it after its `CREATE`.
+#[test]
+fn no_migration_alters_a_table_that_survives_deletion() {
+    for (version, file) in super::MIGRATIONS.files {
+        for statement in statements(file) {
+            let upper = statement.to_ascii_uppercase();
+            for survivor in crate::schema::SURVIVES_DELETION {
+                let altered = format!("ALTER TABLE {}", survivor.to_ascii_uppercase());
+                assert!(
+                    !upper.contains(&altered),
+                    "migration {version} alters {survivor}: {statement}"
+                );
+            }
+        }
+    }
+}
