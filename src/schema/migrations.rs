@@ -4,8 +4,9 @@
 //! a stream after its deletion dropped `schema_migrations`) runs the class's
 //! fresh script instead: the tables and indexes its migrations leave, as
 //! SQLite records them, in one call to the platform. A stream's first append
-//! ran 86 statements one call at a time before (4.5 ms of workerd's CPU, half
-//! of what creating a stream cost); the script runs 27 in one. A database that
+//! ran 86 statements one call at a time before (a third of a creation's V8
+//! profile; about 3 ms of workerd's CPU of 12, `bench/create.mjs`); the
+//! script runs 27 in one. A database that
 //! applied some runs the rest one by one, as always. A native test holds each
 //! script to what its migrations leave (`sqlite_master`, row for row).
 
