@@ -89,7 +89,16 @@ test("§13: a webhook receiver sees 5 events, then 3 signed retractions, then th
     assert.equal(retraction.body.reason, "reorg");
     assert.notEqual(retraction.headers["webhook-id"], retraction.body.deliveryId, "its own webhook-id");
   }
-  const card = await api.cardEntry(path, "k");
+  // The receiver saw offset 9 before the stream recorded its completion:
+  // read the journal once the cursor says so.
+  const card = await eventually(
+    async () => {
+      const entry = await api.cardEntry(path, "k");
+      assert.ok(entry.runtime.acknowledgedOffset >= 9, JSON.stringify(entry.runtime));
+      return entry;
+    },
+    { what: "offset 9 acknowledged" },
+  );
   assert.equal(card.runtime.journal.size, 4, "delivered retractions forget their rows");
   const metrics = await api.metricsOk(path);
   assert.equal(metrics.tributary_retractions_total, 3);
@@ -139,7 +148,14 @@ test("§13: a retraction that fails is dead-lettered, refused on replay with 409
   const replay = await t.request("POST", streamUrl(path, `dead-letters/${letters[0].id}/replay`));
   assert.equal(replay.status, 409);
   assert.equal(replay.body.error.code, "no_replay_retracted");
-  const card = await api.cardEntry(path, "k");
+  const card = await eventually(
+    async () => {
+      const entry = await api.cardEntry(path, "k");
+      assert.ok(entry.runtime.acknowledgedOffset >= next.offset, JSON.stringify(entry.runtime));
+      return entry;
+    },
+    { what: `offset ${next.offset} acknowledged` },
+  );
   assert.equal(card.runtime.journal.size, 2, "the dead-lettered retraction keeps its journal row");
 });
 
