@@ -101,14 +101,19 @@ function report(profile) {
   const top = [...inclusive.entries()].filter(([name]) => /tributary|worker::|senders|stream_object/.test(name)).sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.PROFILE_INCLUSIVE ?? 40));
   console.log("inclusive (tributary functions):");
   for (const [name, us] of top) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name.replace(/::h[0-9a-f]{16}/, "").slice(0, 150)}`);
-  // PROFILE_CALLERS=regex: who calls the matching functions (three frames up), by self time.
+  // PROFILE_CALLERS=regex: who calls the matching functions (three frames up from the
+  // outermost match on a stack), by the time spent in them and below; names are matched
+  // without their `::h…` hash, as PROFILE_UNDER's.
   if (process.env.PROFILE_CALLERS) {
     const wanted = new RegExp(process.env.PROFILE_CALLERS);
+    const plain = (at) => label(nodes.get(at)).replace(/::h[0-9a-f]{16}/, "");
     const callers = new Map();
     profile.samples.forEach((id, i) => {
-      if (!wanted.test(label(nodes.get(id)))) return;
+      let outermost;
+      for (let at = id; at !== undefined; at = parent.get(at)) if (wanted.test(plain(at))) outermost = at;
+      if (outermost === undefined) return;
       const chain = [];
-      for (let at = parent.get(id); at !== undefined && chain.length < Number(process.env.PROFILE_DEPTH ?? 3); at = parent.get(at)) chain.push(label(nodes.get(at)).replace(/::h[0-9a-f]{16}/, "").slice(0, 90));
+      for (let at = parent.get(outermost); at !== undefined && chain.length < Number(process.env.PROFILE_DEPTH ?? 3); at = parent.get(at)) chain.push(plain(at).slice(0, 90));
       const key = chain.join(" < ");
       callers.set(key, (callers.get(key) ?? 0) + (dt[i] ?? 0));
     });
