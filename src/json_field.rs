@@ -1,7 +1,10 @@
 //! One JSON field of an input event (`payload`, `metadata`, `source`,
 //! docs/design.md §3): a tree parsed from a caller's body, or the compact
 //! text a copy carried over the internal route (§7), which the receiving
-//! stream stores as it came without building a tree of it (issue 33).
+//! stream stores as it came without building a tree of it (issue 33). A
+//! planned delivery's body is one too: a copy's or a plain webhook's event
+//! is text (`delivery::prepare`), anything a JSONata expression shaped is a
+//! tree.
 
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -11,8 +14,9 @@ use std::borrow::Cow;
 pub enum JsonField {
     /// Parsed: a caller's append, or a value the engine built.
     Tree(Value),
-    /// Compact JSON text as the source serialized it (a copy): valid JSON,
-    /// checked when the batch was read.
+    /// Compact JSON text: as the source serialized it (a copy: valid JSON,
+    /// checked when the batch was read), or a stored event serialized as a
+    /// read returns it (a plain webhook's body).
     Wire(Box<RawValue>),
 }
 

@@ -465,3 +465,107 @@ fn s7_a_plain_copy_carries_what_a_conditioned_copy_carries() {
     assert_eq!(plain, shape(&mut world, "/conditioned"));
     assert_eq!(plain[0][2], json!({"trace": "t-1"}));
 }
+
+/// A plain webhook (no condition, no transform) sends each committed event
+/// as its stored text, with no tree of it built; the body is byte for byte
+/// the one the general path writes (here a webhook whose condition is
+/// always true), and its fields keep their order (§9).
+#[test]
+fn s9_a_plain_webhook_sends_what_a_conditioned_webhook_sends() {
+    let mut world = World::new(22);
+    world.allow_insecure_webhooks("/w");
+    for (key, condition) in [("plain", None), ("conditioned", Some("true"))] {
+        let mut filter = json!({"eventTypes": ["data"]});
+        if let Some(condition) = condition {
+            filter["jsonataCondition"] = json!(condition);
+        }
+        world.append("/w", json!({"type": CONFIGURED, "payload": {"subscriptionKey": key, "filter": filter,
+            "receiver": {"action": "webhook-post", "url": "http://127.0.0.1:1/h", "delivery": {"start": "beginning", "onFailingEvent": "halt"}}}}));
+    }
+    world.append(
+        "/w",
+        json!({"events": [
+            {"type": "data", "payload": {"name": "Zoë \u{1F600} \"quoted\" \\ \n", "list": [1, -2, 1.5, 1e-7, -0.0, {"deep": null}],
+                "big": 9007199254740991i64, "huge": 18446744073709551615u64, "float": 12345678.901234567},
+                "metadata": {"trace": "t-1"}, "idempotencyKey": "k-1"},
+            {"type": "data", "payload": "a string"},
+            {"type": "data", "payload": [true, false]},
+        ]}),
+    );
+    let mut sent: Vec<(String, bool, String, String)> = Vec::new();
+    world.run(&["/w"], 20, &mut |plan: &tributary::delivery::DeliveryPlan| {
+        for event in &plan.events {
+            let wire = matches!(event.body, tributary::json_field::JsonField::Wire(_));
+            sent.push((
+                plan.subscription_key.clone(),
+                wire,
+                event.body.to_string(),
+                tributary::webhook::body(plan),
+            ));
+        }
+        Network::Deliver
+    });
+    let of = |key: &str| sent.iter().filter(|(sent_to, ..)| sent_to == key).collect::<Vec<_>>();
+    let (plain, conditioned) = (of("plain"), of("conditioned"));
+    assert_eq!(plain.len(), 3);
+    assert_eq!(conditioned.len(), 3);
+    for (plain, conditioned) in plain.iter().zip(&conditioned) {
+        assert!(plain.1, "a plain webhook's event is text");
+        assert!(!conditioned.1, "a conditioned webhook's event is a tree");
+        assert_eq!(plain.2, conditioned.2, "the same event text");
+        let body: Value = serde_json::from_str(&plain.3).unwrap();
+        let keys: Vec<&str> = body.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "projectId",
+                "path",
+                "streamId",
+                "streamCreatedAt",
+                "subscriptionKey",
+                "cursorChangedAtSourceOffset",
+                "deliveryId",
+                "attempt",
+                "type",
+                "event"
+            ]
+        );
+        assert!(
+            plain
+                .3
+                .ends_with(&format!(",\"type\":\"event\",\"event\":{}}}", plain.2)),
+            "{}",
+            plain.3
+        );
+        // What differs between the two subscriptions: the key, the
+        // configuration's offset (§7 generation) and so the delivery id.
+        let without_run = |text: &str| {
+            let body: Value = serde_json::from_str(text).unwrap();
+            text.replace(&format!("\"subscriptionKey\":{}", body["subscriptionKey"]), "")
+                .replace(
+                    &format!(
+                        "\"cursorChangedAtSourceOffset\":{}",
+                        body["cursorChangedAtSourceOffset"]
+                    ),
+                    "",
+                )
+                .replace(&format!("\"deliveryId\":{}", body["deliveryId"]), "")
+        };
+        assert_eq!(
+            without_run(&plain.3),
+            without_run(&conditioned.3),
+            "the whole body, but for the key and the delivery id"
+        );
+    }
+    let first: Value = serde_json::from_str(&plain[0].2).unwrap();
+    assert_eq!(first["payload"]["big"], json!(9007199254740991i64));
+    assert_eq!(first["idempotencyKey"], "k-1");
+    assert_eq!(
+        world
+            .events("/w")
+            .iter()
+            .filter(|event| event["type"] == "data")
+            .count(),
+        3
+    );
+}

@@ -167,7 +167,7 @@ fn s8_aggregate_flushes_digests_by_size_and_by_time() {
     let start = world.now;
     let mut bodies = Vec::new();
     world.run(&["/w"], 20, &mut |plan: &DeliveryPlan| {
-        bodies.push(tributary::webhook::body(plan));
+        bodies.push(serde_json::from_str::<serde_json::Value>(&tributary::webhook::body(plan)).unwrap());
         Network::Deliver
     });
     assert_eq!(batches(&world), vec![vec![2, 3, 4], vec![5, 6, 7], vec![8]]);

@@ -116,6 +116,14 @@ impl<S: Storage> Stream<S> {
             // (§7) as they are stored: no JSON tree of it is built.
             return copy_shaped(stamp, keys, event, (&event.event_type, &event.payload, &event.metadata));
         }
+        if condition.is_none() && transform.is_none() && matches!(configuration.receiver, Receiver::WebhookPost { .. })
+        {
+            // A plain webhook sends the committed event as a read returns
+            // it (§9): its stored text, with no tree of it built.
+            if let Ok(text) = serde_json::value::to_raw_value(&CommittedEvent::from(event.clone())) {
+                return Prepared::Send(JsonField::Wire(text));
+            }
+        }
         let committed = serde_json::to_value(CommittedEvent::from(event.clone())).unwrap_or(Value::Null);
         if let Some(condition) = condition {
             if let Some(rejected) = self.condition(condition, event.offset, &committed, steps) {

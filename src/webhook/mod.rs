@@ -5,7 +5,9 @@ pub mod signing;
 pub mod url_rules;
 
 use crate::delivery::{DeliveryPlan, Outcome};
+use crate::json_field::JsonField;
 use crate::limits::{DEFAULT_WEBHOOK_TIMEOUT_MS, MAX_RETRY_AFTER_MS};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 /// One signed HTTP request, ready for the shell to send.
@@ -26,56 +28,68 @@ fn stream_fields(plan: &DeliveryPlan) -> Value {
     })
 }
 
-/// The §9 body: `type: "event"` with `event` for one event, `"digest"` with
-/// `events` otherwise; a retraction (§13) is `type: "retracted"` with the
-/// retracted delivery's `deliveryId` and `offset`.
-pub fn body(plan: &DeliveryPlan) -> Value {
-    let mut body = stream_fields(plan);
-    if let (Some(retraction), Some(object), [retracted, ..]) =
-        (&plan.retraction, body.as_object_mut(), plan.events.as_slice())
-    {
-        object.insert("type".to_owned(), json!("retracted"));
-        object.insert("subscriptionKey".to_owned(), json!(plan.subscription_key));
-        object.insert(
-            "deliveryId".to_owned(),
-            retracted.body.tree().get("deliveryId").cloned().unwrap_or(Value::Null),
-        );
-        object.insert("offset".to_owned(), json!(retracted.offset));
-        object.insert("invalidatedAtOffset".to_owned(), json!(retraction.invalidated_at));
-        if let Some(reason) = &retraction.reason {
-            object.insert("reason".to_owned(), json!(reason));
-        }
-        object.insert("attempt".to_owned(), json!(plan.attempt));
-        return body;
-    }
-    let fields = [
-        ("subscriptionKey", json!(plan.subscription_key)),
-        (
-            "cursorChangedAtSourceOffset",
-            json!(plan.stamp.cursor_changed_at_source_offset),
-        ),
-        ("deliveryId", json!(plan.delivery_id)),
-        ("attempt", json!(plan.attempt)),
-    ];
-    if let Some(object) = body.as_object_mut() {
-        for (name, value) in fields {
-            object.insert(name.to_owned(), value);
-        }
-        match plan.events.as_slice() {
-            [single] => {
-                object.insert("type".to_owned(), json!("event"));
-                object.insert("event".to_owned(), single.body.tree().into_owned());
+/// The §9 body as the text sent and signed: `type: "event"` with `event`
+/// for one event, `"digest"` with `events` otherwise; a retraction (§13) is
+/// `type: "retracted"` with the retracted delivery's `deliveryId` and
+/// `offset`. An event planned as text (a plain webhook, `delivery::prepare`)
+/// is written as it is stored; no tree of it is built.
+pub fn body(plan: &DeliveryPlan) -> String {
+    if let (Some(retraction), [retracted, ..]) = (&plan.retraction, plan.events.as_slice()) {
+        let mut body = stream_fields(plan);
+        if let Some(object) = body.as_object_mut() {
+            object.insert("type".to_owned(), json!("retracted"));
+            object.insert("subscriptionKey".to_owned(), json!(plan.subscription_key));
+            object.insert(
+                "deliveryId".to_owned(),
+                retracted.body.tree().get("deliveryId").cloned().unwrap_or(Value::Null),
+            );
+            object.insert("offset".to_owned(), json!(retracted.offset));
+            object.insert("invalidatedAtOffset".to_owned(), json!(retraction.invalidated_at));
+            if let Some(reason) = &retraction.reason {
+                object.insert("reason".to_owned(), json!(reason));
             }
-            many => {
-                object.insert("type".to_owned(), json!("digest"));
-                object.insert(
-                    "events".to_owned(),
-                    Value::Array(many.iter().map(|e| e.body.tree().into_owned()).collect()),
-                );
-            }
+            object.insert("attempt".to_owned(), json!(plan.attempt));
         }
+        return body.to_string();
     }
-    body
+    /// The fields in the order [`stream_fields`] and the plan give them.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Delivered<'a> {
+        project_id: &'a str,
+        path: &'a str,
+        stream_id: &'a str,
+        stream_created_at: &'a str,
+        subscription_key: &'a str,
+        cursor_changed_at_source_offset: u64,
+        delivery_id: &'a str,
+        attempt: u64,
+        #[serde(rename = "type")]
+        kind: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        event: Option<&'a JsonField>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        events: Option<Vec<&'a JsonField>>,
+    }
+    let (kind, event, events) = match plan.events.as_slice() {
+        [single] => ("event", Some(&single.body), None),
+        many => ("digest", None, Some(many.iter().map(|event| &event.body).collect())),
+    };
+    let delivered = Delivered {
+        project_id: &plan.stamp.source_project_id,
+        path: &plan.stamp.source_path,
+        stream_id: &plan.stamp.stream_id,
+        stream_created_at: &plan.stamp.stream_created_at,
+        subscription_key: &plan.subscription_key,
+        cursor_changed_at_source_offset: plan.stamp.cursor_changed_at_source_offset,
+        delivery_id: &plan.delivery_id,
+        attempt: plan.attempt,
+        kind,
+        event,
+        events,
+    };
+    // Strings, integers and stored JSON text: nothing here fails to serialize.
+    serde_json::to_string(&delivered).unwrap_or_default()
 }
 
 /// The signed request of a webhook-post plan (Standard Webhooks headers),
@@ -90,7 +104,7 @@ pub fn request(
     timeout_ms: Option<u64>,
     now_ms: i64,
 ) -> WebhookRequest {
-    let body = body(plan).to_string();
+    let body = body(plan);
     let timestamp = now_ms.div_euclid(1000);
     let signature = signing::sign(secret, &plan.delivery_id, timestamp, &body).unwrap_or_default();
     let mut headers = vec![
