@@ -1,6 +1,7 @@
 //! What a stream object keeps in memory only (docs/design.md §8, §11): compiled
 //! expressions and, per subscription, its aggregate hold, throttle window,
-//! delivery figures, validation verdict and the webhook URL last allowed. A restart starts it empty (the
+//! delivery figures, validation verdict, the webhook URL last allowed and its
+//! derived signing secret. A restart starts it empty (the
 //! log and the runtime rows are the durable truth); destroying the stream
 //! resets all of it at once, so no per-subscription remnant outlives a
 //! lifetime.
@@ -32,6 +33,8 @@ pub(crate) struct Memory {
     /// `copy_key_first_form_runs` once read (§7 rule 4): the runs, by
     /// subscription key, whose copies keep the first key form.
     pub copy_key_first_form_runs: Option<BTreeMap<String, std::collections::BTreeSet<u64>>>,
+    /// The webhook subscriptions' secrets as derived (§9).
+    pub signing_secrets: crate::webhook::signing::DerivedSecrets,
 }
 
 /// The in-memory half of one subscription's runtime.

@@ -346,7 +346,8 @@ impl<S: Storage> Stream<S> {
     }
 
     /// The `whsec_` secret of a webhook-post subscription (§9), derived on
-    /// demand and never stored.
+    /// demand (once for as long as the object holds its memory) and never
+    /// stored.
     pub fn signing_secret(&self, key: &str) -> Result<String, ReadError> {
         let meta = self.existing()?;
         let subscription = self.state.subscriptions.outbound.by_key.get(key);
@@ -365,12 +366,10 @@ impl<S: Storage> Stream<S> {
             .webhook_signing_key
             .as_deref()
             .ok_or(ReadError::SigningNotConfigured)?;
-        Ok(crate::webhook::signing::subscription_secret(
-            signing_key,
-            &meta.project_id,
-            &meta.path,
-            key,
-        ))
+        Ok(self
+            .memory
+            .signing_secrets
+            .secret(signing_key, &meta.project_id, &meta.path, key))
     }
 
     pub fn info(&self) -> Result<StreamInfo<'_>, ReadError> {
