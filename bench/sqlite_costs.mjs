@@ -9,10 +9,11 @@
 // (a) Per commit: each iteration awaits a macrotask (so every iteration is
 //     its own implicit transaction and commit), then writes. `µs/commit` is
 //     wall time per iteration; `÷ one UPDATE` compares each shape with the
-//     plainest write. Shapes: no write; one UPDATE; one UPDATE and three more
-//     of the same row; one SELECT then the UPDATE; a journal row INSERT and
-//     the UPDATE; the same plus deleting the oldest journal row every commit;
-//     the same with the oldest 64 deleted every 64th commit.
+//     plainest write. Shapes: no write; one SELECT and no write; one
+//     UPDATE; one UPDATE and three more of the same row; one SELECT then
+//     the UPDATE; a journal row INSERT and the UPDATE; the same plus
+//     deleting the oldest journal row every commit; the same with the
+//     oldest 64 deleted every 64th commit.
 // (b) Per row, 1,000 rows in one transaction (a copy batch): a small row (the
 //     floor's), a row of Tributary's size without an idempotency key, with a
 //     random 64-hex key under a unique index (blake3-like), and with a key
@@ -20,6 +21,8 @@
 //     adds 10,000 rows to each table, so the last rounds write into larger
 //     indexes: a random key's cost grows with its index, an ordered one's
 //     does not.
+// (c) One point SELECT outside a transaction and inside `transactionSync`,
+//     back to back in one turn: what a statement pays for running on its own.
 //
 // Settings: BENCH_SQLITE_ROUNDS (4, the first not counted).
 import { Miniflare } from "miniflare";
@@ -61,16 +64,29 @@ export class Costs {
   async fetch(request) {
     const shape = new URL(request.url).searchParams.get("shape");
     if (shape.startsWith("rows:")) return this.rows(shape.slice(5));
+    if (shape.startsWith("reads:")) return this.reads(shape.slice(6));
     for (let i = 0; i < ${COMMITS}; i++) {
       this.n++;
       await scheduler.wait(0);
       if (shape === "no write") continue;
+      if (shape === "SELECT, no write") {
+        [...this.sql.exec("SELECT c FROM cursor WHERE k = ?", KEY)];
+        continue;
+      }
       if (shape === "SELECT, UPDATE") [...this.sql.exec("SELECT c FROM cursor WHERE k = ?", KEY)];
       if (shape.startsWith("journal INSERT")) this.journal();
       if (shape === "journal INSERT, DELETE oldest" && this.n > 1024) this.prune(1);
       if (shape === "journal INSERT, DELETE 64 every 64th" && this.n > 1088 && this.n % 64 === 0) this.prune(64);
       this.update();
       if (shape === "UPDATE ×4") for (let more = 0; more < 3; more++) this.update();
+    }
+    return new Response("ok");
+  }
+  reads(where) {
+    const read = () => [...this.sql.exec("SELECT c FROM cursor WHERE k = ?", KEY)];
+    for (let batch = 0; batch < ${BATCHES}; batch++) {
+      if (where === "inside") this.ctx.storage.transactionSync(() => { for (let i = 0; i < 1000; i++) read(); });
+      else for (let i = 0; i < 1000; i++) read();
     }
     return new Response("ok");
   }
@@ -98,6 +114,7 @@ export default { fetch(request, env) { return env.COSTS.get(env.COSTS.idFromName
 
 const commitShapes = [
   "no write",
+  "SELECT, no write",
   "UPDATE",
   "UPDATE ×4",
   "SELECT, UPDATE",
@@ -106,6 +123,8 @@ const commitShapes = [
   "journal INSERT, DELETE 64 every 64th",
 ];
 const rowShapes = ["small", "no key", "random key", "run-ordered key"];
+// (c): 10,000 a request; inside, 1,000 a transaction.
+const readShapes = ["outside", "inside"];
 const mf = new Miniflare({
   modules: true,
   script,
@@ -115,12 +134,12 @@ const mf = new Miniflare({
 const totals = new Map();
 try {
   for (let round = 0; round < rounds; round++) {
-    for (const shape of [...commitShapes, ...rowShapes.map((kind) => `rows:${kind}`)]) {
+    for (const shape of [...commitShapes, ...rowShapes.map((kind) => `rows:${kind}`), ...readShapes.map((where) => `reads:${where}`)]) {
       const started = process.hrtime.bigint();
       const response = await mf.dispatchFetch(`http://costs/?shape=${encodeURIComponent(shape)}`);
       if (response.status !== 200) throw new Error(`${shape}: ${response.status} ${await response.text()}`);
       await response.text();
-      const units = shape.startsWith("rows:") ? BATCHES * 1000 : COMMITS;
+      const units = shape.startsWith("rows:") || shape.startsWith("reads:") ? BATCHES * 1000 : COMMITS;
       const us = Number(process.hrtime.bigint() - started) / 1e3 / units;
       if (round > 0) totals.set(shape, (totals.get(shape) ?? 0) + us / (rounds - 1));
     }
@@ -140,3 +159,8 @@ printTable(
   rowShapes.map((kind) => [kind, totals.get(`rows:${kind}`).toFixed(2), (totals.get(`rows:${kind}`) / small).toFixed(2)]),
 );
 console.log(`(each table held ${rounds * BATCHES * 1000} rows at the end)`);
+const inside = totals.get("reads:inside");
+printTable(
+  ["(c) one point SELECT", "µs/statement", "÷ inside a transaction"].map((title) => ({ title })),
+  readShapes.map((where) => [`${where} a transaction`, totals.get(`reads:${where}`).toFixed(2), (totals.get(`reads:${where}`) / inside).toFixed(2)]),
+);
