@@ -156,6 +156,12 @@ function report(profile) {
   for (const [name, us] of rows) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${name.slice(0, 140)}`);
 }
 
+/** Calls `send(0)` … `send(count - 1)`, 8 in flight (every scenario's load). */
+async function inFlight(count, send) {
+  let n = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => { while (n < count) await send(n++); }));
+}
+
 /** A WebSocket reader from offset 1 on that acks every 64 KiB (LIVE_ACK_WINDOW_BYTES), as bench/live.mjs's. */
 async function openReader(baseUrl, path) {
   const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}${streamUrl(path, "live")}?after=1`, ["tributary.v1", `bearer.${TOKEN}`]);
@@ -206,18 +212,11 @@ async function main() {
       if (r.status !== 201 && r.status !== 200) throw new Error(`append ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     };
     /** `requests` appends of `batch` events each, 8 in flight. */
-    const appendRequests = async (requests, batch) => {
-      let n = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (n < requests) {
-            n++;
-            const r = await append(Array.from({ length: batch }, (_, k) => ({ type: "data", payload: { n, k } })));
-            if (r.status !== 201) throw new Error(`append ${r.status}`);
-          }
-        }),
-      );
-    };
+    const appendRequests = (requests, batch) =>
+      inFlight(requests, async (i) => {
+        const r = await append(Array.from({ length: batch }, (_, k) => ({ type: "data", payload: { n: i + 1, k } })));
+        if (r.status !== 201) throw new Error(`append ${r.status}`);
+      });
     let expected = 0;
     let work;
     if (FLOOR && (scenario === "webhook" || scenario === "fanout")) {
@@ -331,26 +330,22 @@ async function main() {
       const rounds = Number(b ?? 1);
       const target = "/profile/fanin-target";
       const paths = Array.from({ length: sources }, (_, i) => `/profile/fanin-s${i}`);
-      const pool = async (count, send) => {
-        let n = 0;
-        await Promise.all(Array.from({ length: 8 }, async () => { while (n < count) await send(n++); }));
-      };
       const headOf = async () => (await t.request("GET", streamUrl(target))).body?.head ?? 0;
       const waitFor = async (count) => { for (let i = 0; i < 6000 && (await headOf()) < count; i++) await sleep(50); };
-      await pool(sources, async (i) => {
+      await inFlight(sources, async (i) => {
         const r = await t.request("POST", streamUrl(target, "subscribe-from"), {
           body: { sourcePath: paths[i], subscriptionKey: "fanin", filter: { eventTypes: ["data"] }, start: "now" },
         });
         if (r.status !== 201) throw new Error(`subscribe-from ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
       });
-      await pool(sources, async (i) => {
+      await inFlight(sources, async (i) => {
         const r = await t.request("POST", streamUrl(paths[i], "events"), { body: { type: "data", payload: { i } } });
         if (r.status !== 201) throw new Error(`append ${r.status}`);
       });
       await waitFor(sources);
       expected = sources * rounds * 20;
       work = async () => {
-        await pool(sources * rounds, async (n) => {
+        await inFlight(sources * rounds, async (n) => {
           const events = Array.from({ length: 20 }, (_, k) => ({ type: "data", payload: { n, k } }));
           const r = await t.request("POST", streamUrl(paths[n % sources], "events"), { body: { events } });
           if (r.status !== 201) throw new Error(`append ${r.status}`);
@@ -360,34 +355,20 @@ async function main() {
     } else if (scenario === "create") {
       const streams = Number(a ?? 300);
       expected = streams;
-      work = async () => {
-        let n = 0;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (n < streams) {
-              n++;
-              const r = await t.request("POST", streamUrl(`/profile/new-${n}`, "events"), { body: { type: "data", payload: { n } } });
-              if (r.status !== 201) throw new Error(`create ${r.status}`);
-            }
-          }),
-        );
-      };
+      work = () =>
+        inFlight(streams, async (i) => {
+          const r = await t.request("POST", streamUrl(`/profile/new-${i + 1}`, "events"), { body: { type: "data", payload: { n: i + 1 } } });
+          if (r.status !== 201) throw new Error(`create ${r.status}`);
+        });
     } else if (scenario === "baseline") {
       const requests = Number(a ?? 2000);
       expected = requests;
-      work = async () => {
-        let n = 0;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (n < requests) {
-              n++;
-              const r = await fetch(`${t.url}/bench/baseline/profile`, { method: "POST", body: JSON.stringify({ type: "data", payload: { n, k: 0 } }) });
-              await r.text();
-              if (r.status !== 200) throw new Error(`baseline ${r.status}`);
-            }
-          }),
-        );
-      };
+      work = () =>
+        inFlight(requests, async (i) => {
+          const r = await fetch(`${t.url}/bench/baseline/profile`, { method: "POST", body: JSON.stringify({ type: "data", payload: { n: i + 1, k: 0 } }) });
+          await r.text();
+          if (r.status !== 200) throw new Error(`baseline ${r.status}`);
+        });
     } else {
       const requests = Number(a ?? 2000);
       expected = requests;
