@@ -90,3 +90,103 @@ fn s5_inbound_record_keeps_its_reduced_state_shape() {
         r#"{"bySourcePath":{"/source":{"copy":{"streamId":"stream-0","streamCreatedAt":"1970-01-01T00:00:00.000Z","cursorChangedAtSourceOffset":3,"numEventsReceived":2,"lastEventReceivedAt":"1970-01-01T00:00:02.000Z"}}}}"#
     );
 }
+
+/// `batch`'s copy with its `source.copiedFrom` removed: a malformed copy.
+fn without_provenance(mut batch: CopyBatch) -> CopyBatch {
+    for event in &mut batch.events {
+        event.as_object_mut().unwrap().remove("source");
+    }
+    batch
+}
+
+/// The receiver's head, its fence record of `/source`, and how many
+/// refusals it counted.
+fn observed(receiver: &Stream<RusqliteStorage>) -> (u64, Vec<(String, String, serde_json::Value)>, bool) {
+    let head = receiver.info().unwrap().head;
+    let fenced_once = receiver.metrics_text().contains("tributary_fence_rejections_total 1\n");
+    (head, common::fence_rows(receiver), fenced_once)
+}
+
+#[test]
+fn s7_rule_2_a_stale_and_malformed_batch_is_refused_as_stale_and_changes_nothing() {
+    let mut receiver = common::memory_stream("/sink");
+    assert_eq!(accept(&mut receiver, batch(0, 10, 1), 1_000), Ok(1));
+    let before = observed(&receiver);
+    assert_eq!(
+        accept(&mut receiver, without_provenance(batch(0, 9, 2)), 2_000),
+        Err((409, "stale_stamp".to_owned())),
+        "the fence answers before the batch's shape"
+    );
+    let after = observed(&receiver);
+    assert_eq!((after.0, &after.1), (before.0, &before.1), "nothing written");
+    assert!(after.2, "the refusal is counted once");
+    // Not stale, the same malformed copy is refused as malformed.
+    assert_eq!(
+        accept(&mut receiver, without_provenance(batch(0, 10, 2)), 3_000),
+        Err((400, "invalid_copy_batch".to_owned()))
+    );
+    assert_eq!(observed(&receiver), after, "nothing written, no fence refusal counted");
+}
+
+#[test]
+fn s7_rule_2_a_stale_empty_batch_is_refused_as_stale() {
+    let mut receiver = common::memory_stream("/sink");
+    assert_eq!(accept(&mut receiver, batch(0, 10, 1), 1_000), Ok(1));
+    let mut empty = batch(0, 9, 2);
+    empty.events.clear();
+    assert_eq!(
+        accept(&mut receiver, empty, 2_000),
+        Err((409, "stale_stamp".to_owned()))
+    );
+    let mut empty = batch(0, 10, 2);
+    empty.events.clear();
+    assert_eq!(accept(&mut receiver, empty, 3_000), Ok(0));
+}
+
+#[test]
+fn s7_rule_2_a_stale_batch_whose_copies_all_drop_is_refused_as_stale_and_audits_nothing() {
+    // A copy naming the receiver in its chain is a cycle: dropped and
+    // audited, the audit committed in the append's transaction, where the
+    // fence now runs first.
+    let cycle = |generation: u64, offset: u64| {
+        let mut cycled = batch(0, generation, offset);
+        let hops = cycled.events[0]["source"]["copiedFrom"].as_array_mut().unwrap();
+        let mut receiver_hop = hops[0].clone();
+        receiver_hop["path"] = json!("/sink");
+        hops.insert(0, receiver_hop);
+        cycled
+    };
+    let mut receiver = common::memory_stream("/sink");
+    assert_eq!(accept(&mut receiver, batch(0, 10, 1), 1_000), Ok(1));
+    let before = observed(&receiver);
+    assert_eq!(
+        accept(&mut receiver, cycle(9, 2), 2_000),
+        Err((409, "stale_stamp".to_owned()))
+    );
+    let after = observed(&receiver);
+    assert_eq!((after.0, &after.1), (before.0, &before.1), "no audit written");
+    assert!(after.2);
+    // Current, the same cycle commits its audit.
+    assert_eq!(accept(&mut receiver, cycle(10, 3), 3_000), Ok(1));
+    assert_eq!(receiver.info().unwrap().head, before.0 + 1);
+}
+
+#[test]
+fn s7_rule_2_a_stale_batch_to_a_full_stream_is_refused_as_stale() {
+    let mut receiver = common::memory_stream("/sink");
+    assert_eq!(accept(&mut receiver, batch(0, 10, 1), 1_000), Ok(1));
+    receiver.set_deployment(tributary::deployment::Deployment {
+        storage_budget_bytes: Some(1),
+        ..Default::default()
+    });
+    assert_eq!(
+        accept(&mut receiver, batch(0, 9, 2), 2_000),
+        Err((409, "stale_stamp".to_owned())),
+        "the fence answers before the budget"
+    );
+    assert_eq!(
+        accept(&mut receiver, batch(0, 10, 2), 3_000),
+        Err((507, "stream_full".to_owned())),
+        "a current batch meets the budget"
+    );
+}

@@ -221,6 +221,7 @@ impl<S: Storage> Stream<S> {
         within: &dyn Fn(&S) -> Result<(), StorageError>,
     ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
         let nothing = FollowUp {
+            first: &|_| Ok(()),
             ends_segment: &|_| false,
             derive: &|_, _| Ok(Vec::new()),
             within,
@@ -235,14 +236,15 @@ impl<S: Storage> Stream<S> {
     /// segment's derived events are written right after it: they take the
     /// offsets before any later event of the batch ("Copies and invalidation
     /// order").
-    pub(crate) fn append_then(
+    pub(crate) fn append_then<E: From<AppendError> + From<StorageError>>(
         &mut self,
         inputs_events: Vec<InputEvent>,
         inputs: &Inputs,
-        follow: &FollowUp<S>,
-    ) -> Result<(Vec<CommittedEvent>, Vec<bool>), AppendError> {
+        follow: &FollowUp<S, E>,
+    ) -> Result<(Vec<CommittedEvent>, Vec<bool>), E> {
         let mut staged = None;
         let result = self.storage.atomically(&mut || {
+            (follow.first)(self)?;
             let mut done: Option<Staged> = None;
             // One segment per boundary plus the rest: at most one per event
             // of the (already bounded) batch, and at least one.
@@ -280,7 +282,7 @@ impl<S: Storage> Stream<S> {
                 row.save(&self.storage)?;
             }
             staged = Some((outcome.meta, outcome.state, checkpoint));
-            Ok::<_, AppendError>(outcome.results)
+            Ok::<_, E>(outcome.results)
         })?;
         if let Some((meta, state, checkpoint)) = staged {
             let written: Vec<&StoredEvent> = new_rows(&result).collect();
@@ -573,9 +575,13 @@ fn fold_staged(
 /// Events derived, in the same commit, from what an append just wrote.
 pub(crate) type Derive<S> = dyn Fn(&Stream<S>, &[(StoredEvent, bool)]) -> Result<Vec<InputEvent>, AppendError>;
 
-/// What an append derives, and where: `derive` runs after each segment of
-/// the batch, a segment ending after each event `ends_segment` accepts.
-pub(crate) struct FollowUp<'a, S: Storage> {
+/// What an append checks first and derives, and where: `first` runs at the
+/// start of the append's transaction, before anything is written (a
+/// receiving stream's stamp fence, §7 rule 2), and refuses the whole batch
+/// with its own error; `derive` runs after each segment of the batch, a
+/// segment ending after each event `ends_segment` accepts.
+pub(crate) struct FollowUp<'a, S: Storage, E = AppendError> {
+    pub first: &'a dyn Fn(&Stream<S>) -> Result<(), E>,
     pub ends_segment: &'a dyn Fn(&InputEvent) -> bool,
     pub derive: &'a Derive<S>,
     /// Rows written in the same transaction once the events are (the

@@ -38,6 +38,12 @@ pub enum CopyError {
     Append(#[from] AppendError),
 }
 
+impl From<StorageError> for CopyError {
+    fn from(error: StorageError) -> Self {
+        CopyError::Append(AppendError::Storage(error))
+    }
+}
+
 impl ApiFailure for CopyError {
     fn error_code(&self) -> ErrorCode {
         match self {
@@ -108,13 +114,14 @@ impl<S: Storage> Stream<S> {
     }
 
     /// The stamp fence (§7 rule 2): one point lookup of the batch's pair.
+    /// A batch that commits runs it first in the append's own transaction
+    /// (a read outside one opens and closes a read transaction of its own).
     fn check_fence(&self, stamp: &Stamp) -> Result<(), CopyError> {
         if self.lifetime.is_none() {
             // No lifetime, no committed copies: nothing to fence.
             return Ok(());
         }
-        let record = inbound::lookup(&self.storage, &stamp.source_path, &stamp.subscription_key)
-            .map_err(|error| CopyError::Append(AppendError::Storage(error)))?;
+        let record = inbound::lookup(&self.storage, &stamp.source_path, &stamp.subscription_key)?;
         let Some(record) = record else { return Ok(()) };
         // §7 rule 2: strictly older (lifetime as a time, then generation as
         // an integer) is rejected; equal is redelivery, newer is accepted.
@@ -130,14 +137,75 @@ impl<S: Storage> Stream<S> {
 
     /// The fence, then each copy read off its text (`copy_wire`): a cycle or
     /// a chain at its hop limit is dropped (and audited), the rest appended.
+    /// The fence answers first: a stale batch is refused as stale, whatever
+    /// else is wrong with it.
     fn accept_wire(&mut self, stamp: &Stamp, events: &[&RawValue], inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
-        if let Err(error) = self.check_fence(stamp) {
-            if matches!(error, CopyError::StaleStamp { .. }) {
-                self.counters.fence_rejections += 1;
-            }
-            return Err(error);
+        let result = self.accept_fenced(stamp, events, inputs);
+        if matches!(result, Err(CopyError::StaleStamp { .. })) {
+            self.counters.fence_rejections += 1;
         }
-        let (project, path) = (self.project_id.clone(), self.path.as_str().to_owned());
+        result
+    }
+
+    /// [`Self::accept_wire`] before counting a refusal. A batch that will
+    /// not reach the append (malformed, empty, over the storage budget)
+    /// checks the fence on its own first.
+    fn accept_fenced(
+        &mut self,
+        stamp: &Stamp,
+        events: &[&RawValue],
+        inputs: &Inputs,
+    ) -> Result<CopyAccepted, CopyError> {
+        let (accepted, dropped) = match self.read_copies(stamp, events) {
+            Ok(read) => read,
+            Err(error) => {
+                self.check_fence(stamp)?;
+                return Err(error);
+            }
+        };
+        if accepted.is_empty() {
+            self.check_fence(stamp)?;
+            return Ok(CopyAccepted {
+                appended: Vec::new(),
+                deduplicated: 0,
+                dropped: 0,
+            });
+        }
+        // A full stream (§16) refuses copies too: the source retries them
+        // with backoff (507 is transient) until retention makes room.
+        if let Err(error) = self.check_storage_budget(&accepted, 0) {
+            self.check_fence(stamp)?;
+            return Err(error.into());
+        }
+        // Each copied invalidation ends a segment: its derived invalidation
+        // is committed right after it, before any later copy (§13).
+        let follow = FollowUp {
+            first: &|stream: &Stream<S>| stream.check_fence(stamp),
+            ends_segment: &|input: &InputEvent| origin_is_invalidation(input.source.as_ref()),
+            derive: &|stream: &Stream<S>, written: &[(StoredEvent, bool)]| stream.propagate_invalidations(written),
+            within: &|_| Ok(()),
+        };
+        let (events, duplicates) = self.append_then(accepted, inputs, &follow)?;
+        let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();
+        // The drop audit is not a copy: count only new events carrying a source.
+        let new_copies = events
+            .iter()
+            .zip(&duplicates)
+            .filter(|(event, duplicate)| !**duplicate && event.source.is_some())
+            .count();
+        self.counters.copies_accepted += new_copies as u64;
+        self.counters.copies_dropped += dropped as u64;
+        Ok(CopyAccepted {
+            appended: events,
+            deduplicated,
+            dropped,
+        })
+    }
+
+    /// Each copy read off its text: the inputs to append (the drop audit
+    /// last, if any copy was dropped) and how many were dropped.
+    fn read_copies(&self, stamp: &Stamp, events: &[&RawValue]) -> Result<(Vec<InputEvent>, usize), CopyError> {
+        let (project, path) = (self.project_id.as_str(), self.path.as_str());
         let mut accepted = Vec::new();
         let mut dropped: Vec<(u64, &'static str)> = Vec::new();
         for raw in events {
@@ -159,38 +227,7 @@ impl<S: Storage> Stream<S> {
         if !dropped.is_empty() {
             accepted.push(self.drop_audit(stamp, &dropped)?);
         }
-        if accepted.is_empty() {
-            return Ok(CopyAccepted {
-                appended: Vec::new(),
-                deduplicated: 0,
-                dropped: 0,
-            });
-        }
-        // A full stream (§16) refuses copies too: the source retries them
-        // with backoff (507 is transient) until retention makes room.
-        self.check_storage_budget(&accepted, 0)?;
-        // Each copied invalidation ends a segment: its derived invalidation
-        // is committed right after it, before any later copy (§13).
-        let follow = FollowUp {
-            ends_segment: &|input: &InputEvent| origin_is_invalidation(input.source.as_ref()),
-            derive: &|stream: &Stream<S>, written: &[(StoredEvent, bool)]| stream.propagate_invalidations(written),
-            within: &|_| Ok(()),
-        };
-        let (events, duplicates) = self.append_then(accepted, inputs, &follow)?;
-        let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();
-        // The drop audit is not a copy: count only new events carrying a source.
-        let new_copies = events
-            .iter()
-            .zip(&duplicates)
-            .filter(|(event, duplicate)| !**duplicate && event.source.is_some())
-            .count();
-        self.counters.copies_accepted += new_copies as u64;
-        self.counters.copies_dropped += dropped.len() as u64;
-        Ok(CopyAccepted {
-            appended: events,
-            deduplicated,
-            dropped: dropped.len(),
-        })
+        Ok((accepted, dropped.len()))
     }
 
     /// For each copied `events-invalidated` just written, this stream's own
