@@ -18,8 +18,10 @@
 //   GET  /floor/stream/{name}/events?after=&limit=   one page (≤ 1000 rows) as JSON {events, head}
 //   GET  /floor/stream/{name}/live?after=            hibernatable WebSocket (ctx.acceptWebSocket):
 //                                        events after `after` at once, then one frame per commit
-//   POST /floor/stream/{name}/subscribe  {key, webhook: url, connections?} | {key, copyTo: name}
+//   POST /floor/stream/{name}/subscribe  {key, webhook: url, connections?} | {key, copyTo: name, contract?: sourcePath}
 //   GET  /floor/stream/{name}/subscriptions          [{key, cursor, head}]
+//   GET  /floor/stream/{name}/copies[?check=1]       the contract copies received: {head} (from memory), or
+//                                        with check {head, rows, inOrder, latestAtMs, latencies}
 //
 // Subscriptions deliver from the object's alarm, as the platform asks of
 // background work, at most 900 subrequests per alarm (the platform allows
@@ -32,9 +34,20 @@
 //   copyTo:  up to 1000 events per fetch to the receiving stream's object,
 //            which inserts them in one transaction; every receiver at once;
 //            the cursor written after each answer.
+//   copyTo with `contract` (the floor of copy fan-out with the I/O §7 asks
+//            of a copy, no more): each copy carries its provenance hop and
+//            its run's idempotency key, as Tributary writes them; the
+//            receiving object, in one transaction, checks the batch's stamp
+//            against its fence row, inserts each copy as Tributary's
+//            `events` row (its key under a unique index: a redelivered copy
+//            inserts nothing) and writes the fence row once. Its tables are
+//            made on first use, so the plain floor's objects never pay for them.
 
 /** Events per copy batch and per catch-up page. */
 const PAGE = 1000;
+/** A contract copy's lifetime and generation (§7): one run for the whole bench. */
+const CONTRACT_CREATED_AT = "2026-01-01T00:00:00.000Z";
+const CONTRACT_GENERATION = 0;
 /** Subrequests one alarm may make (the platform allows 1000 per invocation). */
 const ALARM_SUBREQUESTS = 900;
 /** Simultaneous outgoing connections per invocation on the platform. */
@@ -92,11 +105,30 @@ export class FloorStream {
       "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL, src INTEGER)",
     );
     this.sql.exec(
-      "CREATE TABLE IF NOT EXISTS subs (key TEXT PRIMARY KEY, webhook TEXT, copy_to TEXT, connections INTEGER NOT NULL, cursor INTEGER NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS subs (key TEXT PRIMARY KEY, webhook TEXT, copy_to TEXT, connections INTEGER NOT NULL, cursor INTEGER NOT NULL, " +
+        "contract_path TEXT, contract_run TEXT)",
     );
     this.head = this.sql.exec("SELECT coalesce(max(seq), 0) AS head FROM events").one().head;
-    this.subs = this.sql.exec("SELECT key, webhook, copy_to, connections, cursor FROM subs").toArray();
+    this.subs = this.sql.exec(SELECT_SUBS).toArray();
     this.alarmArmed = false;
+    /** The contract copies' head, once their tables exist (`contractTables`). */
+    this.copyHead = null;
+  }
+
+  /** The tables of the contract copy path, made on first use: Tributary's `events` row and fence row (§7). */
+  contractTables() {
+    if (this.copyHead !== null) return;
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS copies (event_offset INTEGER PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, metadata TEXT NOT NULL, " +
+        "idempotency_key TEXT, ephemeral INTEGER NOT NULL, created_at_ms INTEGER NOT NULL, source TEXT, body BLOB)",
+    );
+    this.sql.exec("CREATE UNIQUE INDEX IF NOT EXISTS copies_by_idempotency_key ON copies (idempotency_key)");
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS fences (source_path TEXT NOT NULL, subscription_key TEXT NOT NULL, stream_id TEXT NOT NULL, " +
+        "stream_created_at TEXT NOT NULL, generation INTEGER NOT NULL, received INTEGER NOT NULL, last_received_at_ms INTEGER NOT NULL, " +
+        "PRIMARY KEY (source_path, subscription_key)) WITHOUT ROWID",
+    );
+    this.copyHead = this.sql.exec("SELECT coalesce(max(event_offset), 0) AS head FROM copies").one().head;
   }
 
   async fetch(request) {
@@ -108,6 +140,8 @@ export class FloorStream {
     if (action === "subscribe") return this.subscribe(await request.json());
     if (action === "subscriptions") return json(JSON.stringify(this.subs.map((s) => ({ key: s.key, cursor: s.cursor, head: this.head }))));
     if (action === "ingest") return this.ingest(await request.json());
+    if (action === "ingest-contract") return this.ingestContract(await request.json());
+    if (action === "copies") return this.copies(url.searchParams.has("check"));
     return json('{"error":"no such floor route"}', 404);
   }
 
@@ -152,6 +186,82 @@ export class FloorStream {
     return json(`{"inserted":${rows.length}}`);
   }
 
+  /** A contract copy batch ({stamp, events}): fence, rows, fence row, in one transaction; 409 when stale. */
+  ingestContract({ stamp, events }) {
+    this.contractTables();
+    const head = this.copyHead;
+    const now = Date.now();
+    let inserted = 0;
+    let stale = false;
+    try {
+      this.ctx.storage.transactionSync(() => {
+        const fence = this.sql
+          .exec("SELECT stream_created_at, generation FROM fences WHERE source_path = ? AND subscription_key = ?", stamp.sourcePath, stamp.subscriptionKey)
+          .toArray()[0];
+        const older =
+          fence &&
+          (Date.parse(stamp.streamCreatedAt) < Date.parse(fence.stream_created_at) ||
+            (stamp.streamCreatedAt === fence.stream_created_at && stamp.cursorChangedAtSourceOffset < fence.generation));
+        if (older) {
+          stale = true;
+          throw new Error("stale stamp");
+        }
+        for (const e of events) {
+          const cursor = this.sql.exec(
+            "INSERT INTO copies (event_offset, type, payload, metadata, idempotency_key, ephemeral, created_at_ms, source, body) " +
+              "VALUES (?, ?, ?, ?, ?, 0, ?, ?, NULL) ON CONFLICT (idempotency_key) DO NOTHING",
+            this.copyHead + 1,
+            e.type,
+            JSON.stringify(e.payload),
+            JSON.stringify(e.metadata),
+            e.idempotencyKey,
+            now,
+            JSON.stringify(e.source),
+          );
+          if (cursor.rowsWritten) {
+            this.copyHead++;
+            inserted++;
+          }
+        }
+        this.sql.exec(
+          "INSERT INTO fences (source_path, subscription_key, stream_id, stream_created_at, generation, received, last_received_at_ms) " +
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source_path, subscription_key) DO UPDATE SET stream_id = excluded.stream_id, " +
+            "stream_created_at = excluded.stream_created_at, generation = excluded.generation, received = received + excluded.received, " +
+            "last_received_at_ms = excluded.last_received_at_ms",
+          stamp.sourcePath,
+          stamp.subscriptionKey,
+          stamp.streamId,
+          stamp.streamCreatedAt,
+          stamp.cursorChangedAtSourceOffset,
+          inserted,
+          now,
+        );
+      });
+    } catch (error) {
+      this.copyHead = head;
+      if (stale) return json('{"error":"stale_stamp"}', 409);
+      throw error;
+    }
+    return json(`{"inserted":${inserted},"duplicates":${events.length - inserted}}`);
+  }
+
+  /** The contract copies' head; with `check`, what the bench verifies from outside. */
+  copies(check) {
+    this.contractTables();
+    if (!check) return json(`{"head":${this.copyHead}}`);
+    const summary = this.sql
+      .exec(
+        "SELECT count(*) AS rows, coalesce(sum(json_extract(source, '$.copiedFrom[0].offset') = event_offset), 0) AS in_order, " +
+          "coalesce(max(created_at_ms), 0) AS latest FROM copies",
+      )
+      .one();
+    const latencies = this.sql
+      .exec("SELECT created_at_ms - json_extract(payload, '$.sentAt') AS ms FROM copies ORDER BY event_offset")
+      .toArray()
+      .map((row) => row.ms);
+    return json(JSON.stringify({ head: this.copyHead, rows: summary.rows, inOrder: summary.in_order, latestAtMs: summary.latest, latencies }));
+  }
+
   page(after, limit) {
     return this.sql.exec("SELECT seq, type, payload, created_at, src FROM events WHERE seq > ? ORDER BY seq LIMIT +?", after, limit).toArray();
   }
@@ -179,16 +289,20 @@ export class FloorStream {
     } catch {}
   }
 
-  subscribe({ key, webhook = null, copyTo = null, connections = CONNECTIONS }) {
+  subscribe({ key, webhook = null, copyTo = null, connections = CONNECTIONS, contract = null }) {
+    // A contract run's key prefix: 32 hex digits, as Tributary's ordered copy keys carry their run's hash.
+    const run = contract === null ? null : crypto.randomUUID().replaceAll("-", "");
     this.sql.exec(
-      "INSERT OR REPLACE INTO subs (key, webhook, copy_to, connections, cursor) VALUES (?, ?, ?, ?, ?)",
+      "INSERT OR REPLACE INTO subs (key, webhook, copy_to, connections, cursor, contract_path, contract_run) VALUES (?, ?, ?, ?, ?, ?, ?)",
       key,
       webhook,
       copyTo,
       connections,
       this.head,
+      contract,
+      run,
     );
-    this.subs = this.sql.exec("SELECT key, webhook, copy_to, connections, cursor FROM subs").toArray();
+    this.subs = this.sql.exec(SELECT_SUBS).toArray();
     return json(`{"key":${JSON.stringify(key)},"cursor":${this.head}}`, 201);
   }
 
@@ -237,6 +351,27 @@ export class FloorStream {
     }
   }
 
+  /** A contract copy batch: the run's stamp, each copy with its provenance hop and key, as Tributary's source writes them (§7). */
+  contractCopies(sub, rows) {
+    const stamp = {
+      sourceProjectId: "floor",
+      sourcePath: sub.contract_path,
+      subscriptionKey: sub.key,
+      streamId: this.ctx.id.toString(),
+      streamCreatedAt: CONTRACT_CREATED_AT,
+      cursorChangedAtSourceOffset: CONTRACT_GENERATION,
+    };
+    const hopStart = `{"projectId":"floor","path":${JSON.stringify(stamp.sourcePath)},"streamId":"${stamp.streamId}","streamCreatedAt":"${CONTRACT_CREATED_AT}","offset":`;
+    const hopEnd = `,"subscriptionKey":${JSON.stringify(sub.key)},"cursorChangedAtSourceOffset":${CONTRACT_GENERATION}}`;
+    const events = rows.map(
+      (r) =>
+        `{"type":${JSON.stringify(r.type)},"payload":${r.payload},"metadata":{},` +
+        `"source":{"copiedFrom":[${hopStart}${r.seq},"type":${JSON.stringify(r.type)},"createdAt":"${r.created_at}"${hopEnd}]},` +
+        `"idempotencyKey":"copy:${sub.contract_run}${r.seq.toString(16).padStart(16, "0")}"}`,
+    );
+    return `{"stamp":${JSON.stringify(stamp)},"events":[${events.join(",")}]}`;
+  }
+
   /** Batches of up to 1000 events to the receiving stream, one at a time. */
   async deliverCopy(sub, budget) {
     const stub = this.env.FLOOR_STREAM.get(this.env.FLOOR_STREAM.idFromName(sub.copy_to));
@@ -244,14 +379,20 @@ export class FloorStream {
       const rows = this.page(sub.cursor, PAGE);
       if (rows.length === 0) return;
       budget.left--;
-      const body = `[${rows.map((r) => `{"type":${JSON.stringify(r.type)},"src":${r.seq},"payload":${r.payload}}`).join(",")}]`;
-      const response = await stub.fetch("https://floor/ingest", { method: "POST", body });
+      const [route, body] = sub.contract_path === null ? ["ingest", plainCopies(rows)] : ["ingest-contract", this.contractCopies(sub, rows)];
+      const response = await stub.fetch(`https://floor/${route}`, { method: "POST", body });
       await response.arrayBuffer();
       if (response.status !== 200) return;
       this.setCursor(sub, rows[rows.length - 1].seq);
     }
   }
 }
+
+const SELECT_SUBS = "SELECT key, webhook, copy_to, connections, cursor, contract_path, contract_run FROM subs";
+
+/** The plain floor's copy batch: type, source offset, payload. */
+const plainCopies = (rows) => `[${rows.map((r) => `{"type":${JSON.stringify(r.type)},"src":${r.seq},"payload":${r.payload}}`).join(",")}]`;
+
 
 export default {
   async fetch(request, env) {

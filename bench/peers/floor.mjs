@@ -4,7 +4,10 @@
 // workload needs: single and batch appends (one transaction each), catch-up
 // (1000 rows a page, answered as JSON), and copy fan-out (from the source
 // object's alarm, one fetch of up to 1000 events per receiving object, which
-// inserts them in one transaction). No live or durability probe here
+// inserts them in one transaction; then again with the I/O §7 asks of each
+// copy: its provenance hop and key, stored as Tributary's row under a unique
+// key index, the batch's stamp checked against a fence row that the batch
+// writes). No live or durability probe here
 // (bench/live.mjs has the live floor).
 import { startTributary } from "../../tests/e2e/harness.mjs";
 import { checkedFetch } from "../lib.mjs";
@@ -57,6 +60,75 @@ export async function startFloorPeer() {
     return (await response.json()).head;
   }
 
+  /** The contract copies `name` holds: their head, or with `check` the rows, how many sit in order and their latencies. */
+  async function copies(name, check = false) {
+    const response = await fetch(`${base(name)}/copies${check ? "?check=1" : ""}`);
+    if (response.status !== 200) fail(`floor copies of ${name}: status ${response.status}`);
+    return response.json();
+  }
+
+  /**
+   * Copy fan-out: `consumers` copy subscriptions of one source, the appends
+   * as every system's. `contract`: each copy carries its provenance and key
+   * and the receiver fences, inserts Tributary's row under its unique key and
+   * writes its fence row (bench/floor/worker.mjs, the contract copy path).
+   */
+  async function copyFanout({ consumers, waitSeconds, appendConcurrency, appendAll }, contract) {
+    const source = fresh(contract ? "fan-contract" : "fan-copy");
+    const receiving = Array.from({ length: consumers }, (_, k) => `${source}-to-s${k}`);
+    for (let k = 0; k < consumers; k++) {
+      const subscription = { key: `s${k}`, copyTo: receiving[k], ...(contract ? { contract: `/${source}` } : {}) };
+      const problem = await checkedFetch(`${base(source)}/subscribe`, { method: "POST", headers: jsonHeaders, body: JSON.stringify(subscription) }, 201);
+      if (problem) fail(`floor fan-out subscribe: ${problem}`);
+    }
+    const headOf = async (name) => (contract ? (await copies(name)).head : head(name));
+    const cpuBefore = cpuSnapshot();
+    const firstAppendAt = Date.now();
+    const appends = await appendAll((i, size) => appendBatch(source, i * size, size, (seq) => eventAt(seq, Date.now())), appendConcurrency);
+    const total = appends.requests * appends.size;
+    const heads = new Map();
+    await waitUntil(
+      async () => {
+        for (const name of receiving) if ((heads.get(name) ?? 0) < total) heads.set(name, await headOf(name));
+        return receiving.every((name) => heads.get(name) >= total);
+      },
+      { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((n) => `${n} ${heads.get(n) ?? 0}/${total}`).join(", ") },
+    );
+    const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
+    let lastAt = 0;
+    const latencies = [];
+    for (const name of receiving) {
+      if (contract) {
+        const held = await copies(name, true);
+        if (held.rows !== total || held.inOrder !== total) fail(`floor contract copy fan-out: ${name} holds ${held.rows} of ${total}, ${held.inOrder} in order`);
+        latencies.push(...held.latencies);
+        lastAt = Math.max(lastAt, held.latestAtMs);
+        continue;
+      }
+      const { events } = await readAll(name);
+      if (events.length !== total) fail(`floor copy fan-out: ${name} holds ${events.length} of ${total}`);
+      for (let i = 0; i < events.length; i++) {
+        if (events[i].copiedFrom !== i + 1) fail(`floor copy fan-out: ${name} #${i + 1} copied from ${events[i].copiedFrom} (order, gap or repeat)`);
+        const at = Date.parse(events[i].createdAt);
+        latencies.push(at - events[i].payload.sentAt);
+        lastAt = Math.max(lastAt, at);
+      }
+    }
+    return {
+      variant: contract ? `${consumers} copy floors with §7's rows` : `${consumers} copy floors (→ ${consumers} objects)`,
+      events: total,
+      deliveries: total * consumers,
+      duplicates: 0,
+      seconds: (lastAt - firstAppendAt) / 1000,
+      appendSeconds: appends.seconds,
+      latency: summary(latencies),
+      workerdCpu,
+      note: contract
+        ? "each copy with its provenance hop and run key; the receiver checks the stamp's fence row, inserts Tributary's events row (key under a unique index) and writes the fence row, one transaction a batch"
+        : "delivered = committed on the receiving object (its createdAt); batches of ≤ 1000, one transaction each",
+    };
+  }
+
   const handle = {
     label: "floor: bare JS Durable Object (same workerd)",
     url,
@@ -101,51 +173,8 @@ export async function startFloorPeer() {
         };
       },
 
-      async fanout({ consumers, waitSeconds, appendConcurrency, appendAll }) {
-        const source = fresh("fan-copy");
-        const receiving = Array.from({ length: consumers }, (_, k) => `${source}-to-s${k}`);
-        for (let k = 0; k < consumers; k++) {
-          const problem = await checkedFetch(`${base(source)}/subscribe`, { method: "POST", headers: jsonHeaders, body: JSON.stringify({ key: `s${k}`, copyTo: receiving[k] }) }, 201);
-          if (problem) fail(`floor fan-out subscribe: ${problem}`);
-        }
-        const cpuBefore = cpuSnapshot();
-        const firstAppendAt = Date.now();
-        const appends = await appendAll((i, size) => appendBatch(source, i * size, size, (seq) => eventAt(seq, Date.now())), appendConcurrency);
-        const total = appends.requests * appends.size;
-        const heads = new Map();
-        await waitUntil(
-          async () => {
-            for (const name of receiving) if ((heads.get(name) ?? 0) < total) heads.set(name, await head(name));
-            return receiving.every((name) => heads.get(name) >= total);
-          },
-          { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((n) => `${n} ${heads.get(n) ?? 0}/${total}`).join(", ") },
-        );
-        const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
-        let lastAt = 0;
-        const latencies = [];
-        for (const name of receiving) {
-          const { events } = await readAll(name);
-          if (events.length !== total) fail(`floor copy fan-out: ${name} holds ${events.length} of ${total}`);
-          for (let i = 0; i < events.length; i++) {
-            if (events[i].copiedFrom !== i + 1) fail(`floor copy fan-out: ${name} #${i + 1} copied from ${events[i].copiedFrom} (order, gap or repeat)`);
-            const at = Date.parse(events[i].createdAt);
-            latencies.push(at - events[i].payload.sentAt);
-            lastAt = Math.max(lastAt, at);
-          }
-        }
-        return [
-          {
-            variant: `${consumers} copy floors (→ ${consumers} objects)`,
-            events: total,
-            deliveries: total * consumers,
-            duplicates: 0,
-            seconds: (lastAt - firstAppendAt) / 1000,
-            appendSeconds: appends.seconds,
-            latency: summary(latencies),
-            workerdCpu,
-            note: "delivered = committed on the receiving object (its createdAt); batches of ≤ 1000, one transaction each",
-          },
-        ];
+      async fanout(options) {
+        return [await copyFanout(options, false), await copyFanout(options, true)];
       },
     },
   };
