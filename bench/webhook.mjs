@@ -28,6 +28,12 @@
 //    POSTs each event to this receiver (under /floor/), one key in order and
 //    ten keys at once within six connections, appended and measured exactly
 //    as (a) and (b); every key must receive every event once, in order;
+//  - the floor with §6, §9 and §13's writes (bench/floor/worker.mjs, a
+//    contract webhook): the same two scenarios, each send's in-flight
+//    deadline written first, a §9 body signed per Standard Webhooks (a
+//    sample verified with `standardwebhooks`), and after each answer the
+//    journal row, its prune and the cursor in one transaction: what any
+//    implementation that keeps those sections pays; Tributary ÷ it is an aim;
 //  - the machine's load average (os.loadavg) next to every figure.
 //
 // Settings (environment): BENCH_SECONDS (5, cap on each append phase and the
@@ -140,7 +146,7 @@ function record(path, arrivedAt, headers, raw) {
 /** The floor's keys: path → {key, count, last, duplicates, firstAt, lastAt, latencies}. */
 const floorReceivers = new Map();
 
-function recordFloor(path, arrivedAt, raw) {
+function recordFloor(path, arrivedAt, headers, raw) {
   totalRequests++;
   const receiver = floorReceivers.get(path);
   if (!receiver) return void problems.push(`floor: request to unknown path ${path}`);
@@ -151,7 +157,9 @@ function recordFloor(path, arrivedAt, raw) {
     return void problems.push(`${path}: floor body is not JSON: ${raw.slice(0, 200)}`);
   }
   const offset = body?.event?.offset;
-  if (body?.key !== receiver.key || !Number.isInteger(offset)) return void problems.push(`${path}: unexpected floor body ${raw.slice(0, 200)}`);
+  if ((body?.subscriptionKey ?? body?.key) !== receiver.key || !Number.isInteger(offset)) return void problems.push(`${path}: unexpected floor body ${raw.slice(0, 200)}`);
+  // A contract floor's deliveries are signed: keep a sample to verify after the run.
+  if (receiver.secret && receiver.signed.length < verifySample) receiver.signed.push({ raw, headers });
   if (offset <= receiver.last) return void receiver.duplicates++;
   if (offset !== receiver.last + 1) problems.push(`${path}: floor offset ${offset} after ${receiver.last} (gap or order)`);
   receiver.last = offset;
@@ -169,7 +177,7 @@ function startReceiver() {
     request.on("end", () => {
       response.writeHead(200, { "content-type": "text/plain" }).end("ok");
       if (request.method !== "POST") return void problems.push(`${request.method} ${request.url}: expected POST`);
-      if (request.url.startsWith("/floor/")) return recordFloor(request.url, arrivedAt, Buffer.concat(chunks).toString("utf8"));
+      if (request.url.startsWith("/floor/")) return recordFloor(request.url, arrivedAt, request.headers, Buffer.concat(chunks).toString("utf8"));
       record(request.url, arrivedAt, request.headers, Buffer.concat(chunks).toString("utf8"));
     });
     request.on("error", (error) => problems.push(`${request.url}: request error: ${error.message}`));
@@ -401,16 +409,20 @@ async function main() {
      * object, appended exactly as `sustained`; every key must receive every
      * event once, in order (the receiver checks), within the bounded wait.
      */
-    async function floorSustained(name, keys, label, connections = 6) {
+    async function floorSustained(name, keys, label, connections = 6, contract = false) {
       const base = `${url}/floor/stream/${name}`;
       const subs = keys.map((key) => {
         const path = `/floor/${name}/${key}`;
-        const receiver = { key, path, count: 0, last: 0, duplicates: 0, firstAt: null, lastAt: null, latencies: [] };
+        const receiver = { key, path, count: 0, last: 0, duplicates: 0, firstAt: null, lastAt: null, latencies: [], secret: null, signed: [] };
         floorReceivers.set(path, receiver);
         return receiver;
       });
       for (const sub of subs) {
-        const problem = await checkedFetch(`${base}/subscribe`, { method: "POST", body: JSON.stringify({ key: sub.key, webhook: `${receiverBase}${sub.path}`, connections }) }, 201);
+        const subscription = { key: sub.key, webhook: `${receiverBase}${sub.path}`, connections, ...(contract ? { contract: `/${name}` } : {}) };
+        const problem = await checkedFetch(`${base}/subscribe`, { method: "POST", body: JSON.stringify(subscription) }, 201, (text) => {
+          sub.secret = JSON.parse(text).secret ?? null;
+          return contract && !sub.secret ? "no signing secret" : null;
+        });
         if (problem) fail(`${label}: subscribe: ${problem}`);
       }
       const cpuBefore = cpuSnapshot();
@@ -435,6 +447,16 @@ async function main() {
       const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
       assertNoProblems(label);
       for (const r of subs) if (r.count !== events || r.last !== events) fail(`${label}: ${r.key} received ${r.count} (last offset ${r.last}) of ${events}`);
+      for (const r of subs) {
+        if (contract && r.signed.length === 0) fail(`${label}: ${r.key}: no signed delivery sampled`);
+        for (const { raw, headers } of r.signed) {
+          try {
+            new Webhook(r.secret).verify(raw, headers);
+          } catch (error) {
+            fail(`${label}: ${r.key}: a floor delivery's signature does not verify: ${error.message}`);
+          }
+        }
+      }
       const lastArrival = Math.max(...subs.map((r) => r.lastAt));
       const firstArrival = Math.min(...subs.map((r) => r.firstAt));
       const deliveries = events * keys.length;
@@ -472,6 +494,8 @@ async function main() {
     const floorSingle = await floorSustained("wh-1", SINGLE.keys, "floor: 1 key in order");
     const fanout = await sustained(FANOUT, `(b) ${FANOUT.keys.length} subscriptions`);
     const floorFanout = await floorSustained("wh-10", FANOUT.keys, `floor: ${FANOUT.keys.length} keys, 6 connections`);
+    const contractSingle = await floorSustained("wh-1-contract", SINGLE.keys, "floor with §6/§9/§13's writes: 1 key in order", 6, true);
+    const contractFanout = await floorSustained("wh-10-contract", FANOUT.keys, `floor with §6/§9/§13's writes: ${FANOUT.keys.length} keys, 6 connections`, 6, true);
     const floorUncappedRun = floorUncapped
       ? await floorSustained("wh-10-uncapped", FANOUT.keys, `floor: ${FANOUT.keys.length} keys, ${FANOUT.keys.length} in flight (no cap)`, FANOUT.keys.length)
       : null;
@@ -521,6 +545,8 @@ async function main() {
           [floorSingle, floorSingle],
           [fanout, floorFanout],
           [floorFanout, floorFanout],
+          [contractSingle, floorSingle],
+          [contractFanout, floorFanout],
           ...(floorUncappedRun ? [[floorUncappedRun, floorFanout]] : []),
         ].map(([s, f]) => [
           s.scenario ? `${s.label} (${s.scenario.stream})` : s.label,
@@ -548,7 +574,13 @@ async function main() {
         `append→delivery p50 / p99: 1 key ${fmt(floorSingle.latency.p50)} / ${fmt(floorSingle.latency.p99)} ms, ` +
         `${FANOUT.keys.length} keys ${fmt(floorFanout.latency.p50)} / ${fmt(floorFanout.latency.p99)} ms; duplicates ${floorSingle.duplicates + floorFanout.duplicates}`,
     );
-    for (const s of [single, fanout, floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])]) {
+    const cpuOf = (s) => s.workerdCpu / s.deliveries;
+    console.log(
+      `the floor with §6/§9/§13's writes ÷ the floor: deliveries/s 1 key ${fmt(contractSingle.rate / floorSingle.rate, 2)}, ${FANOUT.keys.length} keys ${fmt(contractFanout.rate / floorFanout.rate, 2)}; ` +
+        `workerd CPU a delivery 1 key ${fmt(cpuOf(contractSingle) / cpuOf(floorSingle), 2)}×, ${FANOUT.keys.length} keys ${fmt(cpuOf(contractFanout) / cpuOf(floorFanout), 2)}×; ` +
+        `Tributary's CPU a delivery ÷ it: 1 subscription ${fmt(cpuOf(single) / cpuOf(contractSingle), 2)}×, ${FANOUT.keys.length} ${fmt(cpuOf(fanout) / cpuOf(contractFanout), 2)}×`,
+    );
+    for (const s of [single, fanout, floorSingle, floorFanout, contractSingle, contractFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])]) {
       console.log(
         `${s.label}: appends took ${fmt(s.appends.seconds, 2)} s (${fmt(s.appends.requests)} × ${BATCH}, p50 ${fmt(s.appends.p50, 1)} ms); ` +
           `first → last delivery ${fmt(s.drainSeconds, 2)} s = ${fmt(s.deliveries / s.drainSeconds)} deliveries/s`,
@@ -559,6 +591,14 @@ async function main() {
     reportAim(
       `webhook deliveries/s, ${FANOUT.keys.length} subscriptions ÷ floor (${FANOUT.keys.length} keys, 6 connections)`,
       fanout.rate / floorFanout.rate,
+      ">=",
+      0.8,
+      "ratio in one run",
+    );
+    reportAim("webhook deliveries/s, 1 subscription ÷ the floor with §6/§9/§13's writes (1 key in order)", single.rate / contractSingle.rate, ">=", 0.8, "ratio in one run");
+    reportAim(
+      `webhook deliveries/s, ${FANOUT.keys.length} subscriptions ÷ the floor with §6/§9/§13's writes (${FANOUT.keys.length} keys, 6 connections)`,
+      fanout.rate / contractFanout.rate,
       ">=",
       0.8,
       "ratio in one run",
@@ -629,7 +669,7 @@ async function main() {
     );
     console.log("(card figures: one sample per delivery; completion = event commit → ack; p50/p99 over the last 1024 samples, count/max since the object started)");
 
-    const floorRuns = [floorSingle, floorFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])];
+    const floorRuns = [floorSingle, floorFanout, contractSingle, contractFanout, ...(floorUncappedRun ? [floorUncappedRun] : [])];
     const checked = single.signatures.checked + fanout.signatures.checked + lightSignatures.checked;
     console.log(
       `signatures: ${checked} sampled deliveries verified with standardwebhooks ((a) ${single.signatures.checked}, (b) ${fanout.signatures.checked}, ` +

@@ -34,6 +34,14 @@
 //   copyTo:  up to 1000 events per fetch to the receiving stream's object,
 //            which inserts them in one transaction; every receiver at once;
 //            the cursor written after each answer.
+//   webhook with `contract` (the floor of a webhook with the I/O §6, §9 and
+//            §13 ask of each delivery, no more): the send's in-flight deadline
+//            written first; the body in §9's shape (the source's coordinates,
+//            the delivery id, the event), signed per Standard Webhooks with
+//            the subscription's secret (returned by subscribe); after a 2xx,
+//            in one transaction, the journal row (offset, delivery id), the
+//            journal pruned to 1024 rows, the cursor moved and the deadline
+//            cleared.
 //   copyTo with `contract` (the floor of copy fan-out with the I/O §7 asks
 //            of a copy, no more): each copy carries its provenance hop and
 //            its run's idempotency key, as Tributary writes them; the
@@ -48,6 +56,9 @@ const PAGE = 1000;
 /** A contract copy's lifetime and generation (§7): one run for the whole bench. */
 const CONTRACT_CREATED_AT = "2026-01-01T00:00:00.000Z";
 const CONTRACT_GENERATION = 0;
+/** A contract webhook's send deadline (§6 in flight) and journal depth (§12, §13). */
+const CONTRACT_SEND_TIMEOUT_MS = 30_000;
+const CONTRACT_JOURNAL_DEPTH = 1024;
 /** Subrequests one alarm may make (the platform allows 1000 per invocation). */
 const ALARM_SUBREQUESTS = 900;
 /** Simultaneous outgoing connections per invocation on the platform. */
@@ -106,13 +117,15 @@ export class FloorStream {
     );
     this.sql.exec(
       "CREATE TABLE IF NOT EXISTS subs (key TEXT PRIMARY KEY, webhook TEXT, copy_to TEXT, connections INTEGER NOT NULL, cursor INTEGER NOT NULL, " +
-        "contract_path TEXT, contract_run TEXT)",
+        "contract_path TEXT, contract_run TEXT, in_flight_deadline_at_ms INTEGER)",
     );
     this.head = this.sql.exec("SELECT coalesce(max(seq), 0) AS head FROM events").one().head;
     this.subs = this.sql.exec(SELECT_SUBS).toArray();
     this.alarmArmed = false;
     /** The contract copies' head, once their tables exist (`contractTables`). */
     this.copyHead = null;
+    /** Each contract webhook's signing key, imported once: key → CryptoKey. */
+    this.signingKeys = new Map();
   }
 
   /** The tables of the contract copy path, made on first use: Tributary's `events` row and fence row (§7). */
@@ -127,6 +140,10 @@ export class FloorStream {
       "CREATE TABLE IF NOT EXISTS fences (source_path TEXT NOT NULL, subscription_key TEXT NOT NULL, stream_id TEXT NOT NULL, " +
         "stream_created_at TEXT NOT NULL, generation INTEGER NOT NULL, received INTEGER NOT NULL, last_received_at_ms INTEGER NOT NULL, " +
         "PRIMARY KEY (source_path, subscription_key)) WITHOUT ROWID",
+    );
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS journal (subscription_key TEXT NOT NULL, event_offset INTEGER NOT NULL, delivery_id TEXT NOT NULL, " +
+        "PRIMARY KEY (subscription_key, event_offset)) WITHOUT ROWID",
     );
     this.copyHead = this.sql.exec("SELECT coalesce(max(event_offset), 0) AS head FROM copies").one().head;
   }
@@ -303,7 +320,9 @@ export class FloorStream {
       run,
     );
     this.subs = this.sql.exec(SELECT_SUBS).toArray();
-    return json(`{"key":${JSON.stringify(key)},"cursor":${this.head}}`, 201);
+    if (run !== null) this.contractTables();
+    const secret = run === null ? "" : `,"secret":"whsec_${btoa(run)}"`;
+    return json(`{"key":${JSON.stringify(key)},"cursor":${this.head}${secret}}`, 201);
   }
 
   setCursor(sub, cursor) {
@@ -331,12 +350,13 @@ export class FloorStream {
         if (budget.left <= 0) return;
         budget.left--;
         await connections.acquire();
+        const contract = sub.contract_path === null ? null : await this.contractSend(sub, row);
         let status;
         try {
           const response = await fetch(sub.webhook, {
             method: "POST",
-            headers: { "content-type": "application/json" },
-            body: `{"key":${JSON.stringify(sub.key)},"event":${eventJson(row)}}`,
+            headers: contract?.headers ?? { "content-type": "application/json" },
+            body: contract?.body ?? `{"key":${JSON.stringify(sub.key)},"event":${eventJson(row)}}`,
           });
           await response.arrayBuffer();
           status = response.status;
@@ -346,9 +366,40 @@ export class FloorStream {
           connections.release();
         }
         if (status < 200 || status > 299) return; // retried by the next alarm
-        this.setCursor(sub, row.seq);
+        if (contract) this.contractDelivered(sub, row.seq, contract.id);
+        else this.setCursor(sub, row.seq);
       }
     }
+  }
+
+  /** A contract webhook's send of `row`: its in-flight deadline written, its §9 body and its Standard Webhooks headers. */
+  async contractSend(sub, row) {
+    this.sql.exec("UPDATE subs SET in_flight_deadline_at_ms = ? WHERE key = ?", Date.now() + CONTRACT_SEND_TIMEOUT_MS, sub.key);
+    let key = this.signingKeys.get(sub.key);
+    if (!key) {
+      key = await crypto.subtle.importKey("raw", new TextEncoder().encode(sub.contract_run), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      this.signingKeys.set(sub.key, key);
+    }
+    const id = `dlv_${sub.contract_run}${row.seq.toString(16).padStart(16, "0")}`.slice(0, 36);
+    const body =
+      `{"type":"event","projectId":"floor","path":${JSON.stringify(sub.contract_path)},"streamId":"${this.ctx.id.toString()}",` +
+      `"streamCreatedAt":"${CONTRACT_CREATED_AT}","subscriptionKey":${JSON.stringify(sub.key)},"cursorChangedAtSourceOffset":${CONTRACT_GENERATION},` +
+      `"deliveryId":"${id}","attempt":1,"event":${eventJson(row)}}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
+    const signature = btoa(String.fromCharCode(...new Uint8Array(mac)));
+    const headers = { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` };
+    return { id, body, headers };
+  }
+
+  /** A contract webhook's delivery of `offset` completed: journal row, prune, cursor, deadline cleared, one transaction. */
+  contractDelivered(sub, offset, id) {
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec("INSERT OR REPLACE INTO journal (subscription_key, event_offset, delivery_id) VALUES (?, ?, ?)", sub.key, offset, id);
+      if (offset > CONTRACT_JOURNAL_DEPTH) this.sql.exec("DELETE FROM journal WHERE subscription_key = ? AND event_offset <= ?", sub.key, offset - CONTRACT_JOURNAL_DEPTH);
+      this.sql.exec("UPDATE subs SET cursor = ?, in_flight_deadline_at_ms = NULL WHERE key = ?", offset, sub.key);
+    });
+    sub.cursor = offset;
   }
 
   /** A contract copy batch: the run's stamp, each copy with its provenance hop and key, as Tributary's source writes them (§7). */
