@@ -128,7 +128,7 @@ export class FloorStream {
     this.signingKeys = new Map();
   }
 
-  /** The tables of the contract copy path, made on first use: Tributary's `events` row and fence row (§7). */
+  /** The contract paths' tables, made on first use: a copy's `events` row and fence row (§7), a webhook's journal (§13). */
   contractTables() {
     if (this.copyHead !== null) return;
     this.sql.exec(

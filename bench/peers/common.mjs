@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { percentile } from "../lib.mjs";
+import { cpuSnapshot } from "../cpu.mjs";
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -238,4 +239,27 @@ export async function waitUntil(done, { seconds, everyMs = 10, describe }) {
     if (Date.now() > deadline) fail(`timed out after ${seconds}s: ${describe ? await describe() : ""}`);
     await sleep(everyMs);
   }
+}
+
+/**
+ * Copy fan-out's timed part, as each system in workerd runs it: the source's
+ * appends through `appendAll`, each batch sent by `append(first, size)`,
+ * then a bounded wait until every receiver's head (`headOf(name)`) reaches
+ * the total. Returns the appends, the total, when the first append was sent
+ * and workerd's CPU over both.
+ */
+export async function appendThenAwaitHeads({ receiving, headOf, append, appendAll, appendConcurrency, waitSeconds }) {
+  const cpuBefore = cpuSnapshot();
+  const firstAppendAt = Date.now();
+  const appends = await appendAll((i, size) => append(i * size, size), appendConcurrency);
+  const total = appends.requests * appends.size;
+  const heads = new Map();
+  await waitUntil(
+    async () => {
+      for (const name of receiving) if ((heads.get(name) ?? 0) < total) heads.set(name, await headOf(name));
+      return receiving.every((name) => heads.get(name) >= total);
+    },
+    { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((n) => `${n} ${heads.get(n) ?? 0}/${total}`).join(", ") },
+  );
+  return { appends, total, firstAppendAt, workerdCpu: cpuSnapshot().workerd - cpuBefore.workerd };
 }

@@ -11,8 +11,7 @@
 // (bench/live.mjs has the live floor).
 import { startTributary } from "../../tests/e2e/harness.mjs";
 import { checkedFetch } from "../lib.mjs";
-import { cpuSnapshot } from "../cpu.mjs";
-import { eventAt, fail, waitUntil, summary, trackDir, removeDir } from "./common.mjs";
+import { appendThenAwaitHeads, eventAt, fail, summary, trackDir, removeDir } from "./common.mjs";
 
 export const FLOOR_SYNC = "SQLite (WAL) commit per append, as Tributary (the same workerd, local)";
 const PAGE = 1000;
@@ -81,20 +80,14 @@ export async function startFloorPeer() {
       const problem = await checkedFetch(`${base(source)}/subscribe`, { method: "POST", headers: jsonHeaders, body: JSON.stringify(subscription) }, 201);
       if (problem) fail(`floor fan-out subscribe: ${problem}`);
     }
-    const headOf = async (name) => (contract ? (await copies(name)).head : head(name));
-    const cpuBefore = cpuSnapshot();
-    const firstAppendAt = Date.now();
-    const appends = await appendAll((i, size) => appendBatch(source, i * size, size, (seq) => eventAt(seq, Date.now())), appendConcurrency);
-    const total = appends.requests * appends.size;
-    const heads = new Map();
-    await waitUntil(
-      async () => {
-        for (const name of receiving) if ((heads.get(name) ?? 0) < total) heads.set(name, await headOf(name));
-        return receiving.every((name) => heads.get(name) >= total);
-      },
-      { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((n) => `${n} ${heads.get(n) ?? 0}/${total}`).join(", ") },
-    );
-    const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
+    const { appends, total, firstAppendAt, workerdCpu } = await appendThenAwaitHeads({
+      receiving,
+      headOf: async (name) => (contract ? (await copies(name)).head : head(name)),
+      append: (first, size) => appendBatch(source, first, size, (seq) => eventAt(seq, Date.now())),
+      appendAll,
+      appendConcurrency,
+      waitSeconds,
+    });
     let lastAt = 0;
     const latencies = [];
     for (const name of receiving) {

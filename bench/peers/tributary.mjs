@@ -9,8 +9,7 @@ import http from "node:http";
 import { execFileSync } from "node:child_process";
 import { startTributary, streamUrl, TOKEN } from "../../tests/e2e/harness.mjs";
 import { checkedFetch } from "../lib.mjs";
-import { cpuSnapshot } from "../cpu.mjs";
-import { eventAt, fail, readSse, waitUntil, summary, trackDir, removeDir } from "./common.mjs";
+import { appendThenAwaitHeads, eventAt, fail, readSse, waitUntil, summary, trackDir, removeDir } from "./common.mjs";
 
 export const TRIBUTARY_SYNC = "SQLite (WAL) commit per append, fsync of the WAL per commit (workerd, local)";
 
@@ -252,22 +251,14 @@ export async function startTributaryPeer() {
         for (let k = 0; k < keys.length; k++) {
           await configure(source, keys[k], { action: "copy-to-stream", receivingStreamPath: receiving[k], delivery: { start: "now", onFailingEvent: "halt" } });
         }
-        const cpuBefore = cpuSnapshot();
-        const firstAppendAt = Date.now();
-        const appends = await appendAll((i, size) => appendBatch(source, i * size, size, (seq) => eventAt(seq, Date.now())), appendConcurrency);
-        const total = appends.requests * appends.size;
-        const heads = new Map();
-        await waitUntil(
-          async () => {
-            for (const path of receiving) {
-              if ((heads.get(path) ?? 0) >= total) continue;
-              heads.set(path, (await getJson(streamUrl(path), true))?.head ?? 0);
-            }
-            return receiving.every((path) => heads.get(path) >= total);
-          },
-          { seconds: waitSeconds, everyMs: 20, describe: () => receiving.map((p) => `${p} ${heads.get(p) ?? 0}/${total}`).join(", ") },
-        );
-        const workerdCpu = cpuSnapshot().workerd - cpuBefore.workerd;
+        const { appends, total, firstAppendAt, workerdCpu } = await appendThenAwaitHeads({
+          receiving,
+          headOf: async (path) => (await getJson(streamUrl(path), true))?.head ?? 0,
+          append: (first, size) => appendBatch(source, first, size, (seq) => eventAt(seq, Date.now())),
+          appendAll,
+          appendConcurrency,
+          waitSeconds,
+        });
         let lastAt = 0;
         const latencies = [];
         let duplicates = 0;
