@@ -30,8 +30,9 @@
 //    as (a) and (b); every key must receive every event once, in order;
 //  - the floor with §6, §9 and §13's writes (bench/floor/worker.mjs, a
 //    contract webhook): the same two scenarios, each send's in-flight
-//    deadline written first, a §9 body signed per Standard Webhooks (a
-//    sample verified with `standardwebhooks`), and after each answer the
+//    deadline written first and a timer over its exchange (§6 rule 10), a
+//    §9 body signed per Standard Webhooks (a sample verified with
+//    `standardwebhooks`), and after each answer the
 //    journal row, its prune and the cursor in one transaction: what any
 //    implementation that keeps those sections pays; Tributary ÷ it is an aim;
 //  - the machine's load average (os.loadavg) next to every figure.

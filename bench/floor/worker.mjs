@@ -36,16 +36,19 @@
 //            the cursor written after each answer.
 //   webhook with `contract` (the floor of a webhook with the I/O §6, §9 and
 //            §13 ask of each delivery, no more): the send's in-flight deadline
-//            written first; the body in §9's shape (the source's coordinates,
-//            the delivery id, the event), signed per Standard Webhooks with
-//            the subscription's secret (returned by subscribe); after a 2xx,
+//            written first, and a timer over the whole exchange (§6 rule 10);
+//            the body in §9's shape (the source's coordinates, the delivery
+//            id, the event), signed per Standard Webhooks with the
+//            subscription's secret (returned by subscribe); after a 2xx,
 //            in one transaction, the journal row (offset, delivery id), the
 //            journal pruned to 1024 rows, the cursor moved and the deadline
 //            cleared.
-//   copyTo with `contract` (the floor of copy fan-out with the I/O §7 asks
-//            of a copy, no more): each copy carries its provenance hop and
-//            its run's idempotency key, as Tributary writes them; the
-//            receiving object, in one transaction, checks the batch's stamp
+//   copyTo with `contract` (the floor of copy fan-out with the I/O §6 and
+//            §7 ask of a copy batch, no more): the batch's in-flight deadline
+//            written first and a timer over the exchange, as any delivery;
+//            each copy carries its provenance hop and its run's idempotency
+//            key, as Tributary writes them; the receiving object, in one
+//            transaction, checks the batch's stamp
 //            against its fence row, inserts each copy as Tributary's
 //            `events` row (its key under a unique index: a redelivered copy
 //            inserts nothing) and writes the fence row once. Its tables are
@@ -351,18 +354,23 @@ export class FloorStream {
         budget.left--;
         await connections.acquire();
         const contract = sub.contract_path === null ? null : await this.contractSend(sub, row);
+        // A contract send has a deadline over the whole exchange (§6 rule 10).
+        const controller = contract ? new AbortController() : null;
+        const timer = contract ? setTimeout(() => controller.abort(), CONTRACT_SEND_TIMEOUT_MS) : null;
         let status;
         try {
           const response = await fetch(sub.webhook, {
             method: "POST",
             headers: contract?.headers ?? { "content-type": "application/json" },
             body: contract?.body ?? `{"key":${JSON.stringify(sub.key)},"event":${eventJson(row)}}`,
+            ...(controller ? { signal: controller.signal } : {}),
           });
           await response.arrayBuffer();
           status = response.status;
         } catch {
           status = 0;
         } finally {
+          if (timer !== null) clearTimeout(timer);
           connections.release();
         }
         if (status < 200 || status > 299) return; // retried by the next alarm
@@ -430,11 +438,33 @@ export class FloorStream {
       const rows = this.page(sub.cursor, PAGE);
       if (rows.length === 0) return;
       budget.left--;
-      const [route, body] = sub.contract_path === null ? ["ingest", plainCopies(rows)] : ["ingest-contract", this.contractCopies(sub, rows)];
-      const response = await stub.fetch(`https://floor/${route}`, { method: "POST", body });
-      await response.arrayBuffer();
-      if (response.status !== 200) return;
-      this.setCursor(sub, rows[rows.length - 1].seq);
+      if (sub.contract_path === null) {
+        const response = await stub.fetch("https://floor/ingest", { method: "POST", body: plainCopies(rows) });
+        await response.arrayBuffer();
+        if (response.status !== 200) return;
+        this.setCursor(sub, rows[rows.length - 1].seq);
+        continue;
+      }
+      // A contract batch, as any delivery (§6 rules 6 and 10): its in-flight
+      // deadline written first, a timer over the exchange, the deadline
+      // cleared with the cursor.
+      this.sql.exec("UPDATE subs SET in_flight_deadline_at_ms = ? WHERE key = ?", Date.now() + CONTRACT_SEND_TIMEOUT_MS, sub.key);
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), CONTRACT_SEND_TIMEOUT_MS);
+      let status;
+      try {
+        const response = await stub.fetch("https://floor/ingest-contract", { method: "POST", body: this.contractCopies(sub, rows), signal: controller.signal });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch {
+        status = 0;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (status !== 200) return;
+      const through = rows[rows.length - 1].seq;
+      this.sql.exec("UPDATE subs SET cursor = ?, in_flight_deadline_at_ms = NULL WHERE key = ?", through, sub.key);
+      sub.cursor = through;
     }
   }
 }

@@ -4,8 +4,9 @@
 // workload needs: single and batch appends (one transaction each), catch-up
 // (1000 rows a page, answered as JSON), and copy fan-out (from the source
 // object's alarm, one fetch of up to 1000 events per receiving object, which
-// inserts them in one transaction; then again with the I/O §7 asks of each
-// copy: its provenance hop and key, stored as Tributary's row under a unique
+// inserts them in one transaction; then again with the I/O §6 and §7 ask of
+// each copy batch: its in-flight mark and a timer over the exchange, each
+// copy's provenance hop and key, stored as Tributary's row under a unique
 // key index, the batch's stamp checked against a fence row that the batch
 // writes). No live or durability probe here
 // (bench/live.mjs has the live floor).
@@ -68,9 +69,10 @@ export async function startFloorPeer() {
 
   /**
    * Copy fan-out: `consumers` copy subscriptions of one source, the appends
-   * as every system's. `contract`: each copy carries its provenance and key
-   * and the receiver fences, inserts Tributary's row under its unique key and
-   * writes its fence row (bench/floor/worker.mjs, the contract copy path).
+   * as every system's. `contract`: each batch's in-flight mark and timer,
+   * each copy with its provenance and key, and the receiver fences, inserts
+   * Tributary's row under its unique key and writes its fence row
+   * (bench/floor/worker.mjs, the contract copy path).
    */
   async function copyFanout({ consumers, waitSeconds, appendConcurrency, appendAll }, contract) {
     const source = fresh(contract ? "fan-contract" : "fan-copy");
@@ -108,7 +110,7 @@ export async function startFloorPeer() {
       }
     }
     return {
-      variant: contract ? `${consumers} copy floors with §7's rows` : `${consumers} copy floors (→ ${consumers} objects)`,
+      variant: contract ? `${consumers} copy floors with §6/§7's writes` : `${consumers} copy floors (→ ${consumers} objects)`,
       events: total,
       deliveries: total * consumers,
       duplicates: 0,
@@ -117,7 +119,7 @@ export async function startFloorPeer() {
       latency: summary(latencies),
       workerdCpu,
       note: contract
-        ? "each copy with its provenance hop and run key; the receiver checks the stamp's fence row, inserts Tributary's events row (key under a unique index) and writes the fence row, one transaction a batch"
+        ? "each batch's in-flight mark and timer; each copy with its provenance hop and run key; the receiver checks the stamp's fence row, inserts Tributary's events row (key under a unique index) and writes the fence row, one transaction a batch"
         : "delivered = committed on the receiving object (its createdAt); batches of ≤ 1000, one transaction each",
     };
   }
