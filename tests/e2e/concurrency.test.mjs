@@ -163,6 +163,8 @@ test("§8 concurrency: a restart resends only the delivery that was in flight, n
     return { status: 200 };
   });
   await configureHook(path, "hook", hook, { concurrency: 4, timeoutMs: 30_000 });
+  // The cursor passes the configuration first, so the hung delivery starts right before events[0].
+  await caughtUp(path, "hook");
   const events = await api.batchOk(path, dataBatch(4));
   await eventually(
     async () => {

@@ -183,6 +183,8 @@ test("§6/§9: 500, 500, then 200 — three attempts under one webhook-id with a
   // The third attempt is held open until the card has been inspected.
   receiver.script(hook, { status: 500, body: "boom" }, { status: 500, body: "boom" }, { gate, status: 200 });
   await configureHook(path, "retry", hook);
+  // The cursor passes the configuration first, so the batch starts right before the event.
+  await api.caughtUp(path, "retry");
   const event = await api.appendOk(path, data(1));
 
   await receivedAtLeast(hook, 3);
