@@ -20,7 +20,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::limits::{MAX_API_TOKENS, MAX_PATH_BYTES};
 use serde_json::{json, Map, Value};
 
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq)]
 pub enum TokensError {
     #[error("API_TOKENS is not set")]
     Missing,

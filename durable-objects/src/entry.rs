@@ -6,7 +6,7 @@
 
 use crate::internal::incoming::Incoming;
 use crate::internal::object_call::{self, CallBody, ObjectCall};
-use crate::internal::{auth, request_body, responses};
+use crate::internal::{auth, browsers, request_body, responses};
 use tributary::auth_tokens::{Grant, Scope};
 use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
@@ -30,20 +30,35 @@ fn start() {
 
 #[event(fetch)]
 async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Response> {
-    let request = Incoming::new(request);
+    let mut request = Incoming::new(request);
     let origin = request.headers().get("origin").ok().flatten();
     // Parsed once for the whole request (a URL parse is a visible share of a
     // single append's CPU in wasm).
     let url = request.target();
     let api = url.as_ref().is_ok_and(|url| url.path().starts_with("/v1/"));
-    let response = match serve(request, &env, url).await {
-        Ok(response) => response,
-        Err(error) => responses::error(ErrorCode::Internal, &error.to_string())?,
-    };
     if !api {
-        return Ok(response);
+        return answer(request, &env, url).await;
     }
-    crate::internal::browsers::decorate(response, &env, origin.as_deref())
+    // §17 Browsers: every API answer carries the deployment's CORS headers,
+    // so a malformed setting refuses the request before it runs.
+    let settings = crate::internal::settings::of(&env);
+    let allowed = match &settings.cors {
+        Ok(allowed) => allowed,
+        Err(malformed) => {
+            request_body::drain(&mut request, BodyLimit::UNUSED).await;
+            return browsers::misconfigured(malformed);
+        }
+    };
+    let response = answer(request, &env, url).await?;
+    browsers::decorate(response, allowed, origin.as_deref())
+}
+
+/// [`serve`], an error answered as §2's 500 `internal`.
+async fn answer(request: Incoming, env: &Env, url: Result<Target>) -> Result<Response> {
+    match serve(request, env, url).await {
+        Ok(response) => Ok(response),
+        Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
+    }
 }
 
 /// Routes, then authenticates all but the bench baseline (§2; the console
@@ -52,7 +67,10 @@ async fn serve(mut request: Incoming, env: &Env, url: Result<Target>) -> Result<
     let env = env.clone();
     let url = url?;
     match public::parse(request.method().as_ref(), url.path()) {
-        PublicRoute::Preflight => crate::internal::browsers::preflight(&request.headers(), &env),
+        PublicRoute::Preflight => match &crate::internal::settings::of(&env).cors {
+            Ok(allowed) => browsers::preflight(&request.headers(), allowed),
+            Err(malformed) => browsers::misconfigured(malformed),
+        },
         PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name).await,
         PublicRoute::OpenApi => crate::openapi::serve(),
         PublicRoute::Console => match authenticate(&mut request, &env).await? {

@@ -363,6 +363,54 @@ for (const [what, tokens] of [
   });
 }
 
+/** Tributary on `dir` with `bindings` changed (a value of `undefined` removes the binding). */
+async function withBindings(dir, bindings, body) {
+  const options = workerOptions({ persistDir: dir });
+  for (const [name, value] of Object.entries(bindings)) {
+    if (value === undefined) delete options.bindings[name];
+    else options.bindings[name] = value;
+  }
+  const mf = new Miniflare(options);
+  try {
+    await body((await mf.ready).toString().replace(/\/$/, ""));
+  } finally {
+    await mf.dispose();
+  }
+}
+
+test("§17 Browsers: CORS_ALLOWED_ORIGINS malformed → every API request 500 misconfigured before it runs, preflights included; nothing is committed", async () => {
+  const dir = freshStateDir("tributary-e2e-edge-cors-");
+  const bearer = { authorization: `Bearer ${TOKEN}` };
+  try {
+    await withBindings(dir, { CORS_ALLOWED_ORIGINS: "https://ok.example, not an origin" }, async (url) => {
+      const requests = [
+        ["POST", "/v1/streams/cors-a/-/events", { ...bearer, "content-type": "application/json" }, '{"type":"a"}'],
+        ["PUT", "/v1/stream/cors-b", { ...bearer, "content-type": "application/json" }, '[{"x":1}]'],
+        ["GET", "/v1/streams/cors-a", bearer],
+        ["OPTIONS", "/v1/streams/cors-a/-/events", { origin: "https://ok.example", "access-control-request-method": "POST" }],
+      ];
+      for (const [method, path, headers, body] of requests) {
+        const response = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+        const answer = await json(response);
+        assert.equal(response.status, 500, `${method} ${path}: ${JSON.stringify(answer)}`);
+        assert.equal(answer.error.code, "misconfigured");
+        assert.match(answer.error.message, /CORS_ALLOWED_ORIGINS/);
+      }
+    });
+    // The same storage under a valid setting: neither write happened.
+    await withBindings(dir, { CORS_ALLOWED_ORIGINS: "https://ok.example" }, async (url) => {
+      for (const path of ["/v1/streams/cors-a", "/v1/stream/cors-b"]) {
+        const method = path.startsWith("/v1/stream/") ? "HEAD" : "GET";
+        const response = await fetch(`${url}${path}`, { method, headers: bearer, signal: AbortSignal.timeout(10_000) });
+        assert.equal(response.status, 404, `${method} ${path}: nothing was created`);
+        await response.arrayBuffer();
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("§2 §10: an empty bearer never matches, even with an empty token configured", async () => {
   await withTokens(JSON.stringify({ "": "project-empty", tok: "project-t" }), async (url) => {
     const get = (headers) => fetch(`${url}/v1/streams/a`, { headers, signal: AbortSignal.timeout(10_000) });

@@ -2,26 +2,28 @@
 //! `CORS_ALLOWED_ORIGINS` and the protocol's security headers on every API
 //! response, errors included; `OPTIONS` preflights answered without a token.
 
-use tributary::durable_streams::cors::AllowedOrigins;
+use tributary::durable_streams::cors::{AllowedOrigins, CorsError};
 use tributary::durable_streams::response::SECURITY_HEADERS;
 use tributary::error::{ApiError, ErrorCode};
-use worker::{Env, Response, Result};
+use worker::{Response, Result};
 
-/// The deployment's allowed origins; a malformed setting is an error.
-fn allowed(env: &Env) -> std::result::Result<AllowedOrigins, ApiError> {
-    let setting = env.var("CORS_ALLOWED_ORIGINS").ok().map(|value| value.to_string());
-    AllowedOrigins::parse(setting.as_deref())
-        .map_err(|error| ApiError::new(ErrorCode::Misconfigured, format!("CORS_ALLOWED_ORIGINS: {error}")))
+/// The 500 every request that needs the setting gets while
+/// `CORS_ALLOWED_ORIGINS` is malformed (§17), logged loudly each time.
+pub fn misconfigured(error: &CorsError) -> Result<Response> {
+    worker::console_error!(
+        "{}",
+        serde_json::json!({"event": "cors_misconfigured", "error": error.to_string()})
+    );
+    crate::internal::responses::api_error(ApiError::new(
+        ErrorCode::Misconfigured,
+        format!("{error}; every API request is refused until the deployment fixes it"),
+    ))
 }
 
 /// Adds CORS and the security headers to an API response.
-pub fn decorate(response: Response, env: &Env, origin: Option<&str>) -> Result<Response> {
-    let cors = match allowed(env) {
-        Ok(allowed) => allowed.response_headers(origin),
-        Err(misconfigured) => return crate::internal::responses::api_error(misconfigured),
-    };
+pub fn decorate(response: Response, allowed: &AllowedOrigins, origin: Option<&str>) -> Result<Response> {
     let headers = response.headers().clone();
-    for (name, value) in cors {
+    for (name, value) in allowed.response_headers(origin) {
         headers.set(name, &value)?;
     }
     for (name, value) in SECURITY_HEADERS {
@@ -34,14 +36,10 @@ pub fn decorate(response: Response, env: &Env, origin: Option<&str>) -> Result<R
 
 /// `OPTIONS` (a CORS preflight): 204 with the permissions when the origin
 /// is allowed, without them otherwise (the browser then refuses the call).
-pub fn preflight(headers: &worker::Headers, env: &Env) -> Result<Response> {
-    let origin = headers.get("origin")?;
-    let permissions = match allowed(env) {
-        Ok(allowed) => allowed.preflight_headers(origin.as_deref()),
-        Err(misconfigured) => return crate::internal::responses::api_error(misconfigured),
-    };
+pub fn preflight(request_headers: &worker::Headers, allowed: &AllowedOrigins) -> Result<Response> {
+    let origin = request_headers.get("origin")?;
     let headers = worker::Headers::new();
-    for (name, value) in permissions {
+    for (name, value) in allowed.preflight_headers(origin.as_deref()) {
         headers.set(name, &value)?;
     }
     Ok(Response::empty()?.with_status(204).with_headers(headers))

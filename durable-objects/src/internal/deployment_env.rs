@@ -6,7 +6,8 @@
 use tributary::deployment::Deployment;
 use worker::Env;
 
-fn text(env: &Env, name: &str) -> Option<String> {
+/// A setting's text: a secret, else a variable of that name.
+pub fn text(env: &Env, name: &str) -> Option<String> {
     env.secret(name)
         .map(|s| s.to_string())
         .or_else(|_| env.var(name).map(|v| v.to_string()))

@@ -10,3 +10,4 @@ pub mod incoming;
 pub mod object_call;
 pub mod request_body;
 pub mod responses;
+pub mod settings;
