@@ -308,20 +308,43 @@ test("§5: subscribe-from still derives its own subscribe-from: key on the sourc
 // §2: API_TOKENS
 // ---------------------------------------------------------------------------
 
+/** Tributary on `dir` with `bindings` changed (a value of `undefined` removes the binding). */
+async function withBindings(dir, bindings, body) {
+  const options = workerOptions({ persistDir: dir });
+  for (const [name, value] of Object.entries(bindings)) {
+    if (value === undefined) delete options.bindings[name];
+    else options.bindings[name] = value;
+  }
+  const mf = new Miniflare(options);
+  try {
+    await body((await mf.ready).toString().replace(/\/$/, ""));
+  } finally {
+    await mf.dispose();
+  }
+}
+
 /** A second Tributary whose API_TOKENS binding is `tokens` (undefined: unset). */
 async function withTokens(tokens, body) {
   const dir = freshStateDir("tributary-e2e-edge-tokens-");
-  const options = workerOptions({ persistDir: dir });
-  if (tokens === undefined) delete options.bindings.API_TOKENS;
-  else options.bindings.API_TOKENS = tokens;
-  const mf = new Miniflare(options);
   try {
-    const url = (await mf.ready).toString().replace(/\/$/, "");
-    await body(url);
+    await withBindings(dir, { API_TOKENS: tokens }, body);
   } finally {
-    await mf.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Each request is answered 500 `misconfigured`, its message naming `setting`; their answers. */
+async function expectMisconfigured(url, requests, setting) {
+  const answers = [];
+  for (const [method, path, headers, body] of requests) {
+    const response = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+    const answer = await json(response);
+    assert.equal(response.status, 500, `${method} ${path}: ${JSON.stringify(answer)}`);
+    assert.equal(answer.error.code, "misconfigured");
+    assert.match(answer.error.message, setting);
+    answers.push(answer);
+  }
+  return answers;
 }
 
 async function json(response) {
@@ -350,32 +373,12 @@ for (const [what, tokens] of [
         ["GET", "/v1/streams/a/-/live", { "sec-websocket-protocol": "bearer.tok" }],
         ["GET", "/v1/nothing", {}],
       ];
-      for (const [method, path, headers, body] of requests) {
-        const response = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
-        const answer = await json(response);
-        assert.equal(response.status, 500, `${method} ${path}: ${JSON.stringify(answer)}`);
-        assert.equal(answer.error.code, "misconfigured");
-        assert.match(answer.error.message, /API_TOKENS/);
+      for (const answer of await expectMisconfigured(url, requests, /API_TOKENS/)) {
         assert.doesNotMatch(answer.error.message, /tok=|project-a/, "the message names no token or project");
       }
     });
     await anotherStreamAnswers();
   });
-}
-
-/** Tributary on `dir` with `bindings` changed (a value of `undefined` removes the binding). */
-async function withBindings(dir, bindings, body) {
-  const options = workerOptions({ persistDir: dir });
-  for (const [name, value] of Object.entries(bindings)) {
-    if (value === undefined) delete options.bindings[name];
-    else options.bindings[name] = value;
-  }
-  const mf = new Miniflare(options);
-  try {
-    await body((await mf.ready).toString().replace(/\/$/, ""));
-  } finally {
-    await mf.dispose();
-  }
 }
 
 test("§17 Browsers: CORS_ALLOWED_ORIGINS malformed → every API request 500 misconfigured before it runs, preflights included; nothing is committed", async () => {
@@ -389,13 +392,7 @@ test("§17 Browsers: CORS_ALLOWED_ORIGINS malformed → every API request 500 mi
         ["GET", "/v1/streams/cors-a", bearer],
         ["OPTIONS", "/v1/streams/cors-a/-/events", { origin: "https://ok.example", "access-control-request-method": "POST" }],
       ];
-      for (const [method, path, headers, body] of requests) {
-        const response = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
-        const answer = await json(response);
-        assert.equal(response.status, 500, `${method} ${path}: ${JSON.stringify(answer)}`);
-        assert.equal(answer.error.code, "misconfigured");
-        assert.match(answer.error.message, /CORS_ALLOWED_ORIGINS/);
-      }
+      await expectMisconfigured(url, requests, /CORS_ALLOWED_ORIGINS/);
     });
     // The same storage under a valid setting: neither write happened.
     await withBindings(dir, { CORS_ALLOWED_ORIGINS: "https://ok.example" }, async (url) => {
