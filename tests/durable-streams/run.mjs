@@ -43,6 +43,7 @@ try {
 }
 
 console.log(`\n${summaryLine(server.label, result)}`);
+for (const name of result.skipped) console.log(`  not run (skipped by the suite itself): ${name}`);
 if (reference) {
   for (const f of result.failed) console.log(`  failed: ${f.name} — ${f.message}`);
   process.exit(result.failed.length ? 1 : 0);
