@@ -41,7 +41,8 @@ impl DurableObject for BenchBaseline {
 
 /// `POST /bench/baseline/{name}` → the baseline object named `name`.
 pub async fn route(mut request: Incoming, env: &Env, name: &str) -> Result<Response> {
-    let Ok(namespace) = env.durable_object("BENCH_BASELINE") else {
+    let Ok(namespace) = crate::internal::bindings::namespace(env, crate::internal::bindings::BENCH_BASELINE_BINDING)
+    else {
         return responses::error(ErrorCode::RouteNotFound, "no route for this URL");
     };
     let body = request.bytes().await?;

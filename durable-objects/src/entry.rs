@@ -17,7 +17,7 @@ use tributary::route::Target;
 use tributary::route::{Action, BodyLimit, Route, RouteError};
 use worker::{event, Context, Env, Method, Response, Result};
 
-use crate::internal::bindings::{object_name, STREAM_BINDING};
+use crate::internal::bindings::stream_stub;
 use tributary::route::internal::PROJECT_HEADER;
 use tributary::route::SECRETS_PREFIX;
 
@@ -405,9 +405,7 @@ async fn forward(
     let mut headers: Vec<(&str, &str)> = Vec::with_capacity(passed.len() + 1);
     headers.push((PROJECT_HEADER, project));
     headers.extend(passed.iter().map(|(name, value)| (*name, value.as_str())));
-    let stub = env
-        .durable_object(STREAM_BINDING)?
-        .get_by_name(&object_name(project, path))?;
+    let stub = stream_stub(env, project, path)?;
     let call = ObjectCall {
         method,
         headers: &headers,

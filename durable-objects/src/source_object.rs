@@ -11,7 +11,7 @@
 //! `PUT|GET|DELETE /v1/sources/{name}`, `GET /v1/sources`, forwarded to
 //! the internal routes of `tributary::route::internal`.
 
-use crate::internal::bindings::{object_name, SOURCE_BINDING, STREAM_BINDING};
+use crate::internal::bindings::{source_stub, stream_stub};
 use crate::internal::object_call::{self, CallBody, Object, ObjectCall};
 use crate::internal::responses;
 use crate::platform;
@@ -35,10 +35,7 @@ use tributary::source::{self, AppendAnswer, AppendCall, Directory, DirectoryChan
 use worker::{durable_object, DurableObject, Env, Headers, Method, Request, RequestInit, Response, Result, State};
 
 fn stub(env: &Env, project: &str, name: &str) -> Result<Object> {
-    Ok(env
-        .durable_object(SOURCE_BINDING)?
-        .get_by_name(&object_name(project, name))?
-        .into())
+    Ok(source_stub(env, project, name)?.into())
 }
 
 async fn internal(
@@ -396,10 +393,7 @@ impl SourceObject {
                 headers: &headers,
                 body: Some(CallBody::Text(&append.body)),
             };
-            let stream = self
-                .env
-                .durable_object(STREAM_BINDING)?
-                .get_by_name(&object_name(project, &append.stream))?;
+            let stream = stream_stub(&self.env, project, &append.stream)?;
             let answer = object_call::ask(stream, &Host::Stream.url(&append_url(&append.stream)), call).await?;
             let stream_id = answer.headers.get(source::lifetime::STREAM_ID_HEADER)?;
             Ok::<_, worker::Error>(AppendAnswer::Response {

@@ -11,7 +11,7 @@ pub mod processor;
 pub mod secrets;
 pub mod webhook;
 
-use crate::internal::bindings::{object_name, STREAM_BINDING};
+use crate::internal::bindings::stream_stub;
 use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::platform::timers::within;
 use std::cell::RefCell;
@@ -83,9 +83,7 @@ fn write_log_lines(plan: &DeliveryPlan) -> Outcome {
 async fn send_copy(env: &Env, project: &str, receiving: &str, plan: &DeliveryPlan) -> Result<Outcome> {
     let body = copy_batch_json(&plan.stamp, plan.events.iter().map(|event| &event.body))
         .map_err(|error| worker::Error::RustError(error.to_string()))?;
-    let stub = env
-        .durable_object(STREAM_BINDING)?
-        .get_by_name(&object_name(project, receiving))?;
+    let stub = stream_stub(env, project, receiving)?;
     let call = ObjectCall {
         method: Method::Post,
         headers: &[(PROJECT_HEADER, project), (PATH_HEADER, receiving)],

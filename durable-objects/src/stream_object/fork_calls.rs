@@ -7,7 +7,7 @@
 //! (event and JSON pages).
 
 use super::StreamObject;
-use crate::internal::bindings::{object_name, STREAM_BINDING};
+use crate::internal::bindings::stream_stub;
 use crate::internal::object_call::{self, Answer, CallBody, Object, ObjectCall};
 use crate::internal::responses;
 use crate::platform::sql_driver::DoSql;
@@ -49,10 +49,7 @@ struct ForkCallTo<'a> {
 
 impl<'a> ForkCallTo<'a> {
     fn new(env: &Env, project: &'a str, source: &'a str, call: &str) -> Result<Self> {
-        let object = env
-            .durable_object(STREAM_BINDING)?
-            .get_by_name(&object_name(project, source))?
-            .into();
+        let object = stream_stub(env, project, source)?.into();
         Ok(ForkCallTo {
             object,
             url: Host::Stream.url(&format!("{FORK_ROUTE}{call}")),
