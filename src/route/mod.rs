@@ -12,6 +12,7 @@
 //! - [`scope`]: the scope and prefix each route needs of a token (§2 Scopes).
 //! - [`Target`]: a request's path and query, read once from its URL.
 
+pub mod append_heads;
 mod body_limit;
 pub mod internal;
 pub mod public;

@@ -36,11 +36,12 @@
 //!   the copy carries the source's new events as it was configured to, and
 //!   writes nothing it would not have.
 
+use super::append_heads::{append_heads, EventHead};
 use super::public::{ApiRoute, SourceMethod};
 use super::stream::Action;
 use crate::auth_tokens::{Grant, Scope};
 use crate::error::{details, ApiFailure, ErrorCode};
-use crate::event::{ControlType, InputEvent, CONTROL_PREFIX};
+use crate::event::{ControlType, InputEvent};
 use crate::path::StreamPath;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -207,39 +208,19 @@ pub fn authorize(grant: &Grant, need: &Need) -> Result<(), ScopeError> {
     }
 }
 
-/// The events of an append body (one event or `{"events": [...]}`), or
-/// `None` when it does not parse (the stream then answers its 400).
-fn append_events(body: &[u8]) -> Option<Vec<Value>> {
-    let value = serde_json::from_slice::<Value>(body).ok()?;
-    match value {
-        Value::Object(mut batch) if batch.get("events").is_some_and(Value::is_array) => match batch.remove("events") {
-            Some(Value::Array(events)) => Some(events),
-            _ => None,
-        },
-        event => Some(vec![event]),
-    }
-}
-
-fn is_control(event: &Value) -> bool {
-    event
-        .get("type")
-        .and_then(Value::as_str)
-        .is_some_and(|kind| kind.starts_with(CONTROL_PREFIX))
-}
-
 /// The scopes an append body needs: `append` for data events, `manage` for
 /// control events, in that order. A body that does not parse needs
 /// `append` (the stream then answers its 400).
 pub fn append_needs(body: &[u8]) -> Vec<Scope> {
-    needs_of(&append_events(body).unwrap_or_default())
+    needs_of(&append_heads(body).unwrap_or_default())
 }
 
-fn needs_of(events: &[Value]) -> Vec<Scope> {
+fn needs_of(events: &[EventHead]) -> Vec<Scope> {
     let mut needs = Vec::with_capacity(2);
-    if events.is_empty() || events.iter().any(|event| !is_control(event)) {
+    if events.is_empty() || events.iter().any(|event| !event.control) {
         needs.push(Scope::Append);
     }
-    if events.iter().any(is_control) {
+    if events.iter().any(|event| event.control) {
         needs.push(Scope::Manage);
     }
     needs
@@ -259,22 +240,18 @@ pub fn copy_target(receiver: &Value) -> Option<&str> {
 
 /// The streams a `subscription-configured` in the body would copy into:
 /// a prefix token may not write outside its prefix through a copy.
-fn copy_targets(events: &[Value]) -> impl Iterator<Item = &str> {
-    let configured = ControlType::SubscriptionConfigured.as_str();
+fn copy_targets(events: &[EventHead]) -> impl Iterator<Item = &str> {
     events
         .iter()
-        .filter(move |event| event.get("type").and_then(Value::as_str) == Some(configured))
-        .filter_map(|event| event.pointer("/payload/receiver"))
+        .filter_map(|event| event.configured.as_ref()?.get("receiver"))
         .filter_map(copy_target)
 }
 
 /// Whether a `subscription-configured` in the body names a project secret (§9).
-fn names_a_secret(events: &[Value]) -> bool {
-    let configured = crate::event::ControlType::SubscriptionConfigured.as_str();
+fn names_a_secret(events: &[EventHead]) -> bool {
     events
         .iter()
-        .filter(|event| event.get("type").and_then(Value::as_str) == Some(configured))
-        .filter_map(|event| event.get("payload"))
+        .filter_map(|event| event.configured.as_ref())
         .filter_map(|payload| crate::subscription::Configuration::parse(payload).ok())
         .any(|configuration| !crate::secrets::references(&configuration.receiver).is_empty())
 }
@@ -283,7 +260,7 @@ fn names_a_secret(events: &[Value]) -> bool {
 /// every stream a configured copy would write under the prefix; a prefix
 /// token names no project secret.
 pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
-    let events = append_events(body).unwrap_or_default();
+    let events = append_heads(body).unwrap_or_default();
     needs_of(&events)
         .into_iter()
         .try_for_each(|scope| require(grant, scope))?;
