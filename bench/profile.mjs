@@ -14,6 +14,7 @@
 //   node bench/profile.mjs fanin [sources=1000] [rounds=1]   (20-event appends to each source copying into one target, as bench/fanin.mjs)
 //   node bench/profile.mjs baseline [requests=2000]   (one INSERT per request: the Rust BenchBaseline behind the same entry)
 //   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
+//   node bench/profile.mjs batch [requests=2000] [keyed]   (100-event batches; `keyed`: each event with an idempotencyKey)
 //   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
 //                                                               `readers` WebSocket readers acking every 64 KiB, as bench/live.mjs)
 //
@@ -212,9 +213,10 @@ async function main() {
       if (r.status !== 201 && r.status !== 200) throw new Error(`append ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     };
     /** `requests` appends of `batch` events each, 8 in flight. */
-    const appendRequests = (requests, batch) =>
+    const appendRequests = (requests, batch, keyed = false) =>
       inFlight(requests, async (i) => {
-        const r = await append(Array.from({ length: batch }, (_, k) => ({ type: "data", payload: { n: i + 1, k } })));
+        const event = (k) => ({ type: "data", payload: { n: i + 1, k }, ...(keyed ? { idempotencyKey: `k-${i}-${k}` } : {}) });
+        const r = await append(Array.from({ length: batch }, (_, k) => event(k)));
         if (r.status !== 201) throw new Error(`append ${r.status}`);
       });
     let expected = 0;
@@ -372,12 +374,12 @@ async function main() {
     } else {
       const requests = Number(a ?? 2000);
       expected = requests;
-      const batch = scenario === "retention" ? 100 : 1;
+      const batch = scenario === "retention" || scenario === "batch" ? 100 : 1;
       if (scenario === "retention") {
         await appendOk([{ type: "events.iterate.com/stream/retention-configured", payload: { maxEvents: 1000 } }]);
       }
       work = async () => {
-        await appendRequests(requests, batch);
+        await appendRequests(requests, batch, scenario === "batch" && b === "keyed");
       };
     }
     console.error("profiling");

@@ -11,6 +11,7 @@
 //! key itself — never pass through it.
 
 use crate::error::{details, ApiFailure, ErrorCode};
+use crate::route::append_heads::AppendReading;
 use serde_json::{json, Map, Value};
 
 /// Every prefix the engine builds keys with, and where.
@@ -71,8 +72,8 @@ impl ApiFailure for ReservedKeyError {
     }
 }
 
-fn check_event(event: &Value, index: Option<usize>) -> Result<(), ReservedKeyError> {
-    let Some(key) = event.get("idempotencyKey").and_then(Value::as_str) else {
+fn check_key(key: Option<&str>, index: Option<usize>) -> Result<(), ReservedKeyError> {
+    let Some(key) = key else {
         return Ok(());
     };
     match is_reserved(key) {
@@ -89,21 +90,24 @@ fn check_event(event: &Value, index: Option<usize>) -> Result<(), ReservedKeyErr
 /// whose events carries a reserved key. A body that is not JSON passes: the
 /// stream answers it with its own 400. Both readings of the body are checked
 /// (the event itself, and each element of an `events` array), so no shape
-/// the stream accepts escapes; the JSON is parsed the way the stream parses
-/// it (a repeated field keeps its last value in both).
+/// the stream accepts escapes; the JSON is read the way the stream parses
+/// it (a repeated field keeps its last value in both), each event's key
+/// without building the rest of it (`route::append_heads`).
 pub fn check_public_append(body: &[u8]) -> Result<(), ReservedKeyError> {
     if !crate::json_limits::may_contain(body, b"idempotencyKey") {
         return Ok(());
     }
-    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+    check_reading(AppendReading::read(body).as_ref())
+}
+
+/// [`check_public_append`] of a body the entry has read (`None`: not JSON).
+pub fn check_reading(reading: Option<&AppendReading>) -> Result<(), ReservedKeyError> {
+    let Some(reading) = reading else {
         return Ok(());
     };
-    if let Some(events) = value.get("events").and_then(Value::as_array) {
-        // Bounded by the body, which is bounded by the append cap (§12).
-        for (index, event) in events.iter().enumerate() {
-            check_event(event, Some(index))?;
-        }
-        return check_event(&value, None);
+    // Bounded by the body, which is bounded by the append cap (§12).
+    for (index, event) in reading.batch.iter().flatten().enumerate() {
+        check_key(event.idempotency_key.as_deref(), Some(index))?;
     }
-    check_event(&value, None)
+    check_key(reading.whole.idempotency_key.as_deref(), None)
 }

@@ -10,40 +10,49 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
-use tributary::route::append_heads::{append_heads, EventHead};
+use std::borrow::Cow;
+use tributary::auth_tokens::Scope;
+use tributary::reserved_keys::{check_public_append, is_reserved, ReservedKeyError};
+use tributary::route::append_heads::{AppendReading, EventHead};
+use tributary::route::scope;
 
 const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
 const REMOVED: &str = "events.iterate.com/stream/subscription-removed";
 
-/// The reading the entry did before: the whole body as a `Value`.
-fn reference(body: &[u8]) -> Option<Vec<EventHead>> {
-    let value = serde_json::from_slice::<Value>(body).ok()?;
-    let events = match value {
-        Value::Object(mut batch) if batch.get("events").is_some_and(Value::is_array) => match batch.remove("events") {
-            Some(Value::Array(events)) => events,
-            _ => unreachable!(),
+/// One event as the whole-body reading saw it.
+fn head_of(event: &Value) -> EventHead<'static> {
+    let kind = event.get("type").and_then(Value::as_str);
+    EventHead {
+        control: kind.is_some_and(|kind| kind.starts_with("events.iterate.com/stream/")),
+        configured: match kind {
+            Some(CONFIGURED) => event.get("payload").cloned(),
+            _ => None,
         },
-        event => vec![event],
-    };
-    Some(
-        events
-            .iter()
-            .map(|event| {
-                let kind = event.get("type").and_then(Value::as_str);
-                EventHead {
-                    control: kind.is_some_and(|kind| kind.starts_with("events.iterate.com/stream/")),
-                    configured: match kind {
-                        Some(CONFIGURED) => event.get("payload").cloned(),
-                        _ => None,
-                    },
-                }
-            })
-            .collect(),
-    )
+        idempotency_key: event
+            .get("idempotencyKey")
+            .and_then(Value::as_str)
+            .map(|key| Cow::Owned(key.to_owned())),
+    }
+}
+
+/// The reading the entry did before: the whole body as a `Value`.
+fn reference(body: &[u8]) -> Option<AppendReading<'static>> {
+    let value = serde_json::from_slice::<Value>(body).ok()?;
+    Some(AppendReading {
+        whole: head_of(&value),
+        batch: value
+            .get("events")
+            .and_then(Value::as_array)
+            .map(|events| events.iter().map(head_of).collect()),
+    })
 }
 
 fn agrees(body: &str) {
-    assert_eq!(append_heads(body.as_bytes()), reference(body.as_bytes()), "{body}");
+    assert_eq!(
+        AppendReading::read(body.as_bytes()),
+        reference(body.as_bytes()),
+        "{body}"
+    );
 }
 
 #[test]
@@ -75,6 +84,11 @@ fn s2_hostile_bodies_read_as_the_whole_body_reads() {
         // Non-object events inside a batch, and a batch inside an event.
         r#"{"events": [1, "s", null, true, [], [{"type": "events.iterate.com/stream/x"}]]}"#,
         r#"{"events": [{"events": [{"type": "events.iterate.com/stream/x"}]}]}"#,
+        // Idempotency keys: repeated, escaped, not a string, on the batch itself.
+        r#"{"type": "a", "idempotencyKey": "copy:1", "idempotencyKey": "mine"}"#,
+        r#"{"type": "a", "idempotencyKey": "mine", "idempotency\u004bey": "copy:1"}"#,
+        r#"{"type": "a", "idempotencyKey": {"k": "copy:1"}}"#,
+        r#"{"idempotencyKey": "evm:1", "events": [{"type": "a", "idempotencyKey": "k"}]}"#,
         "  \n {\"events\" : [ {\"type\" : \"a\" } ] } \t",
         // Not JSON after a valid prefix; a number `Value` refuses where it is read.
         r#"{"type": "a"} {"type": "events.iterate.com/stream/x"}"#,
@@ -110,11 +124,10 @@ fn s2_hostile_bodies_read_as_the_whole_body_reads() {
 fn s2_a_body_value_refuses_needs_at_least_what_it_would() {
     let body = r#"{"events": [{"type": "a", "payload": 1e999}, {"type": "events.iterate.com/stream/x"}]}"#;
     assert_eq!(reference(body.as_bytes()), None);
-    let heads = append_heads(body.as_bytes()).unwrap();
-    assert_eq!(
-        heads.iter().map(|head| head.control).collect::<Vec<_>>(),
-        vec![false, true]
-    );
+    let reading = AppendReading::read(body.as_bytes()).unwrap();
+    let controls: Vec<bool> = reading.events().iter().map(|head| head.control).collect();
+    assert_eq!(controls, vec![false, true]);
+    assert_eq!(scope::append_needs(body.as_bytes()), vec![Scope::Append, Scope::Manage]);
 }
 
 /// One JSON value of a few shapes an event may be built from.
@@ -128,6 +141,8 @@ fn leaf() -> impl Strategy<Value = String> {
         Just(format!(r#""{REMOVED}""#)),
         Just(r#"{"action": "copy-to-stream", "receivingStreamPath": "/o/p"}"#.to_owned()),
         Just("[]".to_owned()),
+        Just(r#""copy:0123""#.to_owned()),
+        Just(r#""evm:1:2""#.to_owned()),
     ]
 }
 
@@ -141,6 +156,8 @@ fn key() -> impl Strategy<Value = &'static str> {
         Just("events"),
         Just("receiver"),
         Just("metadata"),
+        Just("idempotencyKey"),
+        Just("idempotency\\u004bey"),
     ]
 }
 
@@ -167,6 +184,58 @@ fn object(depth: u32) -> BoxedStrategy<String> {
         .boxed()
 }
 
+/// The reserved-key check as it read the whole body before (`reserved_keys`).
+fn reserved_reference(body: &[u8]) -> Result<(), ReservedKeyError> {
+    if !tributary::json_limits::may_contain(body, b"idempotencyKey") {
+        return Ok(());
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(body) else {
+        return Ok(());
+    };
+    let check = |event: &Value, index| match event.get("idempotencyKey").and_then(Value::as_str) {
+        Some(key) => match is_reserved(key) {
+            Some(prefix) => Err(ReservedKeyError {
+                index,
+                key: key.to_owned(),
+                prefix,
+            }),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    };
+    for (index, event) in value
+        .get("events")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        check(event, Some(index))?;
+    }
+    check(&value, None)
+}
+
+#[test]
+fn s3_reserved_keys_are_found_as_the_whole_body_finds_them() {
+    for body in [
+        r#"{"type": "a", "idempotencyKey": "copy:1"}"#,
+        r#"{"events": [{"type": "a"}, {"type": "a", "idempotencyKey": "trimmed:k"}]}"#,
+        r#"{"idempotencyKey": "evm:1", "events": [{"type": "a", "idempotencyKey": "k"}]}"#,
+        r#"{"idempotencyKey": "evm:1", "events": [{"type": "a", "idempotencyKey": "skipped:k"}]}"#,
+        r#"{"type": "a", "idempotencyKey": "copy:1", "idempotencyKey": "mine"}"#,
+        r#"{"type": "a", "idempotencyKey": "mine", "idempotency\u004bey": "copy:1"}"#,
+        r#"{"type": "a", "idempotencyKey": "mine"}"#,
+        r#"{"type": "a", "idempotencyKey": "copy:1"#,
+    ] {
+        assert_eq!(
+            check_public_append(body.as_bytes()),
+            reserved_reference(body.as_bytes()),
+            "{body}"
+        );
+    }
+    assert!(check_public_append(br#"{"events": [{"type": "a", "idempotencyKey": "copy:1"}]}"#).is_err());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -176,6 +245,7 @@ proptest! {
         proptest::collection::vec(prop_oneof![object(2), leaf()], 0..6)
             .prop_map(|events| format!(r#"{{"events": [{}]}}"#, events.join(", "))),
     ]) {
-        prop_assert_eq!(append_heads(body.as_bytes()), reference(body.as_bytes()), "{}", body);
+        prop_assert_eq!(AppendReading::read(body.as_bytes()), reference(body.as_bytes()), "{}", body);
+        prop_assert_eq!(check_public_append(body.as_bytes()), reserved_reference(body.as_bytes()), "{}", body);
     }
 }

@@ -10,6 +10,7 @@ use crate::internal::{auth, browsers, request_body, responses};
 use tributary::auth_tokens::{Grant, Scope};
 use tributary::error::{ApiError, ErrorCode};
 use tributary::path::StreamPath;
+use tributary::route::append_heads::AppendReading;
 use tributary::route::internal::{Host, CATALOG_ROUTE};
 use tributary::route::public::{self, ApiRoute, PublicRoute};
 use tributary::route::scope::{self, CatalogView};
@@ -293,8 +294,13 @@ async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, r
     let mut passed = match route.action {
         Action::SubscribeFrom => return subscribe_from(env, grant, &route.path, &body).await,
         Action::Append => {
-            if let Err(forbidden) = scope::authorize_append(grant, &body) {
+            // Read once for the scopes and the key namespace (§2, §3 rule 4).
+            let reading = AppendReading::read(&body);
+            if let Err(forbidden) = scope::authorize_reading(grant, reading.as_ref()) {
                 return responses::api_error(forbidden);
+            }
+            if let Err(reserved) = tributary::reserved_keys::check_reading(reading.as_ref()) {
+                return responses::api_error(reserved);
             }
             if let Some(refused) = check_append(env, project, &body).await? {
                 return Ok(refused);
@@ -343,13 +349,10 @@ async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, r
     .await
 }
 
-/// An append is refused before it reaches the stream when it uses the
-/// engine's key namespace (§3 rule 4), names an unknown processor or a
-/// secret the project does not hold or cannot use (§9).
+/// An append is refused before it reaches the stream when it names an
+/// unknown processor or a secret the project does not hold or cannot use
+/// (§9).
 async fn check_append(env: &Env, project: &str, body: &[u8]) -> Result<Option<Response>> {
-    if let Err(reserved) = tributary::reserved_keys::check_public_append(body) {
-        return responses::api_error(reserved).map(Some);
-    }
     if let Some(refused) = unknown_processors(env, project, body).await? {
         return Ok(Some(refused));
     }

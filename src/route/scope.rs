@@ -36,7 +36,7 @@
 //!   the copy carries the source's new events as it was configured to, and
 //!   writes nothing it would not have.
 
-use super::append_heads::{append_heads, EventHead};
+use super::append_heads::{AppendReading, EventHead};
 use super::public::{ApiRoute, SourceMethod};
 use super::stream::Action;
 use crate::auth_tokens::{Grant, Scope};
@@ -212,7 +212,7 @@ pub fn authorize(grant: &Grant, need: &Need) -> Result<(), ScopeError> {
 /// control events, in that order. A body that does not parse needs
 /// `append` (the stream then answers its 400).
 pub fn append_needs(body: &[u8]) -> Vec<Scope> {
-    needs_of(&append_heads(body).unwrap_or_default())
+    needs_of(AppendReading::read(body).as_ref().map_or(&[], AppendReading::events))
 }
 
 fn needs_of(events: &[EventHead]) -> Vec<Scope> {
@@ -240,7 +240,7 @@ pub fn copy_target(receiver: &Value) -> Option<&str> {
 
 /// The streams a `subscription-configured` in the body would copy into:
 /// a prefix token may not write outside its prefix through a copy.
-fn copy_targets(events: &[EventHead]) -> impl Iterator<Item = &str> {
+fn copy_targets<'a>(events: &'a [EventHead<'_>]) -> impl Iterator<Item = &'a str> {
     events
         .iter()
         .filter_map(|event| event.configured.as_ref()?.get("receiver"))
@@ -260,16 +260,21 @@ fn names_a_secret(events: &[EventHead]) -> bool {
 /// every stream a configured copy would write under the prefix; a prefix
 /// token names no project secret.
 pub fn authorize_append(grant: &Grant, body: &[u8]) -> Result<(), ScopeError> {
-    let events = append_heads(body).unwrap_or_default();
-    needs_of(&events)
+    authorize_reading(grant, AppendReading::read(body).as_ref())
+}
+
+/// [`authorize_append`] of a body the entry has read (`None`: not JSON).
+pub fn authorize_reading(grant: &Grant, reading: Option<&AppendReading>) -> Result<(), ScopeError> {
+    let events = reading.map_or(&[][..], AppendReading::events);
+    needs_of(events)
         .into_iter()
         .try_for_each(|scope| require(grant, scope))?;
-    if let Some(prefix) = grant.prefix().filter(|_| names_a_secret(&events)) {
+    if let Some(prefix) = grant.prefix().filter(|_| names_a_secret(events)) {
         return Err(ScopeError::ProjectWide {
             prefix: prefix.to_owned(),
         });
     }
-    let within = copy_targets(&events).try_for_each(|target| copy_within(grant.prefix(), target));
+    let within = copy_targets(events).try_for_each(|target| copy_within(grant.prefix(), target));
     within
 }
 
