@@ -333,6 +333,53 @@ test("CORS: a preflight from an allowed origin is answered without a token, anot
   assert.equal(missing.headers.get("access-control-allow-origin"), ORIGIN, "refusals are readable by the page too");
 });
 
+test("CORS on the native face: the stream object's answers and the router's own refusals carry the grant and the security headers; a stranger's origin gets no grant", async () => {
+  const url = `${t.url}/v1/streams/${fresh("cors-native")}`;
+  const call = async (method, suffix, { body, origin = ORIGIN, headers = {} } = {}) => {
+    const response = await fetch(`${url}${suffix}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, origin, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text };
+  };
+  const granted = (answer, what) => {
+    assert.equal(answer.headers.get("access-control-allow-origin"), ORIGIN, what);
+    assert.match(answer.headers.get("access-control-expose-headers") ?? "", /etag/i, what);
+    assert.match(answer.headers.get("vary") ?? "", /Origin/i, what);
+    assert.equal(answer.headers.get("x-content-type-options"), "nosniff", what);
+    assert.equal(answer.headers.get("cross-origin-resource-policy"), "cross-origin", what);
+  };
+  const appended = await call("POST", "/-/events", { body: { type: "a", payload: { n: 1 } } });
+  assert.equal(appended.status, 201, appended.text);
+  granted(appended, "an append the stream object answered");
+  const read = await call("GET", "/-/events?after=0");
+  assert.equal(read.status, 200, read.text);
+  granted(read, "a read");
+  const tooFar = await call("GET", "/-/events/99");
+  assert.equal(tooFar.status, 404, tooFar.text);
+  granted(tooFar, "the stream object's own refusal");
+  const malformed = await call("POST", "/-/events", { body: "{\"type\": " });
+  assert.equal(malformed.status, 400, malformed.text);
+  granted(malformed, "a body the stream object refused");
+  const sse = await fetch(`${url}/-/live?after=0`, { headers: { authorization: `Bearer ${TOKEN}`, origin: ORIGIN, accept: "text/event-stream" }, signal: AbortSignal.timeout(10_000) });
+  assert.equal(sse.status, 200);
+  granted(sse, "a live answer");
+  await sse.body.cancel();
+  const reserved = await call("POST", "/-/events", { body: { type: "a", idempotencyKey: "copy:1" } });
+  assert.equal(reserved.status, 403, reserved.text);
+  granted(reserved, "the router's own refusal");
+  const stranger = await call("POST", "/-/events", { body: { type: "a" }, origin: "https://evil.example" });
+  assert.equal(stranger.status, 201, stranger.text);
+  assert.equal(stranger.headers.get("access-control-allow-origin"), null, "no grant for another origin");
+  assert.equal(stranger.headers.get("x-content-type-options"), "nosniff");
+  // Internal headers never reach the caller.
+  for (const answer of [appended, read, stranger]) {
+    for (const [name] of answer.headers) assert.ok(!name.startsWith("x-tributary-"), `${name} leaked`);
+  }
+});
+
 test("tokens and scopes: no token is 401, a read token may read but not write, another project's token sees nothing", async () => {
   const path = await textStream("scopes");
   const anonymous = await ds("GET", path, { token: null });

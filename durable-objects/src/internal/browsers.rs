@@ -5,6 +5,7 @@
 use tributary::durable_streams::cors::{AllowedOrigins, CorsError};
 use tributary::durable_streams::response::SECURITY_HEADERS;
 use tributary::error::{ApiError, ErrorCode};
+use tributary::route::internal::STREAM_ID_HEADER;
 use worker::{Response, Result};
 
 /// The 500 every request that needs the setting gets while
@@ -20,9 +21,12 @@ pub fn misconfigured(error: &CorsError) -> Result<Response> {
     ))
 }
 
-/// Adds CORS and the security headers to an API response.
+/// Adds CORS and the security headers to an API response, and takes off
+/// the one answer header only Tributary's own callers read (a stream's
+/// lifetime, which its append answers a source with, §15).
 pub fn decorate(response: Response, allowed: &AllowedOrigins, origin: Option<&str>) -> Result<Response> {
     let headers = response.headers().clone();
+    headers.delete(STREAM_ID_HEADER)?;
     for (name, value) in allowed.response_headers(origin) {
         headers.set(name, &value)?;
     }
