@@ -250,7 +250,7 @@ impl<'de> Visitor<'de> for BatchVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut heads = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut heads = Vec::new();
         // As many elements as the size-bounded body holds.
         while let Some(event) = seq.next_element::<Fields<'de, Skipped>>()? {
             heads.push(event.head());
