@@ -53,25 +53,35 @@ impl<S: Storage> Stream<S> {
                 inserted += 1;
             }
         }
-        let mut rows = match known_rows {
+        let rows = match known_rows {
             Some(rows) => rows.saturating_add(inserted),
             None => self.journal_summary(key).0,
         };
-        // The oldest `rows - depth` go, read by stepping over only those
-        // rows (never over the whole depth).
-        let mut pruned_through = 0;
-        if rows > depth {
-            let prune = "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset IN \
-                         (SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
-                         ORDER BY event_offset LIMIT +?) RETURNING event_offset";
-            let deleted = self.write_beside_runtime_rows(prune, &[key.into(), key.into(), (rows - depth).into()])?;
-            for row in &deleted {
-                let offset = Columns { query: prune, row }.int(0)?.max(0) as u64;
-                pruned_through = pruned_through.max(offset);
-            }
-            rows = rows.saturating_sub(deleted.len() as u64);
+        if rows <= depth {
+            return Ok(JournalCount {
+                rows,
+                pruned_through: 0,
+            });
         }
-        Ok(JournalCount { rows, pruned_through })
+        self.journal_prune(key, rows, rows - depth)
+    }
+
+    /// Deletes the oldest `excess` of `key`'s `rows` journal rows, read by
+    /// stepping over only those rows (never over the whole depth).
+    fn journal_prune(&self, key: &str, rows: u64, excess: u64) -> Result<JournalCount, StorageError> {
+        let prune = "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset IN \
+                     (SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
+                     ORDER BY event_offset LIMIT +?) RETURNING event_offset";
+        let deleted = self.write_beside_runtime_rows(prune, &[key.into(), key.into(), excess.into()])?;
+        let mut pruned_through = 0;
+        for row in &deleted {
+            let offset = Columns { query: prune, row }.int(0)?.max(0) as u64;
+            pruned_through = pruned_through.max(offset);
+        }
+        Ok(JournalCount {
+            rows: rows.saturating_sub(deleted.len() as u64),
+            pruned_through,
+        })
     }
 
     /// Records `count` in `key`'s runtime row (for a caller with no statement
