@@ -5,6 +5,7 @@
 //   node bench/profile.mjs webhook [subs=10] [events=1000]
 //   node bench/profile.mjs floor-webhook [subs=1] [events=1000] | floor-fanout [subs=10] [events=2000]
 //                                     (the same on the platform floor, bench/floor/worker.mjs: its isolate profiled)
+//                                     PROFILE_CONTRACT=1: the floor that does the contract's writes (§6, §7, §9, §13)
 //   node bench/profile.mjs copy [events=2000]
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
@@ -231,7 +232,8 @@ async function main() {
         return r.json();
       };
       for (let i = 0; i < subs; i++) {
-        await floorCall(`${base}/subscribe`, scenario === "webhook" ? { key: `k${i}`, webhook: `${receiverBase}/r${i}` } : { key: `k${i}`, copyTo: `profile-target-${i}` });
+        const contract = process.env.PROFILE_CONTRACT ? { contract: "/profile/s" } : {};
+        await floorCall(`${base}/subscribe`, scenario === "webhook" ? { key: `k${i}`, webhook: `${receiverBase}/r${i}`, ...contract } : { key: `k${i}`, copyTo: `profile-target-${i}`, ...contract });
       }
       expected = subs * events;
       work = async () => {

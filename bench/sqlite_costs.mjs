@@ -61,6 +61,16 @@ export class Costs {
     this.sql.exec("DELETE FROM journal WHERE subscription_key = ? AND event_offset IN (SELECT event_offset FROM journal " +
       "WHERE subscription_key = ? ORDER BY event_offset LIMIT ?)", KEY, KEY, count);
   }
+  /** Tributary's prune (src/delivery/journal.rs): an unbounded planner, the deleted offsets returned. */
+  pruneReturning(count) {
+    [...this.sql.exec("DELETE FROM journal WHERE subscription_key = ? AND event_offset IN (SELECT event_offset FROM journal " +
+      "WHERE subscription_key = ? ORDER BY event_offset LIMIT +?) RETURNING event_offset", KEY, KEY, count)];
+  }
+  /** The oldest row alone, found through its rowid (no ephemeral table for an IN list). */
+  pruneOldestRow() {
+    [...this.sql.exec("DELETE FROM journal WHERE rowid = (SELECT rowid FROM journal WHERE subscription_key = ? " +
+      "ORDER BY event_offset LIMIT 1) RETURNING event_offset", KEY)];
+  }
   async fetch(request) {
     const shape = new URL(request.url).searchParams.get("shape");
     if (shape.startsWith("rows:")) return this.rows(shape.slice(5));
@@ -77,6 +87,8 @@ export class Costs {
       if (shape.startsWith("journal INSERT")) this.journal();
       if (shape === "journal INSERT, DELETE oldest" && this.n > 1024) this.prune(1);
       if (shape === "journal INSERT, DELETE 64 every 64th" && this.n > 1088 && this.n % 64 === 0) this.prune(64);
+      if (shape === "journal INSERT, DELETE oldest (IN, RETURNING)" && this.n > 1024) this.pruneReturning(1);
+      if (shape === "journal INSERT, DELETE oldest (= rowid)" && this.n > 1024) this.pruneOldestRow();
       this.update();
       if (shape === "UPDATE ×4") for (let more = 0; more < 3; more++) this.update();
     }
@@ -121,6 +133,8 @@ const commitShapes = [
   "journal INSERT, UPDATE",
   "journal INSERT, DELETE oldest",
   "journal INSERT, DELETE 64 every 64th",
+  "journal INSERT, DELETE oldest (IN, RETURNING)",
+  "journal INSERT, DELETE oldest (= rowid)",
 ];
 const rowShapes = ["small", "no key", "random key", "run-ordered key"];
 // (c): 10,000 a request; inside, 1,000 a transaction.
