@@ -72,6 +72,12 @@ pub const SCAN_PAGE_ROWS: u64 = 200;
 /// Bytes of event rows one planning pass keeps to share between scans at
 /// the same cursor (§12); the oldest page kept goes first.
 pub const SHARED_READ_BYTES: usize = 1024 * 1024;
+/// Bytes of durable event rows a stream keeps read ahead of its delivery
+/// scans (§12), between planning passes: a webhook's scan reads one event
+/// per delivery, and ten subscriptions read the same rows.
+pub const READ_AHEAD_BYTES: usize = 64 * 1024;
+/// Rows one read ahead asks for at most (within [`READ_AHEAD_BYTES`]).
+pub const READ_AHEAD_ROWS: u64 = 64;
 /// Pages one planning pass keeps to share (§12): a lookup reads at most
 /// this many.
 pub const SHARED_READ_PAGES: usize = 64;

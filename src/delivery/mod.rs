@@ -13,6 +13,7 @@ pub(crate) mod journal;
 pub mod log_lines;
 mod plan;
 mod prepare;
+pub(crate) mod read_ahead;
 mod replay;
 mod scan;
 mod settle;

@@ -52,7 +52,7 @@ impl SharedReads {
 }
 
 /// What one read row holds in memory, near enough.
-fn row_bytes(event: &StoredEvent) -> usize {
+pub(super) fn row_bytes(event: &StoredEvent) -> usize {
     event.event_type.len()
         + event.payload.get().len()
         + event.metadata.get().len()
@@ -70,9 +70,12 @@ impl<S: Storage> Stream<S> {
         planned
     }
 
-    /// The page of `window` for a delivery scan: one this pass already read,
-    /// else read (and kept, inside a pass).
+    /// The page of `window` for a delivery scan: from the read-ahead, else
+    /// one this pass already read, else read (and kept, inside a pass).
     pub(crate) fn scan_window(&mut self, window: Window) -> Result<Rc<Page>, StorageError> {
+        if let Some(page) = self.read_ahead(window)? {
+            return Ok(Rc::new(page));
+        }
         if let Some(page) = self
             .memory
             .shared_reads

@@ -466,11 +466,13 @@ impl<S: Storage> Stream<S> {
         self.forget_rows(progress, cut.rows)
     }
 
-    /// After a trim or an expiry committed: the saved progress, the byte
+    /// After a trim or an expiry committed: the rows read ahead are
+    /// forgotten, the saved progress, the byte
     /// count and the lifetime's row count follow, and the oldest ephemeral
     /// row is read again (it may be among the rows deleted; a stale one
     /// would stop its expiry from being scheduled, §16).
     pub(super) fn forget_rows(&mut self, progress: ProgressRow, rows: u64) -> Result<(), StorageError> {
+        self.forget_read_ahead();
         self.retention.saved = progress;
         self.retention.bytes = progress.retained_bytes;
         self.retention.oldest_retained_ms.set(None);

@@ -27,6 +27,8 @@ pub(crate) struct Memory {
     /// The page a planning pass shares between its scans (§12); `None`
     /// outside a pass.
     pub shared_reads: Option<crate::delivery::shared_reads::SharedReads>,
+    /// The log's durable rows read ahead of the delivery scans (§12).
+    pub read_ahead: crate::delivery::read_ahead::ReadAhead,
     /// The runtime rows as last read whole, and the storage generation they
     /// were read at: true while it has not moved (no write, no rollback).
     pub runtime_rows: std::cell::RefCell<Option<(u64, BTreeMap<String, RuntimeRow>)>>,

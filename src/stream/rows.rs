@@ -87,25 +87,54 @@ pub struct Page {
     pub exhausted: bool,
 }
 
+impl Window {
+    /// Whether so few rows are asked for that even the largest fit the byte
+    /// budget: the read is one query and no size is looked at.
+    pub fn fits_any_rows(&self) -> bool {
+        self.max_rows.saturating_mul(MAX_ROW_BYTES as u64) <= self.max_bytes as u64
+    }
+
+    fn params(&self) -> [SqlValue; 4] {
+        [
+            self.after.into(),
+            self.through.into(),
+            self.ephemeral_after.into(),
+            self.max_rows.into(),
+        ]
+    }
+}
+
+const WINDOW_FILTER: &str = "event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?)";
+
+fn window_sql() -> String {
+    format!("SELECT {EVENT_COLUMNS} FROM events WHERE {WINDOW_FILTER} ORDER BY event_offset LIMIT +?")
+}
+
+/// The rows of a window that [`Window::fits_any_rows`], read only to check
+/// what the engine keeps of the log against storage (`Storage::check_read`);
+/// `None` where reads are not checked.
+pub(crate) fn check_window<S: Storage + ?Sized>(
+    storage: &S,
+    window: Window,
+) -> Option<Result<Vec<StoredEvent>, StorageError>> {
+    let sql = window_sql();
+    let rows = storage.check_read(&sql, &window.params())?;
+    Some(rows.and_then(|rows| rows.iter().map(|row| event_row::decode(&sql, row)).collect()))
+}
+
 /// Reads events in `window` without ever loading more than its byte budget
 /// (§12): sizes first (no payloads), then exactly the rows that fit.
 pub fn read_window<S: Storage + ?Sized>(storage: &S, window: Window) -> Result<Page, StorageError> {
-    let filter = "event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?)";
-    let params = [
-        window.after.into(),
-        window.through.into(),
-        window.ephemeral_after.into(),
-        window.max_rows.into(),
-    ];
-    if window.max_rows.saturating_mul(MAX_ROW_BYTES as u64) <= window.max_bytes as u64 {
+    let filter = WINDOW_FILTER;
+    let params = window.params();
+    let sql = window_sql();
+    if window.fits_any_rows() {
         // So few rows that even the largest fit the budget: one query (a
         // webhook's scan reads one event per delivery).
-        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?");
         let events = select(storage, &sql, &params)?;
         let exhausted = (events.len() as u64) < window.max_rows;
         return Ok(Page { events, exhausted });
     }
-    let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?");
     // Most windows fit their budget whole: their total comes back as one
     // row, and no row's size crosses from SQLite one by one.
     let totals_sql = format!(
