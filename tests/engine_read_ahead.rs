@@ -86,6 +86,11 @@ fn s12_webhooks_read_the_log_ahead_across_large_ephemeral_and_late_rows() {
             "{key}: every durable event once, in order"
         );
     }
+    assert_eq!(
+        world.stream("/ra").read_ahead_bytes(),
+        0,
+        "every subscription caught up: no row is held"
+    );
     let deliveries = 3 * expected.len() as u64;
     let reads = log_reads(&mut world, "/ra");
     // One row in seven is larger than the read-ahead's budget, and a read

@@ -88,8 +88,21 @@ impl<S: Storage> Stream<S> {
         )
     }
 
-    /// Applies the outcome of `plan`'s send at `now_ms`.
+    /// Applies the outcome of `plan`'s send at `now_ms`, then lets the
+    /// read-ahead go of the rows every cursor has passed (§12).
     pub fn complete_delivery(
+        &mut self,
+        plan: &DeliveryPlan,
+        outcome: Outcome,
+        now_ms: i64,
+        entropy: [u8; 16],
+    ) -> Result<Completion, StorageError> {
+        let completion = self.apply_outcome(plan, outcome, now_ms, entropy)?;
+        self.release_read_ahead();
+        Ok(completion)
+    }
+
+    fn apply_outcome(
         &mut self,
         plan: &DeliveryPlan,
         outcome: Outcome,

@@ -16,7 +16,9 @@
 //!
 //! Natively every answer is checked against storage (`Storage::check_read`).
 //! At most [`READ_AHEAD_BYTES`] of rows are held (or one row, when a row
-//! is larger); the oldest go first.
+//! is larger); the oldest go first, and after each planning pass and each
+//! completion every row all subscriptions have passed goes, so a stream
+//! whose subscriptions have caught up holds none.
 
 use crate::event::StoredEvent;
 use crate::limits::{READ_AHEAD_BYTES, READ_AHEAD_ROWS};
@@ -123,6 +125,23 @@ impl ReadAhead {
     }
 }
 
+impl ReadAhead {
+    /// Lets go of the rows at or below `offset` (every subscription's
+    /// cursor has passed them); a stretch left empty frees its buffer.
+    fn release_through(&mut self, offset: u64) {
+        while let Some((event, size)) = self.rows.front() {
+            if event.offset > offset {
+                return;
+            }
+            self.bytes = self.bytes.saturating_sub(*size);
+            self.after = event.offset;
+            self.rows.pop_front();
+        }
+        self.rows = VecDeque::new();
+        self.bytes = 0;
+    }
+}
+
 impl<S: Storage> Stream<S> {
     /// `window`'s page from the read-ahead, reading ahead when it ends
     /// short; `None` for a window it does not serve (read it directly).
@@ -164,6 +183,25 @@ impl<S: Storage> Stream<S> {
             }
         }
         Ok(Some(page))
+    }
+
+    /// After a planning pass or a completion: lets go of the rows every subscription's
+    /// cursor has passed, read from the runtime rows kept in memory (when
+    /// they are not current, the budget alone bounds the stretch until the
+    /// next pass).
+    pub(crate) fn release_read_ahead(&mut self) {
+        let lowest = match &*self.memory.runtime_rows.borrow() {
+            Some((read_at, rows)) if *read_at == self.storage.generation() => {
+                rows.values().map(|row| row.acknowledged_offset).min()
+            }
+            _ => return,
+        };
+        self.memory.read_ahead.release_through(lowest.unwrap_or(u64::MAX));
+    }
+
+    /// Bytes of rows held read ahead (for the tests: an idle stream holds none).
+    pub fn read_ahead_bytes(&self) -> usize {
+        self.memory.read_ahead.bytes
     }
 
     /// Forgets the rows read ahead (rows were deleted).
@@ -302,6 +340,27 @@ mod tests {
         );
         assert_eq!((held.after, held.through, held.rows.len()), (6, 100, 1));
         assert!(held.bytes <= READ_AHEAD_BYTES);
+    }
+
+    #[test]
+    fn s12_rows_every_cursor_passed_go() {
+        let mut held = ReadAhead::default();
+        held.extend(
+            0,
+            10,
+            Page {
+                events: (1..=10).map(|offset| event(offset, 10)).collect(),
+                exhausted: true,
+            },
+        );
+        held.release_through(4);
+        assert_eq!((held.after, held.through, held.rows.len()), (4, 10, 6));
+        assert_eq!(offsets(&held.answer(&window(4, 10, 1)).unwrap()), vec![5]);
+        held.release_through(10);
+        assert_eq!((held.rows.len(), held.bytes, held.rows.capacity()), (0, 0, 0));
+        assert_eq!((held.after, held.through), (10, 10));
+        let page = held.answer(&window(10, 10, 1)).unwrap();
+        assert!(page.events.is_empty() && page.exhausted);
     }
 
     #[test]

@@ -62,11 +62,13 @@ pub(super) fn row_bytes(event: &StoredEvent) -> usize {
 }
 
 impl<S: Storage> Stream<S> {
-    /// Runs `plan` with the pass's reads shared, then forgets them.
+    /// Runs `plan` with the pass's reads shared, then forgets them and lets
+    /// the read-ahead go of what every cursor passed.
     pub(crate) fn sharing_reads<T>(&mut self, plan: impl FnOnce(&mut Self) -> T) -> T {
         self.memory.shared_reads = Some(SharedReads::default());
         let planned = plan(self);
         self.memory.shared_reads = None;
+        self.release_read_ahead();
         planned
     }
 
