@@ -420,6 +420,27 @@ impl From<StoredEvent> for CommittedEvent {
     }
 }
 
+#[cfg(test)]
+impl StoredEvent {
+    /// A durable `data` event at `offset` whose payload is a string of
+    /// `payload_bytes` bytes (for the unit tests).
+    #[allow(clippy::unwrap_used)]
+    pub(crate) fn sample(offset: u64, payload_bytes: usize) -> StoredEvent {
+        StoredEvent {
+            offset,
+            event_type: "data".to_owned(),
+            payload: RawValue::from_string(format!("\"{}\"", "x".repeat(payload_bytes))).unwrap(),
+            metadata: RawValue::from_string("{}".to_owned()).unwrap(),
+            idempotency_key: None,
+            ephemeral: false,
+            created_at_ms: 0,
+            source: None,
+            encoding: None,
+            body: None,
+        }
+    }
+}
+
 /// Details naming which event of a batch failed.
 pub fn batch_index_details(index: usize) -> Map<String, Value> {
     details([("index", json!(index))])

@@ -115,7 +115,7 @@ fn s12_one_planning_pass_reads_the_page_ten_scans_at_one_cursor_share() {
     assert!(plans
         .iter()
         .all(|plan| plan.events.len() == 1 && plan.events[0].offset == 11));
-    let reads = page_reads(stream);
+    let reads = common::log_reads(stream);
     // Scans from the beginning pass the ten configurations in pages of 1, 2,
     // 4, 8 rows (offsets 1..=11): the first page reads the log ahead, its
     // size then its rows (offsets 1..=15), and every scan's pages come from it.
@@ -127,18 +127,7 @@ fn s12_one_planning_pass_reads_the_page_ten_scans_at_one_cursor_share() {
     }
     stream.storage().take_statement_counts();
     assert_eq!(turn.plan_due(stream, now, entropy).unwrap().len(), 10);
-    assert_eq!(page_reads(stream), 0, "the next pass's pages were read ahead");
-}
-
-/// Reads of the log's pages since the last count (and forgets the counts).
-fn page_reads(stream: &tributary::stream::Stream<tributary::storage::rusqlite_driver::RusqliteStorage>) -> u64 {
-    stream
-        .storage()
-        .take_statement_counts()
-        .iter()
-        .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
-        .map(|(_, n)| n)
-        .sum()
+    assert_eq!(common::log_reads(stream), 0, "the next pass's pages were read ahead");
 }
 
 /// Statements per delivery as the shell's alarm turn runs them

@@ -38,17 +38,6 @@ fn durable_data(world: &mut World, path: &str) -> Vec<u64> {
         .collect()
 }
 
-fn log_reads(world: &mut World, path: &str) -> u64 {
-    world
-        .stream(path)
-        .storage()
-        .take_statement_counts()
-        .iter()
-        .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
-        .map(|(_, n)| n)
-        .sum()
-}
-
 #[test]
 fn s12_webhooks_read_the_log_ahead_across_large_ephemeral_and_late_rows() {
     let mut world = World::new(33);
@@ -92,7 +81,7 @@ fn s12_webhooks_read_the_log_ahead_across_large_ephemeral_and_late_rows() {
         "every subscription caught up: no row is held"
     );
     let deliveries = 3 * expected.len() as u64;
-    let reads = log_reads(&mut world, "/ra");
+    let reads = common::log_reads(world.stream("/ra"));
     // One row in seven is larger than the read-ahead's budget, and a read
     // ahead that meets one costs three statements (sizes, then rows): still
     // fewer reads than deliveries.

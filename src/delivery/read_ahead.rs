@@ -214,21 +214,9 @@ impl<S: Storage> Stream<S> {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use serde_json::value::RawValue;
 
     fn event(offset: u64, payload_bytes: usize) -> StoredEvent {
-        StoredEvent {
-            offset,
-            event_type: "data".to_owned(),
-            payload: RawValue::from_string(format!("\"{}\"", "x".repeat(payload_bytes))).unwrap(),
-            metadata: RawValue::from_string("{}".to_owned()).unwrap(),
-            idempotency_key: None,
-            ephemeral: false,
-            created_at_ms: 0,
-            source: None,
-            encoding: None,
-            body: None,
-        }
+        StoredEvent::sample(offset, payload_bytes)
     }
 
     fn window(after: u64, through: u64, max_rows: u64) -> Window {

@@ -98,23 +98,10 @@ impl<S: Storage> Stream<S> {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use serde_json::value::RawValue;
 
     fn page(payload_bytes: usize) -> Rc<Page> {
-        let payload = format!("\"{}\"", "x".repeat(payload_bytes));
         Rc::new(Page {
-            events: vec![StoredEvent {
-                offset: 1,
-                event_type: "data".to_owned(),
-                payload: RawValue::from_string(payload).unwrap(),
-                metadata: RawValue::from_string("{}".to_owned()).unwrap(),
-                idempotency_key: None,
-                ephemeral: false,
-                created_at_ms: 0,
-                source: None,
-                encoding: None,
-                body: None,
-            }],
+            events: vec![StoredEvent::sample(1, payload_bytes)],
             exhausted: false,
         })
     }

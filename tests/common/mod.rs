@@ -128,6 +128,18 @@ pub fn read(stream: &mut Stream<RusqliteStorage>, query: &str) -> (u16, Value) {
     call(stream, Action::ReadRange, query, "", &inputs(0, 0))
 }
 
+/// Reads of the log's pages (windows of `events`) since the last count, and
+/// forgets the counts.
+pub fn log_reads(stream: &Stream<RusqliteStorage>) -> u64 {
+    stream
+        .storage()
+        .take_statement_counts()
+        .iter()
+        .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
+        .map(|(_, n)| n)
+        .sum()
+}
+
 pub fn table_names(db: &Path) -> Vec<String> {
     let connection = rusqlite::Connection::open(db).unwrap();
     let mut statement = connection
