@@ -115,7 +115,12 @@ impl ReadAhead {
         } else {
             last.unwrap_or(self.through)
         };
-        while self.bytes > READ_AHEAD_BYTES && self.rows.len() > 1 {
+        // Each step lets one held row go, and the newest stays: at most
+        // one step fewer than the rows held.
+        for _ in 1..self.rows.len() {
+            if self.bytes <= READ_AHEAD_BYTES {
+                break;
+            }
             let Some((dropped, size)) = self.rows.pop_front() else {
                 break;
             };
@@ -129,7 +134,11 @@ impl ReadAhead {
     /// Lets go of the rows at or below `offset` (every subscription's
     /// cursor has passed them); a stretch left empty frees its buffer.
     fn release_through(&mut self, offset: u64) {
-        while let Some((event, size)) = self.rows.front() {
+        // Each step lets one held row go: at most as many steps as rows held.
+        for _ in 0..self.rows.len() {
+            let Some((event, size)) = self.rows.front() else {
+                break;
+            };
             if event.offset > offset {
                 return;
             }

@@ -140,18 +140,7 @@ mod tests {
 
     #[test]
     fn s3_a_payload_that_is_not_json_is_a_decode_error() {
-        let mut values = encode(&StoredEvent {
-            offset: 1,
-            event_type: "x".to_owned(),
-            payload: raw(serde_json::json!(1)),
-            metadata: raw(serde_json::json!({})),
-            idempotency_key: None,
-            ephemeral: false,
-            created_at_ms: 0,
-            source: None,
-            encoding: None,
-            body: None,
-        });
+        let mut values = encode(&StoredEvent::sample(1, 1));
         if let Some(payload) = values.get_mut(2) {
             *payload = SqlValue::Text("{not json".to_owned());
         }
