@@ -9,6 +9,7 @@ use crate::records::RunStamp;
 use crate::subscription::Receiver;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The run that produced a batch: source lifetime plus config generation,
 /// and the source coordinates it belongs to. The run part is a
@@ -207,18 +208,80 @@ pub fn origin_is_invalidation(source: Option<&JsonField>) -> bool {
         .is_some_and(is_invalidation_type)
 }
 
-/// The hop chain in a `source`'s JSON text, read straight into hops (no
+/// One hop of `source.copiedFrom` as the text of a `source` holds it: the
+/// fields and kinds of [`Hop`], in its order, each string borrowed from
+/// the text unless the text escapes it. A copy is read and written with
+/// these, so no hop's strings are copied on the way (issue 33).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HopText<'a> {
+    #[serde(borrow)]
+    pub project_id: Cow<'a, str>,
+    #[serde(borrow)]
+    pub path: Cow<'a, str>,
+    #[serde(borrow)]
+    pub stream_id: Cow<'a, str>,
+    #[serde(borrow)]
+    pub stream_created_at: Cow<'a, str>,
+    pub offset: u64,
+    #[serde(rename = "type", borrow)]
+    pub event_type: Cow<'a, str>,
+    #[serde(borrow)]
+    pub created_at: Cow<'a, str>,
+    #[serde(borrow)]
+    pub subscription_key: Cow<'a, str>,
+    pub cursor_changed_at_source_offset: u64,
+}
+
+impl HopText<'_> {
+    /// The stamp of the run that made this hop ([`Hop::run_stamp`]).
+    pub fn run_stamp(&self) -> RunStamp {
+        RunStamp {
+            stream_id: self.stream_id.clone().into_owned(),
+            stream_created_at: self.stream_created_at.clone().into_owned(),
+            cursor_changed_at_source_offset: self.cursor_changed_at_source_offset,
+        }
+    }
+
+    /// Whether this hop was made by run `stamp` ([`HopText::run_stamp`] `== stamp`).
+    pub fn is_run(&self, stamp: &RunStamp) -> bool {
+        self.stream_id == stamp.stream_id.as_str()
+            && self.stream_created_at == stamp.stream_created_at.as_str()
+            && self.cursor_changed_at_source_offset == stamp.cursor_changed_at_source_offset
+    }
+}
+
+impl From<Hop> for HopText<'static> {
+    fn from(hop: Hop) -> Self {
+        HopText {
+            project_id: Cow::Owned(hop.project_id),
+            path: Cow::Owned(hop.path),
+            stream_id: Cow::Owned(hop.stream_id),
+            stream_created_at: Cow::Owned(hop.stream_created_at),
+            offset: hop.offset,
+            event_type: Cow::Owned(hop.event_type),
+            created_at: Cow::Owned(hop.created_at),
+            subscription_key: Cow::Owned(hop.subscription_key),
+            cursor_changed_at_source_offset: hop.cursor_changed_at_source_offset,
+        }
+    }
+}
+
+/// The hop chain in a `source`'s JSON text, read in place ([`HopText`], no
 /// tree); what does not read so is read as a tree by [`chain_of`], so both
 /// give the same chain.
-pub fn chain_of_text(source: &str) -> Vec<Hop> {
+pub fn chain_of_text(source: &str) -> Vec<HopText<'_>> {
     #[derive(Deserialize)]
-    struct Provenance {
-        #[serde(rename = "copiedFrom")]
-        copied_from: Vec<Hop>,
+    struct Provenance<'a> {
+        #[serde(rename = "copiedFrom", borrow)]
+        copied_from: Vec<HopText<'a>>,
     }
     match serde_json::from_str::<Provenance>(source) {
         Ok(provenance) => provenance.copied_from,
-        Err(_) => chain_of(serde_json::from_str::<Value>(source).ok().as_ref()),
+        Err(_) => chain_of(serde_json::from_str::<Value>(source).ok().as_ref())
+            .into_iter()
+            .map(HopText::from)
+            .collect(),
     }
 }
 
@@ -245,6 +308,52 @@ mod tests {
             stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
             cursor_changed_at_source_offset: 7,
         }
+    }
+
+    fn hop(path: &str, event_type: &str) -> Hop {
+        Hop {
+            project_id: "p".to_owned(),
+            path: path.to_owned(),
+            stream_id: "str_1".to_owned(),
+            stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
+            offset: 9,
+            event_type: event_type.to_owned(),
+            created_at: "2026-01-02T00:00:00.000Z".to_owned(),
+            subscription_key: "k\u{2028}".to_owned(),
+            cursor_changed_at_source_offset: 3,
+        }
+    }
+
+    #[test]
+    fn s7_a_hop_read_in_place_is_written_and_read_as_the_owned_hop() {
+        let hops = [hop("/a", "x"), hop("/b/\"q\"", "é\u{1}\\")];
+        for owned in &hops {
+            let text = serde_json::to_string(owned).unwrap();
+            assert_eq!(serde_json::to_string(&HopText::from(owned.clone())).unwrap(), text);
+            let read: HopText = serde_json::from_str(&text).unwrap();
+            assert_eq!(read, HopText::from(owned.clone()));
+            assert_eq!(read.run_stamp(), owned.run_stamp());
+            assert!(read.is_run(&owned.run_stamp()));
+        }
+        // Unescaped strings are borrowed from the text; escaped ones are owned.
+        let text = serde_json::to_string(&hops[1]).unwrap();
+        let read: HopText = serde_json::from_str(&text).unwrap();
+        assert!(matches!(read.project_id, Cow::Borrowed(_)));
+        assert!(matches!(read.path, Cow::Owned(_)));
+        // A chain reads as the tree reads it, whichever way it is read.
+        let source = json!({"copiedFrom": hops}).to_string();
+        let tree: Vec<HopText> = chain_of(Some(&serde_json::from_str(&source).unwrap()))
+            .into_iter()
+            .map(HopText::from)
+            .collect();
+        assert_eq!(chain_of_text(&source), tree);
+        let repeated = format!(r#"{{"copiedFrom":[],"copiedFrom":{}}}"#, json!(hops));
+        assert_eq!(chain_of_text(&repeated), tree);
+        // Another generation is another run.
+        assert!(!HopText::from(hop("/a", "x")).is_run(&RunStamp {
+            cursor_changed_at_source_offset: 4,
+            ..hop("/a", "x").run_stamp()
+        }));
     }
 
     #[test]

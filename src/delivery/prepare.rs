@@ -2,7 +2,7 @@
 //! the filter decides whether it is sent, the transform what is sent, and a
 //! copy adds its provenance chain and idempotency key.
 
-use crate::copy::{chain_of_text, CopyKeyForm, CopyKeys, Hop, Stamp};
+use crate::copy::{chain_of_text, CopyKeyForm, CopyKeys, HopText, Stamp};
 use crate::event::{CommittedEvent, ControlType, StoredEvent};
 use crate::invalidation::Invalidation;
 use crate::json_field::JsonField;
@@ -14,6 +14,7 @@ use crate::subscription::{Configuration, Receiver};
 use crate::time::rfc3339_millis;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// This stream's own `events-invalidated` (a copied one is data here, §4).
@@ -223,34 +224,34 @@ where
     M: Serialize,
 {
     #[derive(Serialize)]
-    struct Copy<T, P, M> {
+    struct Copy<'a, T, P, M> {
         #[serde(rename = "type")]
         event_type: T,
         payload: P,
         metadata: M,
-        source: Provenance,
+        source: Provenance<'a>,
         #[serde(rename = "idempotencyKey")]
         idempotency_key: String,
     }
     #[derive(Serialize)]
-    struct Provenance {
+    struct Provenance<'a> {
         #[serde(rename = "copiedFrom")]
-        copied_from: Vec<Hop>,
+        copied_from: Vec<HopText<'a>>,
     }
     let mut chain = event
         .source
         .as_ref()
         .map(|raw| chain_of_text(raw.get()))
         .unwrap_or_default();
-    chain.push(Hop {
-        project_id: stamp.source_project_id.clone(),
-        path: stamp.source_path.clone(),
-        stream_id: stamp.stream_id.clone(),
-        stream_created_at: stamp.stream_created_at.clone(),
+    chain.push(HopText {
+        project_id: Cow::Borrowed(&stamp.source_project_id),
+        path: Cow::Borrowed(&stamp.source_path),
+        stream_id: Cow::Borrowed(&stamp.stream_id),
+        stream_created_at: Cow::Borrowed(&stamp.stream_created_at),
         offset: event.offset,
-        event_type: event.event_type.clone(),
-        created_at: rfc3339_millis(event.created_at_ms),
-        subscription_key: stamp.subscription_key.clone(),
+        event_type: Cow::Borrowed(&event.event_type),
+        created_at: Cow::Owned(rfc3339_millis(event.created_at_ms)),
+        subscription_key: Cow::Borrowed(&stamp.subscription_key),
         cursor_changed_at_source_offset: stamp.cursor_changed_at_source_offset,
     });
     let (event_type, payload, metadata) = shaped;

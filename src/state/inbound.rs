@@ -11,11 +11,10 @@
 //! count kept beside the table ([`count`]), never a scan of it.
 
 use super::Mode;
-use crate::copy::chain_of_text;
+use crate::copy::{chain_of_text, HopText};
 use crate::event::StoredEvent;
 use crate::limits::MAX_INBOUND_FENCE_RECORDS;
 use crate::records::fence::{self, FenceRow, InboundFence};
-use crate::records::RunStamp;
 use crate::schema::InboundFenceCountRow;
 use crate::storage::{query_optional, Columns, Storage, StorageError};
 use std::collections::HashMap;
@@ -61,11 +60,18 @@ pub(crate) const SNAPSHOT: FenceTables = FenceTables {
 /// `source.copiedFrom` hop (§7). `None` for an event without one. Read
 /// typed; what that refuses (a field twice, say) is read as before, through
 /// [`chain_of`], so both give the same hop.
-fn received_from(event: &StoredEvent) -> Option<(String, String, RunStamp)> {
-    let raw = event.source.as_ref()?.get();
-    let hop = chain_of_text(raw).pop()?;
-    let stamp = hop.run_stamp();
-    Some((hop.path, hop.subscription_key, stamp))
+fn received_from(event: &StoredEvent) -> Option<HopText<'_>> {
+    chain_of_text(event.source.as_ref()?.get()).pop()
+}
+
+/// [`InboundFence::received`] of one more copy of `hop`'s run, on a record
+/// in place: the stamp is copied only when `hop` names another run.
+fn receive_again(fence: &mut InboundFence, hop: &HopText<'_>, received_at_ms: i64) {
+    if !hop.is_run(&fence.stamp) {
+        fence.stamp = hop.run_stamp();
+    }
+    fence.num_events_received = fence.num_events_received.saturating_add(1);
+    fence.last_event_received_at_ms = received_at_ms;
 }
 
 /// The fence record of one pair, if this stream received copies from it.
@@ -190,15 +196,25 @@ impl Received {
     /// (and, for a new pair, the record count) the first time the pair is
     /// seen.
     pub(crate) fn note<S: Storage + ?Sized>(&mut self, storage: &S, event: &StoredEvent) -> Result<(), InboundError> {
-        let Some((source_path, subscription_key, stamp)) = received_from(event) else {
+        let Some(hop) = received_from(event) else {
             return Ok(());
         };
-        let pair = (source_path, subscription_key);
+        // A batch's copies share the pair noted last, mostly: it is matched
+        // in place, with no key built.
+        let last = self.rows.last_mut().filter(|row| {
+            row.source_path == hop.path.as_ref() && row.subscription_key == hop.subscription_key.as_ref()
+        });
+        if let Some(row) = last {
+            receive_again(&mut row.fence, &hop, event.created_at_ms);
+            return Ok(());
+        }
+        let pair = (hop.path.clone().into_owned(), hop.subscription_key.clone().into_owned());
         if let Some(row) = self.index.get(&pair).and_then(|at| self.rows.get_mut(*at)) {
-            row.fence = InboundFence::received(Some(&row.fence), stamp, event.created_at_ms);
+            receive_again(&mut row.fence, &hop, event.created_at_ms);
             return Ok(());
         }
         let (source_path, subscription_key) = pair;
+        let stamp = hop.run_stamp();
         let previous = lookup_in(self.tables, storage, &source_path, &subscription_key)?;
         if previous.is_none() {
             let records = match self.records {
@@ -274,7 +290,7 @@ mod tests {
     }
 
     /// The hop as read through a JSON tree and `chain_of`, as before.
-    fn through_tree(source: &str) -> Option<(String, String, RunStamp)> {
+    fn through_tree(source: &str) -> Option<(String, String, crate::records::RunStamp)> {
         let value: serde_json::Value = serde_json::from_str(source).ok()?;
         let hop = crate::copy::chain_of(Some(&value)).pop()?;
         let stamp = hop.run_stamp();
@@ -293,10 +309,19 @@ mod tests {
             r#"{"other":1}"#.to_owned(),
             "[]".to_owned(),
         ];
+        let typed = |source: &str| {
+            received_from(&copy_from(source)).map(|hop| {
+                (
+                    hop.path.clone().into_owned(),
+                    hop.subscription_key.clone().into_owned(),
+                    hop.run_stamp(),
+                )
+            })
+        };
         for source in &sources {
-            assert_eq!(received_from(&copy_from(source)), through_tree(source), "{source}");
+            assert_eq!(typed(source), through_tree(source), "{source}");
         }
-        assert_eq!(received_from(&copy_from(&sources[0])).unwrap().0, "/b");
-        assert_eq!(received_from(&copy_from(&sources[2])).unwrap().0, "/c");
+        assert_eq!(typed(&sources[0]).unwrap().0, "/b");
+        assert_eq!(typed(&sources[2]).unwrap().0, "/c");
     }
 }

@@ -6,7 +6,7 @@
 //! [`InputEvent::from_json`], so the answer and the error are the ones a
 //! tree gives.
 
-use crate::copy::{chain_of, chain_of_text, Hop, Stamp};
+use crate::copy::{chain_of, chain_of_text, HopText, Stamp};
 use crate::event::{Authority, EventError, InputEvent};
 use crate::json_field::JsonField;
 use crate::json_limits::{raw_depth, string_len};
@@ -48,13 +48,13 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> R
 
 /// One copy of a batch: its provenance chain and the event it becomes (or
 /// why it cannot be one).
-pub(super) struct WireCopy {
-    pub chain: Vec<Hop>,
+pub(super) struct WireCopy<'a> {
+    pub chain: Vec<HopText<'a>>,
     pub input: Result<InputEvent, EventError>,
 }
 
 /// Reads one event of a batch: typed when it can be, else as a tree.
-pub(super) fn read(raw: &RawValue) -> WireCopy {
+pub(super) fn read(raw: &RawValue) -> WireCopy<'_> {
     match serde_json::from_str::<WireEvent>(raw.get()) {
         Ok(wire) if wire.metadata.is_none_or(is_object_or_null) => WireCopy {
             chain: wire
@@ -66,7 +66,7 @@ pub(super) fn read(raw: &RawValue) -> WireCopy {
         _ => {
             let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
             WireCopy {
-                chain: chain_of(value.get("source")),
+                chain: chain_of(value.get("source")).into_iter().map(HopText::from).collect(),
                 input: InputEvent::from_json(value, Authority::Trusted),
             }
         }
@@ -141,7 +141,7 @@ mod tests {
         let raw = RawValue::from_string(text.to_owned()).unwrap();
         let typed = read(&raw);
         let value: Value = serde_json::from_str(text).unwrap();
-        let chain = chain_of(value.get("source"));
+        let chain: Vec<HopText> = chain_of(value.get("source")).into_iter().map(HopText::from).collect();
         let tree = InputEvent::from_json(value, Authority::Trusted);
         prop_assert_eq!(&typed.chain, &chain, "{}", text);
         match (&typed.input, &tree) {
