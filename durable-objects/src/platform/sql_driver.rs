@@ -1,16 +1,19 @@
 //! The Durable Object driver of the engine's storage trait (docs/design.md §1).
 //!
-//! Traps handled here: integers cross JS as f64 (the engine keeps them below
-//! 2^53); booleans are bound as 0/1 by the engine; rows are read with `raw()`,
-//! never `one()` (which hangs on zero rows). Atomicity comes from
+//! Each statement runs in one call to `sql_exec.js`, its bindings and its
+//! rows carried as numbers and bytes. Traps handled there and here:
+//! integers cross JS as f64 (the engine keeps them below 2^53); booleans
+//! are bound as 0/1 by the engine; rows are read with `raw()`, never
+//! `one()` (which hangs on zero rows). Atomicity comes from
 //! `storage.transactionSync`, which rolls back when the body throws.
 
-use js_sys::{Function, Reflect};
+use js_sys::{Array, Float64Array, Function, Reflect, Uint8Array};
 use std::cell::Cell;
 use tributary::storage::{Row, SqlValue, Storage, StorageError};
 use wasm_bindgen::closure::ScopedClosure;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use worker::{SqlStorage, SqlStorageValue, State};
+use worker::{SqlStorage, State};
 
 pub struct DoSql {
     sql: SqlStorage,
@@ -40,24 +43,90 @@ impl DoSql {
     }
 }
 
-fn to_binding(value: &SqlValue) -> SqlStorageValue {
-    match value {
-        SqlValue::Null => SqlStorageValue::Null,
-        SqlValue::Integer(n) => SqlStorageValue::Integer(*n),
-        SqlValue::Real(f) => SqlStorageValue::Float(*f),
-        SqlValue::Text(text) => SqlStorageValue::String(text.clone()),
-        SqlValue::Blob(bytes) => SqlStorageValue::Blob(bytes.clone()),
-    }
+#[wasm_bindgen(module = "/src/platform/sql_exec.js")]
+extern "C" {
+    /// One statement on the platform's side in one call (`sql_exec.js`):
+    /// its bindings and its answer as [`Values`].
+    #[wasm_bindgen(catch, js_name = sqlExec)]
+    fn sql_exec(sql: &JsValue, query: &str, numbers: &[f64], bytes: &[u8]) -> Result<JsValue, JsValue>;
 }
 
-fn from_column(value: SqlStorageValue) -> SqlValue {
-    match value {
-        SqlStorageValue::Null => SqlValue::Null,
-        SqlStorageValue::Boolean(flag) => SqlValue::Integer(i64::from(flag)),
-        SqlStorageValue::Integer(n) => SqlValue::Integer(n),
-        SqlStorageValue::Float(f) => SqlValue::Real(f),
-        SqlStorageValue::String(text) => SqlValue::Text(text),
-        SqlStorageValue::Blob(bytes) => SqlValue::Blob(bytes),
+/// Values as `sql_exec.js` carries them: two numbers a value (its kind,
+/// then its number or its byte length) and the bytes of its strings and
+/// blobs, one after the other.
+struct Values {
+    numbers: Vec<f64>,
+    bytes: Vec<u8>,
+}
+
+const NULL: f64 = 0.0;
+const INTEGER: f64 = 1.0;
+const REAL: f64 = 2.0;
+const TEXT: f64 = 3.0;
+const BLOB: f64 = 4.0;
+
+impl Values {
+    fn of(params: &[SqlValue]) -> Values {
+        let mut values = Values {
+            numbers: Vec::with_capacity(params.len() * 2),
+            bytes: Vec::new(),
+        };
+        for value in params {
+            let (kind, number) = match value {
+                SqlValue::Null => (NULL, 0.0),
+                // The engine keeps integers below 2^53 (§12), where f64 is exact.
+                SqlValue::Integer(n) => (INTEGER, *n as f64),
+                SqlValue::Real(f) => (REAL, *f),
+                SqlValue::Text(text) => {
+                    values.bytes.extend_from_slice(text.as_bytes());
+                    (TEXT, text.len() as f64)
+                }
+                SqlValue::Blob(bytes) => {
+                    values.bytes.extend_from_slice(bytes);
+                    (BLOB, bytes.len() as f64)
+                }
+            };
+            values.numbers.push(kind);
+            values.numbers.push(number);
+        }
+        values
+    }
+
+    /// The rows an answer holds (after its three leading numbers: the row
+    /// width, the rows written and the rows read).
+    fn rows(&self) -> Result<Vec<Row>, StorageError> {
+        let unreadable = || StorageError::Sql("an unreadable answer from sql_exec.js".to_owned());
+        let width = self.numbers.first().map_or(1, |width| (*width as usize).max(1));
+        let mut rows = Vec::new();
+        let mut row = Vec::new();
+        let mut at = 0usize;
+        for pair in self.numbers.get(3..).ok_or_else(unreadable)?.chunks_exact(2) {
+            let [kind, number] = pair else { return Err(unreadable()) };
+            let value = if *kind == INTEGER {
+                SqlValue::Integer(*number as i64)
+            } else if *kind == REAL {
+                SqlValue::Real(*number)
+            } else if *kind == TEXT || *kind == BLOB {
+                let end = at.saturating_add(*number as usize);
+                let bytes = self.bytes.get(at..end).ok_or_else(unreadable)?;
+                at = end;
+                if *kind == TEXT {
+                    SqlValue::Text(String::from_utf8(bytes.to_vec()).map_err(|_| unreadable())?)
+                } else {
+                    SqlValue::Blob(bytes.to_vec())
+                }
+            } else {
+                SqlValue::Null
+            };
+            row.push(value);
+            if row.len() == width {
+                rows.push(std::mem::take(&mut row));
+            }
+        }
+        if !row.is_empty() {
+            return Err(unreadable());
+        }
+        Ok(rows)
     }
 }
 
@@ -67,13 +136,20 @@ fn js_error(error: impl std::fmt::Debug) -> StorageError {
 
 impl Storage for DoSql {
     fn query(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StorageError> {
-        let bindings: Vec<SqlStorageValue> = params.iter().map(to_binding).collect();
-        let cursor = self.sql.exec(sql, bindings).map_err(js_error)?;
-        let mut rows = Vec::new();
-        for row in cursor.raw() {
-            rows.push(row.map_err(js_error)?.into_iter().map(from_column).collect());
-        }
-        let written = cursor.rows_written() as u64;
+        let bindings = Values::of(params);
+        let answer = sql_exec(self.sql.as_ref(), sql, &bindings.numbers, &bindings.bytes).map_err(js_error)?;
+        let (rows, written) = match answer.as_f64() {
+            Some(written) => (Vec::new(), written as u64),
+            None => {
+                let parts: Array = answer.unchecked_into();
+                let answer = Values {
+                    numbers: parts.get(0).unchecked_into::<Float64Array>().to_vec(),
+                    bytes: parts.get(1).unchecked_into::<Uint8Array>().to_vec(),
+                };
+                let written = answer.numbers.get(1).copied().unwrap_or(0.0) as u64;
+                (answer.rows()?, written)
+            }
+        };
         self.rows_written.set(self.rows_written.get() + written);
         if written > 0 || tributary::storage::may_write(sql) {
             next_generation();

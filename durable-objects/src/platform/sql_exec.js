@@ -1,0 +1,108 @@
+// One SQL statement (docs/design.md §1), run on JavaScript's side of the
+// instance: `sql.exec` with its bindings, every row read, and the answer
+// handed back as two arrays, so the wasm instance crosses a few times per
+// statement instead of once per binding, row, value and type test
+// (docs/benchmarks.md, issue 33, seventeenth round).
+//
+// Values travel both ways as `numbers` (a Float64Array, two entries a
+// value: its kind, then its number or its byte length) and `bytes` (the
+// UTF-8 of every string and the bytes of every blob, one after the other).
+// Kinds: 0 null, 1 an integer (a safe one), 2 any other number, 3 a
+// string, 4 bytes.
+//
+// The answer: the rows written (a number) when no row was read, else
+// `[numbers, bytes]`, `numbers` starting with the row width, the rows
+// written and the rows read.
+// A value of another kind throws, as `sql.exec`'s own errors do.
+
+const NULL = 0;
+const INTEGER = 1;
+const REAL = 2;
+const TEXT = 3;
+const BLOB = 4;
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const encoder = new TextEncoder();
+
+/**
+ * @param {SqlStorage} sql
+ * @param {string} query
+ * @param {Float64Array} numbers  the bindings' kinds and numbers (a view of the instance's memory)
+ * @param {Uint8Array} bytes      the bindings' strings and blobs (a view of the instance's memory)
+ * @returns {number | [Float64Array, Uint8Array]}
+ */
+export function sqlExec(sql, query, numbers, bytes) {
+  const cursor = sql.exec(query, ...bindingsOf(numbers, bytes));
+  const answer = [0, 0, 0];
+  const texts = [];
+  let width = 0;
+  let rows = 0;
+  let size = 0;
+  for (const row of cursor.raw()) {
+    width = row.length;
+    rows++;
+    for (const value of row) {
+      if (value === null || value === undefined) {
+        answer.push(NULL, 0);
+      } else if (typeof value === "number") {
+        answer.push(Number.isSafeInteger(value) ? INTEGER : REAL, value);
+      } else if (typeof value === "string") {
+        answer.push(TEXT, 0);
+        texts.push(value);
+        size += value.length * 3;
+      } else if (typeof value === "boolean") {
+        answer.push(INTEGER, value ? 1 : 0);
+      } else if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+        const view = value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+        answer.push(BLOB, 0);
+        texts.push(view);
+        size += view.byteLength;
+      } else {
+        throw new TypeError(`a SQL value of kind ${typeof value}`);
+      }
+    }
+  }
+  if (rows === 0) return cursor.rowsWritten;
+  answer[0] = width;
+  answer[1] = cursor.rowsWritten;
+  answer[2] = rows;
+  // Each string's UTF-8 and each blob, in order; their lengths go in the
+  // second entry of their value.
+  const out = new Uint8Array(size);
+  let at = 0;
+  let next = 0;
+  for (let slot = 3; slot < answer.length; slot += 2) {
+    if (answer[slot] !== TEXT && answer[slot] !== BLOB) continue;
+    const value = texts[next++];
+    if (typeof value === "string") {
+      const { written } = encoder.encodeInto(value, out.subarray(at));
+      answer[slot + 1] = written;
+      at += written;
+    } else {
+      out.set(value, at);
+      answer[slot + 1] = value.byteLength;
+      at += value.byteLength;
+    }
+  }
+  return [new Float64Array(answer), out.subarray(0, at)];
+}
+
+/** The bindings `numbers` and `bytes` carry, as `sql.exec` takes them. */
+function bindingsOf(numbers, bytes) {
+  const values = new Array(numbers.length / 2);
+  let at = 0;
+  for (let i = 0; i < values.length; i++) {
+    const kind = numbers[2 * i];
+    const number = numbers[2 * i + 1];
+    if (kind === TEXT) {
+      values[i] = decoder.decode(bytes.subarray(at, at + number));
+      at += number;
+    } else if (kind === BLOB) {
+      // A copy: the view is the instance's memory, which `exec` may outlive.
+      values[i] = bytes.slice(at, at + number);
+      at += number;
+    } else {
+      values[i] = kind === NULL ? null : number;
+    }
+  }
+  return values;
+}
