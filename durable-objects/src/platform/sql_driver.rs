@@ -68,7 +68,7 @@ const BLOB: f64 = 4.0;
 impl Values {
     fn of(params: &[SqlValue]) -> Values {
         let mut values = Values {
-            numbers: Vec::with_capacity(params.len() * 2),
+            numbers: Vec::new(),
             bytes: Vec::new(),
         };
         for value in params {
