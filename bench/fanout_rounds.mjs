@@ -1,16 +1,19 @@
 // Copy fan-out in rounds, one workerd (issue 33): each round a fresh source
 // stream copying to `subs` fresh streams, `events` events appended in
 // 100-event batches, timed until every target holds them all. Prints each
-// round's rate; round 0 is the isolate's warm-up. Made for `bench/ab.mjs`,
-// which compares two builds by the mean of rounds 1 and on:
+// round's rate and workerd's CPU a copy over the round (bench/cpu.mjs);
+// round 0 is the isolate's warm-up. Made for `bench/ab.mjs`, which compares
+// two builds by the mean of rounds 1 and on:
 //
 //   node bench/fanout_rounds.mjs [subs=10] [events=4000] [rounds=7]
 //   node bench/ab.mjs /tmp/build-a /tmp/build-b --runs 12 --figure 'round [1-9]\d*: ([0-9]+) copies/s' -- node bench/fanout_rounds.mjs
+//   node bench/ab.mjs … --figure 'round [1-9]\d*: .*, ([0-9.]+) µs' -- …   (CPU: moves less with the host's load)
 //
 // Not a benchmark with an aim (bench/peers.mjs fanout is); a steadier
 // measure of one build against another than single runs: a round's rate
 // moves ±10 % from the next on the 2-core machine.
 import { startTributary, streamUrl } from "../tests/e2e/harness.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 import { envNumber } from "./lib.mjs";
 
 const CONFIGURED = "events.iterate.com/stream/subscription-configured";
@@ -35,6 +38,7 @@ try {
       if (configured.status !== 201) throw new Error(`configure: ${configured.status} ${JSON.stringify(configured.body)}`);
     }
     const started = performance.now();
+    const before = cpuSnapshot();
     for (let i = 0; i < events; i += 100) {
       const batch = Array.from({ length: Math.min(100, events - i) }, (_, j) => ({ type: "data", payload: { n: i + j } }));
       const appended = await t.request("POST", streamUrl(source, "events"), { body: { events: batch } });
@@ -47,7 +51,8 @@ try {
       await sleep(20);
     }
     const seconds = (performance.now() - started) / 1000;
-    console.log(`round ${round}: ${Math.round((subs * events) / seconds)} copies/s`);
+    const cpuPerCopy = (1e6 * (cpuSnapshot().workerd - before.workerd)) / (subs * events);
+    console.log(`round ${round}: ${Math.round((subs * events) / seconds)} copies/s, ${cpuPerCopy.toFixed(1)} µs workerd CPU a copy`);
   }
 } finally {
   await t.stop();

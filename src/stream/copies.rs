@@ -3,7 +3,7 @@
 //! the cycle and hop guard, and the append with derived identities.
 
 use super::append::FollowUp;
-use super::copy_wire::{self, WireBatch};
+use super::copy_wire::{self, WireCopy};
 use super::{AppendError, Stream};
 use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop, Stamp};
 use crate::error::{ApiFailure, ErrorCode};
@@ -19,7 +19,6 @@ use crate::records::RunStamp;
 use crate::state::inbound;
 use crate::storage::{Columns, SqlValue, Storage, StorageError};
 use crate::Inputs;
-use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 #[derive(Debug, thiserror::Error)]
@@ -96,8 +95,8 @@ impl<S: Storage> Stream<S> {
     /// Commits a copy batch (trusted path). Parses the body itself so the
     /// shell stays thin.
     pub fn accept_copy_body(&mut self, body: &[u8], inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
-        let batch: WireBatch = serde_json::from_slice(body).map_err(|error| CopyError::Malformed(error.to_string()))?;
-        self.accept_wire(&batch.stamp, &batch.events, inputs)
+        let (stamp, copies) = copy_wire::read_batch(body).map_err(|error| CopyError::Malformed(error.to_string()))?;
+        self.accept_wire(&stamp, copies, inputs)
     }
 
     /// Commits a copy batch given as trees: each event is written to the
@@ -109,8 +108,8 @@ impl<S: Storage> Stream<S> {
             .map(serde_json::value::to_raw_value)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| CopyError::Malformed(error.to_string()))?;
-        let events: Vec<&RawValue> = texts.iter().map(|text| &**text).collect();
-        self.accept_wire(&batch.stamp, &events, inputs)
+        let copies = texts.iter().map(|text| copy_wire::read(text)).collect();
+        self.accept_wire(&batch.stamp, copies, inputs)
     }
 
     /// The stamp fence (§7 rule 2): one point lookup of the batch's pair.
@@ -139,8 +138,13 @@ impl<S: Storage> Stream<S> {
     /// a chain at its hop limit is dropped (and audited), the rest appended.
     /// The fence answers first: a stale batch is refused as stale, whatever
     /// else is wrong with it.
-    fn accept_wire(&mut self, stamp: &Stamp, events: &[&RawValue], inputs: &Inputs) -> Result<CopyAccepted, CopyError> {
-        let result = self.accept_fenced(stamp, events, inputs);
+    fn accept_wire(
+        &mut self,
+        stamp: &Stamp,
+        copies: Vec<WireCopy>,
+        inputs: &Inputs,
+    ) -> Result<CopyAccepted, CopyError> {
+        let result = self.accept_fenced(stamp, copies, inputs);
         if matches!(result, Err(CopyError::StaleStamp { .. })) {
             self.counters.fence_rejections += 1;
         }
@@ -153,10 +157,10 @@ impl<S: Storage> Stream<S> {
     fn accept_fenced(
         &mut self,
         stamp: &Stamp,
-        events: &[&RawValue],
+        copies: Vec<WireCopy>,
         inputs: &Inputs,
     ) -> Result<CopyAccepted, CopyError> {
-        let (accepted, dropped) = match self.read_copies(stamp, events) {
+        let (accepted, dropped) = match self.read_copies(stamp, copies) {
             Ok(read) => read,
             Err(error) => {
                 self.check_fence(stamp)?;
@@ -204,12 +208,11 @@ impl<S: Storage> Stream<S> {
 
     /// Each copy read off its text: the inputs to append (the drop audit
     /// last, if any copy was dropped) and how many were dropped.
-    fn read_copies(&self, stamp: &Stamp, events: &[&RawValue]) -> Result<(Vec<InputEvent>, usize), CopyError> {
+    fn read_copies(&self, stamp: &Stamp, copies: Vec<WireCopy>) -> Result<(Vec<InputEvent>, usize), CopyError> {
         let (project, path) = (self.project_id.as_str(), self.path.as_str());
         let mut accepted = Vec::new();
         let mut dropped: Vec<(u64, &'static str)> = Vec::new();
-        for raw in events {
-            let copy_wire::WireCopy { chain, input } = copy_wire::read(raw);
+        for WireCopy { chain, input } in copies {
             let Some(last) = chain.last() else {
                 return Err(CopyError::Malformed("an event without source.copiedFrom".to_owned()));
             };

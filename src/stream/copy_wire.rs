@@ -1,8 +1,10 @@
 //! A copy batch read off the internal route (docs/design.md §7) without a
 //! JSON tree of each copy (issue 33): each event's `payload`, `metadata`
 //! and `source` stay the compact text the source serialized, and are stored
-//! as they came. What this typed read refuses (a field of the wrong kind, a
-//! field twice, a missing `type`) is read the old way, through a tree and
+//! as they came. A batch is read in one pass, each copy typed as it is read;
+//! a batch that pass refuses is read again event by event, and what the
+//! typed read refuses (a field of the wrong kind, a field twice, a missing
+//! `type`) is read the old way, through a tree and
 //! [`InputEvent::from_json`], so the answer and the error are the ones a
 //! tree gives.
 
@@ -17,10 +19,18 @@ use serde_json::Value;
 
 /// The body of `POST /internal/copy`, each event still text.
 #[derive(Deserialize)]
-pub(super) struct WireBatch<'a> {
-    pub stamp: Stamp,
+struct WireBatch<'a> {
+    stamp: Stamp,
     #[serde(borrow)]
-    pub events: Vec<&'a RawValue>,
+    events: Vec<&'a RawValue>,
+}
+
+/// The body of `POST /internal/copy`, each event typed as it is read.
+#[derive(Deserialize)]
+struct TypedBatch<'a> {
+    stamp: Stamp,
+    #[serde(borrow)]
+    events: Vec<WireEvent<'a>>,
 }
 
 /// One copy as the source wrote it (`copy_shaped` in `delivery::prepare`).
@@ -33,12 +43,21 @@ struct WireEvent<'a> {
     payload: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
     metadata: Option<&'a RawValue>,
-    #[serde(default)]
-    idempotency_key: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    idempotency_key: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     ephemeral: Option<bool>,
     #[serde(default, borrow, deserialize_with = "present")]
     source: Option<&'a RawValue>,
+}
+
+impl WireEvent<'_> {
+    /// What the typed read takes: metadata an object or `null` (anything
+    /// else is refused as a tree refuses it).
+    fn typed(&self) -> bool {
+        self.metadata
+            .is_none_or(|raw| raw.get().starts_with('{') || raw.get() == "null")
+    }
 }
 
 /// A field that is there, `null` included (absent is the `default`).
@@ -53,16 +72,23 @@ pub(super) struct WireCopy<'a> {
     pub input: Result<InputEvent, EventError>,
 }
 
+/// Reads a batch's stamp and each of its copies: in one pass when every
+/// copy types, else event by event. A body that is not a batch is refused
+/// with the reason serde_json gives.
+pub(super) fn read_batch(body: &[u8]) -> Result<(Stamp, Vec<WireCopy<'_>>), serde_json::Error> {
+    if let Ok(batch) = serde_json::from_slice::<TypedBatch>(body) {
+        if batch.events.iter().all(WireEvent::typed) {
+            return Ok((batch.stamp, batch.events.into_iter().map(typed_copy).collect()));
+        }
+    }
+    let batch: WireBatch = serde_json::from_slice(body)?;
+    Ok((batch.stamp, batch.events.into_iter().map(read).collect()))
+}
+
 /// Reads one event of a batch: typed when it can be, else as a tree.
 pub(super) fn read(raw: &RawValue) -> WireCopy<'_> {
     match serde_json::from_str::<WireEvent>(raw.get()) {
-        Ok(wire) if wire.metadata.is_none_or(is_object_or_null) => WireCopy {
-            chain: wire
-                .source
-                .map(|source| chain_of_text(source.get()))
-                .unwrap_or_default(),
-            input: input_of(raw, wire),
-        },
+        Ok(wire) if wire.typed() => typed_copy(wire),
         _ => {
             let value: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
             WireCopy {
@@ -73,27 +99,34 @@ pub(super) fn read(raw: &RawValue) -> WireCopy<'_> {
     }
 }
 
-fn is_object_or_null(raw: &RawValue) -> bool {
-    raw.get().starts_with('{') || raw.get() == "null"
+fn typed_copy(wire: WireEvent<'_>) -> WireCopy<'_> {
+    WireCopy {
+        chain: wire
+            .source
+            .map(|source| chain_of_text(source.get()))
+            .unwrap_or_default(),
+        input: input_of(wire),
+    }
 }
 
 /// The checks of [`InputEvent::from_json`] on the text: depth, then the
-/// content's size (§3 rule 2: the copy's whole text less its `source` and
+/// content's size (§3 rule 2: the copy's text less its `source` and
 /// `idempotencyKey`, which are the engine's), then the type and key.
-fn input_of(raw: &RawValue, wire: WireEvent<'_>) -> Result<InputEvent, EventError> {
-    // Nesting needs an opening bracket per level: text with few of them
-    // (every copy the source writes) is not scanned for its depth.
-    let bytes = raw.get().as_bytes();
-    let openings = bytes.iter().filter(|byte| matches!(byte, b'{' | b'[')).count();
-    let depth = if openings > MAX_EVENT_DEPTH {
-        raw_depth(bytes)
-    } else {
-        0
-    };
-    if depth > MAX_EVENT_DEPTH {
-        return Err(EventError::TooDeep(depth));
+fn input_of(wire: WireEvent<'_>) -> Result<InputEvent, EventError> {
+    let parts = || [wire.payload, wire.metadata, wire.source].into_iter().flatten();
+    // Nesting needs an opening bracket per level: parts with few of them
+    // (every copy the source writes) are not scanned for their depth. The
+    // event is one level, its deepest part the rest.
+    let openings: usize = parts()
+        .map(|part| part.get().bytes().filter(|byte| matches!(byte, b'{' | b'[')).count())
+        .sum();
+    if openings >= MAX_EVENT_DEPTH {
+        let depth = 1 + parts().map(|part| raw_depth(part.get().as_bytes())).max().unwrap_or(0);
+        if depth > MAX_EVENT_DEPTH {
+            return Err(EventError::TooDeep(depth));
+        }
     }
-    let size = content_size(raw, &wire);
+    let size = content_size(&wire);
     if size > MAX_EVENT_BYTES {
         return Err(EventError::TooLarge(size));
     }
@@ -107,7 +140,7 @@ fn input_of(raw: &RawValue, wire: WireEvent<'_>) -> Result<InputEvent, EventErro
             Some(metadata) => text(metadata),
             None => JsonField::Tree(serde_json::json!({})),
         },
-        idempotency_key: wire.idempotency_key,
+        idempotency_key: wire.idempotency_key.flatten(),
         ephemeral: wire.ephemeral.unwrap_or(false),
         source: wire.source.map(text),
         body: None,
@@ -115,17 +148,26 @@ fn input_of(raw: &RawValue, wire: WireEvent<'_>) -> Result<InputEvent, EventErro
     event.checked(Authority::Trusted)
 }
 
-fn content_size(raw: &RawValue, wire: &WireEvent<'_>) -> usize {
-    let total = raw.get().len();
-    let Some(source) = wire.source else { return total };
+/// The compact text's length of the fields that are the event's content:
+/// each written `"name":value` and a comma or the closing brace, after the
+/// opening brace. With a `source`, it and the key are the engine's.
+fn content_size(wire: &WireEvent<'_>) -> usize {
     let field = |name: &str, len: usize| len.saturating_add(name.len() + 4);
-    let key = wire
-        .idempotency_key
-        .as_deref()
-        .map_or(0, |key| field("idempotencyKey", string_len(key)));
-    total
-        .saturating_sub(field("source", source.get().len()))
-        .saturating_sub(key)
+    let raw = |name: &str, part: Option<&RawValue>| part.map_or(0, |part| field(name, part.get().len()));
+    let mut size = 1 + field("type", string_len(&wire.event_type));
+    size = size
+        .saturating_add(raw("payload", wire.payload))
+        .saturating_add(raw("metadata", wire.metadata));
+    if let Some(ephemeral) = wire.ephemeral {
+        size = size.saturating_add(field("ephemeral", if ephemeral { 4 } else { 5 }));
+    }
+    if wire.source.is_none() {
+        if let Some(key) = &wire.idempotency_key {
+            let len = key.as_deref().map_or(4, string_len);
+            size = size.saturating_add(field("idempotencyKey", len));
+        }
+    }
+    size
 }
 
 #[cfg(test)]
@@ -140,6 +182,12 @@ mod tests {
     fn agrees(text: &str) -> Result<(), TestCaseError> {
         let raw = RawValue::from_string(text.to_owned()).unwrap();
         let typed = read(&raw);
+        // Read in a batch (in one pass or event by event), it reads the same.
+        let body = format!(r#"{{"stamp":{},"events":[{text}]}}"#, stamp_json());
+        let (_, batched) = read_batch(body.as_bytes()).unwrap();
+        prop_assert_eq!(batched.len(), 1);
+        prop_assert_eq!(&batched[0].chain, &typed.chain, "{}", text);
+        prop_assert_eq!(&batched[0].input, &typed.input, "{}", text);
         let value: Value = serde_json::from_str(text).unwrap();
         let chain: Vec<HopText> = chain_of(value.get("source")).into_iter().map(HopText::from).collect();
         let tree = InputEvent::from_json(value, Authority::Trusted);
@@ -173,6 +221,18 @@ mod tests {
             (typed, tree) => prop_assert_eq!(typed.as_ref().err(), tree.as_ref().err(), "{}", text),
         }
         Ok(())
+    }
+
+    fn stamp_json() -> String {
+        serde_json::to_string(&Stamp {
+            source_project_id: "p".to_owned(),
+            source_path: "/a".to_owned(),
+            subscription_key: "k".to_owned(),
+            stream_id: "s".to_owned(),
+            stream_created_at: "2026-01-01T00:00:00.000Z".to_owned(),
+            cursor_changed_at_source_offset: 1,
+        })
+        .unwrap()
     }
 
     /// A top-level field's text in a compact event.
@@ -283,6 +343,34 @@ mod tests {
             "\"x\"".to_owned(),
         ] {
             agrees(&text).unwrap();
+        }
+    }
+
+    #[test]
+    fn s7_a_batch_one_copy_of_which_does_not_type_is_read_copy_by_copy() {
+        let source = json!({"copiedFrom": [hop(1)]}).to_string();
+        let texts = [
+            format!(r#"{{"type":"x","payload":{{"a":1.5e3}},"source":{source},"idempotencyKey":"copy:1"}}"#),
+            format!(r#"{{"type":"x","metadata":[],"source":{source}}}"#),
+            format!(r#"{{"type":"y","payload":[1],"source":{source},"idempotencyKey":"copy:2"}}"#),
+        ];
+        let body = format!(r#"{{"stamp":{},"events":[{}]}}"#, stamp_json(), texts.join(","));
+        let (stamp, copies) = read_batch(body.as_bytes()).unwrap();
+        assert_eq!(stamp.source_path, "/a");
+        assert_eq!(copies.len(), texts.len());
+        for (copy, text) in copies.iter().zip(&texts) {
+            let raw = RawValue::from_string(text.clone()).unwrap();
+            let alone = read(&raw);
+            assert_eq!(copy.chain, alone.chain);
+            assert_eq!(copy.input, alone.input);
+        }
+        // The first kept its payload's text (a tree would write 1500.0).
+        let first = copies[0].input.as_ref().unwrap();
+        assert_eq!(first.payload.to_raw().unwrap().get(), r#"{"a":1.5e3}"#);
+        assert!(copies[1].input.is_err());
+        // What is not a batch is refused with serde_json's reason.
+        for body in ["", "[]", r#"{"events":[]}"#, r#"{"stamp":{},"events":[]}"#] {
+            assert!(read_batch(body.as_bytes()).is_err(), "{body}");
         }
     }
 
