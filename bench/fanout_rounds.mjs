@@ -55,5 +55,5 @@ try {
     console.log(`round ${round}: ${Math.round((subs * events) / seconds)} copies/s, ${cpuPerCopy.toFixed(1)} µs workerd CPU a copy`);
   }
 } finally {
-  await t.stop();
+  await t.cleanup();
 }

@@ -1,7 +1,9 @@
 //! A copy batch folds as its copies one by one (docs/design.md §4 copies, §5
 //! inbound, §7 rule 2, §3 rule 4; issue 33): an append reads its batch's
 //! idempotency keys in one query and each `(sourcePath, subscriptionKey)`
-//! fence record once, then writes each record once. Whatever the batching,
+//! fence record once, then writes each record once (a batch whose copies
+//! all name one pair and run folds the last hop its reader read, without
+//! reading each copy's provenance again). Whatever the batching,
 //! a receiver ends with the same events, the same duplicates, the same fence
 //! rows (and a rebuild, which folds copy by copy, agrees), and the same
 //! refusals.

@@ -199,18 +199,29 @@ impl Received {
         let Some(hop) = received_from(event) else {
             return Ok(());
         };
+        self.note_hop(storage, &hop, event.created_at_ms)
+    }
+
+    /// [`Self::note`] of a copy whose last hop the caller already read
+    /// (`hop`), committed at `received_at_ms`.
+    pub(crate) fn note_hop<S: Storage + ?Sized>(
+        &mut self,
+        storage: &S,
+        hop: &HopText<'_>,
+        received_at_ms: i64,
+    ) -> Result<(), InboundError> {
         // A batch's copies share the pair noted last, mostly: it is matched
         // in place, with no key built.
         let last = self.rows.last_mut().filter(|row| {
             row.source_path == hop.path.as_ref() && row.subscription_key == hop.subscription_key.as_ref()
         });
         if let Some(row) = last {
-            receive_again(&mut row.fence, &hop, event.created_at_ms);
+            receive_again(&mut row.fence, hop, received_at_ms);
             return Ok(());
         }
         let pair = (hop.path.clone().into_owned(), hop.subscription_key.clone().into_owned());
         if let Some(row) = self.index.get(&pair).and_then(|at| self.rows.get_mut(*at)) {
-            receive_again(&mut row.fence, &hop, event.created_at_ms);
+            receive_again(&mut row.fence, hop, received_at_ms);
             return Ok(());
         }
         let (source_path, subscription_key) = pair;
@@ -231,7 +242,7 @@ impl Received {
         self.rows.push(FenceRow {
             source_path,
             subscription_key,
-            fence: InboundFence::received(previous.as_ref(), stamp, event.created_at_ms),
+            fence: InboundFence::received(previous.as_ref(), stamp, received_at_ms),
         });
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! assign offsets → reduce → persist events, reduced state and meta together.
 
 use super::{rows, Stream};
+use crate::copy::HopText;
 use crate::error::{details, ApiFailure, ErrorCode};
 use crate::event::{Authority, CommittedEvent, ControlType, EventError, InputEvent, StoredEvent};
 use crate::json_limits::raw_depth;
@@ -225,6 +226,7 @@ impl<S: Storage> Stream<S> {
             ends_segment: &|_| false,
             derive: &|_, _| Ok(Vec::new()),
             within,
+            received_from: None,
         };
         self.append_then(inputs_events, inputs, &nothing)
     }
@@ -256,11 +258,11 @@ impl<S: Storage> Stream<S> {
                     .collect()
             };
             for segment in segments {
-                let written = self.stage_and_write(segment, inputs, done.as_ref())?;
+                let written = self.stage_and_write(segment, inputs, done.as_ref(), follow.received_from)?;
                 let derived = (follow.derive)(self, &written.results)?;
                 let mut merged = written.after(done.take());
                 if !derived.is_empty() {
-                    let more = self.stage_and_write(&derived, inputs, Some(&merged))?;
+                    let more = self.stage_and_write(&derived, inputs, Some(&merged), None)?;
                     merged = more.after(Some(merged));
                 }
                 done = Some(merged);
@@ -322,6 +324,7 @@ impl<S: Storage> Stream<S> {
         batch: &[InputEvent],
         inputs: &Inputs,
         base: Option<&Staged>,
+        received_from: Option<&HopText<'_>>,
     ) -> Result<Staged, AppendError> {
         let mut meta = match (base, &self.lifetime) {
             (Some(base), _) => base.meta.clone(),
@@ -362,7 +365,11 @@ impl<S: Storage> Stream<S> {
             self.check_cursor_set(index, input)?;
             state_changed |= fold_staged(state.as_mut(), index, input, &event)?;
             if event.source.is_some() {
-                received.note(&self.storage, &event).map_err(|error| match error {
+                let noted = match received_from {
+                    Some(hop) => received.note_hop(&self.storage, hop, event.created_at_ms),
+                    None => received.note(&self.storage, &event),
+                };
+                noted.map_err(|error| match error {
                     InboundError::Full(records) => AppendError::Reduce {
                         index,
                         error: ReduceError::InboundFenceFull(records),
@@ -587,6 +594,10 @@ pub(crate) struct FollowUp<'a, S: Storage, E = AppendError> {
     /// Rows written in the same transaction once the events are (the
     /// protocol face's writer state, §17).
     pub within: &'a dyn Fn(&S) -> Result<(), StorageError>,
+    /// The last hop every copy of the batch carries, when its reader found
+    /// them all naming one pair and run (a copy batch, §7): the fence fold
+    /// takes it instead of reading each copy's provenance again.
+    pub received_from: Option<&'a HopText<'a>>,
 }
 
 /// The earlier events one batch's idempotency keys can name (§3 rule 4):

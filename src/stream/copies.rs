@@ -5,7 +5,7 @@
 use super::append::FollowUp;
 use super::copy_wire::{self, WireCopy};
 use super::{AppendError, Stream};
-use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop, Stamp};
+use crate::copy::{chain_of, origin_is_invalidation, CopyBatch, Hop, HopText, Stamp};
 use crate::error::{ApiFailure, ErrorCode};
 use crate::event::StoredEvent;
 use crate::event::{Authority, CommittedEvent, InputEvent, CONTROL_PREFIX};
@@ -57,6 +57,16 @@ impl ApiFailure for CopyError {
             _ => Map::new(),
         }
     }
+}
+
+/// Whether two last hops name the same pair and run: all the fence fold
+/// reads of a hop.
+fn same_pair_and_run(one: &HopText<'_>, other: &HopText<'_>) -> bool {
+    one.path == other.path
+        && one.subscription_key == other.subscription_key
+        && one.stream_id == other.stream_id
+        && one.stream_created_at == other.stream_created_at
+        && one.cursor_changed_at_source_offset == other.cursor_changed_at_source_offset
 }
 
 /// What a copy batch did on this stream.
@@ -160,7 +170,7 @@ impl<S: Storage> Stream<S> {
         copies: Vec<WireCopy>,
         inputs: &Inputs,
     ) -> Result<CopyAccepted, CopyError> {
-        let (accepted, dropped) = match self.read_copies(stamp, copies) {
+        let (accepted, dropped, received_from) = match self.read_copies(stamp, copies) {
             Ok(read) => read,
             Err(error) => {
                 self.check_fence(stamp)?;
@@ -188,6 +198,7 @@ impl<S: Storage> Stream<S> {
             ends_segment: &|input: &InputEvent| origin_is_invalidation(input.source.as_ref()),
             derive: &|stream: &Stream<S>, written: &[(StoredEvent, bool)]| stream.propagate_invalidations(written),
             within: &|_| Ok(()),
+            received_from: received_from.as_ref(),
         };
         let (events, duplicates) = self.append_then(accepted, inputs, &follow)?;
         let deduplicated = duplicates.iter().filter(|duplicate| **duplicate).count();
@@ -207,12 +218,19 @@ impl<S: Storage> Stream<S> {
     }
 
     /// Each copy read off its text: the inputs to append (the drop audit
-    /// last, if any copy was dropped) and how many were dropped.
-    fn read_copies(&self, stamp: &Stamp, copies: Vec<WireCopy>) -> Result<(Vec<InputEvent>, usize), CopyError> {
+    /// last, if any copy was dropped), how many were dropped, and the last
+    /// hop the accepted copies share when they all name one pair and run
+    /// (what the fence fold reads of each, §7 rule 2).
+    fn read_copies<'a>(
+        &self,
+        stamp: &Stamp,
+        copies: Vec<WireCopy<'a>>,
+    ) -> Result<(Vec<InputEvent>, usize, Option<HopText<'a>>), CopyError> {
         let (project, path) = (self.project_id.as_str(), self.path.as_str());
         let mut accepted = Vec::new();
         let mut dropped: Vec<(u64, &'static str)> = Vec::new();
-        for WireCopy { chain, input } in copies {
+        let mut shared: Option<Option<HopText<'a>>> = None;
+        for WireCopy { mut chain, input } in copies {
             let Some(last) = chain.last() else {
                 return Err(CopyError::Malformed("an event without source.copiedFrom".to_owned()));
             };
@@ -226,11 +244,16 @@ impl<S: Storage> Stream<S> {
                 error,
             })?;
             accepted.push(input);
+            match (&shared, chain.pop()) {
+                (None, last) => shared = Some(last),
+                (Some(Some(first)), Some(last)) if same_pair_and_run(first, &last) => {}
+                _ => shared = Some(None),
+            }
         }
         if !dropped.is_empty() {
             accepted.push(self.drop_audit(stamp, &dropped)?);
         }
-        Ok((accepted, dropped.len()))
+        Ok((accepted, dropped.len(), shared.flatten()))
     }
 
     /// For each copied `events-invalidated` just written, this stream's own
