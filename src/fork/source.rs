@@ -141,6 +141,7 @@ impl<S: Storage> Stream<S> {
         }
         let (fork_point, materialized) =
             self.resolve_sub_offset(asked_offset, ask.sub_offset, face.content_type.is_json())?;
+        self.memory.fork_edges.set(None);
         store::acquire_edge(
             &self.storage,
             &EdgeRow {
@@ -241,7 +242,7 @@ impl<S: Storage> Stream<S> {
         if self.lifetime.is_none() || self.is_soft_deleted()? {
             return Ok(false);
         }
-        if store::edges(&self.storage)?.0 > 0 {
+        if self.fork_edges()?.0 > 0 {
             store::soft_delete(&self.storage, now_ms)?;
             self.memory.soft_deleted.set(Some(true));
             return Ok(true);
@@ -275,8 +276,9 @@ impl<S: Storage> Stream<S> {
         if stream_id.is_some_and(|stream_id| stream_id != meta.stream_id) {
             return Ok(());
         }
+        self.memory.fork_edges.set(None);
         store::release_edge(&self.storage, fork_path)?;
-        if self.is_soft_deleted()? && store::edges(&self.storage)?.0 == 0 {
+        if self.is_soft_deleted()? && self.fork_edges()?.0 == 0 {
             self.destroy()?;
         }
         Ok(())
@@ -293,6 +295,66 @@ impl<S: Storage> Stream<S> {
         if self.lifetime.is_none() {
             return Ok(None);
         }
-        Ok(store::edges(&self.storage)?.1)
+        Ok(self.fork_edges()?.1)
+    }
+
+    /// How many forks read this lifetime and the lowest fork point among
+    /// them (§18): read once, then kept in memory until this object grants
+    /// or releases an edge (every retention check asks, §16). Where reads
+    /// are checked (natively) the kept answer is checked against storage.
+    pub(crate) fn fork_edges(&self) -> Result<(u64, Option<u64>), StorageError> {
+        if let Some(known) = self.memory.fork_edges.get() {
+            if let Some(stored) = store::checked_edges(&self.storage) {
+                let stored = stored?;
+                if stored != known {
+                    return Err(StorageError::Sql(format!(
+                        "fork edges kept in memory diverged from storage: kept {known:?}, stored {stored:?}"
+                    )));
+                }
+            }
+            return Ok(known);
+        }
+        let edges = store::edges(&self.storage)?;
+        self.memory.fork_edges.set(Some(edges));
+        Ok(edges)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::store::{self, EdgeRow};
+    use crate::event::Authority;
+    use crate::path::StreamPath;
+    use crate::storage::rusqlite_driver::RusqliteStorage;
+    use crate::stream::Stream;
+    use crate::Inputs;
+
+    #[test]
+    fn s18_fork_edges_kept_in_memory_that_storage_does_not_hold_are_an_error_where_reads_are_checked() {
+        let storage = RusqliteStorage::in_memory().unwrap();
+        let mut stream = Stream::open(storage, "p", StreamPath::parse("/source").unwrap()).unwrap();
+        let inputs = Inputs {
+            now_ms: 1_000,
+            entropy: [7; 16],
+        };
+        stream
+            .append_body(br#"{"type": "x"}"#, Authority::Public, &inputs)
+            .unwrap();
+        assert_eq!(stream.fork_edges().unwrap(), (0, None));
+        assert_eq!(stream.memory.fork_edges.get(), Some((0, None)), "kept");
+        // An edge written behind the engine's back: the kept answer is wrong.
+        let edge = EdgeRow {
+            fork_path: "/fork".to_owned(),
+            fork_point: 1,
+            acquired_at_ms: 1_000,
+        };
+        store::acquire_edge(&stream.storage, &edge).unwrap();
+        let error = stream.fork_edges().unwrap_err().to_string();
+        assert!(error.contains("diverged"), "{error}");
+        // Written as the engine writes one (a release), it is read again.
+        stream.release_fork("/fork", None).unwrap();
+        assert_eq!(stream.fork_edges().unwrap(), (0, None));
+        assert_eq!(stream.lowest_fork_point().unwrap(), None);
     }
 }

@@ -124,11 +124,23 @@ pub fn edges<S: Storage + ?Sized>(storage: &S) -> Result<(u64, Option<u64>), Sto
     if !table_exists(storage, "fork_edges")? {
         return Ok((0, None));
     }
-    let sql = "SELECT COUNT(*), MIN(fork_point) FROM fork_edges";
-    let Some(row) = query_optional(storage, sql, &[])? else {
+    edges_of(query_optional(storage, EDGES, &[])?)
+}
+
+/// [`edges`] read again where reads are checked (natively, in the tests):
+/// `None` in a Durable Object.
+pub fn checked_edges<S: Storage + ?Sized>(storage: &S) -> Option<Result<(u64, Option<u64>), StorageError>> {
+    let rows = storage.check_read(EDGES, &[])?;
+    Some(rows.and_then(|rows| edges_of(rows.into_iter().next())))
+}
+
+const EDGES: &str = "SELECT COUNT(*), MIN(fork_point) FROM fork_edges";
+
+fn edges_of(row: Option<crate::storage::Row>) -> Result<(u64, Option<u64>), StorageError> {
+    let Some(row) = row else {
         return Ok((0, None));
     };
-    let named = Named::new(sql, &row, &["count", "lowest"]);
+    let named = Named::new(EDGES, &row, &["count", "lowest"]);
     let lowest = named.optional_int("lowest")?.map(|point| point.max(0) as u64);
     Ok((named.count("count")?, lowest))
 }

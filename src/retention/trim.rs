@@ -194,7 +194,7 @@ impl<S: Storage> Stream<S> {
             });
         // A fork reads offsets `1..=fork point` here (§18): while one lives,
         // nothing more is trimmed from the front.
-        let forks = crate::fork::store::edges(&self.storage)?.0 > 0;
+        let forks = self.fork_edges()?.0 > 0;
         let edge_pin = forks.then_some(trimmed);
         // The head is never trimmed ([`decide`]).
         Ok(pins.chain(edge_pin).min().unwrap_or(head).min(head.saturating_sub(1)))

@@ -22,6 +22,10 @@ pub(crate) struct Memory {
     pub subscriptions: BTreeMap<String, SubscriptionMemory>,
     /// Whether this lifetime was soft-deleted (§18), once read.
     pub soft_deleted: std::cell::Cell<Option<bool>>,
+    /// How many forks read this lifetime and their lowest fork point
+    /// (§18), once read: this object writes every edge (a grant, a
+    /// release), and each write clears it.
+    pub fork_edges: std::cell::Cell<Option<(u64, Option<u64>)>>,
     /// A fork's inherited pages for its subscriptions (§18).
     pub inherited: crate::fork::inherited::Held,
     /// The page a planning pass shares between its scans (§12); `None`

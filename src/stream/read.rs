@@ -400,7 +400,7 @@ impl<S: Storage> Stream<S> {
                 stream_id: origin.source_stream_id,
                 fork_point: origin.fork_point,
             }),
-            forks: crate::fork::store::edges(&self.storage)?.0,
+            forks: self.fork_edges()?.0,
             state: StateView {
                 subscriptions: SubscriptionsView {
                     inbound: inbound.records,
