@@ -249,6 +249,17 @@ impl HopText<'_> {
             && self.stream_created_at == stamp.stream_created_at.as_str()
             && self.cursor_changed_at_source_offset == stamp.cursor_changed_at_source_offset
     }
+
+    /// Whether `other` names the same pair (`path`, `subscriptionKey`) and
+    /// the same run as this hop: all a receiving stream's fence fold reads
+    /// of a hop (§7 rule 2).
+    pub fn same_pair_and_run(&self, other: &HopText<'_>) -> bool {
+        self.path == other.path
+            && self.subscription_key == other.subscription_key
+            && self.stream_id == other.stream_id
+            && self.stream_created_at == other.stream_created_at
+            && self.cursor_changed_at_source_offset == other.cursor_changed_at_source_offset
+    }
 }
 
 impl From<Hop> for HopText<'static> {

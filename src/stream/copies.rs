@@ -59,16 +59,6 @@ impl ApiFailure for CopyError {
     }
 }
 
-/// Whether two last hops name the same pair and run: all the fence fold
-/// reads of a hop.
-fn same_pair_and_run(one: &HopText<'_>, other: &HopText<'_>) -> bool {
-    one.path == other.path
-        && one.subscription_key == other.subscription_key
-        && one.stream_id == other.stream_id
-        && one.stream_created_at == other.stream_created_at
-        && one.cursor_changed_at_source_offset == other.cursor_changed_at_source_offset
-}
-
 /// What a copy batch did on this stream.
 #[derive(Debug, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -246,7 +236,7 @@ impl<S: Storage> Stream<S> {
             accepted.push(input);
             match (&shared, chain.pop()) {
                 (None, last) => shared = Some(last),
-                (Some(Some(first)), Some(last)) if same_pair_and_run(first, &last) => {}
+                (Some(Some(first)), Some(last)) if first.same_pair_and_run(&last) => {}
                 _ => shared = Some(None),
             }
         }
