@@ -26,6 +26,7 @@
 // Not a benchmark (no figure from it is a claim); it says what to fix.
 import http from "node:http";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
+import { cpuSnapshot } from "./cpu.mjs";
 
 const [named = "webhook", a, b] = process.argv.slice(2);
 /** `floor-webhook`, `floor-fanout`: the same scenario on the platform floor (bench/floor/worker.mjs), its isolate profiled. */
@@ -388,9 +389,12 @@ async function main() {
     if (sampling) await inspector.call("Profiler.start");
     console.error("started");
     const started = Date.now();
+    const cpuBefore = cpuSnapshot();
     await work();
     const seconds = (Date.now() - started) / 1000;
-    console.log(`${scenario}: ${expected} units in ${seconds.toFixed(2)} s = ${(expected / seconds).toFixed(0)}/s`);
+    // workerd's CPU a unit (/proc, bench/cpu.mjs): steadier than the rate under a drifting host.
+    const cpuPerUnit = (1e6 * (cpuSnapshot().workerd - cpuBefore.workerd)) / expected;
+    console.log(`${scenario}: ${expected} units in ${seconds.toFixed(2)} s = ${(expected / seconds).toFixed(0)}/s, ${cpuPerUnit.toFixed(1)} µs workerd CPU a unit`);
     if (sampling) {
       const { result } = await inspector.call("Profiler.stop");
       report(result.profile);
