@@ -23,6 +23,10 @@
 //     does not.
 // (c) One point SELECT outside a transaction and inside `transactionSync`,
 //     back to back in one turn: what a statement pays for running on its own.
+// (d) A catch-up page's rows written as JSON by SQLite (src/stream/page_json.rs),
+//     10 pages of 1,000 five times a request, with `createdAt` written three ways: by
+//     `strftime` and `printf` (before issue 33's nineteenth round), by
+//     `datetime` with `subsec` (now), and not at all (the date's whole share).
 //
 // Settings: BENCH_SQLITE_ROUNDS (4, the first not counted).
 import { Miniflare } from "miniflare";
@@ -31,6 +35,7 @@ import { envNumber, printTable } from "./lib.mjs";
 const rounds = envNumber("BENCH_SQLITE_ROUNDS", 4, { integer: true });
 const COMMITS = 500; // per request in (a)
 const BATCHES = 10; // of 1,000 rows per request in (b)
+const PAGE_PASSES = 5; // over (d)'s 10 pages per request
 
 const script = `
 const JOURNAL = "CREATE TABLE IF NOT EXISTS journal (subscription_key TEXT NOT NULL, event_offset INTEGER NOT NULL, " +
@@ -39,6 +44,16 @@ const EVENTS = "CREATE TABLE IF NOT EXISTS events (event_offset INTEGER PRIMARY 
   "metadata TEXT NOT NULL, idempotency_key TEXT, ephemeral INTEGER NOT NULL, created_at_ms INTEGER NOT NULL, source TEXT)";
 const KEY = "sub-key-of-some-length";
 const PAYLOAD = JSON.stringify({ i: 1, data: "x".repeat(40) });
+/** src/stream/page_json.rs's EVENT_JSON, its createdAt text left as DATE. */
+const EVENT_JSON = \`'{"offset":' || event_offset || ',"type":' || json_quote(type) || ',"payload":' || payload || ',"metadata":' || metadata
+  || CASE WHEN idempotency_key IS NULL THEN '' ELSE ',"idempotencyKey":' || json_quote(idempotency_key) END
+  || CASE WHEN ephemeral != 0 THEN ',"ephemeral":true' ELSE '' END || ',"createdAt":"' || DATE || 'Z"'
+  || CASE WHEN source IS NULL THEN '' ELSE ',"source":' || source END || '}'\`;
+const CREATED_AT = {
+  "strftime and printf": "strftime('%Y-%m-%dT%H:%M:%S', created_at_ms / 1000, 'unixepoch') || '.' || printf('%03d', created_at_ms % 1000)",
+  "datetime with subsec": "replace(datetime(created_at_ms / 1000.0, 'unixepoch', 'subsec'), ' ', 'T')",
+  "none": "created_at_ms",
+};
 const SOURCE = JSON.stringify({ copiedFrom: [{ projectId: "bench", path: "/bench/fanout-source", streamId: "str_0123456789abcdef0123456789",
   streamCreatedAt: "2026-12-04T20:00:00.000Z", offset: 12345, type: "data", createdAt: "2026-12-04T20:00:00.000Z",
   subscriptionKey: "copy-0", cursorChangedAtSourceOffset: 1 }] });
@@ -75,6 +90,7 @@ export class Costs {
     const shape = new URL(request.url).searchParams.get("shape");
     if (shape.startsWith("rows:")) return this.rows(shape.slice(5));
     if (shape.startsWith("reads:")) return this.reads(shape.slice(6));
+    if (shape.startsWith("pages:")) return this.pages(shape.slice(6));
     for (let i = 0; i < ${COMMITS}; i++) {
       this.n++;
       await scheduler.wait(0);
@@ -102,6 +118,16 @@ export class Costs {
     }
     return new Response("ok");
   }
+  pages(kind) {
+    const sql = "SELECT CAST(group_concat(event, ',' ORDER BY event_offset) AS BLOB) AS page, COUNT(*) AS n FROM " +
+      "(SELECT event_offset, " + EVENT_JSON.replace("DATE", CREATED_AT[kind]) + " AS event FROM events WHERE event_offset > ? AND event_offset <= ?)";
+    let rows = 0;
+    for (let pass = 0; pass < ${PAGE_PASSES}; pass++) {
+      for (let page = 0; page < ${BATCHES}; page++) rows += this.sql.exec(sql, page * 1000, (page + 1) * 1000).one().n;
+    }
+    if (rows !== ${PAGE_PASSES * BATCHES} * 1000) throw new Error("pages: " + rows + " rows, not " + ${PAGE_PASSES * BATCHES} * 1000);
+    return new Response("ok");
+  }
   rows(kind) {
     for (let batch = 0; batch < ${BATCHES}; batch++) {
       this.ctx.storage.transactionSync(() => {
@@ -121,7 +147,9 @@ export class Costs {
     return new Response("ok");
   }
 }
-export default { fetch(request, env) { return env.COSTS.get(env.COSTS.idFromName(new URL(request.url).searchParams.get("shape"))).fetch(request); } };
+// (d)'s pages read the events (b)'s "no key" rows wrote, in that object.
+const objectOf = (shape) => (shape.startsWith("pages:") ? "rows:no key" : shape);
+export default { fetch(request, env) { return env.COSTS.get(env.COSTS.idFromName(objectOf(new URL(request.url).searchParams.get("shape")))).fetch(request); } };
 `;
 
 const commitShapes = [
@@ -139,6 +167,8 @@ const commitShapes = [
 const rowShapes = ["small", "no key", "random key", "run-ordered key"];
 // (c): 10,000 a request; inside, 1,000 a transaction.
 const readShapes = ["outside", "inside"];
+// (d): after (b) has filled the events table.
+const pageShapes = ["strftime and printf", "datetime with subsec", "none"];
 const mf = new Miniflare({
   modules: true,
   script,
@@ -148,12 +178,15 @@ const mf = new Miniflare({
 const totals = new Map();
 try {
   for (let round = 0; round < rounds; round++) {
-    for (const shape of [...commitShapes, ...rowShapes.map((kind) => `rows:${kind}`), ...readShapes.map((where) => `reads:${where}`)]) {
+    const shapes = [...commitShapes, ...rowShapes.map((kind) => `rows:${kind}`), ...readShapes.map((where) => `reads:${where}`)];
+    // (d)'s shapes in a new order each round, so none is always first.
+    const pages = pageShapes.map((_, i) => `pages:${pageShapes[(i + round) % pageShapes.length]}`);
+    for (const shape of [...shapes, ...pages]) {
       const started = process.hrtime.bigint();
       const response = await mf.dispatchFetch(`http://costs/?shape=${encodeURIComponent(shape)}`);
       if (response.status !== 200) throw new Error(`${shape}: ${response.status} ${await response.text()}`);
       await response.text();
-      const units = shape.startsWith("rows:") || shape.startsWith("reads:") ? BATCHES * 1000 : COMMITS;
+      const units = shape.startsWith("pages:") ? PAGE_PASSES * BATCHES * 1000 : /^(rows|reads):/.test(shape) ? BATCHES * 1000 : COMMITS;
       const us = Number(process.hrtime.bigint() - started) / 1e3 / units;
       if (round > 0) totals.set(shape, (totals.get(shape) ?? 0) + us / (rounds - 1));
     }
@@ -177,4 +210,9 @@ const inside = totals.get("reads:inside");
 printTable(
   ["(c) one point SELECT", "µs/statement", "÷ inside a transaction"].map((title) => ({ title })),
   readShapes.map((where) => [`${where} a transaction`, totals.get(`reads:${where}`).toFixed(2), (totals.get(`reads:${where}`) / inside).toFixed(2)]),
+);
+const before = totals.get("pages:strftime and printf");
+printTable(
+  ["(d) a catch-up page's rows as JSON, createdAt by", "µs/row", "÷ strftime and printf"].map((title) => ({ title })),
+  pageShapes.map((kind) => [kind, totals.get(`pages:${kind}`).toFixed(2), (totals.get(`pages:${kind}`) / before).toFixed(2)]),
 );
