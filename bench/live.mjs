@@ -394,7 +394,9 @@ async function main() {
     reportAim("single appends, 100 WebSocket readers ÷ none", ratio, ">=", 0.8, "ratio in one run", { floor: floorHundred.rate / floorNone.rate });
     for (const readers of [100, 1000]) {
       const scenario = latency.find((s) => s.readers === readers && s.label.includes("WebSocket"));
-      reportAim(`append → reader p50, ${readers} WebSocket readers`, scenario.p50, "<=", readers === 100 ? 5 : 25, "ms");
+      reportAim(`append → reader p50, ${readers} WebSocket readers`, scenario.p50, "<=", readers === 100 ? 5 : 25, "ms", {
+        floor: floorLatency.find((s) => s.readers === readers)?.p50,
+      });
     }
     reportAim("single appends with 100 WebSocket readers ÷ floor's with 100", hundred.rate / floorHundred.rate, ">=", 0.8, "ratio in one run");
     for (const readers of [100, 1000]) {
