@@ -42,8 +42,13 @@ pub const MAX_READ_LIMIT: u64 = 1000;
 pub const MAX_READ_BYTES: usize = 4 * 1024 * 1024;
 /// A range read's page is concatenated by SQLite in chunks of about this
 /// many bytes of event JSON (a chunk's upper bound plus one event stays
-/// below the Durable Object SQLite limit of 2 MB per value).
+/// below [`SQL_VALUE_LIMIT_BYTES`]).
 pub const PAGE_CHUNK_BYTES: u64 = 1024 * 1024;
+/// The platform's limit on one SQLite string or BLOB, a statement's
+/// intermediate values included (Durable Objects: 2 MB; a value past it
+/// fails its statement with `SQLITE_TOOBIG` and nothing else). The native
+/// driver sets it too, so the tests fail where an object would.
+pub const SQL_VALUE_LIMIT_BYTES: i32 = 2_000_000;
 /// Fence records a receiving stream keeps for copies it received (§5
 /// inbound, §7 rule 2): one row of `inbound_fences` per
 /// `(sourcePath, subscriptionKey)`, outside the reduced-state document, so

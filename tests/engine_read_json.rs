@@ -131,6 +131,39 @@ fn s12_a_page_of_large_events_is_cut_by_the_read_byte_budget_like_the_typed_read
     assert_eq!(page["nextAfter"], json!(count));
 }
 
+/// Twelve events of 200 KiB fit the read budget (4 MiB) but their JSON
+/// passes SQLite's value limit (2 MB, as on a Durable Object): the page's
+/// one-pass query fails, and the page is concatenated in chunks instead.
+#[test]
+fn s12_a_page_past_sqlites_value_limit_within_the_budget_is_whole_like_the_typed_read() {
+    let mut world = World::new(9);
+    let big = "y".repeat(200 * 1024);
+    for n in 0..12 {
+        world.append("/wide", json!({"type": "data", "payload": {"n": n, "big": big}}));
+    }
+    let query = RangeQuery {
+        after: 0,
+        from_earliest: false,
+        limit: 1000,
+        include_ephemeral: false,
+    };
+    world.stream("/wide").storage().take_statement_counts();
+    let page = built(&mut world, "/wide", &query);
+    let statements = world.stream("/wide").storage().take_statement_counts();
+    let concatenations: u64 = statements
+        .iter()
+        .filter(|(sql, _)| sql.contains("group_concat"))
+        .map(|(_, count)| count)
+        .sum();
+    assert!(
+        concatenations >= 3,
+        "the one pass, then two chunks at least: {statements:?}"
+    );
+    assert!(page.to_string().len() > tributary::limits::SQL_VALUE_LIMIT_BYTES as usize);
+    assert_eq!(page, typed(&mut world, "/wide", &query));
+    assert_eq!(page["events"].as_array().unwrap().len(), 12, "every event, in one page");
+}
+
 #[test]
 fn s2_an_empty_page_names_the_head_as_next_after() {
     let mut world = World::new(8);

@@ -2,7 +2,7 @@
 //! `cargo test` so the engine's SQL and `migrations/*.sql` are tested natively.
 
 use super::{Row, SqlValue, Storage, StorageError};
-use crate::limits::MAX_SQL_PARAMETERS;
+use crate::limits::{MAX_SQL_PARAMETERS, SQL_VALUE_LIMIT_BYTES};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, StatementStatus};
 use std::cell::{Cell, RefCell};
@@ -50,6 +50,9 @@ impl RusqliteStorage {
         // The engine issues more distinct statements than rusqlite's default
         // cache of 16 holds.
         connection.set_prepared_statement_cache_capacity(256);
+        // A value a Durable Object refuses is refused here too (the limit
+        // is in range, so setting it cannot fail).
+        let _ = connection.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH, SQL_VALUE_LIMIT_BYTES);
         RusqliteStorage {
             connection,
             rows_written: Cell::new(0),

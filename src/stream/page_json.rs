@@ -111,18 +111,16 @@ pub fn rows_json<S: Storage + ?Sized>(
     };
     let filter = format!("event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?){data_filter}");
     let window = [after.into(), through.into(), ephemeral_after.into(), limit.into()];
-    let (chunks, exhausted) = match whole_page(storage, &filter, &window, (after, limit), max_bytes)? {
-        Some(whole) => whole,
-        None => {
-            let sizes_sql = format!(
-                "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?"
-            );
-            let sizes = storage.query(&sizes_sql, &window)?;
-            let chunks = chunks_within(&sizes_sql, &sizes, after, max_bytes)?;
-            let fitted_all = chunks.last().map(|chunk| chunk.through) == sizes_last_offset(&sizes_sql, &sizes)?;
-            (chunks, fitted_all && (sizes.len() as u64) < limit)
-        }
-    };
+    if let Some(whole) = whole_page(storage, &filter, &window, limit, max_bytes)? {
+        return Ok(whole);
+    }
+    let sizes_sql = format!(
+        "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?"
+    );
+    let sizes = storage.query(&sizes_sql, &window)?;
+    let chunks = chunks_within(&sizes_sql, &sizes, after, max_bytes)?;
+    let fitted_all = chunks.last().map(|chunk| chunk.through) == sizes_last_offset(&sizes_sql, &sizes)?;
+    let exhausted = fitted_all && (sizes.len() as u64) < limit;
     // The chunk comes back as bytes, not text: on a Durable Object a text
     // value crosses into wasm character by character (wasm-bindgen's
     // string copy), a BLOB in one copy (issue 33's catch-up profile).
@@ -143,16 +141,10 @@ pub fn rows_json<S: Storage + ?Sized>(
         };
         let columns = Columns { query: &chunk_sql, row };
         count = count.saturating_add(columns.int(1)?.max(0) as u64);
-        let text = match row.get_mut(0).map(|value| std::mem::replace(value, SqlValue::Null)) {
-            // Every row of the chunk was read a moment ago in this turn.
-            Some(SqlValue::Null) => continue,
-            Some(SqlValue::Blob(bytes)) => String::from_utf8(bytes).ok(),
-            _ => None,
-        }
-        .ok_or_else(|| StorageError::Decode {
-            query: crate::text::query_excerpt(&chunk_sql),
-            column: 0,
-        })?;
+        // Every row of the chunk was read a moment ago in this turn.
+        let Some(text) = page_text(&chunk_sql, row)? else {
+            continue;
+        };
         if index > 0 && events_json.len() > 1 {
             events_json.push(',');
         }
@@ -170,38 +162,71 @@ pub fn rows_json<S: Storage + ?Sized>(
     ))
 }
 
-/// The page's one chunk and whether it is exhausted, when the whole window
-/// (at most `limit` rows) fits both the byte budget and one chunk — most
-/// pages: their totals come back as one row, so no row's sizes cross from
-/// SQLite one by one. `None`: the page must be cut row by row.
+/// The whole page in one scan when it fits the byte budget — most pages:
+/// SQLite writes the rows' JSON and sums their sizes in the same pass, so
+/// no row is read twice. `None`: the page must be cut row by row, because
+/// its rows pass the budget, or their JSON passed SQLite's value limit
+/// (2 MB on a Durable Object, and natively, `RusqliteStorage`), which
+/// fails the statement once it grows past it and before anything is kept.
 fn whole_page<S: Storage + ?Sized>(
     storage: &S,
     filter: &str,
     window: &[SqlValue; 4],
-    (after, limit): (u64, u64),
+    limit: u64,
     max_bytes: usize,
-) -> Result<Option<(Vec<Chunk>, bool)>, StorageError> {
+) -> Result<Option<(JsonPage, bool)>, StorageError> {
+    // The page comes back as bytes, not text: on a Durable Object a text
+    // value crosses into wasm character by character (wasm-bindgen's
+    // string copy), a BLOB in one copy (issue 33's catch-up profile).
     let sql = format!(
-        "SELECT COUNT(*), COALESCE(SUM(row_bytes), 0), COALESCE(SUM(json_bytes), 0), MAX(event_offset) FROM \
-           (SELECT event_offset, {ROW_BYTES} AS row_bytes, {JSON_BYTES} AS json_bytes FROM events \
+        "SELECT CAST(group_concat(event, ',' ORDER BY event_offset) AS BLOB), COUNT(*), \
+           COALESCE(SUM(row_bytes), 0), MAX(event_offset) FROM \
+           (SELECT event_offset, {EVENT_JSON} AS event, {ROW_BYTES} AS row_bytes FROM events \
             WHERE {filter} ORDER BY event_offset LIMIT +?)"
     );
-    let totals = storage.query(&sql, window)?;
-    let Some(row) = totals.first() else {
+    let Ok(mut totals) = storage.query(&sql, window) else {
+        // Past the value limit (any other failure fails the read's next statement too).
+        return Ok(None);
+    };
+    let Some(row) = totals.first_mut() else {
         return Ok(None);
     };
     let columns = Columns { query: &sql, row };
-    let count = columns.int(0)?.max(0) as u64;
-    let bytes = columns.int(1)?.max(0) as u64;
-    let json_bytes = columns.int(2)?.max(0) as u64;
-    if count == 0 {
-        return Ok(Some((Vec::new(), limit > 0)));
-    }
-    if bytes > u64::try_from(max_bytes).unwrap_or(u64::MAX) || json_bytes > PAGE_CHUNK_BYTES {
+    let count = columns.int(1)?.max(0) as u64;
+    let bytes = columns.int(2)?.max(0) as u64;
+    if count > 1 && bytes > u64::try_from(max_bytes).unwrap_or(u64::MAX) {
         return Ok(None);
     }
-    let through = columns.int(3)?.max(0) as u64;
-    Ok(Some((vec![Chunk { after, through }], count < limit)))
+    let last_offset = match count {
+        0 => None,
+        _ => Some(columns.int(3)?.max(0) as u64),
+    };
+    let mut events_json = String::from("[");
+    if let Some(text) = page_text(&sql, row)? {
+        events_json.push_str(&text);
+    }
+    events_json.push(']');
+    let page = JsonPage {
+        events_json,
+        count,
+        last_offset,
+    };
+    Ok(Some((page, count < limit)))
+}
+
+/// A page query's concatenated JSON (its first column), `None` for no row.
+fn page_text(sql: &str, row: &mut [SqlValue]) -> Result<Option<String>, StorageError> {
+    match row.first_mut().map(|value| std::mem::replace(value, SqlValue::Null)) {
+        Some(SqlValue::Null) => Ok(None),
+        Some(SqlValue::Blob(bytes)) => String::from_utf8(bytes).map(Some).map_err(|_| StorageError::Decode {
+            query: crate::text::query_excerpt(sql),
+            column: 0,
+        }),
+        _ => Err(StorageError::Decode {
+            query: crate::text::query_excerpt(sql),
+            column: 0,
+        }),
+    }
 }
 
 fn sizes_last_offset(sql: &str, sizes: &[Vec<SqlValue>]) -> Result<Option<u64>, StorageError> {
