@@ -7,11 +7,13 @@
 //! serializes (fields in the same order, optional ones omitted); a property
 //! test holds the two equal.
 //!
-//! The byte budget is kept as by [`super::rows::read_window`]: one query
-//! reads the page's sizes (no payloads), the rows that fit (always at least
-//! one) are cut into chunks that stay below SQLite's 2 MB value limit, and
-//! one query per chunk (one for most pages) has SQLite write and
-//! concatenate their event text. (A single query summing sizes with window
+//! The byte budget is kept as by [`super::rows::read_window`]. Most pages
+//! fit it: one query writes and concatenates their event text and sums
+//! their sizes in the same scan. A page past the budget, or whose text
+//! passes SQLite's 2 MB value limit (which fails that query), is cut row by
+//! row: one query reads its sizes (no payloads), the rows that fit (always
+//! at least one) are cut into chunks below the value limit, and one query
+//! per chunk writes their text. (A single query summing sizes with window
 //! functions and joining back to the events was 2–2.5× slower.)
 
 use super::rows::{NO_EPHEMERAL, ROW_BYTES};
