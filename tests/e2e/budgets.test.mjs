@@ -193,3 +193,27 @@ test("§12 JSONata per engine call: an expensive filter on 10 000 events works t
   // Stop the scan so it does not outlive the test.
   await api.appendOk(busy, { type: REMOVED, payload: { subscriptionKey: "expensive" } });
 });
+
+test("§12 read budget: a page whose JSON passes SQLite's 2 MB value limit within the 4 MiB budget comes whole; past the budget it is cut and nextAfter goes on", async () => {
+  const path = fresh("wide-page");
+  const big = "w".repeat(200 * 1024);
+  // Twelve events of 200 KiB: about 2.4 MB of JSON, past one SQLite value, within the read budget.
+  for (let n = 0; n < 12; n++) await api.appendOk(path, { type: "data", payload: { n, big } });
+  const whole = await api.range(path, "limit=1000");
+  assert.equal(whole.status, 200, JSON.stringify(whole.body).slice(0, 300));
+  assert.deepEqual(whole.body.events.map((event) => event.payload.n), [...Array(12).keys()]);
+  assert.ok(whole.body.events.every((event) => event.payload.big === big && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(event.createdAt)));
+  assert.equal(whole.body.nextAfter, 12);
+  // Twelve more: 24 events of 200 KiB (4.8 MB) pass the budget, so the page is cut and the rest follows.
+  for (let n = 12; n < 24; n++) await api.appendOk(path, { type: "data", payload: { n, big } });
+  const seen = [];
+  let after = 0;
+  for (let page = 0; page < 24 && seen.length < 24; page++) {
+    const res = await api.range(path, `after=${after}&limit=1000`);
+    assert.equal(res.status, 200);
+    assert.ok(res.body.events.length > 0 && res.body.events.length < 24, `a cut page: ${res.body.events.length} events`);
+    seen.push(...res.body.events.map((event) => event.payload.n));
+    after = res.body.nextAfter;
+  }
+  assert.deepEqual(seen, [...Array(24).keys()], "every event once, in order, across the cut pages");
+});
