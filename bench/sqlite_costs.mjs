@@ -26,7 +26,8 @@
 // (d) A catch-up page's rows written as JSON by SQLite (src/stream/page_json.rs),
 //     10 pages of 1,000 five times a request, with `createdAt` written three ways: by
 //     `strftime` and `printf` (before issue 33's nineteenth round), by
-//     `datetime` with `subsec` (now), and not at all (the date's whole share).
+//     `datetime` with `subsec`, and as a mark and the milliseconds' digits,
+//     which the engine writes as the date (now: src/stream/page_json.rs).
 //
 // Settings: BENCH_SQLITE_ROUNDS (4, the first not counted).
 import { Miniflare } from "miniflare";
@@ -47,12 +48,12 @@ const PAYLOAD = JSON.stringify({ i: 1, data: "x".repeat(40) });
 /** src/stream/page_json.rs's EVENT_JSON, its createdAt text left as DATE. */
 const EVENT_JSON = \`'{"offset":' || event_offset || ',"type":' || json_quote(type) || ',"payload":' || payload || ',"metadata":' || metadata
   || CASE WHEN idempotency_key IS NULL THEN '' ELSE ',"idempotencyKey":' || json_quote(idempotency_key) END
-  || CASE WHEN ephemeral != 0 THEN ',"ephemeral":true' ELSE '' END || ',"createdAt":"' || DATE || 'Z"'
+  || CASE WHEN ephemeral != 0 THEN ',"ephemeral":true' ELSE '' END || ',"createdAt":' || DATE
   || CASE WHEN source IS NULL THEN '' ELSE ',"source":' || source END || '}'\`;
 const CREATED_AT = {
-  "strftime and printf": "strftime('%Y-%m-%dT%H:%M:%S', created_at_ms / 1000, 'unixepoch') || '.' || printf('%03d', created_at_ms % 1000)",
-  "datetime with subsec": "replace(datetime(created_at_ms / 1000.0, 'unixepoch', 'subsec'), ' ', 'T')",
-  "none": "created_at_ms",
+  "strftime and printf": "'\\"' || strftime('%Y-%m-%dT%H:%M:%S', created_at_ms / 1000, 'unixepoch') || '.' || printf('%03d', created_at_ms % 1000) || 'Z\\"'",
+  "datetime with subsec": "'\\"' || replace(datetime(created_at_ms / 1000.0, 'unixepoch', 'subsec'), ' ', 'T') || 'Z\\"'",
+  "a mark and its digits": "char(1) || created_at_ms",
 };
 const SOURCE = JSON.stringify({ copiedFrom: [{ projectId: "bench", path: "/bench/fanout-source", streamId: "str_0123456789abcdef0123456789",
   streamCreatedAt: "2026-12-04T20:00:00.000Z", offset: 12345, type: "data", createdAt: "2026-12-04T20:00:00.000Z",
@@ -168,7 +169,7 @@ const rowShapes = ["small", "no key", "random key", "run-ordered key"];
 // (c): 10,000 a request; inside, 1,000 a transaction.
 const readShapes = ["outside", "inside"];
 // (d): after (b) has filled the events table.
-const pageShapes = ["strftime and printf", "datetime with subsec", "none"];
+const pageShapes = ["strftime and printf", "datetime with subsec", "a mark and its digits"];
 const mf = new Miniflare({
   modules: true,
   script,

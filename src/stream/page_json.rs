@@ -29,32 +29,25 @@ pub struct JsonPage {
     pub last_offset: Option<u64>,
 }
 
-/// An event's `createdAt` text, as [`crate::time::rfc3339_millis`] writes it
-/// but without its `Z`. SQLite's `datetime` with `subsec` (3.42+; workerd
-/// ships 3.47) writes the milliseconds itself: a page's rows cost 0.85 of
-/// what they did with `strftime` and `printf` (`bench/sqlite_costs.mjs`
-/// (d); issue 33, nineteenth round). Its `unixepoch` rounds the seconds to
-/// the nearest millisecond, so `created_at_ms / 1000.0` comes back exact.
-macro_rules! created_at_text {
-    () => {
-        "replace(datetime(created_at_ms / 1000.0, 'unixepoch', 'subsec'), ' ', 'T')"
-    };
-}
+/// What SQLite writes where an event's `createdAt` string goes: this
+/// byte, then the milliseconds' digits; [`page_text`] writes the date in
+/// their place. SQLite formatting the date was a quarter of a page row's
+/// cost (`bench/sqlite_costs.mjs` (d); issue 33, nineteenth round). The mark
+/// is a control character, which JSON text never holds raw (stored
+/// payloads, metadata and provenance are JSON; `json_quote` escapes), so
+/// every one in a page is a mark.
+const CREATED_AT_MARK: char = '\u{1}';
 
 /// One event row as committed-event JSON (§3), in `CommittedEvent`'s field order.
-const EVENT_JSON: &str = concat!(
-    "'{\"offset\":' || event_offset \
+const EVENT_JSON: &str = "'{\"offset\":' || event_offset \
      || ',\"type\":' || json_quote(type) \
      || ',\"payload\":' || payload \
      || ',\"metadata\":' || metadata \
      || CASE WHEN idempotency_key IS NULL THEN '' ELSE ',\"idempotencyKey\":' || json_quote(idempotency_key) END \
      || CASE WHEN ephemeral != 0 THEN ',\"ephemeral\":true' ELSE '' END \
-     || ',\"createdAt\":\"' || ",
-    created_at_text!(),
-    " || 'Z\"' \
+     || ',\"createdAt\":' || char(1) || created_at_ms \
      || CASE WHEN source IS NULL THEN '' ELSE ',\"source\":' || source END \
-     || '}'"
-);
+     || '}'";
 
 /// An upper bound of one event row's JSON length (escaping can grow the
 /// quoted type and idempotency key at most six-fold; the rest is copied).
@@ -216,19 +209,58 @@ fn whole_page<S: Storage + ?Sized>(
     Ok(Some((page, count < limit)))
 }
 
-/// A page query's concatenated JSON (its first column), `None` for no row.
+/// A page query's concatenated JSON (its first column), its `createdAt`
+/// marks written as dates; `None` for no row.
 fn page_text(sql: &str, row: &mut [SqlValue]) -> Result<Option<String>, StorageError> {
+    let undecodable = || StorageError::Decode {
+        query: crate::text::query_excerpt(sql),
+        column: 0,
+    };
     match row.first_mut().map(|value| std::mem::replace(value, SqlValue::Null)) {
         Some(SqlValue::Null) => Ok(None),
-        Some(SqlValue::Blob(bytes)) => String::from_utf8(bytes).map(Some).map_err(|_| StorageError::Decode {
-            query: crate::text::query_excerpt(sql),
-            column: 0,
-        }),
-        _ => Err(StorageError::Decode {
-            query: crate::text::query_excerpt(sql),
-            column: 0,
-        }),
+        Some(SqlValue::Blob(bytes)) => {
+            let text = String::from_utf8(bytes).map_err(|_| undecodable())?;
+            dates_written(&text).map(Some).ok_or_else(undecodable)
+        }
+        _ => Err(undecodable()),
     }
+}
+
+/// `text` with each [`CREATED_AT_MARK`] and its digits written as the
+/// quoted date [`crate::time::rfc3339_millis`] writes; a page's events
+/// mostly share their second, so its text is kept for the next one.
+/// `None`: a mark without digits.
+fn dates_written(text: &str) -> Option<String> {
+    let mut written = String::with_capacity(text.len() + text.len() / 8);
+    let mut second: Option<(i64, String)> = None;
+    let mut rest = text;
+    // Each step passes one mark (the page's length bounds the steps).
+    while let Some(at) = rest.find(CREATED_AT_MARK) {
+        written.push_str(rest.get(..at)?);
+        let after = rest.get(at + CREATED_AT_MARK.len_utf8()..)?;
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let ms: i64 = after.get(..digits)?.parse().ok()?;
+        let this_second = ms.div_euclid(1000);
+        let date = match &second {
+            Some((kept, date)) if *kept == this_second => date,
+            _ => {
+                let full = crate::time::rfc3339_millis(ms);
+                let seconds = full.get(..full.rfind('.')?)?.to_owned();
+                &second.insert((this_second, seconds)).1
+            }
+        };
+        written.push('"');
+        written.push_str(date);
+        let millis = ms.rem_euclid(1000);
+        written.push('.');
+        for digit in [millis / 100, millis / 10 % 10, millis % 10] {
+            written.push(char::from(b'0' + digit as u8));
+        }
+        written.push_str("Z\"");
+        rest = after.get(digits..)?;
+    }
+    written.push_str(rest);
+    Some(written)
 }
 
 fn sizes_last_offset(sql: &str, sizes: &[Vec<SqlValue>]) -> Result<Option<u64>, StorageError> {
@@ -288,18 +320,12 @@ mod tests {
             .collect()
     }
 
-    /// SQLite's `createdAt` is the engine's, to the millisecond: every
+    /// A page's `createdAt` is the engine's text, to the millisecond: every
     /// millisecond of a second, the edges of days, months, leap days and
-    /// years, and the platform's range up to year 9999.
+    /// years, and the platform's range up to year 9999; several marks in a
+    /// row share or change their second.
     #[test]
-    fn s3_created_at_written_by_sqlite_is_the_engines_text() {
-        let connection = rusqlite::Connection::open_in_memory().unwrap();
-        let sql = concat!(
-            "SELECT ",
-            created_at_text!(),
-            " || 'Z' FROM (SELECT ? AS created_at_ms)"
-        );
-        let mut statement = connection.prepare(sql).unwrap();
+    fn s3_created_at_marks_are_written_as_the_engines_text() {
         let mut cases: Vec<i64> = (0..1000).map(|ms| 1_796_551_214_000 + ms).collect();
         cases.extend([
             0,
@@ -322,10 +348,22 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             cases.push(((seed >> 11) % 253_402_300_800_000) as i64);
         }
-        for ms in cases {
-            let written: String = statement.query_row([ms], |row| row.get(0)).unwrap();
-            assert_eq!(written, crate::time::rfc3339_millis(ms), "{ms}");
+        let mut page = String::from("[");
+        let mut expected = String::from("[");
+        for ms in &cases {
+            page.push_str(&format!("{{\"createdAt\":{CREATED_AT_MARK}{ms},\"ü\":\"\\u0001\"}},"));
+            expected.push_str(&format!(
+                "{{\"createdAt\":\"{}\",\"ü\":\"\\u0001\"}},",
+                crate::time::rfc3339_millis(*ms)
+            ));
         }
+        assert_eq!(dates_written(&page).unwrap(), expected);
+        assert_eq!(dates_written("no mark at all").unwrap(), "no mark at all");
+        assert_eq!(
+            dates_written(&format!("{{\"createdAt\":{CREATED_AT_MARK}}}")),
+            None,
+            "a mark without digits"
+        );
     }
 
     #[test]
