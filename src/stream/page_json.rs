@@ -29,17 +29,21 @@ pub struct JsonPage {
     pub last_offset: Option<u64>,
 }
 
-/// What SQLite writes where an event's `createdAt` string goes: this
-/// byte, then the milliseconds' digits; [`page_text`] writes the date in
-/// their place. SQLite formatting the date was a quarter of a page row's
-/// cost (`bench/sqlite_costs.mjs` (d); issue 33, nineteenth round). The mark
-/// is a control character, which JSON text never holds raw (stored
-/// payloads, metadata and provenance are JSON; `json_quote` escapes), so
-/// every one in a page is a mark.
-const CREATED_AT_MARK: char = '\u{1}';
+/// What SQLite writes before an event's offset, and where its `createdAt`
+/// string goes: this byte, then the number's digits. [`marks_written`]
+/// takes them out, checks the offsets ascend, and writes each date. A
+/// control character is never raw in JSON text (stored payloads, metadata
+/// and provenance are JSON; `json_quote` escapes), so every one in a page
+/// is a mark, and they alternate: an offset, then its event's `createdAt`.
+/// Why (issue 33, nineteenth round; `bench/sqlite_costs.mjs` (d)): SQLite
+/// formatting the date was a quarter of a page row's cost, and
+/// concatenating with `ORDER BY` sorted rows its scan already gives in
+/// offset order (a third of the page query); the marks let the engine
+/// check that order instead, and sort only when it does not hold.
+const MARK: char = '\u{1}';
 
 /// One event row as committed-event JSON (§3), in `CommittedEvent`'s field order.
-const EVENT_JSON: &str = "'{\"offset\":' || event_offset \
+const EVENT_JSON: &str = "'{\"offset\":' || char(1) || event_offset \
      || ',\"type\":' || json_quote(type) \
      || ',\"payload\":' || payload \
      || ',\"metadata\":' || metadata \
@@ -92,6 +96,44 @@ pub fn rows_json<S: Storage + ?Sized>(
     limit: u64,
     max_bytes: usize,
 ) -> Result<(JsonPage, bool), StorageError> {
+    if let Some(page) = rows_json_in(storage, rows, limit, max_bytes, Order::Scan)? {
+        return Ok(page);
+    }
+    // SQLite's scan did not give the offsets' order: the page again, sorted by it.
+    rows_json_in(storage, rows, limit, max_bytes, Order::Sorted)?.ok_or_else(|| StorageError::Decode {
+        query: "a page sorted by offset whose offsets do not ascend".to_owned(),
+        column: 0,
+    })
+}
+
+/// How SQLite concatenates a page's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// In its scan's order (by the events' rowid, their offset), which the
+    /// engine checks ([`marks_written`]).
+    Scan,
+    /// Sorted by offset (`group_concat ... ORDER BY`, SQLite 3.44+).
+    Sorted,
+}
+
+impl Order {
+    fn concatenated(self) -> &'static str {
+        match self {
+            Order::Scan => "group_concat(event, ',')",
+            Order::Sorted => "group_concat(event, ',' ORDER BY event_offset)",
+        }
+    }
+}
+
+/// [`rows_json`] with its events concatenated in `order`; `None`: the
+/// offsets did not ascend.
+fn rows_json_in<S: Storage + ?Sized>(
+    storage: &S,
+    rows: Rows,
+    limit: u64,
+    max_bytes: usize,
+    order: Order,
+) -> Result<Option<(JsonPage, bool)>, StorageError> {
     let Rows {
         after,
         through,
@@ -106,8 +148,10 @@ pub fn rows_json<S: Storage + ?Sized>(
     };
     let filter = format!("event_offset > ? AND event_offset <= ? AND (ephemeral = 0 OR event_offset > ?){data_filter}");
     let window = [after.into(), through.into(), ephemeral_after.into(), limit.into()];
-    if let Some(whole) = whole_page(storage, &filter, &window, limit, max_bytes)? {
-        return Ok(whole);
+    match whole_page(storage, &filter, &window, (limit, max_bytes), order)? {
+        Whole::Page(whole) => return Ok(Some(whole)),
+        Whole::Unordered => return Ok(None),
+        Whole::Cut => {}
     }
     let sizes_sql = format!(
         "SELECT event_offset, {ROW_BYTES}, {JSON_BYTES} FROM events WHERE {filter} ORDER BY event_offset LIMIT +?"
@@ -120,8 +164,9 @@ pub fn rows_json<S: Storage + ?Sized>(
     // value crosses into wasm character by character (wasm-bindgen's
     // string copy), a BLOB in one copy (issue 33's catch-up profile).
     let chunk_sql = format!(
-        "SELECT CAST(group_concat(event, ',' ORDER BY event_offset) AS BLOB), COUNT(*) FROM \
-           (SELECT event_offset, {EVENT_JSON} AS event FROM events WHERE {filter})"
+        "SELECT CAST({} AS BLOB), COUNT(*) FROM \
+           (SELECT event_offset, {EVENT_JSON} AS event FROM events WHERE {filter} ORDER BY event_offset)",
+        order.concatenated()
     );
     let mut events_json = String::from("[");
     let mut count = 0u64;
@@ -136,9 +181,11 @@ pub fn rows_json<S: Storage + ?Sized>(
         };
         let columns = Columns { query: &chunk_sql, row };
         count = count.saturating_add(columns.int(1)?.max(0) as u64);
-        // Every row of the chunk was read a moment ago in this turn.
-        let Some(text) = page_text(&chunk_sql, row)? else {
-            continue;
+        let text = match page_text(&chunk_sql, row)? {
+            Marked::Written(text) => text,
+            Marked::Unordered => return Ok(None),
+            // Every row of the chunk was read a moment ago in this turn.
+            Marked::Empty => continue,
         };
         if index > 0 && events_json.len() > 1 {
             events_json.push(',');
@@ -147,58 +194,70 @@ pub fn rows_json<S: Storage + ?Sized>(
         last_offset = Some(chunk.through);
     }
     events_json.push(']');
-    Ok((
+    Ok(Some((
         JsonPage {
             events_json,
             count,
             last_offset,
         },
         exhausted,
-    ))
+    )))
+}
+
+/// What [`whole_page`] found.
+enum Whole {
+    /// The page, and whether it is exhausted.
+    Page((JsonPage, bool)),
+    /// It must be cut row by row.
+    Cut,
+    /// Its offsets did not ascend.
+    Unordered,
 }
 
 /// The whole page in one scan when it fits the byte budget — most pages:
 /// SQLite writes the rows' JSON and sums their sizes in the same pass, so
-/// no row is read twice. `None`: the page must be cut row by row, because
-/// its rows pass the budget, or their JSON passed SQLite's value limit
-/// (2 MB on a Durable Object, and natively, `RusqliteStorage`), which
+/// no row is read twice. [`Whole::Cut`]: the page must be cut row by row,
+/// because its rows pass the budget, or their JSON passed SQLite's value
+/// limit (2 MB on a Durable Object, and natively, `RusqliteStorage`), which
 /// fails the statement once it grows past it and before anything is kept.
 fn whole_page<S: Storage + ?Sized>(
     storage: &S,
     filter: &str,
     window: &[SqlValue; 4],
-    limit: u64,
-    max_bytes: usize,
-) -> Result<Option<(JsonPage, bool)>, StorageError> {
+    (limit, max_bytes): (u64, usize),
+    order: Order,
+) -> Result<Whole, StorageError> {
     // The page comes back as bytes, not text: on a Durable Object a text
     // value crosses into wasm character by character (wasm-bindgen's
     // string copy), a BLOB in one copy (issue 33's catch-up profile).
     let sql = format!(
-        "SELECT CAST(group_concat(event, ',' ORDER BY event_offset) AS BLOB), COUNT(*), \
-           COALESCE(SUM(row_bytes), 0), MAX(event_offset) FROM \
+        "SELECT CAST({} AS BLOB), COUNT(*), COALESCE(SUM(row_bytes), 0), MAX(event_offset) FROM \
            (SELECT event_offset, {EVENT_JSON} AS event, {ROW_BYTES} AS row_bytes FROM events \
-            WHERE {filter} ORDER BY event_offset LIMIT +?)"
+            WHERE {filter} ORDER BY event_offset LIMIT +?)",
+        order.concatenated()
     );
     let Ok(mut totals) = storage.query(&sql, window) else {
         // Past the value limit (any other failure fails the read's next statement too).
-        return Ok(None);
+        return Ok(Whole::Cut);
     };
     let Some(row) = totals.first_mut() else {
-        return Ok(None);
+        return Ok(Whole::Cut);
     };
     let columns = Columns { query: &sql, row };
     let count = columns.int(1)?.max(0) as u64;
     let bytes = columns.int(2)?.max(0) as u64;
     if count > 1 && bytes > u64::try_from(max_bytes).unwrap_or(u64::MAX) {
-        return Ok(None);
+        return Ok(Whole::Cut);
     }
     let last_offset = match count {
         0 => None,
         _ => Some(columns.int(3)?.max(0) as u64),
     };
     let mut events_json = String::from("[");
-    if let Some(text) = page_text(&sql, row)? {
-        events_json.push_str(&text);
+    match page_text(&sql, row)? {
+        Marked::Written(text) => events_json.push_str(&text),
+        Marked::Unordered => return Ok(Whole::Unordered),
+        Marked::Empty => {}
     }
     events_json.push(']');
     let page = JsonPage {
@@ -206,40 +265,66 @@ fn whole_page<S: Storage + ?Sized>(
         count,
         last_offset,
     };
-    Ok(Some((page, count < limit)))
+    Ok(Whole::Page((page, count < limit)))
 }
 
-/// A page query's concatenated JSON (its first column), its `createdAt`
-/// marks written as dates; `None` for no row.
-fn page_text(sql: &str, row: &mut [SqlValue]) -> Result<Option<String>, StorageError> {
+/// A page query's concatenated JSON (its first column), its marks taken
+/// out ([`marks_written`]).
+fn page_text(sql: &str, row: &mut [SqlValue]) -> Result<Marked, StorageError> {
     let undecodable = || StorageError::Decode {
         query: crate::text::query_excerpt(sql),
         column: 0,
     };
     match row.first_mut().map(|value| std::mem::replace(value, SqlValue::Null)) {
-        Some(SqlValue::Null) => Ok(None),
+        Some(SqlValue::Null) => Ok(Marked::Empty),
         Some(SqlValue::Blob(bytes)) => {
             let text = String::from_utf8(bytes).map_err(|_| undecodable())?;
-            dates_written(&text).map(Some).ok_or_else(undecodable)
+            marks_written(&text).ok_or_else(undecodable)
         }
         _ => Err(undecodable()),
     }
 }
 
-/// `text` with each [`CREATED_AT_MARK`] and its digits written as the
-/// quoted date [`crate::time::rfc3339_millis`] writes; a page's events
-/// mostly share their second, so its text is kept for the next one.
-/// `None`: a mark without digits.
-fn dates_written(text: &str) -> Option<String> {
+/// A page's text with its marks taken out.
+#[derive(Debug, PartialEq, Eq)]
+enum Marked {
+    /// No event.
+    Empty,
+    /// The events' JSON.
+    Written(String),
+    /// The offsets did not ascend.
+    Unordered,
+}
+
+/// `text` with each offset's [`MARK`] taken out, and each `createdAt`'s
+/// mark and digits written as the quoted date [`crate::time::rfc3339_millis`]
+/// writes; a page's events mostly share their second, so its text is kept
+/// for the next one. [`Marked::Unordered`] when an offset does not pass
+/// the one before; `None`: a mark without digits.
+fn marks_written(text: &str) -> Option<Marked> {
     let mut written = String::with_capacity(text.len() + text.len() / 8);
     let mut second: Option<(i64, String)> = None;
+    let mut last_offset: Option<u64> = None;
+    let mut marks = 0usize;
     let mut rest = text;
     // Each step passes one mark (the page's length bounds the steps).
-    while let Some(at) = rest.find(CREATED_AT_MARK) {
+    while let Some(at) = rest.find(MARK) {
         written.push_str(rest.get(..at)?);
-        let after = rest.get(at + CREATED_AT_MARK.len_utf8()..)?;
+        let after = rest.get(at + MARK.len_utf8()..)?;
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        let ms: i64 = after.get(..digits)?.parse().ok()?;
+        let number = after.get(..digits)?;
+        rest = after.get(digits..)?;
+        marks += 1;
+        if marks % 2 == 1 {
+            let offset: u64 = number.parse().ok()?;
+            if last_offset.is_some_and(|last| offset <= last) {
+                return Some(Marked::Unordered);
+            }
+            last_offset = Some(offset);
+            written.push_str(number);
+            continue;
+        }
+        let ms: i64 = number.parse().ok()?;
         let this_second = ms.div_euclid(1000);
         let date = match &second {
             Some((kept, date)) if *kept == this_second => date,
@@ -257,10 +342,15 @@ fn dates_written(text: &str) -> Option<String> {
             written.push(char::from(b'0' + digit as u8));
         }
         written.push_str("Z\"");
-        rest = after.get(digits..)?;
+    }
+    if marks % 2 == 1 {
+        return None;
     }
     written.push_str(rest);
-    Some(written)
+    Some(match marks {
+        0 if written.is_empty() => Marked::Empty,
+        _ => Marked::Written(written),
+    })
 }
 
 fn sizes_last_offset(sql: &str, sizes: &[Vec<SqlValue>]) -> Result<Option<u64>, StorageError> {
@@ -322,10 +412,10 @@ mod tests {
 
     /// A page's `createdAt` is the engine's text, to the millisecond: every
     /// millisecond of a second, the edges of days, months, leap days and
-    /// years, and the platform's range up to year 9999; several marks in a
-    /// row share or change their second.
+    /// years, and the platform's range up to year 9999; marks in a row
+    /// share or change their second. The offsets' marks go, their digits stay.
     #[test]
-    fn s3_created_at_marks_are_written_as_the_engines_text() {
+    fn s3_marks_are_written_as_the_engines_text() {
         let mut cases: Vec<i64> = (0..1000).map(|ms| 1_796_551_214_000 + ms).collect();
         cases.extend([
             0,
@@ -348,21 +438,42 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             cases.push(((seed >> 11) % 253_402_300_800_000) as i64);
         }
-        let mut page = String::from("[");
-        let mut expected = String::from("[");
-        for ms in &cases {
-            page.push_str(&format!("{{\"createdAt\":{CREATED_AT_MARK}{ms},\"ü\":\"\\u0001\"}},"));
+        let mut page = String::new();
+        let mut expected = String::new();
+        for (offset, ms) in cases.iter().enumerate() {
+            let date = crate::time::rfc3339_millis(*ms);
+            page.push_str(&format!(
+                "{{\"offset\":{MARK}{offset},\"createdAt\":{MARK}{ms},\"ü\":\"\\u0001\"}},"
+            ));
             expected.push_str(&format!(
-                "{{\"createdAt\":\"{}\",\"ü\":\"\\u0001\"}},",
-                crate::time::rfc3339_millis(*ms)
+                "{{\"offset\":{offset},\"createdAt\":\"{date}\",\"ü\":\"\\u0001\"}},"
             ));
         }
-        assert_eq!(dates_written(&page).unwrap(), expected);
-        assert_eq!(dates_written("no mark at all").unwrap(), "no mark at all");
+        assert_eq!(marks_written(&page), Some(Marked::Written(expected)));
+        assert_eq!(marks_written(""), Some(Marked::Empty));
+    }
+
+    #[test]
+    fn offsets_that_do_not_ascend_or_marks_without_digits_are_told() {
+        let event = |offset: u64| format!("{{\"offset\":{MARK}{offset},\"createdAt\":{MARK}1796551214000}}");
+        let page = |offsets: &[u64]| {
+            offsets
+                .iter()
+                .map(|offset| event(*offset))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        assert!(matches!(marks_written(&page(&[3, 4, 9])), Some(Marked::Written(_))));
+        assert_eq!(marks_written(&page(&[3, 9, 4])), Some(Marked::Unordered));
+        assert_eq!(marks_written(&page(&[3, 3])), Some(Marked::Unordered));
         assert_eq!(
-            dates_written(&format!("{{\"createdAt\":{CREATED_AT_MARK}}}")),
+            marks_written(&format!("{{\"offset\":{MARK},\"createdAt\":{MARK}1}}")),
+            None
+        );
+        assert_eq!(
+            marks_written(&format!("{{\"offset\":{MARK}7}}")),
             None,
-            "a mark without digits"
+            "an offset without its createdAt"
         );
     }
 
