@@ -38,7 +38,7 @@ pub struct JsonPage {
 /// Why (issue 33, nineteenth round; `bench/sqlite_costs.mjs` (d)): SQLite
 /// formatting the date was a quarter of a page row's cost, and
 /// concatenating with `ORDER BY` sorted rows its scan already gives in
-/// offset order (a third of the page query); the marks let the engine
+/// offset order, almost half of what was left; the marks let the engine
 /// check that order instead, and sort only when it does not hold.
 const MARK: char = '\u{1}';
 
