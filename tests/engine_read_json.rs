@@ -15,6 +15,16 @@ use tributary::stream::RangeQuery;
 
 const CONFIGURED: &str = "events.iterate.com/stream/subscription-configured";
 
+/// The first 1,000 durable events.
+fn from_the_start() -> RangeQuery {
+    RangeQuery {
+        after: 0,
+        from_earliest: false,
+        limit: 1000,
+        include_ephemeral: false,
+    }
+}
+
 fn typed(world: &mut World, path: &str, query: &RangeQuery) -> Value {
     serde_json::to_value(world.stream(path).read_range(query).unwrap()).unwrap()
 }
@@ -93,16 +103,7 @@ fn s2_a_page_built_by_sqlite_is_the_typed_read_over_random_histories() {
                 );
             }
         }
-        let copied = typed(
-            &mut world,
-            "/dst",
-            &RangeQuery {
-                after: 0,
-                from_earliest: false,
-                limit: 1000,
-                include_ephemeral: false,
-            },
-        );
+        let copied = typed(&mut world, "/dst", &from_the_start());
         assert!(copied["events"]
             .as_array()
             .unwrap()
@@ -118,12 +119,7 @@ fn s12_a_page_of_large_events_is_cut_by_the_read_byte_budget_like_the_typed_read
     for n in 0..30 {
         world.append("/big", json!({"type": "data", "payload": {"n": n, "big": big}}));
     }
-    let query = RangeQuery {
-        after: 0,
-        from_earliest: false,
-        limit: 1000,
-        include_ephemeral: false,
-    };
+    let query = from_the_start();
     let page = built(&mut world, "/big", &query);
     assert_eq!(page, typed(&mut world, "/big", &query));
     let count = page["events"].as_array().unwrap().len();
@@ -141,12 +137,7 @@ fn s12_a_page_past_sqlites_value_limit_within_the_budget_is_whole_like_the_typed
     for n in 0..12 {
         world.append("/wide", json!({"type": "data", "payload": {"n": n, "big": big}}));
     }
-    let query = RangeQuery {
-        after: 0,
-        from_earliest: false,
-        limit: 1000,
-        include_ephemeral: false,
-    };
+    let query = from_the_start();
     world.stream("/wide").storage().take_statement_counts();
     let page = built(&mut world, "/wide", &query);
     let statements = world.stream("/wide").storage().take_statement_counts();

@@ -302,13 +302,18 @@ enum Marked {
 /// for the next one. [`Marked::Unordered`] when an offset does not pass
 /// the one before; `None`: a mark without digits.
 fn marks_written(text: &str) -> Option<Marked> {
+    // Sized by a page already held (within SQLite's value limit), and
+    // each date adds 13 bytes to a row of about a hundred.
     let mut written = String::with_capacity(text.len() + text.len() / 8);
     let mut second: Option<(i64, String)> = None;
     let mut last_offset: Option<u64> = None;
     let mut marks = 0usize;
     let mut rest = text;
-    // Each step passes one mark (the page's length bounds the steps).
-    while let Some(at) = rest.find(MARK) {
+    // Budget: each step passes one mark, a byte of the page.
+    for _mark in 0..=text.len() {
+        let Some(at) = rest.find(MARK) else {
+            break;
+        };
         written.push_str(rest.get(..at)?);
         let after = rest.get(at + MARK.len_utf8()..)?;
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
@@ -343,7 +348,7 @@ fn marks_written(text: &str) -> Option<Marked> {
         }
         written.push_str("Z\"");
     }
-    if marks % 2 == 1 {
+    if marks % 2 == 1 || rest.contains(MARK) {
         return None;
     }
     written.push_str(rest);
