@@ -112,13 +112,19 @@ fn s2_a_page_built_by_sqlite_is_the_typed_read_over_random_histories() {
     }
 }
 
+/// A stream at `path` of `count` data events of 200 KiB each.
+fn large_events(path: &str, count: u64) -> World {
+    let mut world = World::new(count);
+    let big = "x".repeat(200 * 1024);
+    for n in 0..count {
+        world.append(path, json!({"type": "data", "payload": {"n": n, "big": big}}));
+    }
+    world
+}
+
 #[test]
 fn s12_a_page_of_large_events_is_cut_by_the_read_byte_budget_like_the_typed_read() {
-    let mut world = World::new(7);
-    let big = "x".repeat(200 * 1024);
-    for n in 0..30 {
-        world.append("/big", json!({"type": "data", "payload": {"n": n, "big": big}}));
-    }
+    let mut world = large_events("/big", 30);
     let query = from_the_start();
     let page = built(&mut world, "/big", &query);
     assert_eq!(page, typed(&mut world, "/big", &query));
@@ -132,11 +138,7 @@ fn s12_a_page_of_large_events_is_cut_by_the_read_byte_budget_like_the_typed_read
 /// one-pass query fails, and the page is concatenated in chunks instead.
 #[test]
 fn s12_a_page_past_sqlites_value_limit_within_the_budget_is_whole_like_the_typed_read() {
-    let mut world = World::new(9);
-    let big = "y".repeat(200 * 1024);
-    for n in 0..12 {
-        world.append("/wide", json!({"type": "data", "payload": {"n": n, "big": big}}));
-    }
+    let mut world = large_events("/wide", 12);
     let query = from_the_start();
     world.stream("/wide").storage().take_statement_counts();
     let page = built(&mut world, "/wide", &query);
