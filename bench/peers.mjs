@@ -442,12 +442,22 @@ function printTables() {
     const sync = results.fanout.find((r) => r.key === "jetstream-sync");
     if (tCopy && sync) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ JetStream sync_interval: always`, rate(tCopy) / rate(sync), ">=", 0.5, "ratio in one run");
     const floor = results.fanout.find((r) => r.key === "floor" && !r.variant.includes("§7"));
-    if (tCopy && floor) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ floor (1000-event batches, one transaction each)`, rate(tCopy) / rate(floor), ">=", 0.8, "ratio in one run");
     // The floor doing the I/O §6 and §7 ask of each copy batch (its
     // in-flight mark and timer; each copy's provenance, its key under a
     // unique index, the fence row): what any implementation that keeps
-    // them can reach, ÷ the plain floor; and the aim against it.
+    // them can reach, ÷ the plain floor (the plain floor's aim's own
+    // figure); and the aim against it.
     const contractFloor = results.fanout.find((r) => r.key === "floor" && r.variant.includes("§7"));
+    if (tCopy && floor) {
+      reportAim(
+        `fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ floor (1000-event batches, one transaction each)`,
+        rate(tCopy) / rate(floor),
+        ">=",
+        0.8,
+        "ratio in one run" + (contractFloor ? "; beside it, the floor with §6/§7's writes ÷ the floor" : ""),
+        { floor: contractFloor ? rate(contractFloor) / rate(floor) : undefined },
+      );
+    }
     if (floor && contractFloor) {
       const cpu = (r) => (1e6 * r.workerdCpu) / r.deliveries;
       console.log(
