@@ -6,6 +6,7 @@
 //   node bench/profile.mjs floor-webhook [subs=1] [events=1000] | floor-fanout [subs=10] [events=2000]
 //                                     (the same on the platform floor, bench/floor/worker.mjs: its isolate profiled)
 //                                     PROFILE_CONTRACT=1: the floor that does the contract's writes (§6, §7, §9, §13)
+//   node bench/profile.mjs webhooks [streams=10] [events=300]   (`streams` streams, one webhook subscription each, all appended to at once)
 //   node bench/profile.mjs copy [events=2000]
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
@@ -274,6 +275,33 @@ async function main() {
           }
           if (Date.now() > deadline) throw new Error("timed out");
           if (process.env.PROFILE_DEBUG) console.error("received", received, "of", expected);
+          await sleep(20);
+        }
+      };
+    } else if (scenario === "webhooks") {
+      // `streams` streams in one isolate, each with one webhook subscription,
+      // `events` appended to each in 100-event batches, every stream at once:
+      // each object delivers while the others write (a deployment's shape).
+      const streams = Number(a ?? 10);
+      const events = Number(b ?? 300);
+      const paths = Array.from({ length: streams }, (_, i) => `/profile/webhooks-${i}`);
+      await inFlight(streams, async (i) => {
+        const receiver = { action: "webhook-post", url: `${receiverBase}/w${i}`, delivery: { start: "now", onFailingEvent: "halt" } };
+        const r = await t.request("POST", streamUrl(paths[i], "events"), { body: { type: CONFIGURED, payload: { subscriptionKey: "k", filter: { eventTypes: ["data"] }, receiver } } });
+        if (r.status !== 201) throw new Error(`configure: ${r.status} ${JSON.stringify(r.body)}`);
+      });
+      expected = streams * events;
+      work = async () => {
+        await inFlight(streams, async (s) => {
+          for (let i = 0; i < events; i += 100) {
+            const batch = Array.from({ length: Math.min(100, events - i) }, (_, j) => ({ type: "data", payload: { n: i + j } }));
+            const r = await t.request("POST", streamUrl(paths[s], "events"), { body: { events: batch } });
+            if (r.status !== 201) throw new Error(`append ${r.status}`);
+          }
+        });
+        const deadline = Date.now() + 300_000;
+        while (received < expected) {
+          if (Date.now() > deadline) throw new Error("timed out");
           await sleep(20);
         }
       };

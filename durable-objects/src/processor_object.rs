@@ -3,7 +3,7 @@
 //! SQLite. Reached only from stream objects (internal routes).
 
 use crate::internal::responses;
-use crate::platform::sql_driver::DoSql;
+use crate::platform::sql_driver::{DoSql, ObjectSql};
 use std::cell::RefCell;
 use tributary::error::ErrorCode;
 use tributary::processor::Instance;
@@ -13,14 +13,15 @@ use worker::{durable_object, DurableObject, Env, Request, Response, Result, Stat
 
 #[durable_object]
 pub struct ProcessorObject {
-    state: State,
+    /// Its storage, which its instance's driver uses.
+    sql: ObjectSql,
     instance: RefCell<Option<Instance<DoSql>>>,
 }
 
 impl DurableObject for ProcessorObject {
     fn new(state: State, _env: Env) -> Self {
         ProcessorObject {
-            state,
+            sql: ObjectSql::of(&state),
             instance: RefCell::new(None),
         }
     }
@@ -43,7 +44,7 @@ impl DurableObject for ProcessorObject {
         };
         let mut slot = self.instance.borrow_mut();
         if slot.is_none() {
-            match Instance::open(DoSql::new(&self.state)) {
+            match Instance::open(self.sql.driver()) {
                 Ok(instance) => *slot = Some(instance),
                 Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
             }

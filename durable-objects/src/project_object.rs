@@ -4,7 +4,7 @@
 //! project's streams), which set the project header.
 
 use crate::internal::responses;
-use crate::platform::sql_driver::DoSql;
+use crate::platform::sql_driver::{DoSql, ObjectSql};
 use std::cell::RefCell;
 use tributary::catalog::Catalog;
 use tributary::error::ErrorCode;
@@ -16,7 +16,8 @@ use worker::{durable_object, DurableObject, Env, Method, Request, Response, Resu
 
 #[durable_object]
 pub struct ProjectObject {
-    state: State,
+    /// Its storage, which its three stores' drivers share.
+    sql: ObjectSql,
     store: RefCell<Option<ProcessorStore<DoSql>>>,
     catalog: RefCell<Option<Catalog<DoSql>>>,
     secrets: RefCell<Option<SecretStore<DoSql>>>,
@@ -25,7 +26,7 @@ pub struct ProjectObject {
 impl DurableObject for ProjectObject {
     fn new(state: State, _env: Env) -> Self {
         ProjectObject {
-            state,
+            sql: ObjectSql::of(&state),
             store: RefCell::new(None),
             catalog: RefCell::new(None),
             secrets: RefCell::new(None),
@@ -63,7 +64,7 @@ impl ProjectObject {
         };
         let mut slot = self.catalog.borrow_mut();
         if slot.is_none() {
-            match Catalog::open(DoSql::new(&self.state)) {
+            match Catalog::open(self.sql.driver()) {
                 Ok(catalog) => *slot = Some(catalog),
                 Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
             }
@@ -95,7 +96,7 @@ impl ProjectObject {
         let now = crate::platform::now_ms();
         let mut slot = self.store.borrow_mut();
         if slot.is_none() {
-            match ProcessorStore::open(DoSql::new(&self.state)) {
+            match ProcessorStore::open(self.sql.driver()) {
                 Ok(store) => *slot = Some(store),
                 Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
             }
@@ -122,7 +123,7 @@ impl ProjectObject {
         };
         let mut slot = self.secrets.borrow_mut();
         if slot.is_none() {
-            match SecretStore::open(DoSql::new(&self.state)) {
+            match SecretStore::open(self.sql.driver()) {
                 Ok(store) => *slot = Some(store),
                 Err(error) => return responses::error(ErrorCode::Internal, &error.to_string()),
             }

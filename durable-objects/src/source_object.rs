@@ -15,7 +15,7 @@ use crate::internal::bindings::{source_stub, stream_stub};
 use crate::internal::object_call::{self, CallBody, Object, ObjectCall};
 use crate::internal::responses;
 use crate::platform;
-use crate::platform::sql_driver::DoSql;
+use crate::platform::sql_driver::{DoSql, ObjectSql};
 use crate::platform::timers::within;
 use futures_util::StreamExt;
 use std::cell::{Cell, RefCell};
@@ -100,6 +100,8 @@ pub async fn route_source(
 #[durable_object]
 pub struct SourceObject {
     state: State,
+    /// Its storage, which the source's and the directory's drivers share.
+    sql: ObjectSql,
     env: Env,
     source: RefCell<Option<AnySource<DoSql>>>,
     directory: RefCell<Option<Directory<DoSql>>>,
@@ -116,7 +118,7 @@ impl SourceObject {
     fn with_source<T>(&self, body: impl FnOnce(&mut AnySource<DoSql>) -> T) -> std::result::Result<T, String> {
         let mut slot = self.source.borrow_mut();
         if slot.is_none() {
-            *slot = Some(AnySource::open(DoSql::new(&self.state)).map_err(|error| error.to_string())?);
+            *slot = Some(AnySource::open(self.sql.driver()).map_err(|error| error.to_string())?);
         }
         let Some(source) = slot.as_mut() else {
             return Err("source not open".to_owned());
@@ -127,7 +129,7 @@ impl SourceObject {
     fn with_directory<T>(&self, body: impl FnOnce(&Directory<DoSql>) -> T) -> std::result::Result<T, String> {
         let mut slot = self.directory.borrow_mut();
         if slot.is_none() {
-            *slot = Some(Directory::open(DoSql::new(&self.state)).map_err(|error| error.to_string())?);
+            *slot = Some(Directory::open(self.sql.driver()).map_err(|error| error.to_string())?);
         }
         let Some(directory) = slot.as_ref() else {
             return Err("directory not open".to_owned());
@@ -483,6 +485,7 @@ async fn read_capped(response: &mut Response, cap: usize) -> Option<Vec<u8>> {
 impl DurableObject for SourceObject {
     fn new(state: State, env: Env) -> Self {
         SourceObject {
+            sql: ObjectSql::of(&state),
             state,
             env,
             source: RefCell::new(None),

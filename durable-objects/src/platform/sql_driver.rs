@@ -9,6 +9,7 @@
 
 use js_sys::{Array, Float64Array, Function, Reflect, Uint8Array};
 use std::cell::Cell;
+use std::rc::Rc;
 use tributary::storage::{Row, SqlValue, Storage, StorageError};
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -19,27 +20,46 @@ pub struct DoSql {
     sql: SqlStorage,
     storage: JsValue,
     rows_written: Cell<u64>,
+    generation: Rc<Cell<u64>>,
 }
 
-thread_local! {
-    /// [`Storage::generation`], shared by every driver of this isolate: an
-    /// object may hold more than one, and a write through any of them
-    /// moves it (moving it more often than needed is never wrong).
-    static GENERATION: Cell<u64> = const { Cell::new(0) };
+/// One object's storage as its drivers share it. Every [`DoSql`] an object
+/// opens comes from here, so a write through any of them moves the
+/// [`Storage::generation`] all of them answer, and no other object's
+/// write does: an isolate runs many objects, and what one object keeps
+/// of its reads stays true while others write (issue 33).
+pub struct ObjectSql {
+    sql: SqlStorage,
+    storage: JsValue,
+    generation: Rc<Cell<u64>>,
 }
 
-fn next_generation() {
-    GENERATION.with(|generation| generation.set(generation.get().wrapping_add(1)));
+impl ObjectSql {
+    pub fn of(state: &State) -> Self {
+        let storage = state.storage();
+        ObjectSql {
+            sql: storage.sql(),
+            storage: storage.as_raw().unchecked_ref::<JsValue>().clone(),
+            generation: Rc::default(),
+        }
+    }
+
+    /// A driver over this object's storage, sharing its generation.
+    pub fn driver(&self) -> DoSql {
+        DoSql {
+            sql: self.sql.clone(),
+            storage: self.storage.clone(),
+            rows_written: Cell::new(0),
+            generation: Rc::clone(&self.generation),
+        }
+    }
 }
 
 impl DoSql {
-    pub fn new(state: &State) -> Self {
-        let storage = state.storage();
-        DoSql {
-            sql: storage.sql(),
-            storage: storage.as_raw().unchecked_ref::<JsValue>().clone(),
-            rows_written: Cell::new(0),
-        }
+    /// [`Storage::generation`] moves: the data may have changed (moving it
+    /// more often than needed is never wrong).
+    fn next_generation(&self) {
+        self.generation.set(self.generation.get().wrapping_add(1));
     }
 }
 
@@ -152,7 +172,7 @@ impl Storage for DoSql {
         };
         self.rows_written.set(self.rows_written.get() + written);
         if written > 0 || tributary::storage::may_write(sql) {
-            next_generation();
+            self.next_generation();
         }
         Ok(rows)
     }
@@ -164,7 +184,7 @@ impl Storage for DoSql {
         }
         self.rows_written
             .set(self.rows_written.get() + cursor.rows_written() as u64);
-        next_generation();
+        self.next_generation();
         Ok(())
     }
 
@@ -175,7 +195,7 @@ impl Storage for DoSql {
             let failed = result.is_err();
             outcome = Some(result);
             if failed {
-                next_generation();
+                self.next_generation();
                 Err(JsValue::from_str("tributary: rolled back"))
             } else {
                 Ok(JsValue::UNDEFINED)
@@ -192,7 +212,7 @@ impl Storage for DoSql {
             (Ok(_), Some(result)) => result,
             (Err(_), Some(Err(error))) => Err(error),
             (Err(thrown), _) => {
-                next_generation();
+                self.next_generation();
                 Err(E::from(js_error(thrown)))
             }
             (Ok(_), None) => Err(E::from(StorageError::Sql("transaction body did not run".to_owned()))),
@@ -204,7 +224,7 @@ impl Storage for DoSql {
     }
 
     fn generation(&self) -> u64 {
-        GENERATION.with(Cell::get)
+        self.generation.get()
     }
 
     fn database_bytes(&self) -> Result<u64, StorageError> {

@@ -41,10 +41,10 @@ fn open(object: &StreamObject) -> Result<bool> {
     if slot.is_some() {
         return Ok(true);
     }
-    let opened = match Stream::open_existing(DoSql::new(object.state())).map_err(storage_error)? {
+    let opened = match Stream::open_existing(object.sql().driver()).map_err(storage_error)? {
         Some(stream) => Some(stream),
         // Destroyed, but the catalog may still list it (§14).
-        None => tributary::catalog::open_registered(DoSql::new(object.state())).map_err(storage_error)?,
+        None => tributary::catalog::open_registered(object.sql().driver()).map_err(storage_error)?,
     };
     match opened {
         Some(mut stream) => {

@@ -231,7 +231,7 @@ async fn serve_release(object: &StreamObject, body: &[u8]) -> Result<Response> {
 /// Sends the releases this stream owes that are due, at most
 /// [`MAX_FORK_RELEASES_PER_TURN`]; what is left is retried from the alarm.
 pub async fn send_releases(object: &StreamObject) -> Result<()> {
-    let storage = DoSql::new(object.state());
+    let storage = object.sql().driver();
     let now = crate::platform::now_ms();
     let Some(turn) = fork_store::release_turn(&storage, now, MAX_FORK_RELEASES_PER_TURN).map_err(storage_error)? else {
         return Ok(());
@@ -253,7 +253,7 @@ pub async fn send_releases(object: &StreamObject) -> Result<()> {
 /// Sets the alarm no later than the next owed release (a failed send is
 /// retried after [`ALARM_RETRY_MS`]); never later than an alarm already set.
 pub async fn arm_for_releases(object: &StreamObject, failed: bool) -> Result<()> {
-    let storage = DoSql::new(object.state());
+    let storage = object.sql().driver();
     let due = fork_store::next_release_due(&storage).map_err(storage_error)?;
     arm_at(object, due, failed).await
 }

@@ -15,7 +15,7 @@ pub mod processors;
 pub mod protocol;
 
 use crate::internal::responses;
-use crate::platform::sql_driver::DoSql;
+use crate::platform::sql_driver::{DoSql, ObjectSql};
 use std::cell::{Cell, RefCell};
 use tributary::api::{ApiRequest, ApiResponse};
 use tributary::error::{ApiError, ErrorCode};
@@ -28,6 +28,8 @@ use worker::{durable_object, DurableObject, Env, Request, Response, Result, Stat
 #[durable_object]
 pub struct StreamObject {
     state: State,
+    /// Its storage, which every driver it opens shares.
+    sql: ObjectSql,
     env: Env,
     stream: RefCell<Option<Stream<DoSql>>>,
     /// The alarm time this object last set (avoids rewriting the same alarm).
@@ -92,7 +94,7 @@ impl StreamObject {
         let mut slot = self.stream.borrow_mut();
         if slot.is_none() {
             let mut stream =
-                Stream::open(DoSql::new(&self.state), project, path.clone()).map_err(|error| error.to_string())?;
+                Stream::open(self.sql.driver(), project, path.clone()).map_err(|error| error.to_string())?;
             stream.set_deployment(crate::internal::deployment_env::from_env(&self.env));
             *slot = Some(stream);
         }
@@ -202,6 +204,7 @@ impl StreamObject {
 impl DurableObject for StreamObject {
     fn new(state: State, env: Env) -> Self {
         StreamObject {
+            sql: ObjectSql::of(&state),
             state,
             stream: RefCell::new(None),
             scheduled_alarm: Cell::new(None),
@@ -511,6 +514,9 @@ impl StreamObject {
 impl StreamObject {
     pub(crate) fn state(&self) -> &State {
         &self.state
+    }
+    pub(crate) fn sql(&self) -> &ObjectSql {
+        &self.sql
     }
     pub(crate) fn env(&self) -> &Env {
         &self.env
