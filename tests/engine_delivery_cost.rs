@@ -154,11 +154,7 @@ fn s12_in_the_alarms_turn_ten_subscriptions_cost_less_a_delivery_than_one() {
         let deliveries = (world.external.len() - before) as f64;
         let counts = world.stream("/turn").storage().take_statement_counts();
         let total: u64 = counts.values().sum();
-        let reads: u64 = counts
-            .iter()
-            .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
-            .map(|(_, n)| n)
-            .sum();
+        let reads = common::runs_containing(&counts, common::LOG_READ);
         assert!(
             reads as f64 / deliveries <= 0.1,
             "{subs} subscriptions: {reads} reads of the log for {deliveries} deliveries"

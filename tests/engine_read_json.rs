@@ -143,11 +143,7 @@ fn s12_a_page_past_sqlites_value_limit_within_the_budget_is_whole_like_the_typed
     world.stream("/wide").storage().take_statement_counts();
     let page = built(&mut world, "/wide", &query);
     let statements = world.stream("/wide").storage().take_statement_counts();
-    let concatenations: u64 = statements
-        .iter()
-        .filter(|(sql, _)| sql.contains("group_concat"))
-        .map(|(_, count)| count)
-        .sum();
+    let concatenations = common::runs_containing(&statements, "group_concat");
     assert!(
         concatenations >= 3,
         "the one pass, then two chunks at least: {statements:?}"

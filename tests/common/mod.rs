@@ -128,16 +128,22 @@ pub fn read(stream: &mut Stream<RusqliteStorage>, query: &str) -> (u16, Value) {
     call(stream, Action::ReadRange, query, "", &inputs(0, 0))
 }
 
+/// What a log page's read (a window of `events`) contains.
+pub const LOG_READ: &str = "FROM events WHERE event_offset >";
+
+/// Runs of the statements among `counts` whose text contains `needle`.
+pub fn runs_containing(counts: &std::collections::BTreeMap<String, u64>, needle: &str) -> u64 {
+    counts
+        .iter()
+        .filter(|(sql, _)| sql.contains(needle))
+        .map(|(_, n)| n)
+        .sum()
+}
+
 /// Reads of the log's pages (windows of `events`) since the last count, and
 /// forgets the counts.
 pub fn log_reads(stream: &Stream<RusqliteStorage>) -> u64 {
-    stream
-        .storage()
-        .take_statement_counts()
-        .iter()
-        .filter(|(sql, _)| sql.contains("FROM events WHERE event_offset >"))
-        .map(|(_, n)| n)
-        .sum()
+    runs_containing(&stream.storage().take_statement_counts(), LOG_READ)
 }
 
 pub fn table_names(db: &Path) -> Vec<String> {
