@@ -3,7 +3,7 @@
 // the top functions by self time and by the wasm/JS/native split.
 //
 //   node bench/profile.mjs webhook [subs=10] [events=1000]
-//   node bench/profile.mjs floor-webhook [subs=1] [events=1000] | floor-fanout [subs=10] [events=2000]
+//   node bench/profile.mjs floor-webhook [subs=1] [events=1000] | floor-fanout [subs=10] [events=2000] | floor-append [requests=2000]
 //                                     (the same on the platform floor, bench/floor/worker.mjs: its isolate profiled)
 //                                     PROFILE_CONTRACT=1: the floor that does the contract's writes (§6, §7, §9, §13)
 //   node bench/profile.mjs webhooks [streams=10] [events=300]   (`streams` streams, one webhook subscription each, all appended to at once)
@@ -12,6 +12,7 @@
 //   node bench/profile.mjs catchup [events=50000] [reads=5]  (pages of 1000, as bench/peers.mjs catchup)
 //   node bench/profile.mjs forkread [events=50000] [reads=5]  (the same read of a fork holding the last 1000 of them, as bench/fork.mjs)
 //   node bench/profile.mjs append [requests=2000]
+//   node bench/profile.mjs protocol [requests=2000]   (single JSON appends on the Durable Streams face, POST /v1/stream/{path}, 8 in flight)
 //   node bench/profile.mjs create [streams=300]   (one single append to each of `streams` new streams, 8 in flight)
 //   node bench/profile.mjs fanin [sources=1000] [rounds=1]   (20-event appends to each source copying into one target, as bench/fanin.mjs)
 //   node bench/profile.mjs baseline [requests=2000]   (one INSERT per request: the Rust BenchBaseline behind the same entry)
@@ -33,7 +34,7 @@ const [named = "webhook", a, b] = process.argv.slice(2);
 /** `floor-webhook`, `floor-fanout`: the same scenario on the platform floor (bench/floor/worker.mjs), its isolate profiled. */
 const FLOOR = named.startsWith("floor-");
 const scenario = named.replace(/^floor-/, "");
-if (FLOOR && scenario !== "webhook" && scenario !== "fanout") throw new Error(`the floor has webhook and fanout scenarios, not ${scenario}`);
+if (FLOOR && !["webhook", "fanout", "append"].includes(scenario)) throw new Error(`the floor has webhook, fanout and append scenarios, not ${scenario}`);
 const port = 9300 + Math.floor(Math.random() * 500);
 process.env.TRIBUTARY_INSPECTOR_PORT = String(port);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -224,7 +225,17 @@ async function main() {
       });
     let expected = 0;
     let work;
-    if (FLOOR && (scenario === "webhook" || scenario === "fanout")) {
+    if (FLOOR && scenario === "append") {
+      // The single-append floor of bench/append.mjs: one INSERT a request, bare JS entry and object.
+      const requests = Number(a ?? 2000);
+      expected = requests;
+      work = () =>
+        inFlight(requests, async (i) => {
+          const r = await fetch(`${t.url}/floor/insert/profile`, { method: "POST", body: JSON.stringify({ type: "data", payload: { n: i + 1, k: 0 } }) });
+          await r.text();
+          if (r.status !== 200) throw new Error(`floor insert ${r.status}`);
+        });
+    } else if (FLOOR && (scenario === "webhook" || scenario === "fanout")) {
       const subs = Number(a ?? (scenario === "webhook" ? 1 : 10));
       const events = Number(b ?? (scenario === "fanout" ? 2000 : 1000));
       const base = `${t.url}/floor/stream/profile-s`;
@@ -401,6 +412,20 @@ async function main() {
           const r = await fetch(`${t.url}/bench/baseline/profile`, { method: "POST", body: JSON.stringify({ type: "data", payload: { n: i + 1, k: 0 } }) });
           await r.text();
           if (r.status !== 200) throw new Error(`baseline ${r.status}`);
+        });
+    } else if (scenario === "protocol") {
+      const requests = Number(a ?? 2000);
+      expected = requests;
+      const url = `${t.url}/v1/stream/profile-protocol`;
+      const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+      const created = await fetch(url, { method: "PUT", headers });
+      await created.text();
+      if (created.status !== 201) throw new Error(`protocol PUT ${created.status}`);
+      work = () =>
+        inFlight(requests, async (i) => {
+          const r = await fetch(url, { method: "POST", headers, body: JSON.stringify({ n: i + 1, k: 0 }) });
+          await r.text();
+          if (r.status !== 200 && r.status !== 204) throw new Error(`protocol append ${r.status}`);
         });
     } else {
       const requests = Number(a ?? 2000);

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Where workerd's CPU goes in one bench/profile.mjs scenario, sampled by the
+# kernel (`perf`) instead of V8's inspector (issue 33). The inspector's
+# sampler costs the isolate time at every crossing between JavaScript and
+# wasm, so it over-weights code that crosses often: in the twenty-first
+# round three changes it put at 3–5 % of a single append (headers read in
+# one call, the transaction wrapper dropped, strings decoded once a
+# statement) measured within ±3 % of nothing. `perf` names wasm and
+# JavaScript frames through V8's perf map (`--perf-basic-prof`, passed to
+# workerd by Miniflare's MINIFLARE_WORKERD_V8_FLAGS).
+#
+#   bash bench/perf_profile.sh append 6000          # any scenario of bench/profile.mjs, with its arguments
+#   bash bench/perf_profile.sh floor-append 6000    # the same on the platform floor
+#   PERF_TOP=40 bash bench/perf_profile.sh fanout 10 4000
+#   PERF_DATA=/tmp/append.data bash bench/perf_profile.sh append 6000   # keeps the samples for `perf report -i`
+#
+# Prints workerd's CPU a unit (µs, from the samples: 1999 a second) by kind
+# of code — Tributary's wasm, its JavaScript glue (index.js), other
+# JavaScript (Miniflare's entry, the floor), V8's builtins, the kernel, and
+# the platform's native code (workerd, V8's runtime, SQLite, the allocator)
+# — then the symbols that cost most. Flat self time, no call graph. Not a
+# benchmark: like bench/profile.mjs, it says what to fix.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ "$#" -ge 1 ] || { echo "usage: bash bench/perf_profile.sh SCENARIO [ARGS...]" >&2; exit 2; }
+command -v perf >/dev/null || { echo "perf is not installed" >&2; exit 2; }
+RATE=1999
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null" PROFILE_NONE=1 setsid node bench/profile.mjs "$@" >"$out/run.txt" 2>"$out/err.txt" &
+node_pid=$!
+# bench/profile.mjs prints `started` to stderr when the measured work begins.
+for _ in $(seq 1 1200); do
+  grep -q '^started' "$out/err.txt" 2>/dev/null && break
+  kill -0 "$node_pid" 2>/dev/null || break
+  sleep 0.05
+done
+grep -q '^started' "$out/err.txt" || { cat "$out/err.txt" >&2; echo "the scenario did not start" >&2; exit 1; }
+# The scenario's own workerd (Miniflare's child), not another one on the machine.
+workerd=$(pgrep -n -P "$node_pid" -f "workerd serve")
+# Sampled until the scenario prints its figure (the end of the measured work).
+perf record -q -F "$RATE" -p "$workerd" -o "$out/perf.data" 2>/dev/null &
+perf_pid=$!
+while kill -0 "$node_pid" 2>/dev/null && ! grep -q ' units in ' "$out/run.txt"; do sleep 0.02; done
+kill -INT "$perf_pid" 2>/dev/null || true
+wait "$perf_pid" || true
+wait "$node_pid" || { cat "$out/err.txt" >&2; exit 1; }
+[ -z "${PERF_DATA:-}" ] || cp "$out/perf.data" "$PERF_DATA"
+grep ' units in ' "$out/run.txt"
+units=$(sed -n 's/^[a-z-]*: \([0-9]*\) units in.*/\1/p' "$out/run.txt" | head -1)
+perf report -i "$out/perf.data" --no-children --sort sym --stdio -g none -n 2>/dev/null |
+  awk -v units="$units" -v rate="$RATE" -v top="${PERF_TOP:-25}" '
+  /^#/ || NF < 4 { next }
+  {
+    samples = $2
+    line = $0
+    sub(/^ *[0-9.]+% +[0-9]+ +/, "", line)
+    if (line ~ /^\[k\]/) kind = "kernel"
+    else if (line ~ /JS:.*-(turbofan|liftoff|maglev)$/ && line !~ /\.js:/) kind = "Tributary wasm"
+    else if (line ~ /JS:.* index\.js:/) kind = "Tributary JS glue (index.js)"
+    else if (line ~ /JS:/) kind = "other JavaScript (Miniflare entry, floor)"
+    else if (line ~ /Builtins_|Builtin:/) kind = "V8 builtins"
+    else kind = "platform native (workerd, V8 runtime, SQLite, allocator)"
+    by_kind[kind] += samples
+    total += samples
+    if (shown < top) { names[++shown] = substr(line, 5, 110); counts[shown] = samples }
+  }
+  END {
+    us = 1e6 / rate / units
+    printf "workerd CPU a unit by kind of code (%d units, %d samples):\n", units, total
+    for (k in by_kind) printf "  %8.1f µs  %5.1f%%  %s\n", by_kind[k] * us, 100 * by_kind[k] / total, k | "sort -nr"
+    close("sort -nr")
+    printf "  %8.1f µs          all\n", total * us
+    printf "top %d symbols, µs a unit:\n", shown
+    for (i = 1; i <= shown; i++) printf "  %8.1f  %s\n", counts[i] * us, names[i]
+  }'
