@@ -223,18 +223,19 @@ async function main() {
         const r = await append(Array.from({ length: batch }, (_, k) => event(k)));
         if (r.status !== 201) throw new Error(`append ${r.status}`);
       });
+    /** `requests` POSTs of one small JSON event each to `url`, 8 in flight, each answered with one of `ok`. */
+    const posts = (requests, url, headers, ok) =>
+      inFlight(requests, async (i) => {
+        const r = await fetch(url, { method: "POST", headers, body: JSON.stringify({ type: "data", payload: { n: i + 1, k: 0 } }) });
+        await r.text();
+        if (!ok.includes(r.status)) throw new Error(`POST ${url}: ${r.status}`);
+      });
     let expected = 0;
     let work;
     if (FLOOR && scenario === "append") {
       // The single-append floor of bench/append.mjs: one INSERT a request, bare JS entry and object.
-      const requests = Number(a ?? 2000);
-      expected = requests;
-      work = () =>
-        inFlight(requests, async (i) => {
-          const r = await fetch(`${t.url}/floor/insert/profile`, { method: "POST", body: JSON.stringify({ type: "data", payload: { n: i + 1, k: 0 } }) });
-          await r.text();
-          if (r.status !== 200) throw new Error(`floor insert ${r.status}`);
-        });
+      expected = Number(a ?? 2000);
+      work = () => posts(expected, `${t.url}/floor/insert/profile`, {}, [200]);
     } else if (FLOOR && (scenario === "webhook" || scenario === "fanout")) {
       const subs = Number(a ?? (scenario === "webhook" ? 1 : 10));
       const events = Number(b ?? (scenario === "fanout" ? 2000 : 1000));
@@ -405,14 +406,8 @@ async function main() {
           if (r.status !== 201) throw new Error(`create ${r.status}`);
         });
     } else if (scenario === "baseline") {
-      const requests = Number(a ?? 2000);
-      expected = requests;
-      work = () =>
-        inFlight(requests, async (i) => {
-          const r = await fetch(`${t.url}/bench/baseline/profile`, { method: "POST", body: JSON.stringify({ type: "data", payload: { n: i + 1, k: 0 } }) });
-          await r.text();
-          if (r.status !== 200) throw new Error(`baseline ${r.status}`);
-        });
+      expected = Number(a ?? 2000);
+      work = () => posts(expected, `${t.url}/bench/baseline/profile`, {}, [200]);
     } else if (scenario === "protocol") {
       const requests = Number(a ?? 2000);
       expected = requests;
@@ -421,12 +416,7 @@ async function main() {
       const created = await fetch(url, { method: "PUT", headers });
       await created.text();
       if (created.status !== 201) throw new Error(`protocol PUT ${created.status}`);
-      work = () =>
-        inFlight(requests, async (i) => {
-          const r = await fetch(url, { method: "POST", headers, body: JSON.stringify({ n: i + 1, k: 0 }) });
-          await r.text();
-          if (r.status !== 200 && r.status !== 204) throw new Error(`protocol append ${r.status}`);
-        });
+      work = () => posts(requests, url, headers, [200, 204]);
     } else {
       const requests = Number(a ?? 2000);
       expected = requests;
