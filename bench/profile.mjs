@@ -409,14 +409,13 @@ async function main() {
       expected = Number(a ?? 2000);
       work = () => posts(expected, `${t.url}/bench/baseline/profile`, {}, [200]);
     } else if (scenario === "protocol") {
-      const requests = Number(a ?? 2000);
-      expected = requests;
+      expected = Number(a ?? 2000);
       const url = `${t.url}/v1/stream/profile-protocol`;
       const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
       const created = await fetch(url, { method: "PUT", headers });
       await created.text();
       if (created.status !== 201) throw new Error(`protocol PUT ${created.status}`);
-      work = () => posts(requests, url, headers, [200, 204]);
+      work = () => posts(expected, url, headers, [200, 204]);
     } else {
       const requests = Number(a ?? 2000);
       expected = requests;
