@@ -240,7 +240,7 @@ export async function startTributaryPeer() {
       return results;
     },
 
-    async fanout({ consumers, waitSeconds, appendConcurrency, appendAll }) {
+    async fanout({ consumers, waitSeconds, appendConcurrency, appendAll, webhook = true }) {
       const results = [];
       const keys = Array.from({ length: consumers }, (_, k) => `s${k}`);
 
@@ -288,8 +288,9 @@ export async function startTributaryPeer() {
         });
       }
 
-      // (b) webhook-post to a local receiver, one path per subscription.
-      {
+      // (b) webhook-post to a local receiver, one path per subscription
+      // (skipped when `webhook` is false: bench/peers.mjs runs it in one round).
+      if (webhook) {
         const source = freshPath("fan-webhook");
         const receivers = new Map(keys.map((key) => [`/${key}`, { key, count: 0, ids: new Set(), duplicates: 0, lastOffset: 0, latencies: [], lastAt: 0, problem: null }]));
         const server = http.createServer((request, response) => {
