@@ -16,7 +16,7 @@
 //   node bench/profile.mjs create [streams=300]   (one single append to each of `streams` new streams, 8 in flight)
 //   node bench/profile.mjs fanin [sources=1000] [rounds=1]   (20-event appends to each source copying into one target, as bench/fanin.mjs)
 //   node bench/profile.mjs baseline [requests=2000]   (one INSERT per request: the Rust BenchBaseline behind the same entry)
-//   node bench/profile.mjs retention [requests=2000]   (100-event batches, maxEvents 1000: §16 trimming)
+//   node bench/profile.mjs retention [requests=2000] [single]   (100-event batches, maxEvents 1000: §16 trimming; `single`: single appends)
 //   node bench/profile.mjs batch [requests=2000] [keyed]   (100-event batches; `keyed`: each event with an idempotencyKey)
 //   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
 //                                                               `readers` WebSocket readers acking every 64 KiB, as bench/live.mjs)
@@ -419,7 +419,7 @@ async function main() {
     } else {
       const requests = Number(a ?? 2000);
       expected = requests;
-      const batch = scenario === "retention" || scenario === "batch" ? 100 : 1;
+      const batch = (scenario === "retention" && b !== "single") || scenario === "batch" ? 100 : 1;
       if (scenario === "retention") {
         await appendOk([{ type: "events.iterate.com/stream/retention-configured", payload: { maxEvents: 1000 } }]);
       }
