@@ -37,6 +37,34 @@ export function percentile(sorted, p) {
 }
 
 /**
+ * Runs each of `runners` once a round for `count` rounds (round 1 first),
+ * the runners taking turns and the order rotating each round, so none
+ * always runs first; returns each runner's results in round order.
+ */
+export async function inRounds(count, runners) {
+  const results = runners.map(() => []);
+  for (let round = 1; round <= count; round++) {
+    for (let turn = 0; turn < runners.length; turn++) {
+      const k = (turn + round - 1) % runners.length;
+      results[k].push(await runners[k](round));
+    }
+  }
+  return results;
+}
+
+/** The middle of `values` (the mean of the two middle ones of an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** The item whose `measure` is the median of `items` (the lower middle of an even count): a whole run, not a mean of runs. */
+export function medianBy(items, measure) {
+  return [...items].sort((a, b) => measure(a) - measure(b))[Math.floor((items.length - 1) / 2)];
+}
+
+/**
  * One checked request: `fetch(url, init)`, body always read. `expectStatus` is
  * the only success status; `checkBody(text)` may return a problem string.
  * Resolves to null on success, otherwise a one-line failure description

@@ -48,7 +48,7 @@ import { execSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt, reportAim } from "./lib.mjs";
+import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt, reportAim, median, medianBy, inRounds } from "./lib.mjs";
 import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, interrupted, installSignalTeardown, summary, eventAt, waitUntil, tempDir, removeDir } from "./peers/common.mjs";
 import { jetstreamVariants, startJetStream } from "./peers/jetstream.mjs";
 import { startDurableStreams, durableStreamsVersion, DS_SYNC } from "./peers/durable-streams.mjs";
@@ -323,26 +323,23 @@ async function runFanout(list) {
       const handle = await system.start();
       up.push({ system, handle, unregister: onTeardown(() => handle.stop()) });
     }
-    const total = settings.fanoutWarmupRounds + settings.fanoutRounds;
-    for (let round = 0; round < total; round++) {
-      const measured = round - settings.fanoutWarmupRounds;
-      const turns = up.map((_, i) => up[(i + round) % up.length]);
-      for (const { system, handle } of turns) {
-        const rows = await handle.workloads.fanout({
-          events: settings.fanoutEvents,
-          consumers: settings.fanoutConsumers,
-          appendConcurrency: settings.fanoutAppendConcurrency,
-          waitSeconds: settings.fanoutWaitSeconds,
-          webhook: measured === 0,
-          appendAll: (appendBatch, concurrency) => appendAll(appendBatch, concurrency, `${system.key} fan-out`),
-        });
-        for (const row of rows) {
-          const name = measured < 0 ? `warm-up ${round + 1}` : `round ${measured + 1}`;
-          console.log(`   ${name}, ${system.key} ${row.variant}: ${fmt(deliveryRate(row))} deliveries/s`);
-          if (measured >= 0) fanoutRounds.push({ key: system.key, label: system.label, sync: system.sync, tag: SYNC_TAG[system.key], ...row, round: measured, load: load1() });
-        }
+    const runners = up.map(({ system, handle }) => async (round) => {
+      const measured = round - 1 - settings.fanoutWarmupRounds;
+      const rows = await handle.workloads.fanout({
+        events: settings.fanoutEvents,
+        consumers: settings.fanoutConsumers,
+        appendConcurrency: settings.fanoutAppendConcurrency,
+        waitSeconds: settings.fanoutWaitSeconds,
+        webhook: measured === 0,
+        appendAll: (appendBatch, concurrency) => appendAll(appendBatch, concurrency, `${system.key} fan-out`),
+      });
+      for (const row of rows) {
+        const name = measured < 0 ? `warm-up ${round}` : `round ${measured + 1}`;
+        console.log(`   ${name}, ${system.key} ${row.variant}: ${fmt(deliveryRate(row))} deliveries/s`);
+        if (measured >= 0) fanoutRounds.push({ key: system.key, label: system.label, sync: system.sync, tag: SYNC_TAG[system.key], ...row, round: measured, load: load1() });
       }
-    }
+    });
+    await inRounds(settings.fanoutWarmupRounds + settings.fanoutRounds, runners);
   } finally {
     for (const { handle, unregister } of up) {
       await handle.stop();
@@ -361,10 +358,7 @@ function medianRounds(rows) {
     if (!groups.has(id)) groups.set(id, []);
     groups.get(id).push(row);
   }
-  return [...groups.values()].map((group) => {
-    const sorted = [...group].sort((a, b) => deliveryRate(a) - deliveryRate(b));
-    return { ...sorted[Math.floor((sorted.length - 1) / 2)], rounds: group.map(deliveryRate) };
-  });
+  return [...groups.values()].map((group) => ({ ...medianBy(group, deliveryRate), rounds: group.map(deliveryRate) }));
 }
 
 /** The median and range of a ÷ b over the measured rounds both ran (deliveries/s, round by round). */
@@ -376,9 +370,8 @@ function pairedRatio(pickA, pickB) {
     if (a && b) ratios.push(deliveryRate(a) / deliveryRate(b));
   }
   if (!ratios.length) return null;
-  const sorted = [...ratios].sort((x, y) => x - y);
-  const middle = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-  return { median: middle, min: sorted[0], max: sorted.at(-1), count: sorted.length, note: `median of ${sorted.length} paired rounds, ${fmt(sorted[0], 2)}–${fmt(sorted.at(-1), 2)}` };
+  const [min, max] = [Math.min(...ratios), Math.max(...ratios)];
+  return { median: median(ratios), note: `median of ${ratios.length} paired rounds, ${fmt(min, 2)}–${fmt(max, 2)}` };
 }
 
 // ---------------------------------------------------------------------------

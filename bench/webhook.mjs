@@ -59,7 +59,7 @@ import os from "node:os";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
 import { cpuSnapshot } from "./cpu.mjs";
-import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt, reportAim } from "./lib.mjs";
+import { loadSettings, envNumber, checkedFetch, runLoad, assertNoFailures, warmThenMeasure, percentile, printTable, fmt, reportAim, median, medianBy, inRounds } from "./lib.mjs";
 
 const BATCH = 100;
 const CONFIGURED = "events.iterate.com/stream/subscription-configured";
@@ -76,34 +76,9 @@ const singleRounds = envNumber("BENCH_WEBHOOK_ROUNDS", 5, { integer: true });
 const fanoutRounds = envNumber("BENCH_WEBHOOK_FANOUT_ROUNDS", 3, { integer: true });
 const ROUNDS_NOTE = `median of ${singleRounds} paired rounds`;
 const FANOUT_ROUNDS_NOTE = `median of ${fanoutRounds} paired rounds`;
+/** A round's streams: round 1 takes the scenario's own names. */
+const roundSuffix = (round) => (round === 1 ? "" : `-round-${round}`);
 
-/**
- * Runs each of `runners` (round, stream suffix) once a round for `count`
- * rounds, the order rotating; returns each runner's runs in round order.
- */
-async function inRounds(count, runners) {
-  const runs = runners.map(() => []);
-  for (let round = 1; round <= count; round++) {
-    const suffix = round === 1 ? "" : `-round-${round}`;
-    for (let turn = 0; turn < runners.length; turn++) {
-      const k = (turn + round - 1) % runners.length;
-      runs[k].push(await runners[k](round, suffix));
-    }
-  }
-  return runs;
-}
-
-/** The middle of the values (the mean of the two middle ones of an even count). */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** The run of median rate (the lower middle of an even count). */
-function medianRun(runs) {
-  return [...runs].sort((a, b) => a.rate - b.rate)[Math.floor((runs.length - 1) / 2)];
-}
 const appendConcurrency = envNumber("BENCH_WEBHOOK_APPEND_CONCURRENCY", 4, { integer: true });
 const waitSeconds = envNumber("BENCH_WEBHOOK_WAIT_SECONDS", 300);
 const lightEvents = envNumber("BENCH_LIGHT_EVENTS", 50, { integer: true });
@@ -552,17 +527,17 @@ async function main() {
     // to the next. Each system's row is its median round, each ratio the
     // median of the rounds' ratios.
     const [singles, floorSingles, contractSingles] = await inRounds(singleRounds, [
-      (round, suffix) => sustained(round === 1 ? SINGLE : { stream: `${SINGLE.stream}${suffix}`, keys: SINGLE.keys }, `(a) 1 subscription, round ${round}`),
-      (round, suffix) => floorSustained(`wh-1${suffix}`, SINGLE.keys, `floor: 1 key in order, round ${round}`),
-      (round, suffix) => floorSustained(`wh-1-contract${suffix}`, SINGLE.keys, `floor with §6/§9/§13's writes: 1 key in order, round ${round}`, 6, true),
+      (round) => sustained({ stream: `${SINGLE.stream}${roundSuffix(round)}`, keys: SINGLE.keys }, `(a) 1 subscription, round ${round}`),
+      (round) => floorSustained(`wh-1${roundSuffix(round)}`, SINGLE.keys, `floor: 1 key in order, round ${round}`),
+      (round) => floorSustained(`wh-1-contract${roundSuffix(round)}`, SINGLE.keys, `floor with §6/§9/§13's writes: 1 key in order, round ${round}`, 6, true),
     ]);
     const [fanouts, floorFanouts, contractFanouts] = await inRounds(fanoutRounds, [
-      (round, suffix) => sustained({ stream: `${FANOUT.stream}${suffix}`, keys: FANOUT.keys }, `(b) ${FANOUT.keys.length} subscriptions, round ${round}`),
-      (round, suffix) => floorSustained(`wh-10${suffix}`, FANOUT.keys, `floor: ${FANOUT.keys.length} keys, 6 connections, round ${round}`),
-      (round, suffix) =>
-        floorSustained(`wh-10-contract${suffix}`, FANOUT.keys, `floor with §6/§9/§13's writes: ${FANOUT.keys.length} keys, 6 connections, round ${round}`, 6, true),
+      (round) => sustained({ stream: `${FANOUT.stream}${roundSuffix(round)}`, keys: FANOUT.keys }, `(b) ${FANOUT.keys.length} subscriptions, round ${round}`),
+      (round) => floorSustained(`wh-10${roundSuffix(round)}`, FANOUT.keys, `floor: ${FANOUT.keys.length} keys, 6 connections, round ${round}`),
+      (round) =>
+        floorSustained(`wh-10-contract${roundSuffix(round)}`, FANOUT.keys, `floor with §6/§9/§13's writes: ${FANOUT.keys.length} keys, 6 connections, round ${round}`, 6, true),
     ]);
-    const [single, floorSingle, contractSingle, fanout, floorFanout, contractFanout] = [singles, floorSingles, contractSingles, fanouts, floorFanouts, contractFanouts].map(medianRun);
+    const [single, floorSingle, contractSingle, fanout, floorFanout, contractFanout] = [singles, floorSingles, contractSingles, fanouts, floorFanouts, contractFanouts].map((runs) => medianBy(runs, (run) => run.rate));
     const paired = (a, b) => median(a.map((run, i) => run.rate / b[i].rate));
     for (const [name, runs] of [
       ["(a) Tributary", singles],
