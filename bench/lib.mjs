@@ -59,6 +59,17 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/**
+ * Two systems measured in the same rounds: the median over the rounds of
+ * a ÷ b (round by round, so a drift of the host falls on both), its range,
+ * and a note saying so for an aim.
+ */
+export function pairedRatio(a, b) {
+  const ratios = a.map((value, round) => value / b[round]);
+  const [min, max] = [Math.min(...ratios), Math.max(...ratios)];
+  return { median: median(ratios), min, max, note: `median of ${ratios.length} paired rounds, ${fmt(min, 2)}–${fmt(max, 2)}` };
+}
+
 /** The item whose `measure` is the median of `items` (the lower middle of an even count): a whole run, not a mean of runs. */
 export function medianBy(items, measure) {
   return [...items].sort((a, b) => measure(a) - measure(b))[Math.floor((items.length - 1) / 2)];

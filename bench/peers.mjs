@@ -48,7 +48,7 @@ import { execSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
-import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt, reportAim, median, medianBy, inRounds } from "./lib.mjs";
+import { loadSettings, envNumber, runLoad, assertNoFailures, warmThenMeasure, printTable, fmt, reportAim, medianBy, inRounds, pairedRatio } from "./lib.mjs";
 import { fail, sleep, load1, loadavgText, onTeardown, teardownAll, interrupted, installSignalTeardown, summary, eventAt, waitUntil, tempDir, removeDir } from "./peers/common.mjs";
 import { jetstreamVariants, startJetStream } from "./peers/jetstream.mjs";
 import { startDurableStreams, durableStreamsVersion, DS_SYNC } from "./peers/durable-streams.mjs";
@@ -361,17 +361,15 @@ function medianRounds(rows) {
   return [...groups.values()].map((group) => ({ ...medianBy(group, deliveryRate), rounds: group.map(deliveryRate) }));
 }
 
-/** The median and range of a ÷ b over the measured rounds both ran (deliveries/s, round by round). */
-function pairedRatio(pickA, pickB) {
-  const ratios = [];
+/** a ÷ b over the measured rounds both ran (deliveries/s, round by round; `pairedRatio`), or null. */
+function roundsRatio(pickA, pickB) {
+  const pairs = [];
   for (let round = 0; round < settings.fanoutRounds; round++) {
     const a = fanoutRounds.find((r) => r.round === round && pickA(r));
     const b = fanoutRounds.find((r) => r.round === round && pickB(r));
-    if (a && b) ratios.push(deliveryRate(a) / deliveryRate(b));
+    if (a && b) pairs.push([deliveryRate(a), deliveryRate(b)]);
   }
-  if (!ratios.length) return null;
-  const [min, max] = [Math.min(...ratios), Math.max(...ratios)];
-  return { median: median(ratios), note: `median of ${ratios.length} paired rounds, ${fmt(min, 2)}–${fmt(max, 2)}` };
+  return pairs.length ? pairedRatio(pairs.map(([a]) => a), pairs.map(([, b]) => b)) : null;
 }
 
 // ---------------------------------------------------------------------------
@@ -476,7 +474,6 @@ function printTables() {
     const isTCopy = (r) => r.key === "tributary" && r.variant.includes("copy");
     const tHook = trib(results.fanout, (r) => r.key === "tributary" && r.variant.includes("webhook"));
     const same = (row) => (r) => r.key === row.key && r.variant === row.variant;
-    const rate = deliveryRate;
     printTable(
       [
         { title: "system" },
@@ -499,14 +496,14 @@ function printTables() {
         fmt(r.deliveries),
         fmt(r.duplicates),
         fmt(r.seconds, 2),
-        fmt(rate(r)),
+        fmt(deliveryRate(r)),
         r.rounds.map((x) => fmt(x / 1000, 1) + "k").join(" "),
         fmt(r.latency.p50),
         fmt(r.latency.p99),
         r.workerdCpu > 0 ? fmt((1e6 * r.workerdCpu) / r.deliveries, 1) : "",
         fmt(r.load, 2),
-        fmt(pairedRatio(isTCopy, same(r))?.median, 2),
-        tHook ? ratio(rate(tHook), rate(r)) : "",
+        fmt(roundsRatio(isTCopy, same(r))?.median, 2),
+        tHook ? ratio(deliveryRate(tHook), deliveryRate(r)) : "",
       ]),
     );
     console.log("(a row = that system's median round; seconds = first append sent → last delivery; latency = append sent → delivered (ms, same clock);");
@@ -522,10 +519,10 @@ function printTables() {
     // them can reach, ÷ the plain floor (the plain floor's aim's own
     // figure); and the aim against it.
     const isContract = (r) => r.key === "floor" && r.variant.includes("§7");
-    const toSync = pairedRatio(isTCopy, isSync);
+    const toSync = roundsRatio(isTCopy, isSync);
     if (toSync) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ JetStream sync_interval: always`, toSync.median, ">=", 0.5, toSync.note);
-    const toFloor = pairedRatio(isTCopy, isFloor);
-    const contractToFloor = pairedRatio(isContract, isFloor);
+    const toFloor = roundsRatio(isTCopy, isFloor);
+    const contractToFloor = roundsRatio(isContract, isFloor);
     if (toFloor) {
       reportAim(
         `fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ floor (1000-event batches, one transaction each)`,
@@ -545,7 +542,7 @@ function printTables() {
         `copy fan-out, the floor with §6/§7's writes ÷ the floor: deliveries/s ${fmt(contractToFloor.median, 2)}, workerd CPU a copy ${fmt(cpu(contractFloor) / cpu(floor), 2)}× (median rounds)` +
           (tCopy ? `; Tributary's workerd CPU a copy ÷ the floor with §6/§7's writes: ${fmt(cpu(tCopy) / cpu(contractFloor), 2)}×` : ""),
       );
-      const toContract = pairedRatio(isTCopy, isContract);
+      const toContract = roundsRatio(isTCopy, isContract);
       if (toContract) reportAim(`fan-out, ${settings.fanoutConsumers} copy subscriptions ÷ the floor with §6/§7's writes (in-flight mark, provenance, key under a unique index, fence row)`, toContract.median, ">=", 0.8, toContract.note);
     }
   }
