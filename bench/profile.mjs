@@ -21,6 +21,7 @@
 //   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
 //                                                               `readers` WebSocket readers acking every 64 KiB, as bench/live.mjs)
 //
+// PROFILE_MARKS=1: a `GET /__calls/start` before the measured work and `/__calls/end` after it (bench/calls.mjs counts between them).
 // PROFILE_CALLERS=regex (PROFILE_DEPTH=n frames): who calls the matching functions.
 // PROFILE_UNDER=regex: where the time inside the matching function goes, callee by callee
 //   (e.g. PROFILE_UNDER='stage_and_write$'; names are matched without their `::h…` hash).
@@ -429,11 +430,17 @@ async function main() {
     }
     console.error("profiling");
     if (sampling) await inspector.call("Profiler.start");
+    // PROFILE_MARKS=1 (bench/calls.mjs): a request whose URL marks where the measured work begins and ends.
+    const mark = async (name) => {
+      if (process.env.PROFILE_MARKS) await (await fetch(`${t.url}/__calls/${name}`)).arrayBuffer();
+    };
+    await mark("start");
     console.error("started");
     const started = Date.now();
     const cpuBefore = cpuSnapshot();
     await work();
     const seconds = (Date.now() - started) / 1000;
+    await mark("end");
     // workerd's CPU a unit (/proc, bench/cpu.mjs): steadier than the rate under a drifting host.
     const cpuPerUnit = (1e6 * (cpuSnapshot().workerd - cpuBefore.workerd)) / expected;
     console.log(`${scenario}: ${expected} units in ${seconds.toFixed(2)} s = ${(expected / seconds).toFixed(0)}/s, ${cpuPerUnit.toFixed(1)} µs workerd CPU a unit`);
