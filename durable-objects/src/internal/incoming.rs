@@ -13,19 +13,25 @@ use worker::{ByteStream, Headers, Method, Request, Result};
 
 pub struct Incoming {
     raw: web_sys::Request,
+    /// Read once: each read of the request's method or headers is a call
+    /// into the runtime (`bench/calls.mjs` counts them).
+    method: Method,
+    headers: web_sys::Headers,
 }
 
 impl Incoming {
     pub fn new(raw: web_sys::Request) -> Self {
-        Incoming { raw }
+        let method = Method::from(raw.method());
+        let headers = raw.headers();
+        Incoming { raw, method, headers }
     }
 
     pub fn headers(&self) -> Headers {
-        Headers(self.raw.headers())
+        Headers(self.headers.clone())
     }
 
     pub fn method(&self) -> Method {
-        Method::from(self.raw.method())
+        self.method.clone()
     }
 
     /// The request's path and query, read once (`tributary::route::Target`).
@@ -76,8 +82,10 @@ impl ReadBody for Incoming {
 }
 
 impl ReadBody for Request {
+    /// The request's own headers (a workers-rs `Headers::clone` copies
+    /// them into a new JavaScript object).
     fn headers(&self) -> Headers {
-        Request::headers(self).clone()
+        Headers(Request::headers(self).0.clone())
     }
 
     fn has_body(&self) -> bool {

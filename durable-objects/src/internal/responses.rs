@@ -2,17 +2,19 @@
 
 use tributary::api::ApiResponse;
 use tributary::error::{ApiError, ErrorCode};
-use worker::{Headers, Response};
+use worker::{Response, ResponseBuilder};
 
+/// The answer with its status and `Content-Type` alone, built on the one
+/// `Headers` object the builder makes.
 pub fn from_api(api: ApiResponse) -> worker::Result<Response> {
-    let headers = Headers::new();
-    headers.set("content-type", api.content_type)?;
-    let response = if api.status == 204 {
-        Response::empty()?
+    let builder = ResponseBuilder::new()
+        .with_status(api.status)
+        .with_header("content-type", api.content_type)?;
+    Ok(if api.status == 204 {
+        builder.empty()
     } else {
-        Response::ok(api.body)?
-    };
-    Ok(response.with_status(api.status).with_headers(headers))
+        builder.fixed(api.body.into_bytes())
+    })
 }
 
 /// A §2 error answer; its status comes from the code's one table.
