@@ -440,9 +440,9 @@ async function main() {
     const cpuBefore = cpuSnapshot();
     await work();
     const seconds = (Date.now() - started) / 1000;
-    await mark("end");
     // workerd's CPU a unit (/proc, bench/cpu.mjs): steadier than the rate under a drifting host.
     const cpuPerUnit = (1e6 * (cpuSnapshot().workerd - cpuBefore.workerd)) / expected;
+    await mark("end");
     console.log(`${scenario}: ${expected} units in ${seconds.toFixed(2)} s = ${(expected / seconds).toFixed(0)}/s, ${cpuPerUnit.toFixed(1)} µs workerd CPU a unit`);
     if (sampling) {
       const { result } = await inspector.call("Profiler.stop");
