@@ -541,3 +541,25 @@ fn s17_sse_steps_send_data_then_control_and_end_on_a_closed_stream() {
         last.frames
     );
 }
+
+#[test]
+fn s17_a_json_append_reads_the_face_row_once() {
+    let mut stream = memory_stream("/app/s");
+    let json = [("content-type", "application/json")];
+    assert_eq!(call(&mut stream, Method::Put, "", &json, b"", 1).status, 201);
+    // The first append after the create learns what the stream keeps in memory.
+    assert_eq!(call(&mut stream, Method::Post, "", &json, br#"{"n":0}"#, 2).status, 204);
+    stream.storage().take_statement_counts();
+    let answer = call(&mut stream, Method::Post, "", &json, br#"{"n":1}"#, 3);
+    assert_eq!(answer.status, 204);
+    let counts = stream.storage().take_statement_counts();
+    let face_reads: u64 = counts
+        .iter()
+        .filter(|(sql, _)| sql.contains("FROM protocol_face"))
+        .map(|(_, count)| count)
+        .sum();
+    // The checks and the messages both need the face: one read serves both.
+    assert_eq!(face_reads, 1, "{counts:#?}");
+    // The face read and the append's one insert.
+    assert_eq!(counts.values().sum::<u64>(), 2, "{counts:#?}");
+}

@@ -122,13 +122,14 @@ impl<S: Storage> Stream<S> {
             Ok(asked) => asked,
             Err(error) => return ProtocolAnswer::refusal(error, Vec::new()),
         };
-        let plan = match self.plan_append(&asked, body_empty, inputs.now_ms) {
-            Ok(Ok(plan)) => plan,
-            Ok(Err(answer)) => return answer,
-            Err(error) => return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
-        };
+        // Read once: the checks and the messages both need it.
         let face = match self.face() {
             Ok(face) => face,
+            Err(error) => return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
+        };
+        let plan = match self.plan_append(&face, &asked, body_empty, inputs.now_ms) {
+            Ok(Ok(plan)) => plan,
+            Ok(Err(answer)) => return answer,
             Err(error) => return ProtocolAnswer::refusal(crate::stream::ReadError::from(error), Vec::new()),
         };
         let (writes, producer, mut events) = match plan {
@@ -178,11 +179,11 @@ impl<S: Storage> Stream<S> {
     /// The protocol's checks, in its order, against what the stream holds.
     fn plan_append(
         &self,
+        face: &Face,
         asked: &AppendHeaders,
         body_empty: bool,
         now_ms: i64,
     ) -> Result<Result<AppendPlan, ProtocolAnswer>, crate::storage::StorageError> {
-        let face = self.face()?;
         let closed_by: Option<ProducerClaim> = self
             .state
             .closed
