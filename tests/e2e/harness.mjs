@@ -41,6 +41,8 @@ export const SIGNING_KEY = "e2e-signing-key";
  * `consoleAssets: false` leaves out the console's static assets (the benches: Miniflare puts its
  * asset router, a JS worker of its own, in front of every request of a worker with assets; the
  * platform does not bill that hop to the worker, and the floor never takes it).
+ * `buildDir` runs another copy of the build (default `TRIBUTARY_BUILD_DIR`, else
+ * durable-objects/build): tests/e2e/platform_calls.mjs makes one that counts its calls.
  */
 export function workerOptions({
   persistDir,
@@ -56,6 +58,7 @@ export function workerOptions({
   corsAllowedOrigins,
   floor = false,
   consoleAssets = true,
+  buildDir = process.env.TRIBUTARY_BUILD_DIR ?? join(ROOT, "durable-objects", "build"),
 } = {}) {
   const durableObjects = {
     STREAM: { className: "StreamObject", useSQLite: true },
@@ -81,8 +84,8 @@ export function workerOptions({
   const tributary = {
     name: "tributary",
     modules: true,
-    modulesRoot: join(ROOT, "durable-objects", "build"),
-    scriptPath: join(ROOT, "durable-objects", "build", "index.js"),
+    modulesRoot: buildDir,
+    scriptPath: join(buildDir, "index.js"),
     modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
     compatibilityDate: "2026-07-01",
     durableObjects,
