@@ -1,0 +1,103 @@
+// Budgets of what an append asks of the platform (issue 33; §12: every
+// outgoing call has a budget). Each import the wasm calls is one crossing
+// into JavaScript and most are work of the runtime's: a header read, a
+// `Response` made, a SQL statement, a promise awaited. These budgets count
+// them (tests/e2e/platform_calls.mjs) on the built worker, so a change that
+// adds a call to every append fails here instead of hiding in a benchmark's
+// noise. Counts, not times: they do not move with the machine's load.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { startTributary, streamUrl, TOKEN } from "./harness.mjs";
+import { instrumentedBuild, markIn, perUnit } from "./platform_calls.mjs";
+
+/** Requests measured per shape, after `WARM_UP` of the same shape. */
+const REQUESTS = 120;
+const WARM_UP = 10;
+const IN_FLIGHT = 4;
+
+let worker;
+let build;
+const lines = [];
+
+before(async () => {
+  build = instrumentedBuild();
+  worker = await startTributary({ buildDir: build, onLog: ({ message }) => void lines.push(String(message)) });
+});
+
+after(async () => {
+  await worker?.cleanup();
+  if (build) rmSync(build, { recursive: true, force: true });
+});
+
+/** Waits until the worker has printed mark `name` (its console lines arrive through the structured logs). */
+async function mark(name) {
+  const response = await fetch(`${worker.url}/__calls/${name}`);
+  await response.arrayBuffer();
+  for (let i = 0; i < 500; i++) {
+    const counts = markIn(lines, name);
+    if (counts) return counts;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`the worker printed no mark ${name}`);
+}
+
+/** `send(i)` `REQUESTS` times, `IN_FLIGHT` at once, after a warm-up; the calls a request between two marks. */
+async function measure(label, send) {
+  for (let i = 0; i < WARM_UP; i++) await send(i);
+  const start = await mark(`${label}-start`);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < REQUESTS) await send(WARM_UP + next++);
+    }),
+  );
+  const end = await mark(`${label}-end`);
+  return perUnit(start, end, REQUESTS);
+}
+
+const show = (calls) => `${calls.total.toFixed(2)} calls, ${calls.statements.toFixed(2)} statements a request; most: ${calls.rows
+  .slice(0, 6)
+  .map((row) => `${row.name} ${row.perUnit.toFixed(2)}`)
+  .join(", ")}`;
+
+async function expectStatus(response, status) {
+  const text = await response.text();
+  assert.equal(response.status, status, text.slice(0, 300));
+}
+
+const nativeAppend = (path, body) =>
+  fetch(`${worker.url}${streamUrl(path, "events")}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+test("§12 a single append asks the platform at most 106 times and runs one SQL statement", async (context) => {
+  const calls = await measure("single", async (i) =>
+    expectStatus(await nativeAppend("/e2e-calls/single", { type: "t", payload: { n: i, user: "user-000123" } }), 201),
+  );
+  context.diagnostic(show(calls));
+  assert.ok(calls.total >= 50 && calls.total <= 106, show(calls));
+  assert.ok(calls.statements >= 1 && calls.statements <= 1.1, show(calls));
+});
+
+test("§12 a 100-event batch append asks the platform at most 125 times and runs at most 10.6 SQL statements (one per 11 events and one more)", async (context) => {
+  const events = (i) => Array.from({ length: 100 }, (_, k) => ({ type: "t", payload: { n: i, k } }));
+  const calls = await measure("batch", async (i) => expectStatus(await nativeAppend("/e2e-calls/batch", { events: events(i) }), 201));
+  context.diagnostic(show(calls));
+  assert.ok(calls.total >= 50 && calls.total <= 125, show(calls));
+  assert.ok(calls.statements >= 1 && calls.statements <= 10.6, show(calls));
+});
+
+test("§12 §17 a single JSON append on the protocol face asks the platform at most 163 times and runs two SQL statements (its face row read once)", async (context) => {
+  const url = `${worker.url}/v1/stream/e2e-calls/protocol`;
+  const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+  await expectStatus(await fetch(url, { method: "PUT", headers }), 201);
+  const calls = await measure("protocol", async (i) =>
+    expectStatus(await fetch(url, { method: "POST", headers, body: JSON.stringify({ n: i }) }), 204),
+  );
+  context.diagnostic(show(calls));
+  assert.ok(calls.total >= 50 && calls.total <= 163, show(calls));
+  assert.ok(calls.statements >= 1 && calls.statements <= 2.2, show(calls));
+});
