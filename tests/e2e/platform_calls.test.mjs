@@ -15,14 +15,29 @@ import { instrumentedBuild, markIn, perUnit } from "./platform_calls.mjs";
 const REQUESTS = 120;
 const WARM_UP = 10;
 const IN_FLIGHT = 4;
+/** A test that waits on a mark the worker never prints fails at this deadline instead of hanging. */
+const DEADLINE = { timeout: 120_000 };
 
 let worker;
 let build;
 const lines = [];
+/** Marks awaited: name → resolve, called when the worker's line arrives. */
+const awaited = new Map();
+
+function onLog({ message }) {
+  lines.push(String(message));
+  for (const [name, resolve] of awaited) {
+    const counts = markIn([String(message)], name);
+    if (counts) {
+      awaited.delete(name);
+      resolve(counts);
+    }
+  }
+}
 
 before(async () => {
   build = instrumentedBuild();
-  worker = await startTributary({ buildDir: build, onLog: ({ message }) => void lines.push(String(message)) });
+  worker = await startTributary({ buildDir: build, onLog });
 });
 
 after(async () => {
@@ -30,16 +45,12 @@ after(async () => {
   if (build) rmSync(build, { recursive: true, force: true });
 });
 
-/** Waits until the worker has printed mark `name` (its console lines arrive through the structured logs). */
+/** Sends mark `name` and resolves with its counts when the worker's line arrives (the structured logs may follow the answer). */
 async function mark(name) {
+  const printed = new Promise((resolve) => awaited.set(name, resolve));
   const response = await fetch(`${worker.url}/__calls/${name}`);
   await response.arrayBuffer();
-  for (let i = 0; i < 500; i++) {
-    const counts = markIn(lines, name);
-    if (counts) return counts;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`the worker printed no mark ${name}`);
+  return markIn(lines, name) ?? printed;
 }
 
 /** `send(i)` `REQUESTS` times, `IN_FLIGHT` at once, after a warm-up; the calls a request between two marks. */
@@ -73,7 +84,7 @@ const nativeAppend = (path, body) =>
     body: JSON.stringify(body),
   });
 
-test("§12 a single append asks the platform at most 106 times and runs one SQL statement", async (context) => {
+test("§12 a single append asks the platform at most 106 times and runs one SQL statement", DEADLINE, async (context) => {
   const calls = await measure("single", async (i) =>
     expectStatus(await nativeAppend("/e2e-calls/single", { type: "t", payload: { n: i, user: "user-000123" } }), 201),
   );
@@ -82,7 +93,7 @@ test("§12 a single append asks the platform at most 106 times and runs one SQL 
   assert.ok(calls.statements >= 1 && calls.statements <= 1.1, show(calls));
 });
 
-test("§12 a 100-event batch append asks the platform at most 125 times and runs at most 10.6 SQL statements (one per 11 events and one more)", async (context) => {
+test("§12 a 100-event batch append asks the platform at most 125 times and runs at most 10.6 SQL statements (one per 11 events and one more)", DEADLINE, async (context) => {
   const events = (i) => Array.from({ length: 100 }, (_, k) => ({ type: "t", payload: { n: i, k } }));
   const calls = await measure("batch", async (i) => expectStatus(await nativeAppend("/e2e-calls/batch", { events: events(i) }), 201));
   context.diagnostic(show(calls));
@@ -90,7 +101,7 @@ test("§12 a 100-event batch append asks the platform at most 125 times and runs
   assert.ok(calls.statements >= 1 && calls.statements <= 10.6, show(calls));
 });
 
-test("§12 §17 a single JSON append on the protocol face asks the platform at most 163 times and runs two SQL statements (its face row read once)", async (context) => {
+test("§12 §17 a single JSON append on the protocol face asks the platform at most 163 times and runs two SQL statements (its face row read once)", DEADLINE, async (context) => {
   const url = `${worker.url}/v1/stream/e2e-calls/protocol`;
   const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
   await expectStatus(await fetch(url, { method: "PUT", headers }), 201);
