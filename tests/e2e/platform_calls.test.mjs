@@ -20,12 +20,10 @@ const DEADLINE = { timeout: 120_000 };
 
 let worker;
 let build;
-const lines = [];
 /** Marks awaited: name → resolve, called when the worker's line arrives. */
 const awaited = new Map();
 
 function onLog({ message }) {
-  lines.push(String(message));
   for (const [name, resolve] of awaited) {
     const counts = markIn([String(message)], name);
     if (counts) {
@@ -45,12 +43,11 @@ after(async () => {
   if (build) rmSync(build, { recursive: true, force: true });
 });
 
-/** Sends mark `name` and resolves with its counts when the worker's line arrives (the structured logs may follow the answer). */
+/** Sends mark `name` and resolves with its counts when the worker's line arrives (awaited before it is sent: the structured logs may follow the answer). */
 async function mark(name) {
   const printed = new Promise((resolve) => awaited.set(name, resolve));
-  const response = await fetch(`${worker.url}/__calls/${name}`);
-  await response.arrayBuffer();
-  return markIn(lines, name) ?? printed;
+  await (await fetch(`${worker.url}/__calls/${name}`)).arrayBuffer();
+  return printed;
 }
 
 /** `send(i)` `REQUESTS` times, `IN_FLIGHT` at once, after a warm-up; the calls a request between two marks. */
