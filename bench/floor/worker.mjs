@@ -22,6 +22,8 @@
 //   GET  /floor/stream/{name}/subscriptions          [{key, cursor, head}]
 //   GET  /floor/stream/{name}/copies[?check=1]       the contract copies received: {head} (from memory), or
 //                                        with check {head, rows, inOrder, latestAtMs, latencies}
+//   POST /floor/stream/{name}/retain     {maxEvents}: §16's trimming from now on (bench/retention.mjs)
+//   GET  /floor/stream/{name}/retention  {head, rows, trimmedThrough, trimmedEvents, bytesTrimmed}
 //
 // Subscriptions deliver from the object's alarm, as the platform asks of
 // background work, at most 900 subrequests per alarm (the platform allows
@@ -53,6 +55,10 @@
 //            `events` row (its key under a unique index: a redelivered copy
 //            inserts nothing) and writes the fence row once. Its tables are
 //            made on first use, so the plain floor's objects never pay for them.
+//
+// Retention (bench/retention.mjs): FloorRetention in ./retention.mjs.
+
+import { FloorRetention } from "./retention.mjs";
 
 /** Events per copy batch and per catch-up page. */
 const PAGE = 1000;
@@ -129,6 +135,8 @@ export class FloorStream {
     this.copyHead = null;
     /** Each contract webhook's signing key, imported once: key → CryptoKey. */
     this.signingKeys = new Map();
+    /** Trimming by `maxEvents`, once `retain` configured it (bench/retention.mjs). */
+    this.retention = new FloorRetention(ctx);
   }
 
   /** The contract paths' tables, made on first use: a copy's `events` row and fence row (§7), a webhook's journal (§13). */
@@ -162,6 +170,8 @@ export class FloorStream {
     if (action === "ingest") return this.ingest(await request.json());
     if (action === "ingest-contract") return this.ingestContract(await request.json());
     if (action === "copies") return this.copies(url.searchParams.has("check"));
+    if (action === "retain") return this.retain(await request.json());
+    if (action === "retention") return json(JSON.stringify(this.retention.info(this.head)));
     return json('{"error":"no such floor route"}', 404);
   }
 
@@ -196,6 +206,7 @@ export class FloorStream {
       this.alarmArmed = true;
       this.ctx.storage.setAlarm(Date.now());
     }
+    this.armTrim();
     const acked = rows.map((r) => `{"offset":${r.seq},"createdAt":"${r.created_at}"}`);
     return json(single ? `{"event":${acked[0]}}` : `{"events":[${acked.join(",")}]}`, 201);
   }
@@ -335,6 +346,7 @@ export class FloorStream {
 
   async alarm() {
     this.alarmArmed = false;
+    this.retention.run(this.head);
     const budget = { left: ALARM_SUBREQUESTS };
     const connections = gate(Math.max(1, ...this.subs.map((s) => s.connections)));
     await Promise.all(this.subs.map((sub) => (sub.webhook ? this.deliverWebhook(sub, budget, connections) : this.deliverCopy(sub, budget))));
@@ -342,6 +354,20 @@ export class FloorStream {
       this.alarmArmed = true;
       await this.ctx.storage.setAlarm(Date.now());
     }
+    this.armTrim();
+  }
+
+  retain({ maxEvents }) {
+    this.retention.configure(maxEvents);
+    return json(`{"maxEvents":${maxEvents}}`, 201);
+  }
+
+  armTrim() {
+    if (this.alarmArmed) return;
+    const at = this.retention.dueAt(this.head);
+    if (at === null) return;
+    this.alarmArmed = true;
+    this.ctx.storage.setAlarm(at);
   }
 
   /** One POST per event, in order; `connections` bounds what is in flight across keys. */
