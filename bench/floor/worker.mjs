@@ -12,6 +12,9 @@
 //   POST /floor/insert/{name}            one INSERT of the body (the twin of the Rust
 //                                        BenchBaseline): {"rowsWritten":1}
 //   GET  /floor/insert/{name}            {"rows": n}: what the bench checks it inserted
+//   POST /floor/append/{path...}         one event, with the work §2, §3 and §17 ask of a single
+//                                        append (./append_contract.mjs) → 201 {event, deduplicated}
+//   GET  /floor/append/{path...}         {head, rows} (the same token)
 //   POST /floor/stream/{name}/events     {type, payload} or {events: [...]}: one transaction;
 //                                        one frame to every WebSocket; the alarm armed when
 //                                        the stream has subscriptions → 201 {event} | {events}
@@ -58,7 +61,10 @@
 //
 // Retention (bench/retention.mjs): FloorRetention in ./retention.mjs.
 
+import { contractAppend } from "./append_contract.mjs";
 import { FloorRetention } from "./retention.mjs";
+
+export { FloorAppend } from "./append_contract.mjs";
 
 /** Events per copy batch and per catch-up page. */
 const PAGE = 1000;
@@ -510,6 +516,7 @@ export default {
     if (parts[2] === "insert") return env.FLOOR_INSERT.get(env.FLOOR_INSERT.idFromName(name)).fetch(request);
     if (parts[2] === "stream") return env.FLOOR_STREAM.get(env.FLOOR_STREAM.idFromName(name)).fetch(request);
     if (parts[2] === "js-entry") return jsEntry(request, env, parts, name);
+    if (parts[2] === "append") return contractAppend(request, env, `/${parts.slice(3).map(decodeURIComponent).join("/")}`);
     return json('{"error":"no such floor route"}', 404);
   },
 };

@@ -123,9 +123,12 @@ export function workerOptions({
       scriptPath: join(ROOT, "bench", "floor", "worker.mjs"),
       compatibilityDate: "2026-07-01",
       routes: ["127.0.0.1/floor/*"],
+      // The contract floor of an append looks its token up as Tributary does (§2).
+      bindings: { API_TOKENS: bindings.API_TOKENS },
       durableObjects: {
         FLOOR_INSERT: { className: "FloorInsert", useSQLite: true },
         FLOOR_STREAM: { className: "FloorStream", useSQLite: true },
+        FLOOR_APPEND: { className: "FloorAppend", useSQLite: true },
         // Tributary's own objects behind a JS entry (bench/hops.mjs).
         ...(bench
           ? {
