@@ -5,7 +5,8 @@
 //   node bench/profile.mjs webhook [subs=10] [events=1000]
 //   node bench/profile.mjs floor-webhook [subs=1] [events=1000] | floor-fanout [subs=10] [events=2000] | floor-append [requests=2000]
 //                                     (the same on the platform floor, bench/floor/worker.mjs: its isolate profiled)
-//                                     PROFILE_CONTRACT=1: the floor that does the contract's writes (§6, §7, §9, §13)
+//                                     PROFILE_CONTRACT=1: the floor that does the contract's writes (§6, §7, §9, §13);
+//                                     with floor-append, the floor doing §2/§3's work (bench/floor/append_contract.mjs)
 //   node bench/profile.mjs webhooks [streams=10] [events=300]   (`streams` streams, one webhook subscription each, all appended to at once)
 //   node bench/profile.mjs copy [events=2000]
 //   node bench/profile.mjs fanout [subs=10] [events=2000]   (copy to `subs` streams, as bench/peers.mjs fanout)
@@ -234,9 +235,12 @@ async function main() {
     let expected = 0;
     let work;
     if (FLOOR && scenario === "append") {
-      // The single-append floor of bench/append.mjs: one INSERT a request, bare JS entry and object.
+      // The single-append floor of bench/append.mjs: one INSERT a request, bare JS entry and object;
+      // with PROFILE_CONTRACT, its contract floor (the token, §3's checks, the event row, the whole answer).
       expected = Number(a ?? 2000);
-      work = () => posts(expected, `${t.url}/floor/insert/profile`, {}, [200]);
+      work = process.env.PROFILE_CONTRACT
+        ? () => posts(expected, `${t.url}/floor/append/profile`, { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, [201])
+        : () => posts(expected, `${t.url}/floor/insert/profile`, {}, [200]);
     } else if (FLOOR && (scenario === "webhook" || scenario === "fanout")) {
       const subs = Number(a ?? (scenario === "webhook" ? 1 : 10));
       const events = Number(b ?? (scenario === "fanout" ? 2000 : 1000));
