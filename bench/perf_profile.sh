@@ -18,8 +18,11 @@
 # of code — Tributary's wasm, its JavaScript glue (index.js), other
 # JavaScript (Miniflare's entry, the floor), V8's builtins, the kernel, and
 # the platform's native code (workerd, V8's runtime, SQLite, the allocator)
-# — then the symbols that cost most. Flat self time, no call graph. Not a
-# benchmark: like bench/profile.mjs, it says what to fix.
+# — then the symbols that cost most, then the same CPU by thread: workerd's
+# own (the isolate runs on one: what bounds a rate) and V8's background
+# threads (its optimizing compiler tiering code up, concurrent GC), which
+# the benches' workerd CPU also counts. Flat self time, no call graph. Not a benchmark: like
+# bench/profile.mjs, it says what to fix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$#" -ge 1 ] || { echo "usage: bash bench/perf_profile.sh SCENARIO [ARGS...]" >&2; exit 2; }
@@ -73,4 +76,14 @@ perf report -i "$out/perf.data" --no-children --sort sym --stdio -g none -n 2>/d
     printf "  %8.1f µs          all\n", total * us
     printf "top %d symbols, µs a unit:\n", shown
     for (i = 1; i <= shown; i++) printf "  %8.1f  %s\n", counts[i] * us, names[i]
+  }'
+perf report -i "$out/perf.data" --no-children --sort comm --stdio -g none -n 2>/dev/null |
+  awk -v units="$units" -v rate="$RATE" '
+  /^#/ || NF < 3 { next }
+  { samples = $2; $1 = ""; $2 = ""; sub(/^ +/, ""); by[$0] += samples; total += samples }
+  END {
+    us = 1e6 / rate / units
+    printf "by thread, µs a unit:\n"
+    for (t in by) printf "  %8.1f µs  %5.1f%%  %s\n", by[t] * us, 100 * by[t] / total, (t == "workerd" ? "workerd'"'"'s own threads (the isolate runs on one)" : t " (V8 background: compiler, GC)") | "sort -nr"
+    close("sort -nr")
   }'
