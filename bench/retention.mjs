@@ -15,6 +15,9 @@
 // without the I/O §16 and §12 ask of trimming (bounded steps from the
 // alarm, at most a round a second, each step summing its rows' bytes,
 // writing the snapshot, deleting the rows and saving its progress).
+// Trimming lags a run's appends; no run starts until both retained streams
+// are back at their limit (read from their row counts), so what one run
+// leaves is trimmed during no other.
 //
 // Prints events/s of each run, the rows each stream holds after it, and the
 // aims: appends with trimming ÷ without ≥ 0.9, lowest of the measured pairs,
