@@ -90,6 +90,9 @@ async function main() {
       return { rate: events / runs.measured.seconds, p99: runs.measured.p99, rows: after.eventCount, trimmed: after.trimmedEvents };
     }
 
+    /** What the floor's stream `name` holds (bench/floor/retention.mjs `info`). */
+    const floorHeld = async (name) => JSON.parse(await (await fetch(`${t.url}/floor/stream/${name}/retention`)).text());
+
     /**
      * Trimming lags the appends of a run (the rows-left column), and what a run
      * leaves is trimmed from its stream's alarm in the same workerd: before
@@ -101,7 +104,7 @@ async function main() {
       const deadline = Date.now() + SETTLE_DEADLINE_MS;
       for (;;) {
         const rows = (await info(retained)).eventCount;
-        const floorRows = JSON.parse(await (await fetch(`${t.url}/floor/stream/${floorName}/retention`)).text()).rows;
+        const floorRows = (await floorHeld(floorName)).rows;
         if (rows <= SETTLED_ROWS && floorRows <= SETTLED_ROWS) return;
         if (Date.now() > deadline) throw new Error(`BENCH FAILED: ${retained} (${rows} rows) or the floor's ${floorName} (${floorRows}) not back at ${MAX_EVENTS} events in ${SETTLE_DEADLINE_MS} ms`);
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -116,7 +119,7 @@ async function main() {
       const runs = await warmThenMeasure(label, { ...settings, seconds: pairSeconds, send });
       const acked = (floorAcked.get(name) ?? 0) + (runs.warmup.requests + runs.measured.requests) * shape.events;
       floorAcked.set(name, acked);
-      const held = JSON.parse(await (await fetch(`${t.url}/floor/stream/${name}/retention`)).text());
+      const held = await floorHeld(name);
       if (held.head !== acked || held.rows !== held.head - held.trimmedThrough || held.trimmedEvents !== held.trimmedThrough) {
         throw new Error(`BENCH FAILED: ${label}: ${acked} events acknowledged, the floor holds ${JSON.stringify(held)}`);
       }
