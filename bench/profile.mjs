@@ -22,6 +22,11 @@
 //   node bench/profile.mjs live [readers=100] [requests=2000]   (single appends, 8 in flight, to a stream with
 //                                                               `readers` WebSocket readers acking every 64 KiB, as bench/live.mjs)
 //
+// PROFILE_WARMUP=n: the scenario's work done n times, unmeasured, before the measured run (append, batch,
+//   baseline, protocol, retention, webhook, copy, fanout and the floor's, whose work repeats), each time printed with workerd's CPU
+//   a unit and its resident memory: how far a fresh isolate is from its steady state (V8 tiers the wasm up
+//   from Liftoff to TurboFan as functions get hot). PROFILE_TIERS=1 adds how many wasm functions each tier has
+//   compiled so far (read from V8's perf map: workerd runs with --perf-basic-prof).
 // PROFILE_MARKS=1: a `GET /__calls/start` before the measured work and `/__calls/end` after it (bench/calls.mjs counts between them).
 // PROFILE_CALLERS=regex (PROFILE_DEPTH=n frames): who calls the matching functions.
 // PROFILE_UNDER=regex: where the time inside the matching function goes, callee by callee
@@ -30,13 +35,20 @@
 // Not a benchmark (no figure from it is a claim); it says what to fix.
 import http from "node:http";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
-import { cpuSnapshot } from "./cpu.mjs";
+import { readFileSync, rmSync } from "node:fs";
+import { cpuSnapshot, descendantsNamed } from "./cpu.mjs";
 
 const [named = "webhook", a, b] = process.argv.slice(2);
 /** `floor-webhook`, `floor-fanout`: the same scenario on the platform floor (bench/floor/worker.mjs), its isolate profiled. */
 const FLOOR = named.startsWith("floor-");
 const scenario = named.replace(/^floor-/, "");
 if (FLOOR && !["webhook", "fanout", "append"].includes(scenario)) throw new Error(`the floor has webhook, fanout and append scenarios, not ${scenario}`);
+const WARMUPS = Number(process.env.PROFILE_WARMUP ?? 0);
+if (!Number.isInteger(WARMUPS) || WARMUPS < 0) throw new Error(`PROFILE_WARMUP must be a whole number, got ${process.env.PROFILE_WARMUP}`);
+if (WARMUPS > 0 && !["append", "batch", "baseline", "protocol", "retention", "webhook", "copy", "fanout"].includes(scenario)) {
+  throw new Error(`PROFILE_WARMUP repeats append, batch, baseline, protocol, retention, webhook, copy and fanout (and the floor's), not ${named}`);
+}
+if (process.env.PROFILE_TIERS) process.env.MINIFLARE_WORKERD_V8_FLAGS = `${process.env.MINIFLARE_WORKERD_V8_FLAGS ?? ""} --perf-basic-prof`.trim();
 const port = 9300 + Math.floor(Math.random() * 500);
 process.env.TRIBUTARY_INSPECTOR_PORT = String(port);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -255,14 +267,16 @@ async function main() {
         await floorCall(`${base}/subscribe`, scenario === "webhook" ? { key: `k${i}`, webhook: `${receiverBase}/r${i}`, ...contract } : { key: `k${i}`, copyTo: `profile-target-${i}`, ...contract });
       }
       expected = subs * events;
+      let runs = 0;
       work = async () => {
+        runs++;
         for (let i = 0; i < events; i += 100) await floorCall(`${base}/events`, { events: Array.from({ length: Math.min(100, events - i) }, (_, j) => ({ type: "data", payload: { n: i + j } })) });
         const deadline = Date.now() + 300_000;
         for (;;) {
-          if (scenario === "webhook" && received >= expected) break;
+          if (scenario === "webhook" && received >= runs * expected) break;
           if (scenario === "fanout") {
             const rows = await (await fetch(`${base}/subscriptions`)).json();
-            if (rows.every((row) => row.cursor >= events)) break;
+            if (rows.every((row) => row.cursor >= runs * events)) break;
           }
           if (Date.now() > deadline) throw new Error("timed out");
           await sleep(20);
@@ -281,14 +295,16 @@ async function main() {
         if (r.status !== 201) throw new Error(`configure: ${r.status} ${JSON.stringify(r.body)}`);
       }
       expected = subs * events;
+      let runs = 0;
       work = async () => {
+        runs++;
         for (let i = 0; i < events; i += 100) await appendOk(Array.from({ length: Math.min(100, events - i) }, (_, j) => ({ type: "data", payload: { n: i + j } })));
         const deadline = Date.now() + 300_000;
         for (;;) {
-          if (scenario === "webhook" && received >= expected) break;
+          if (scenario === "webhook" && received >= runs * expected) break;
           if (copies) {
             const heads = await Promise.all(targets.map(async (target) => (await t.request("GET", streamUrl(target, ""))).body?.head ?? 0));
-            if (heads.every((head) => head >= events)) break;
+            if (heads.every((head) => head >= runs * events)) break;
           }
           if (Date.now() > deadline) throw new Error("timed out");
           if (process.env.PROFILE_DEBUG) console.error("received", received, "of", expected);
@@ -432,6 +448,12 @@ async function main() {
         await appendRequests(requests, batch, scenario === "batch" && b === "keyed");
       };
     }
+    for (let round = 1; round <= WARMUPS; round++) {
+      const [before, begun] = [cpuSnapshot().workerd, Date.now()];
+      await work();
+      const cpu = (1e6 * (cpuSnapshot().workerd - before)) / expected;
+      console.log(`warm-up ${round}: ${(expected / ((Date.now() - begun) / 1000)).toFixed(0)}/s, ${cpu.toFixed(1)} µs workerd CPU a unit, ${workerdState()}`);
+    }
     console.error("profiling");
     if (sampling) await inspector.call("Profiler.start");
     // PROFILE_MARKS=1 (bench/calls.mjs): a request whose URL marks where the measured work begins and ends.
@@ -456,7 +478,32 @@ async function main() {
   } finally {
     await t.cleanup();
     server.close();
+    for (const map of perfMaps) rmSync(map, { force: true });
   }
+}
+
+/** V8's perf maps read for PROFILE_TIERS, removed when the run ends. */
+const perfMaps = new Set();
+
+/** workerd's resident memory and, with PROFILE_TIERS, how many wasm functions V8 has compiled with each tier. */
+function workerdState() {
+  const pids = descendantsNamed("workerd");
+  const status = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/status`, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const kib = pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(status(pid))?.[1] ?? 0), 0);
+  let tiers = "";
+  if (process.env.PROFILE_TIERS) {
+    for (const pid of pids) perfMaps.add(`/tmp/perf-${pid}.map`);
+    const map = pids.map((pid) => { try { return readFileSync(`/tmp/perf-${pid}.map`, "utf8"); } catch { return ""; } }).join("");
+    const count = (tier) => (map.match(new RegExp(`^\\S+ \\S+ JS:.*-${tier}$`, "gm")) ?? []).length;
+    tiers = `, wasm functions compiled: ${count("liftoff")} Liftoff, ${count("turbofan")} TurboFan`;
+  }
+  return `workerd resident ${(kib / 1024).toFixed(0)} MiB${tiers}`;
 }
 
 await main();
