@@ -41,16 +41,17 @@
 //    median round and their ratios the medians of the rounds' ratios (a run
 //    is seconds: one run's ratio moved by a quarter from one run of the
 //    bench to the next);
-//  - before anything is measured, one unmeasured (a)-shaped round of
-//    Tributary, the floor and the floor with §6/§9/§13's writes, so that the
-//    isolate's compiling and tier-up fall on no figure;
+//  - before anything is measured, BENCH_WEBHOOK_WARMUP_ROUNDS (6)
+//    unmeasured (a)-shaped rounds of Tributary, the floor and the floor with
+//    §6/§9/§13's writes, each round's rates printed, so that the isolate's
+//    compiling and tier-up fall on no figure;
 //  - the machine's load average (os.loadavg) next to every figure.
 //
 // Settings (environment): BENCH_SECONDS (5, cap on each append phase and the
 // baseline's measured run), BENCH_WARMUP_SECONDS (1, baseline only),
 // BENCH_CONCURRENCY (8, baseline), BENCH_MAX_REQUESTS per run (500000),
 // BENCH_WEBHOOK_EVENTS (2000 per scenario), BENCH_WEBHOOK_APPEND_CONCURRENCY
-// (4), BENCH_WEBHOOK_ROUNDS (5), BENCH_WEBHOOK_FANOUT_ROUNDS (3), BENCH_WEBHOOK_WAIT_SECONDS (300, per phase), BENCH_LIGHT_EVENTS (50),
+// (4), BENCH_WEBHOOK_WARMUP_ROUNDS (6), BENCH_WEBHOOK_ROUNDS (5), BENCH_WEBHOOK_FANOUT_ROUNDS (3), BENCH_WEBHOOK_WAIT_SECONDS (300, per phase), BENCH_LIGHT_EVENTS (50),
 // BENCH_LIGHT_SPACING_MS (50), BENCH_WEBHOOK_VERIFY_SAMPLE (20 per phase),
 // BENCH_WEBHOOK_FLOOR_UNCAPPED (set: one more floor row, 10 keys with all 10
 // in flight — local workerd does not enforce the platform's 6 connections).
@@ -74,6 +75,8 @@ const eventsPerScenario = envNumber("BENCH_WEBHOOK_EVENTS", 2000, { integer: tru
 const singleRounds = envNumber("BENCH_WEBHOOK_ROUNDS", 5, { integer: true });
 /** Rounds of (b) and its two floors, taking turns. */
 const fanoutRounds = envNumber("BENCH_WEBHOOK_FANOUT_ROUNDS", 3, { integer: true });
+/** Unmeasured (a)-shaped rounds of every system before anything is measured. */
+const warmUpRounds = envNumber("BENCH_WEBHOOK_WARMUP_ROUNDS", 6, { integer: true });
 /** A round's streams: round 1 takes the scenario's own names. */
 const roundSuffix = (round) => (round === 1 ? "" : `-round-${round}`);
 
@@ -496,15 +499,32 @@ async function main() {
       };
     }
 
-    // 0. Warm-up, not measured: one (a)-shaped round of Tributary, the floor
-    // and the contract floor. The isolate compiles and tiers up each path's
-    // code over its first seconds; measured cold, (a) took all of it (0.62
-    // of the floor in one run, where the warm figure is above 0.8).
-    const warmUp = await sustained(WARM_UP, "warm-up: 1 subscription");
-    const warmUpFloors = [
-      await floorSustained("wh-warm-up", WARM_UP.keys, "warm-up: floor, 1 key"),
-      await floorSustained("wh-warm-up-contract", WARM_UP.keys, "warm-up: floor with §6/§9/§13's writes, 1 key", 6, true),
-    ];
+    // 0. Warm-up, not measured: BENCH_WEBHOOK_WARMUP_ROUNDS (a)-shaped
+    // rounds of Tributary, the floor and the contract floor, each on fresh
+    // streams. V8 runs a fresh isolate's wasm in Liftoff and tiers its hot
+    // functions up to TurboFan as they get hot: Tributary's deliveries rose
+    // from 945 to 1,345 a second over their first 18,000 in one isolate
+    // (bench/profile.mjs PROFILE_WARMUP=6 webhook 1 3000), the floors' stayed
+    // level after their first 3,000. Each round's rates are printed: the
+    // transient itself, what a fresh isolate costs.
+    const warmUps = [];
+    const warmUpFloors = [];
+    const warmUpRows = [];
+    for (let round = 1; round <= warmUpRounds; round++) {
+      const stream = { stream: `${WARM_UP.stream}${roundSuffix(round)}`, keys: WARM_UP.keys };
+      const ours = await sustained(stream, `warm-up ${round}: 1 subscription`);
+      const floor = await floorSustained(`wh-warm-up${roundSuffix(round)}`, WARM_UP.keys, `warm-up ${round}: floor, 1 key`);
+      const contract = await floorSustained(`wh-warm-up-contract${roundSuffix(round)}`, WARM_UP.keys, `warm-up ${round}: floor with §6/§9/§13's writes, 1 key`, 6, true);
+      warmUps.push(ours);
+      warmUpFloors.push(floor, contract);
+      warmUpRows.push([String(round), fmt(ours.rate), fmt(floor.rate), fmt(contract.rate), fmt(ours.rate / contract.rate, 2)]);
+    }
+    console.log("");
+    printTable(
+      [{ title: "warm-up round (unmeasured)" }, { title: "Tributary deliveries/s" }, { title: "floor" }, { title: "floor with §6/§9/§13's writes" }, { title: "Tributary ÷ it" }],
+      warmUpRows,
+    );
+    const warmUpDeliveries = warmUps.reduce((n, run) => n + run.deliveries, 0);
 
     // 1. Baseline: one INSERT per request, the append bench's concurrency.
     const baselineTarget = `${url}/bench/baseline/webhook`;
@@ -744,11 +764,11 @@ async function main() {
     );
     console.log(
       `verified: every subscription received every acknowledged data event exactly once after dedupe by webhook-id, in offset order ` +
-        `(${fmt(totalRequests)} receiver requests = ${fmt(warmUp.deliveries + roundDeliveries + lightEvents)} deliveries (the warm-up's and every round's included) + ${fmt(allDuplicates.length)} duplicates ` +
+        `(${fmt(totalRequests)} receiver requests = ${fmt(warmUpDeliveries + roundDeliveries + lightEvents)} deliveries (the warm-up's and every round's included) + ${fmt(allDuplicates.length)} duplicates ` +
         `+ the floor's ${fmt(floorRuns.reduce((n, r) => n + r.deliveries, 0))} deliveries + ${fmt(floorRuns.reduce((n, r) => n + r.duplicates, 0))} duplicates)`,
     );
     const floorRequests = floorRuns.reduce((n, r) => n + r.deliveries + r.duplicates, 0);
-    if (totalRequests !== warmUp.deliveries + roundDeliveries + lightEvents + allDuplicates.length + floorRequests) fail("receiver request count does not add up");
+    if (totalRequests !== warmUpDeliveries + roundDeliveries + lightEvents + allDuplicates.length + floorRequests) fail("receiver request count does not add up");
     console.log(`machine: load average (1/5/15 min) at end ${loadavgText()}`);
   } finally {
     await t.cleanup();
