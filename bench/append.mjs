@@ -105,6 +105,13 @@ async function main() {
       );
     let floorAcked = 0;
     let contractAcked = 0;
+    /** The four systems a round compares, Tributary's single appends going to `path`. */
+    const systemsAppendingTo = (path) => [
+      ["single append", (i) => checkedFetch(`${url}${streamUrl(path, "events")}`, { method: "POST", headers: authJson, body: singleBody(i) }, 201)],
+      ["baseline", baselineSend],
+      ["floor", floorSend],
+      ["contract floor", contractSend],
+    ];
 
     // Each isolate brought near its steady state before anything is
     // measured: V8 runs a fresh isolate's wasm in Liftoff, its baseline
@@ -115,14 +122,8 @@ async function main() {
     // transient itself, what a fresh isolate costs.
     const settleRequests = envNumber("BENCH_APPEND_SETTLE_REQUESTS", 10000, { integer: true });
     const settlePath = "/bench/append-settle";
-    const settleTarget = `${url}${streamUrl(settlePath, "events")}`;
     const settled = [];
-    for (const [label, send] of [
-      ["single append", (i) => checkedFetch(settleTarget, { method: "POST", headers: authJson, body: singleBody(i) }, 201)],
-      ["baseline (Rust)", baselineSend],
-      ["floor (bare JS INSERT)", floorSend],
-      ["contract floor", contractSend],
-    ]) {
+    for (const [label, send] of systemsAppendingTo(settlePath)) {
       const fifths = [];
       let sent = 0;
       for (let fifth = 0; fifth < 5; fifth++) {
@@ -133,9 +134,8 @@ async function main() {
       }
       if (send === floorSend) floorAcked += sent;
       if (send === contractSend) contractAcked += sent;
-      if (label === "single append" && (await streamMetrics(settlePath)).events !== sent) {
-        throw new Error(`BENCH FAILED: settling: ${sent} single appends acknowledged but ${settlePath} counted ${(await streamMetrics(settlePath)).events}`);
-      }
+      const counted = label === "single append" ? (await streamMetrics(settlePath)).events : sent;
+      if (counted !== sent) throw new Error(`BENCH FAILED: settling: ${sent} single appends acknowledged but ${settlePath} counted ${counted}`);
       settled.push([label, fmt(sent), ...fifths.map((rate) => fmt(rate)), fmt(fifths[4] / fifths[0], 2)]);
     }
     console.log("");
@@ -263,14 +263,7 @@ async function main() {
     const cpuRatios = [];
     for (let round = 1; round <= roundCount; round++) {
       const pairSettings = { ...settings, seconds: pairSeconds };
-      const stream = `/bench/append-pair-${round}`;
-      const target = `${url}${streamUrl(stream, "events")}`;
-      const systems = [
-        ["single append", (i) => checkedFetch(target, { method: "POST", headers: authJson, body: singleBody(i) }, 201)],
-        ["baseline", baselineSend],
-        ["floor", floorSend],
-        ["contract floor", contractSend],
-      ];
+      const systems = systemsAppendingTo(`/bench/append-pair-${round}`);
       const runs = new Map();
       for (let k = 0; k < systems.length; k++) {
         const [label, send] = systems[(round - 1 + k) % systems.length];
