@@ -87,3 +87,6 @@ perf report -i "$out/perf.data" --no-children --sort comm --stdio -g none -n 2>/
     for (t in by) printf "  %8.1f µs  %5.1f%%  %s\n", by[t] * us, 100 * by[t] / total, (t == "workerd" ? "workerd'"'"'s own threads (the isolate runs on one)" : t " (V8 background: compiler, GC)") | "sort -nr"
     close("sort -nr")
   }'
+# V8's perf map names the JavaScript and wasm frames: kept with PERF_DATA (a
+# later `perf report -i` needs it), otherwise removed (about 1 MB a run).
+[ -n "${PERF_DATA:-}" ] || rm -f "/tmp/perf-$workerd.map"

@@ -48,7 +48,10 @@ if (!Number.isInteger(WARMUPS) || WARMUPS < 0) throw new Error(`PROFILE_WARMUP m
 if (WARMUPS > 0 && !["append", "batch", "baseline", "protocol", "retention", "webhook", "copy", "fanout"].includes(scenario)) {
   throw new Error(`PROFILE_WARMUP repeats append, batch, baseline, protocol, retention, webhook, copy and fanout (and the floor's), not ${named}`);
 }
-if (process.env.PROFILE_TIERS) process.env.MINIFLARE_WORKERD_V8_FLAGS = `${process.env.MINIFLARE_WORKERD_V8_FLAGS ?? ""} --perf-basic-prof`.trim();
+// The perf map only: V8's own log, which the flag also turns on, goes nowhere (as in bench/perf_profile.sh).
+if (process.env.PROFILE_TIERS) {
+  process.env.MINIFLARE_WORKERD_V8_FLAGS = `${process.env.MINIFLARE_WORKERD_V8_FLAGS ?? ""} --perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null`.trim();
+}
 const port = 9300 + Math.floor(Math.random() * 500);
 process.env.TRIBUTARY_INSPECTOR_PORT = String(port);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -488,18 +491,19 @@ const perfMaps = new Set();
 /** workerd's resident memory and, with PROFILE_TIERS, how many wasm functions V8 has compiled with each tier. */
 function workerdState() {
   const pids = descendantsNamed("workerd");
-  const status = (pid) => {
+  /** A file's text, or nothing when it is gone (a process that ended). */
+  const text = (path) => {
     try {
-      return readFileSync(`/proc/${pid}/status`, "utf8");
+      return readFileSync(path, "utf8");
     } catch {
       return "";
     }
   };
-  const kib = pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(status(pid))?.[1] ?? 0), 0);
+  const kib = pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(text(`/proc/${pid}/status`))?.[1] ?? 0), 0);
   let tiers = "";
   if (process.env.PROFILE_TIERS) {
     for (const pid of pids) perfMaps.add(`/tmp/perf-${pid}.map`);
-    const map = pids.map((pid) => { try { return readFileSync(`/tmp/perf-${pid}.map`, "utf8"); } catch { return ""; } }).join("");
+    const map = pids.map((pid) => text(`/tmp/perf-${pid}.map`)).join("");
     const count = (tier) => (map.match(new RegExp(`^\\S+ \\S+ JS:.*-${tier}$`, "gm")) ?? []).length;
     tiers = `, wasm functions compiled: ${count("liftoff")} Liftoff, ${count("turbofan")} TurboFan`;
   }
