@@ -18,7 +18,8 @@ import { envNumber } from "./lib.mjs";
 
 const CONFIGURED = "events.iterate.com/stream/subscription-configured";
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const [subs, events, rounds] = process.argv.slice(2, 5).map((value, i) => {
+// Each argument or its default (a missing one is not in argv, so map over the three positions).
+const [subs, events, rounds] = [0, 1, 2].map((i) => process.argv[2 + i]).map((value, i) => {
   const number = Number(value ?? [10, 4000, 7][i]);
   if (!Number.isInteger(number) || number < 1) throw new Error(`argument ${i + 1} must be a positive integer, got ${value}`);
   return number;
