@@ -1,10 +1,10 @@
 // What a browser reads on every answer of a stream, on both faces (docs/design.md §17
 // "Browsers"): the security headers, CORS as the deployment sets it, and no internal
-// `x-tributary-` header (a successful append's lifetime header is a source's alone, §15). The
-// stream object's answers, its refusals, a read of a stream that does not exist and a fork's
-// inherited page (which the fork's object reads from its source's) are
-// asserted under both settings a deployment starts with: none, and `*`. The CORS grant for a
-// list of origins is asserted in durable_streams_hostile.test.mjs.
+// `x-tributary-` header (a successful append's lifetime header is a source's alone, §15).
+// Asserted under both settings a deployment starts with, none and `*`, on the stream object's
+// answers, its refusals, a read of a stream that does not exist and a fork's inherited page
+// (which the fork's object reads from its source's). The CORS grant for a list of origins is
+// asserted in durable_streams_hostile.test.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTributary, streamUrl } from "./harness.mjs";
@@ -29,7 +29,7 @@ async function answers(t) {
   const fork = fresh("fork");
   const request = (method, path, options = {}) => t.request(method, path, { ...options, headers: { origin: ORIGIN, ...(options.headers ?? {}) } });
   const text = { "content-type": "text/plain" };
-  const list = [
+  return [
     ["native append", 201, await request("POST", streamUrl(native, "events"), { body: { type: "a", payload: { n: 1 } } })],
     ["native read", 200, await request("GET", streamUrl(native, "events"))],
     ["native refusal by the stream (a type with a space)", 400, await request("POST", streamUrl(native, "events"), { body: { type: "a b" } })],
@@ -40,7 +40,6 @@ async function answers(t) {
     ["protocol fork", 201, await request("PUT", `/v1/stream${fork}`, { headers: { ...text, "stream-forked-from": `/v1/stream${protocol}` } })],
     ["protocol read of the fork's inherited data", 200, await request("GET", `/v1/stream${fork}?offset=-1`)],
   ];
-  return list;
 }
 
 for (const [name, cors] of Object.entries(SETTINGS)) {
