@@ -150,6 +150,35 @@ fn s13_a_failing_retraction_is_dead_lettered_kept_and_cannot_be_replayed() {
     );
 }
 
+/// An offset journaled again by a new run (§13): the row loses the mark its
+/// dead-lettered retraction left, so the invalidation retracts it again.
+#[test]
+fn s13_an_offset_a_new_run_delivers_again_is_journaled_again() {
+    let mut world = World::new(13);
+    webhook(&mut world, "/r", "hook", json!({}));
+    data(&mut world, "/r", 1); // 2
+    deliver_all(&mut world, &["/r"]);
+    world.append("/r", json!({"type": INVALIDATED, "payload": {"offsets": [2]}})); // 3
+    world.run(&["/r"], 50, &mut |plan: &DeliveryPlan| {
+        if plan.retraction.is_some() {
+            Network::Fail(Outcome::permanent("HTTP 400"))
+        } else {
+            Network::Deliver
+        }
+    });
+    assert_eq!(seen(&world), vec![("event", 2)], "the retraction was dead-lettered");
+    // A new run from the beginning delivers offset 2 again, then meets the
+    // invalidation at 3 again: the journaled row is retracted this time.
+    webhook(&mut world, "/r", "hook", json!({"start": "beginning"}));
+    deliver_all(&mut world, &["/r"]);
+    assert_eq!(seen(&world), vec![("event", 2), ("event", 2), ("retracted", 2)]);
+    let card = world.card("/r");
+    assert_eq!(
+        card["subscriptions"][0]["runtime"]["journal"]["size"], 0,
+        "the delivered retraction forgot its row"
+    );
+}
+
 #[test]
 fn s13_an_invalidation_older_than_the_journal_is_a_recorded_gap() {
     let mut world = World::new(4);

@@ -44,10 +44,9 @@ impl<S: Storage> Stream<S> {
     ) -> Result<JournalCount, StorageError> {
         let mut inserted = 0u64;
         for entry in entries {
-            if self
-                .write_beside_runtime_rows(journal_row::INSERT_NEW, &entry.encode(key))?
-                .is_empty()
-            {
+            let before = self.storage.rows_written();
+            self.write_beside_runtime_rows(journal_row::INSERT_NEW, &entry.encode(key))?;
+            if self.storage.rows_written() == before {
                 self.write_beside_runtime_rows(journal_row::REJOURNAL, &entry.encode_again(key))?;
             } else {
                 inserted += 1;

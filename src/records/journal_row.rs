@@ -10,11 +10,13 @@
 use super::columns::Named;
 use crate::storage::{SqlValue, StorageError};
 
-/// Journals one delivery of a key when its offset is not journaled yet:
-/// answers one row when it inserted, none when the offset was there.
+/// Journals one delivery of a key when its offset is not journaled yet;
+/// writes no row when the offset was there (the storage's count of rows
+/// written tells which: no `RETURNING`, whose rows a Durable Object hands
+/// back across the instance's boundary).
 pub const INSERT_NEW: &str =
     "INSERT INTO delivery_journal (subscription_key, event_offset, delivery_id) VALUES (?, ?, ?) \
-     ON CONFLICT (subscription_key, event_offset) DO NOTHING RETURNING event_offset";
+     ON CONFLICT (subscription_key, event_offset) DO NOTHING";
 
 /// Journals an offset again (a new run delivered it again): the new id, the
 /// mark cleared. Parameters: [`Journaled::encode_again`].

@@ -159,6 +159,46 @@ test("§13: a retraction that fails is dead-lettered, refused on replay with 409
   assert.equal(card.runtime.journal.size, 2, "the dead-lettered retraction keeps its journal row");
 });
 
+test("§13: an offset a new run delivers again is journaled again, so its invalidation is retracted again", async () => {
+  const path = fresh("again");
+  const hook = `/hook${path}`;
+  await configureHook(path, "k", hook);
+  await api.appendOk(path, data(0)); // 2
+  await waitFor(hook, 1);
+  receiver.script(hook, { status: 400 }, { status: 200 });
+  await api.appendOk(path, { type: INVALIDATED, payload: { offsets: [2] } }); // 3
+  await eventually(
+    async () => {
+      const res = await t.request("GET", streamUrl(path, "dead-letters"));
+      assert.equal(res.body.deadLetters.length, 1);
+    },
+    { what: "the retraction's dead letter" },
+  );
+  // A new run from the beginning delivers offset 2 again (under the same
+  // delivery id) and meets the invalidation again: the journal row the
+  // dead-lettered retraction had marked is retracted this time.
+  await configureHook(path, "k", hook);
+  const retractions = await eventually(
+    () => {
+      const sent = receiver.received(hook).filter((record) => record.body.type === "retracted");
+      assert.equal(sent.length, 2, `${sent.length} retractions sent`);
+      return sent;
+    },
+    { timeoutMs: 20_000, what: "the second retraction" },
+  );
+  assert.equal(retractions[1].body.offset, 2);
+  assert.equal(retractions[1].verified, true, `verifies: ${retractions[1].verifyError}`);
+  const card = await eventually(
+    async () => {
+      const entry = await api.cardEntry(path, "k");
+      assert.equal(entry.runtime.journal.size, 0, JSON.stringify(entry.runtime));
+      return entry;
+    },
+    { what: "the delivered retraction's row forgotten" },
+  );
+  assert.ok(card.runtime.acknowledgedOffset >= 3, JSON.stringify(card.runtime));
+});
+
 test("§13 gates: threshold mints one digest per count; maxOnce delivers once per window and discards quietly", async () => {
   const path = fresh("gates");
   const thresholdHook = `/hook${path}/threshold`;
