@@ -124,16 +124,24 @@ test("§13: retraction flows down a copy chain A → B → webhook", async () =>
   assert.deepEqual(own[0].payload, { offsets: [copyOf(3), copyOf(4)], reason: "corrected import" });
 });
 
-test("§13: a retraction that fails is dead-lettered, refused on replay with 409, and its journal row kept", async () => {
-  const path = fresh("dead");
+/**
+ * A fresh stream whose hook took offset 2, which is then invalidated (at
+ * offset 3) with the hook answering the retraction 400 once, then 200.
+ */
+async function retractionRefusedOnce(name) {
+  const path = fresh(name);
   const hook = `/hook${path}`;
   await configureHook(path, "k", hook);
   await api.appendOk(path, data(0)); // 2
   await waitFor(hook, 1);
   receiver.script(hook, { status: 400 }, { status: 200 });
   await api.appendOk(path, { type: INVALIDATED, payload: { offsets: [2] } }); // 3
-  const next = await api.appendOk(path, data(1));
-  const letters = await eventually(
+  return { path, hook };
+}
+
+/** `path`'s dead letters, once it holds one. */
+const oneDeadLetter = (path) =>
+  eventually(
     async () => {
       const res = await t.request("GET", streamUrl(path, "dead-letters"));
       assert.equal(res.body.deadLetters.length, 1);
@@ -141,6 +149,11 @@ test("§13: a retraction that fails is dead-lettered, refused on replay with 409
     },
     { what: "the retraction's dead letter" },
   );
+
+test("§13: a retraction that fails is dead-lettered, refused on replay with 409, and its journal row kept", async () => {
+  const { path, hook } = await retractionRefusedOnce("dead");
+  const next = await api.appendOk(path, data(1));
+  const letters = await oneDeadLetter(path);
   assert.equal(letters[0].kind, "retraction");
   assert.equal(letters[0].offset, 2);
   const got = await waitFor(hook, 3);
@@ -160,20 +173,8 @@ test("§13: a retraction that fails is dead-lettered, refused on replay with 409
 });
 
 test("§13: an offset a new run delivers again is journaled again, so its invalidation is retracted again", async () => {
-  const path = fresh("again");
-  const hook = `/hook${path}`;
-  await configureHook(path, "k", hook);
-  await api.appendOk(path, data(0)); // 2
-  await waitFor(hook, 1);
-  receiver.script(hook, { status: 400 }, { status: 200 });
-  await api.appendOk(path, { type: INVALIDATED, payload: { offsets: [2] } }); // 3
-  await eventually(
-    async () => {
-      const res = await t.request("GET", streamUrl(path, "dead-letters"));
-      assert.equal(res.body.deadLetters.length, 1);
-    },
-    { what: "the retraction's dead letter" },
-  );
+  const { path, hook } = await retractionRefusedOnce("again");
+  await oneDeadLetter(path);
   // A new run from the beginning delivers offset 2 again (under the same
   // delivery id) and meets the invalidation again: the journal row the
   // dead-lettered retraction had marked is retracted this time.
