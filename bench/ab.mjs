@@ -21,6 +21,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { resolvedFromOne, spread } from "./lib.mjs";
 
 const args = process.argv.slice(2);
 const dash = args.indexOf("--");
@@ -62,15 +63,9 @@ try {
   rmSync(kept, { recursive: true, force: true });
 }
 
-/** Mean and standard error of the mean. */
-function summary(values) {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  const variance = values.length > 1 ? values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1) : 0;
-  return { mean, error: Math.sqrt(variance / values.length), count: values.length };
-}
 const show = (s, digits = 1) => `${s.mean.toFixed(digits)} ± ${s.error.toFixed(digits)} (${s.count})`;
-console.log(`A ${buildA}: ${show(summary(samples.A))}`);
-console.log(`B ${buildB}: ${show(summary(samples.B))}`);
-const ratios = summary(samples.B.map((b, run) => b / samples.A[run]));
-const resolved = runs > 1 && Math.abs(ratios.mean - 1) > 2 * ratios.error;
+console.log(`A ${buildA}: ${show(spread(samples.A))}`);
+console.log(`B ${buildB}: ${show(spread(samples.B))}`);
+const ratios = spread(samples.B.map((b, run) => b / samples.A[run]));
+const resolved = runs > 1 && resolvedFromOne(ratios.mean, ratios.error);
 console.log(`B ÷ A, run by run: ${show(ratios, 3)}${resolved ? "" : " (within two standard errors of 1: not resolved)"}`);

@@ -34,7 +34,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTributary, streamUrl, TOKEN } from "../tests/e2e/harness.mjs";
 import { descendantsNamed } from "./cpu.mjs";
-import { checkedFetch, envNumber } from "./lib.mjs";
+import { checkedFetch, envNumber, resolvedFromOne, spread } from "./lib.mjs";
 
 const [buildA, buildB, scenario = "append"] = process.argv.slice(2);
 if (!buildA || !buildB) throw new Error("usage: node bench/ab_windows.mjs BUILD_A BUILD_B [append|webhook]");
@@ -110,7 +110,7 @@ async function start(name, buildDir, receiverBase) {
   return { name, t, pid: pids[0], window };
 }
 
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const mean = (values) => spread(values).mean;
 /** The mean of the cheaper nine tenths. */
 const trimmedMean = (values) => mean([...values].sort((x, y) => x - y).slice(0, Math.max(1, Math.floor(values.length * 0.9))));
 /** Resamples of the pairs for the trimmed ratio's standard error. */
@@ -148,18 +148,21 @@ async function main() {
     // the builds' trimmed means (each build's costliest tenth of windows left
     // out), its standard error by resampling the pairs: the cost of the path
     // itself, resolved a little more finely.
-    const differences = cpu.A.map((nanos, i) => cpu.B[i] - nanos);
-    const sd = Math.sqrt(differences.reduce((sum, d) => sum + (d - mean(differences)) ** 2, 0) / (differences.length - 1));
+    const differences = spread(cpu.A.map((nanos, i) => cpu.B[i] - nanos));
     const totals = mean(cpu.B) / mean(cpu.A);
-    const totalsError = sd / Math.sqrt(differences.length) / mean(cpu.A);
+    const totalsError = differences.error / mean(cpu.A);
     const trimmedRatio = (indices) => trimmedMean(indices.map((i) => cpu.B[i])) / trimmedMean(indices.map((i) => cpu.A[i]));
     const all = cpu.A.map((_, i) => i);
     const trimmed = trimmedRatio(all);
-    const resampled = Array.from({ length: RESAMPLES }, () => trimmedRatio(all.map(() => all[Math.floor(random() * all.length)])));
-    const trimmedError = Math.sqrt(resampled.reduce((sum, r) => sum + (r - mean(resampled)) ** 2, 0) / (RESAMPLES - 1));
+    // A resampled ratio's spread is the ratio's standard error.
+    const trimmedError = spread(Array.from({ length: RESAMPLES }, () => trimmedRatio(all.map(() => all[Math.floor(random() * all.length)])))).sd;
     const perUnit = (nanos) => nanos / units / 1000;
+    const verdict = (ratio, error) => (resolvedFromOne(ratio, error) ? "" : " (not resolved)");
     console.log(`A: ${perUnit(mean(cpu.A)).toFixed(1)} µs workerd CPU a unit (trimmed ${perUnit(trimmedMean(cpu.A)).toFixed(1)}); B: ${perUnit(mean(cpu.B)).toFixed(1)} (trimmed ${perUnit(trimmedMean(cpu.B)).toFixed(1)})`);
-    console.log(`B ÷ A over ${differences.length} pairs: trimmed ${trimmed.toFixed(3)} ± ${trimmedError.toFixed(3)}; totals ${totals.toFixed(3)} ± ${totalsError.toFixed(3)}`);
+    console.log(
+      `B ÷ A over ${differences.count} pairs: trimmed ${trimmed.toFixed(3)} ± ${trimmedError.toFixed(3)}${verdict(trimmed, trimmedError)}; ` +
+        `totals ${totals.toFixed(3)} ± ${totalsError.toFixed(3)}${verdict(totals, totalsError)}`,
+    );
   } finally {
     await a.t.cleanup();
     await b.t.cleanup();

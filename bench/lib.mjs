@@ -59,6 +59,16 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** Mean, sample standard deviation and standard error of the mean of `values`. */
+export function spread(values) {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  const variance = values.length > 1 ? values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1) : 0;
+  return { mean, sd: Math.sqrt(variance), error: Math.sqrt(variance / values.length), count: values.length };
+}
+
+/** Whether `ratio` is more than two standard errors away from 1. */
+export const resolvedFromOne = (ratio, error) => Math.abs(ratio - 1) > 2 * error;
+
 /**
  * Two systems measured in the same rounds: the median over the rounds of
  * a ÷ b (round by round, so a drift of the host falls on both), its range,
