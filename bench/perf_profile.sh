@@ -13,6 +13,7 @@
 #   bash bench/perf_profile.sh floor-append 6000    # the same on the platform floor
 #   PERF_TOP=40 bash bench/perf_profile.sh fanout 10 4000
 #   PERF_DATA=/tmp/append.data bash bench/perf_profile.sh append 6000   # keeps the samples for `perf report -i`
+#   PERF_STACKS=/tmp/append.stacks bash bench/perf_profile.sh append 6000   # also each sample's call stack, for bench/perf_inclusive.mjs
 #
 # Prints workerd's CPU a unit (µs, from the samples: 1999 a second) by kind
 # of code — Tributary's wasm, its JavaScript glue (index.js), other
@@ -42,7 +43,11 @@ grep -q '^started' "$out/err.txt" || { cat "$out/err.txt" >&2; echo "the scenari
 # The scenario's own workerd (Miniflare's child), not another one on the machine.
 workerd=$(pgrep -n -P "$node_pid" -f "workerd serve")
 # Sampled until the scenario prints its figure (the end of the measured work).
-perf record -q -F "$RATE" -p "$workerd" -o "$out/perf.data" 2>/dev/null &
+# PERF_STACKS: with call stacks, unwound by frame pointer (workerd, V8's
+# compiled code and the wasm keep them), for bench/perf_inclusive.mjs.
+stacks=()
+[ -z "${PERF_STACKS:-}" ] || stacks=(--call-graph=fp)
+perf record -q "${stacks[@]}" -F "$RATE" -p "$workerd" -o "$out/perf.data" 2>/dev/null &
 perf_pid=$!
 while kill -0 "$node_pid" 2>/dev/null && ! grep -q ' units in ' "$out/run.txt"; do sleep 0.02; done
 kill -INT "$perf_pid" 2>/dev/null || true
@@ -87,6 +92,10 @@ perf report -i "$out/perf.data" --no-children --sort comm --stdio -g none -n 2>/
     for (t in by) printf "  %8.1f µs  %5.1f%%  %s\n", by[t] * us, 100 * by[t] / total, (t == "workerd" ? "workerd'"'"'s own threads (the isolate runs on one)" : t " (V8 background: compiler, GC)") | "sort -nr"
     close("sort -nr")
   }'
+if [ -n "${PERF_STACKS:-}" ]; then
+  { echo "# units $units rate $RATE"; perf script -i "$out/perf.data" -F comm,tid,ip,sym 2>/dev/null; } >"$PERF_STACKS"
+  echo "call stacks in $PERF_STACKS: node bench/perf_inclusive.mjs $PERF_STACKS"
+fi
 # V8's perf map names the JavaScript and wasm frames: kept with PERF_DATA (a
 # later `perf report -i` needs it), otherwise removed (about 1 MB a run).
 [ -n "${PERF_DATA:-}" ] || rm -f "/tmp/perf-$workerd.map"
