@@ -45,9 +45,9 @@ impl<S: Storage> Stream<S> {
         let mut inserted = 0u64;
         for entry in entries {
             let before = self.storage.rows_written();
-            self.write_beside_runtime_rows(journal_row::INSERT_NEW, &entry.encode(key))?;
+            self.execute_beside_runtime_rows(journal_row::INSERT_NEW, &entry.encode(key))?;
             if self.storage.rows_written() == before {
-                self.write_beside_runtime_rows(journal_row::REJOURNAL, &entry.encode_again(key))?;
+                self.execute_beside_runtime_rows(journal_row::REJOURNAL, &entry.encode_again(key))?;
             } else {
                 inserted += 1;
             }

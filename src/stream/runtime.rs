@@ -76,22 +76,39 @@ impl<S: Storage> Stream<S> {
 
     /// Runs `sql`, a statement that writes no runtime row (the journal's,
     /// §13), keeping the runtime rows held in memory when they were true
-    /// just before it and nothing else wrote since.
+    /// just before it and nothing else wrote since; returns its rows.
     pub(crate) fn write_beside_runtime_rows(
         &self,
         sql: &str,
         params: &[crate::storage::SqlValue],
     ) -> Result<Vec<crate::storage::Row>, StorageError> {
+        self.beside_runtime_rows(sql, || self.storage.query(sql, params))
+    }
+
+    /// [`Self::write_beside_runtime_rows`] for a statement whose rows no one reads.
+    pub(crate) fn execute_beside_runtime_rows(
+        &self,
+        sql: &str,
+        params: &[crate::storage::SqlValue],
+    ) -> Result<(), StorageError> {
+        self.beside_runtime_rows(sql, || self.storage.execute(sql, params))
+    }
+
+    fn beside_runtime_rows<T>(
+        &self,
+        sql: &str,
+        write: impl FnOnce() -> Result<T, StorageError>,
+    ) -> Result<T, StorageError> {
         debug_assert!(!sql.contains("subscription_runtime"));
         let before = self.storage.generation();
-        let rows = self.storage.query(sql, params)?;
+        let written = write()?;
         let after = self.storage.generation();
         if let Some((read_at, _)) = self.memory.runtime_rows.borrow_mut().as_mut() {
             if *read_at == before && after == before.wrapping_add(1) {
                 *read_at = after;
             }
         }
-        Ok(rows)
+        Ok(written)
     }
 
     /// Runs `sql`, one statement changing `key`'s runtime row, and applies

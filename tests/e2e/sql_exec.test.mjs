@@ -6,14 +6,37 @@ import assert from "node:assert/strict";
 import { sqlExec } from "../../durable-objects/src/platform/sql_exec.js";
 import { startTributary, streamUrl } from "./harness.mjs";
 
-/** A stand-in `SqlStorage` whose one statement answers `rows`, and which keeps what it was bound. */
+/**
+ * A stand-in `SqlStorage` whose one statement answers `rows`, and which keeps
+ * what it was bound and each cursor: as workerd's, `next()` and the `raw()`
+ * iterator read the same rows, and a cursor read to its end is `ended`
+ * (its statement back in the platform's cache).
+ */
 function storage(rows, rowsWritten = 0) {
   const bound = [];
+  const cursors = [];
   return {
     bound,
+    cursors,
     exec(query, ...bindings) {
       bound.push({ query, bindings });
-      return { rowsWritten, raw: () => rows[Symbol.iterator]() };
+      const remaining = rows[Symbol.iterator]();
+      const cursor = { rowsWritten, ended: false, calls: [] };
+      const step = () => {
+        const next = remaining.next();
+        if (next.done) cursor.ended = true;
+        return next;
+      };
+      cursor.next = () => {
+        cursor.calls.push("next");
+        return step();
+      };
+      cursor.raw = () => {
+        cursor.calls.push("raw");
+        return { [Symbol.iterator]() { return this; }, next: step };
+      };
+      cursors.push(cursor);
+      return cursor;
     },
   };
 }
@@ -64,7 +87,7 @@ test("sql_exec: bindings reach sql.exec as the values they encode", () => {
   const sql = storage([], 1);
   const blob = new Uint8Array([0, 255, 7]);
   const values = [null, 42, -(2 ** 53 - 1), 0.5, "", "plain", "é 漢字 😀", blob];
-  const answer = sqlExec(sql, "INSERT ...", ...encode(values));
+  const answer = sqlExec(sql, "INSERT ...", ...encode(values), true);
   assert.equal(answer, 1, "a statement that read no row answers its rows written");
   assert.equal(sql.bound[0].query, "INSERT ...");
   assert.deepEqual(sql.bound[0].bindings.slice(0, 7), values.slice(0, 7));
@@ -73,7 +96,7 @@ test("sql_exec: bindings reach sql.exec as the values they encode", () => {
 
 test("sql_exec: no binding, no row", () => {
   const sql = storage([]);
-  assert.equal(sqlExec(sql, "SELECT 1 WHERE 0", new Float64Array(0), new Uint8Array(0)), 0);
+  assert.equal(sqlExec(sql, "SELECT 1 WHERE 0", new Float64Array(0), new Uint8Array(0), true), 0);
   assert.deepEqual(sql.bound[0].bindings, []);
 });
 
@@ -83,7 +106,7 @@ test("sql_exec: rows come back with each value's kind, strings as UTF-8", () => 
     [2 ** 53 + 2, "é 漢字 😀", new Uint8Array([1, 2]).buffer],
     [0.25, "", true],
   ];
-  const answer = decode(sqlExec(storage(rows, 3), "SELECT ...", new Float64Array(0), new Uint8Array(0)));
+  const answer = decode(sqlExec(storage(rows, 3), "SELECT ...", new Float64Array(0), new Uint8Array(0), true));
   assert.equal(answer.written, 3);
   assert.equal(answer.count, 3);
   assert.deepEqual(answer.rows, [
@@ -95,7 +118,22 @@ test("sql_exec: rows come back with each value's kind, strings as UTF-8", () => 
 });
 
 test("sql_exec: a value of an unknown kind throws, as sql.exec's errors do", () => {
-  assert.throws(() => sqlExec(storage([[{}]]), "SELECT ...", new Float64Array(0), new Uint8Array(0)), /a SQL value of kind object/);
+  assert.throws(() => sqlExec(storage([[{}]]), "SELECT ...", new Float64Array(0), new Uint8Array(0), true), /a SQL value of kind object/);
+});
+
+test("sql_exec: a statement whose rows are not wanted ends in one call and answers its rows written", () => {
+  const sql = storage([], 2);
+  assert.equal(sqlExec(sql, "UPDATE ...", ...encode(["k", 7]), false), 2);
+  assert.deepEqual(sql.bound[0].bindings, ["k", 7]);
+  assert.deepEqual(sql.cursors[0].calls, ["next"], "no row iterator made");
+  assert.equal(sql.cursors[0].ended, true, "the statement went back to the cache");
+});
+
+test("sql_exec: rows no caller wants (a RETURNING run as a write) are read past, and the cursor ends", () => {
+  const sql = storage([[1], [2], [3]], 3);
+  assert.equal(sqlExec(sql, "DELETE ... RETURNING x", new Float64Array(0), new Uint8Array(0), false), 3);
+  assert.deepEqual(sql.cursors[0].calls, ["next", "raw"]);
+  assert.equal(sql.cursors[0].ended, true);
 });
 
 test("sql_exec in workerd: text, numbers and bytes round-trip through a stream", async (t) => {

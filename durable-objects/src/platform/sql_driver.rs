@@ -68,7 +68,8 @@ extern "C" {
     /// One statement on the platform's side in one call (`sql_exec.js`):
     /// its bindings and its answer as [`Values`].
     #[wasm_bindgen(catch, js_name = sqlExec)]
-    fn sql_exec(sql: &JsValue, query: &str, numbers: &[f64], bytes: &[u8]) -> Result<JsValue, JsValue>;
+    fn sql_exec(sql: &JsValue, query: &str, numbers: &[f64], bytes: &[u8], want_rows: bool)
+        -> Result<JsValue, JsValue>;
 }
 
 /// Values as `sql_exec.js` carries them: two numbers a value (its kind,
@@ -154,10 +155,12 @@ fn js_error(error: impl std::fmt::Debug) -> StorageError {
     StorageError::Sql(format!("{error:?}"))
 }
 
-impl Storage for DoSql {
-    fn query(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StorageError> {
+impl DoSql {
+    /// One statement through `sql_exec.js`; its rows read only when `want_rows`.
+    fn run(&self, sql: &str, params: &[SqlValue], want_rows: bool) -> Result<Vec<Row>, StorageError> {
         let bindings = Values::of(params);
-        let answer = sql_exec(self.sql.as_ref(), sql, &bindings.numbers, &bindings.bytes).map_err(js_error)?;
+        let answer =
+            sql_exec(self.sql.as_ref(), sql, &bindings.numbers, &bindings.bytes, want_rows).map_err(js_error)?;
         let (rows, written) = match answer.as_f64() {
             Some(written) => (Vec::new(), written as u64),
             None => {
@@ -175,6 +178,16 @@ impl Storage for DoSql {
             self.next_generation();
         }
         Ok(rows)
+    }
+}
+
+impl Storage for DoSql {
+    fn query(&self, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>, StorageError> {
+        self.run(sql, params, true)
+    }
+
+    fn execute(&self, sql: &str, params: &[SqlValue]) -> Result<(), StorageError> {
+        self.run(sql, params, false).map(drop)
     }
 
     fn execute_script(&self, script: &str) -> Result<(), StorageError> {

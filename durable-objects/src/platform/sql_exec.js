@@ -14,6 +14,12 @@
 // `[numbers, bytes]`, `numbers` starting with the row width, the rows
 // written and the rows read.
 // A value of another kind throws, as `sql.exec`'s own errors do.
+//
+// A statement whose rows are not wanted (`wantRows` false: an INSERT, an
+// UPDATE, a DELETE without RETURNING) ran to its end inside `exec`; one
+// `next()` tells the cursor so, which hands the statement back to the
+// platform's statement cache, instead of a row iterator made and asked
+// (docs/benchmarks.md, issue 33, twenty-eighth round).
 
 const NULL = 0;
 const INTEGER = 1;
@@ -28,10 +34,16 @@ const encoder = new TextEncoder();
  * @param {string} query
  * @param {Float64Array} numbers  the bindings' kinds and numbers (a view of the instance's memory)
  * @param {Uint8Array} bytes      the bindings' strings and blobs (a view of the instance's memory)
+ * @param {boolean} wantRows      whether the caller reads the rows
  * @returns {number | [Float64Array, Uint8Array]}
  */
-export function sqlExec(sql, query, numbers, bytes) {
+export function sqlExec(sql, query, numbers, bytes, wantRows) {
   const cursor = sql.exec(query, ...bindingsOf(numbers, bytes));
+  if (!wantRows) {
+    // Rows no caller reads (a RETURNING run as a plain write) are read past, unkept.
+    if (!cursor.next().done) for (const _row of cursor.raw());
+    return cursor.rowsWritten;
+  }
   const answer = [0, 0, 0];
   const texts = [];
   let width = 0;
