@@ -68,10 +68,8 @@ impl<S: Storage> Stream<S> {
     /// Deletes the oldest `excess` of `key`'s `rows` journal rows, read by
     /// stepping over only those rows (never over the whole depth).
     fn journal_prune(&self, key: &str, rows: u64, excess: u64) -> Result<JournalCount, StorageError> {
-        let prune = "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset IN \
-                     (SELECT event_offset FROM delivery_journal WHERE subscription_key = ? \
-                     ORDER BY event_offset LIMIT +?) RETURNING event_offset";
-        let deleted = self.write_beside_runtime_rows(prune, &[key.into(), key.into(), excess.into()])?;
+        let prune = journal_row::PRUNE_OLDEST;
+        let deleted = self.write_beside_runtime_rows(prune, &journal_row::prune_params(key, excess))?;
         let mut pruned_through = 0;
         for row in &deleted {
             let offset = Columns { query: prune, row }.int(0)?.max(0) as u64;

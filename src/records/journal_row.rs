@@ -23,6 +23,24 @@ pub const INSERT_NEW: &str =
 pub const REJOURNAL: &str = "UPDATE delivery_journal SET delivery_id = ?, retraction_dead_lettered = 0 \
      WHERE subscription_key = ? AND event_offset = ?";
 
+/// Deletes a key's oldest journal rows (pruning to its depth, §13): every
+/// row up to its `n`-th oldest offset, or every row when it holds fewer
+/// than `n`; returns the offsets deleted. One scalar subquery steps over
+/// only those rows (an `IN` list of them would be built in a temporary
+/// table first). Parameters: [`prune_params`].
+pub const PRUNE_OLDEST: &str = "DELETE FROM delivery_journal WHERE subscription_key = ?1 AND event_offset <= \
+     COALESCE((SELECT event_offset FROM delivery_journal WHERE subscription_key = ?1 \
+     ORDER BY event_offset LIMIT 1 OFFSET ?2), ?3) RETURNING event_offset";
+
+/// Parameters of [`PRUNE_OLDEST`]: `key`'s oldest `n` rows (`n` ≥ 1).
+pub fn prune_params(key: &str, n: u64) -> [SqlValue; 3] {
+    [
+        key.into(),
+        n.saturating_sub(1).into(),
+        crate::limits::MAX_SAFE_INTEGER.into(),
+    ]
+}
+
 /// The columns [`Journaled::decode`] reads, in order.
 pub const COLUMNS: [&str; 2] = ["event_offset", "delivery_id"];
 
@@ -58,6 +76,7 @@ impl Journaled {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
@@ -69,6 +88,65 @@ mod tests {
             let row: Vec<SqlValue> = entry.encode("k").iter().skip(1).cloned().collect();
             prop_assert_eq!(Journaled::decode(LIST, &row), Ok(entry));
         }
+    }
+
+    /// A migrated stream's journal holding `offsets` of key "k" and one row of "other".
+    fn journal_of(offsets: &[u64]) -> crate::storage::rusqlite_driver::RusqliteStorage {
+        use crate::storage::Storage;
+        let storage = crate::storage::rusqlite_driver::RusqliteStorage::in_memory().unwrap();
+        crate::schema::migrate(&storage).unwrap();
+        for (key, offset) in offsets.iter().map(|offset| ("k", *offset)).chain([("other", 1)]) {
+            let entry = Journaled {
+                offset,
+                delivery_id: format!("dlv_{offset}"),
+            };
+            storage.execute(INSERT_NEW, &entry.encode(key)).unwrap();
+        }
+        storage
+    }
+
+    fn offsets_of(storage: &crate::storage::rusqlite_driver::RusqliteStorage, key: &str) -> Vec<u64> {
+        use crate::storage::Storage;
+        let rows = storage
+            .query(
+                "SELECT event_offset FROM delivery_journal WHERE subscription_key = ? ORDER BY event_offset",
+                &[key.into()],
+            )
+            .unwrap();
+        rows.iter()
+            .map(|row| Journaled::decode(LIST, &[row[0].clone(), "x".into()]).unwrap().offset)
+            .collect()
+    }
+
+    #[test]
+    fn s13_pruning_deletes_exactly_the_oldest_rows_of_the_key() {
+        use crate::storage::Storage;
+        let storage = journal_of(&[3, 9, 4, 12, 7]);
+        let deleted = storage.query(PRUNE_OLDEST, &prune_params("k", 2)).unwrap();
+        let mut deleted: Vec<SqlValue> = deleted.into_iter().flatten().collect();
+        deleted.sort_by_key(|value| format!("{value:?}"));
+        assert_eq!(deleted, vec![SqlValue::Integer(3), SqlValue::Integer(4)]);
+        assert_eq!(offsets_of(&storage, "k"), vec![7, 9, 12]);
+        assert_eq!(offsets_of(&storage, "other"), vec![1], "another key's rows stay");
+        // One more: the oldest left.
+        assert_eq!(
+            storage.query(PRUNE_OLDEST, &prune_params("k", 1)).unwrap(),
+            vec![vec![SqlValue::Integer(7)]]
+        );
+        assert_eq!(offsets_of(&storage, "k"), vec![9, 12]);
+    }
+
+    #[test]
+    fn s13_pruning_more_rows_than_the_key_holds_deletes_them_all() {
+        use crate::storage::Storage;
+        let storage = journal_of(&[5, 6]);
+        assert_eq!(storage.query(PRUNE_OLDEST, &prune_params("k", 3)).unwrap().len(), 2);
+        assert_eq!(offsets_of(&storage, "k"), Vec::<u64>::new());
+        assert_eq!(offsets_of(&storage, "other"), vec![1]);
+        assert_eq!(
+            storage.query(PRUNE_OLDEST, &prune_params("k", 1)).unwrap(),
+            Vec::<Vec<SqlValue>>::new()
+        );
     }
 
     #[test]

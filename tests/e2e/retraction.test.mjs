@@ -200,6 +200,32 @@ test("§13: an offset a new run delivers again is journaled again, so its invali
   assert.ok(card.runtime.acknowledgedOffset >= 3, JSON.stringify(card.runtime));
 });
 
+test("§13: a journal at its depth keeps the newest offsets; an invalidation older than it retracts the rest and counts a gap", async () => {
+  const path = fresh("depth");
+  const hook = `/hook${path}`;
+  await configureHook(path, "k", hook, { journalDepth: 2 });
+  for (let i = 0; i < 4; i++) await api.appendOk(path, data(i)); // 2..5
+  await waitFor(hook, 4);
+  // Each delivery past the depth pruned the oldest row in the same write.
+  const journal = await eventually(
+    async () => {
+      const entry = await api.cardEntry(path, "k");
+      assert.equal(entry.runtime.acknowledgedOffset, 5, JSON.stringify(entry.runtime));
+      return entry.runtime.journal;
+    },
+    { what: "every delivery acknowledged" },
+  );
+  assert.equal(journal.size, 2, JSON.stringify(journal));
+  assert.equal(journal.oldestRetainedOffset, 4, JSON.stringify(journal));
+  assert.equal(journal.prunedThroughOffset, 3, JSON.stringify(journal));
+  const invalidation = await api.appendOk(path, { type: INVALIDATED, payload: { afterOffset: 1 } }); // voids 2..5
+  await api.appendOk(path, data(10));
+  assert.deepEqual((await waitFor(hook, 7)).slice(4), ["retracted:4", "retracted:5", "event:7"], "the retained part is retracted");
+  const gaps = (await api.readAll(path)).events.filter((event) => event.payload?.kind === "journal-gap");
+  assert.equal(gaps.length, 1, JSON.stringify(gaps));
+  assert.equal(gaps[0].payload.invalidatedAtOffset, invalidation.offset);
+});
+
 test("§13 gates: threshold mints one digest per count; maxOnce delivers once per window and discards quietly", async () => {
   const path = fresh("gates");
   const thresholdHook = `/hook${path}/threshold`;
