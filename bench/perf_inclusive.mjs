@@ -141,6 +141,7 @@ if (options.within !== undefined) {
     const names = new Set([...a.figures.keys(), ...b.figures.keys()]);
     const rows = [...names].map((name) => [name, a.figures.get(name) ?? 0, b.figures.get(name) ?? 0]);
     rows.sort((x, y) => Math.abs(y[1] - y[2]) - Math.abs(x[1] - x[2]));
-    for (const [name, ua, ub] of rows.slice(0, top)) console.log(`${fixed(ua)} ${fixed(ub)} ${(ua - ub >= 0 ? "+" : "") + (ua - ub).toFixed(1).padStart(7)}  ${shown(name)}`);
+    const signed = (n) => `${n >= 0 ? "+" : ""}${n.toFixed(1)}`.padStart(8);
+    for (const [name, ua, ub] of rows.slice(0, top)) console.log(`${fixed(ua)} ${fixed(ub)} ${signed(ua - ub)}  ${shown(name)}`);
   }
 }
