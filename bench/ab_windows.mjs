@@ -13,12 +13,13 @@
 //   cp -r durable-objects/build /tmp/build-a      # after `bash scripts/build` of each revision
 //   node bench/ab_windows.mjs /tmp/build-a /tmp/build-b append        # single appends, 8 in flight
 //   node bench/ab_windows.mjs /tmp/build-a /tmp/build-b webhook       # one webhook subscription, 100-event batches
+//   node bench/ab_windows.mjs /tmp/build-a /tmp/build-b batch         # 100-event batch appends, 4 in flight
 //   node bench/ab_windows.mjs /tmp/build-a /tmp/build-a append        # the same build twice: what the windows resolve
 //
-// Settings (environment): AB_PAIRS (measured pairs: 600 for appends, 400 for
-// webhooks), AB_WARMUP_PAIRS (40, unmeasured first, so both isolates have
-// tiered their code up), AB_UNITS (units a window: 150 appends, or one
-// 100-event batch's deliveries).
+// Settings (environment): AB_PAIRS (measured pairs: 600 for appends and
+// batches, 400 for webhooks), AB_WARMUP_PAIRS (40, unmeasured first, so both
+// isolates have tiered their code up), AB_UNITS (units a window: 150
+// appends, one 100-event batch's deliveries, or 10 batches of 100 events).
 //
 // Prints B ÷ A twice: the ratio of the builds' trimmed means (each one's
 // costliest tenth of windows left out) ± its standard error by resampling
@@ -37,14 +38,14 @@ import { descendantsNamed } from "./cpu.mjs";
 import { checkedFetch, envNumber, resolvedFromOne, spread } from "./lib.mjs";
 
 const [buildA, buildB, scenario = "append"] = process.argv.slice(2);
-if (!buildA || !buildB) throw new Error("usage: node bench/ab_windows.mjs BUILD_A BUILD_B [append|webhook]");
+if (!buildA || !buildB) throw new Error("usage: node bench/ab_windows.mjs BUILD_A BUILD_B [append|webhook|batch]");
 for (const build of [buildA, buildB]) {
   if (!existsSync(join(build, "index_bg.wasm"))) throw new Error(`${build} holds no build (index_bg.wasm)`);
 }
-if (!["append", "webhook"].includes(scenario)) throw new Error(`scenario must be append or webhook, got ${scenario}`);
-const pairs = envNumber("AB_PAIRS", scenario === "append" ? 600 : 400, { integer: true });
+if (!["append", "webhook", "batch"].includes(scenario)) throw new Error(`scenario must be append, webhook or batch, got ${scenario}`);
+const pairs = envNumber("AB_PAIRS", scenario === "webhook" ? 400 : 600, { integer: true });
 const warmupPairs = envNumber("AB_WARMUP_PAIRS", 40, { integer: true });
-const units = envNumber("AB_UNITS", scenario === "append" ? 150 : 100, { integer: true });
+const units = envNumber("AB_UNITS", { append: 150, webhook: 100, batch: 10 }[scenario], { integer: true });
 /** Bound on the threads one CPU reading sums (every loop bounded). */
 const MAX_THREADS = 10_000;
 const CONFIGURED = "events.iterate.com/stream/subscription-configured";
@@ -90,6 +91,16 @@ async function start(name, buildDir, receiverBase) {
     window = async () => {
       const end = sent + units;
       await Promise.all(Array.from({ length: 8 }, async () => { while (sent < end) await send(sent++); }));
+    };
+  } else if (scenario === "batch") {
+    const target = `${t.url}${streamUrl(path, "events")}`;
+    const send = (i) => {
+      const events = Array.from({ length: 100 }, (_, k) => ({ type: "t", payload: { seq: i * 100 + k, user: "user-000123", action: "page_view" } }));
+      return checkedFetch(target, { method: "POST", headers: authJson, body: JSON.stringify({ events }) }, 201);
+    };
+    window = async () => {
+      const end = sent + units;
+      await Promise.all(Array.from({ length: 4 }, async () => { while (sent < end) await send(sent++); }));
     };
   } else {
     const subscription = { subscriptionKey: "w", filter: { eventTypes: ["data"] }, receiver: { action: "webhook-post", url: `${receiverBase}/${side}/w`, delivery: { start: "now", onFailingEvent: "halt" } } };
