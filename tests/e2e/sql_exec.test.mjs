@@ -41,25 +41,31 @@ function storage(rows, rowsWritten = 0) {
   };
 }
 
-/** Bindings as the Rust side writes them: two numbers a value, strings and blobs as bytes. */
+/**
+ * Bindings as the Rust side writes them: two numbers a value (a string's
+ * length in UTF-16 units, a blob's in bytes), then the strings' length in
+ * bytes; every string's UTF-8, then every blob.
+ */
 function encode(values) {
   const numbers = [];
-  const chunks = [];
+  const strings = [];
+  const blobs = [];
   for (const value of values) {
     if (value === null) numbers.push(0, 0);
     else if (typeof value === "number") numbers.push(Number.isSafeInteger(value) ? 1 : 2, value);
     else if (typeof value === "string") {
-      const bytes = new TextEncoder().encode(value);
-      numbers.push(3, bytes.length);
-      chunks.push(bytes);
+      numbers.push(3, value.length);
+      strings.push(new TextEncoder().encode(value));
     } else {
       numbers.push(4, value.length);
-      chunks.push(value);
+      blobs.push(value);
     }
   }
-  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  const stringBytes = strings.reduce((sum, chunk) => sum + chunk.length, 0);
+  numbers.push(stringBytes);
+  const bytes = new Uint8Array(stringBytes + blobs.reduce((sum, chunk) => sum + chunk.length, 0));
   let at = 0;
-  for (const chunk of chunks) {
+  for (const chunk of [...strings, ...blobs]) {
     bytes.set(chunk, at);
     at += chunk.length;
   }
@@ -86,17 +92,24 @@ function decode(answer) {
 test("sql_exec: bindings reach sql.exec as the values they encode", () => {
   const sql = storage([], 1);
   const blob = new Uint8Array([0, 255, 7]);
-  const values = [null, 42, -(2 ** 53 - 1), 0.5, "", "plain", "é 漢字 😀", blob];
+  const values = [null, 42, "é 漢字 😀", -(2 ** 53 - 1), blob, 0.5, "", "plain", "\u{feff}leading mark", new Uint8Array([9])];
   const answer = sqlExec(sql, "INSERT ...", ...encode(values), true);
   assert.equal(answer, 1, "a statement that read no row answers its rows written");
   assert.equal(sql.bound[0].query, "INSERT ...");
-  assert.deepEqual(sql.bound[0].bindings.slice(0, 7), values.slice(0, 7));
-  assert.deepEqual([...sql.bound[0].bindings[7]], [...blob]);
+  const bound = sql.bound[0].bindings;
+  assert.deepEqual(bound.map((value) => (value instanceof Uint8Array ? [...value] : value)), values.map((value) => (value instanceof Uint8Array ? [...value] : value)));
+});
+
+test("sql_exec: strings decoded together keep their own ends, a leading byte order mark and surrogate pairs included", () => {
+  const sql = storage([]);
+  const values = ["\u{feff}first", "😀", "", "a😀b", "last"];
+  sqlExec(sql, "INSERT ...", ...encode(values), false);
+  assert.deepEqual(sql.bound[0].bindings, values);
 });
 
 test("sql_exec: no binding, no row", () => {
   const sql = storage([]);
-  assert.equal(sqlExec(sql, "SELECT 1 WHERE 0", new Float64Array(0), new Uint8Array(0), true), 0);
+  assert.equal(sqlExec(sql, "SELECT 1 WHERE 0", ...encode([]), true), 0);
   assert.deepEqual(sql.bound[0].bindings, []);
 });
 
@@ -106,7 +119,7 @@ test("sql_exec: rows come back with each value's kind, strings as UTF-8", () => 
     [2 ** 53 + 2, "é 漢字 😀", new Uint8Array([1, 2]).buffer],
     [0.25, "", true],
   ];
-  const answer = decode(sqlExec(storage(rows, 3), "SELECT ...", new Float64Array(0), new Uint8Array(0), true));
+  const answer = decode(sqlExec(storage(rows, 3), "SELECT ...", ...encode([]), true));
   assert.equal(answer.written, 3);
   assert.equal(answer.count, 3);
   assert.deepEqual(answer.rows, [
@@ -118,7 +131,7 @@ test("sql_exec: rows come back with each value's kind, strings as UTF-8", () => 
 });
 
 test("sql_exec: a value of an unknown kind throws, as sql.exec's errors do", () => {
-  assert.throws(() => sqlExec(storage([[{}]]), "SELECT ...", new Float64Array(0), new Uint8Array(0), true), /a SQL value of kind object/);
+  assert.throws(() => sqlExec(storage([[{}]]), "SELECT ...", ...encode([]), true), /a SQL value of kind object/);
 });
 
 test("sql_exec: a statement whose rows are not wanted ends in one call and answers its rows written", () => {
@@ -131,7 +144,7 @@ test("sql_exec: a statement whose rows are not wanted ends in one call and answe
 
 test("sql_exec: rows no caller wants (a RETURNING run as a write) are read past, and the cursor ends", () => {
   const sql = storage([[1], [2], [3]], 3);
-  assert.equal(sqlExec(sql, "DELETE ... RETURNING x", new Float64Array(0), new Uint8Array(0), false), 3);
+  assert.equal(sqlExec(sql, "DELETE ... RETURNING x", ...encode([]), false), 3);
   assert.deepEqual(sql.cursors[0].calls, ["next", "raw"]);
   assert.equal(sql.cursors[0].ended, true);
 });

@@ -72,9 +72,9 @@ extern "C" {
         -> Result<JsValue, JsValue>;
 }
 
-/// Values as `sql_exec.js` carries them: two numbers a value (its kind,
-/// then its number or its byte length) and the bytes of its strings and
-/// blobs, one after the other.
+/// A statement's rows as `sql_exec.js` hands them back: two numbers a value
+/// (its kind, then its number or its byte length) and the bytes of its
+/// strings and blobs, one after the other.
 struct Values {
     numbers: Vec<f64>,
     bytes: Vec<u8>,
@@ -86,12 +86,21 @@ const REAL: f64 = 2.0;
 const TEXT: f64 = 3.0;
 const BLOB: f64 = 4.0;
 
-impl Values {
-    fn of(params: &[SqlValue]) -> Values {
-        let mut values = Values {
-            numbers: Vec::new(),
-            bytes: Vec::new(),
-        };
+/// A statement's bindings as `sql_exec.js` takes them: two numbers a value
+/// (its kind, then its number, a text's length in UTF-16 units or a blob's
+/// in bytes), then the texts' length in bytes; and every text's UTF-8
+/// followed by every blob. The texts are decoded in one call and sliced
+/// (a call into the platform costs more than the bytes it decodes).
+struct Bindings {
+    numbers: Vec<f64>,
+    bytes: Vec<u8>,
+}
+
+impl Bindings {
+    fn of(params: &[SqlValue]) -> Bindings {
+        let mut numbers = Vec::new();
+        let mut bytes = Vec::new();
+        let mut blobs = Vec::new();
         for value in params {
             let (kind, number) = match value {
                 SqlValue::Null => (NULL, 0.0),
@@ -99,20 +108,33 @@ impl Values {
                 SqlValue::Integer(n) => (INTEGER, *n as f64),
                 SqlValue::Real(f) => (REAL, *f),
                 SqlValue::Text(text) => {
-                    values.bytes.extend_from_slice(text.as_bytes());
-                    (TEXT, text.len() as f64)
+                    bytes.extend_from_slice(text.as_bytes());
+                    (TEXT, utf16_length(text) as f64)
                 }
-                SqlValue::Blob(bytes) => {
-                    values.bytes.extend_from_slice(bytes);
-                    (BLOB, bytes.len() as f64)
+                SqlValue::Blob(blob) => {
+                    blobs.extend_from_slice(blob);
+                    (BLOB, blob.len() as f64)
                 }
             };
-            values.numbers.push(kind);
-            values.numbers.push(number);
+            numbers.push(kind);
+            numbers.push(number);
         }
-        values
+        numbers.push(bytes.len() as f64);
+        bytes.extend_from_slice(&blobs);
+        Bindings { numbers, bytes }
     }
+}
 
+/// How many UTF-16 units JavaScript's string of `text` holds.
+fn utf16_length(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().map(char::len_utf16).sum()
+    }
+}
+
+impl Values {
     /// The rows an answer holds (after its three leading numbers: the row
     /// width, the rows written and the rows read).
     fn rows(&self) -> Result<Vec<Row>, StorageError> {
@@ -158,7 +180,7 @@ fn js_error(error: impl std::fmt::Debug) -> StorageError {
 impl DoSql {
     /// One statement through `sql_exec.js`; its rows read only when `want_rows`.
     fn run(&self, sql: &str, params: &[SqlValue], want_rows: bool) -> Result<Vec<Row>, StorageError> {
-        let bindings = Values::of(params);
+        let bindings = Bindings::of(params);
         let answer =
             sql_exec(self.sql.as_ref(), sql, &bindings.numbers, &bindings.bytes, want_rows).map_err(js_error)?;
         let (rows, written) = match answer.as_f64() {

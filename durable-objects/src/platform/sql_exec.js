@@ -5,10 +5,17 @@
 // (docs/benchmarks.md, issue 33, seventeenth round).
 //
 // Values travel both ways as `numbers` (a Float64Array, two entries a
-// value: its kind, then its number or its byte length) and `bytes` (the
-// UTF-8 of every string and the bytes of every blob, one after the other).
+// value: its kind, then its number or its length) and `bytes`.
 // Kinds: 0 null, 1 an integer (a safe one), 2 any other number, 3 a
 // string, 4 bytes.
+// - The bindings: a string's length in UTF-16 units, a blob's in bytes,
+//   and one more number after the values, the strings' length in bytes;
+//   `bytes` holds every string's UTF-8, then every blob. The strings are
+//   decoded in one call and sliced: each call into the platform's
+//   decoder costs more than the few bytes of a key or a date
+//   (docs/benchmarks.md, issue 33, twenty-eighth round).
+// - The rows: a string's or a blob's length in bytes, and their bytes one
+//   after the other, in order.
 //
 // The answer: the rows written (a number) when no row was read, else
 // `[numbers, bytes]`, `numbers` starting with the row width, the rows
@@ -100,18 +107,21 @@ export function sqlExec(sql, query, numbers, bytes, wantRows) {
 
 /** The bindings `numbers` and `bytes` carry, as `sql.exec` takes them. */
 function bindingsOf(numbers, bytes) {
-  const values = new Array(numbers.length / 2);
+  const values = new Array((numbers.length - 1) / 2);
+  const stringBytes = numbers[numbers.length - 1];
+  const strings = stringBytes > 0 ? decoder.decode(bytes.subarray(0, stringBytes)) : "";
   let at = 0;
+  let blobAt = stringBytes;
   for (let i = 0; i < values.length; i++) {
     const kind = numbers[2 * i];
     const number = numbers[2 * i + 1];
     if (kind === TEXT) {
-      values[i] = decoder.decode(bytes.subarray(at, at + number));
+      values[i] = strings.slice(at, at + number);
       at += number;
     } else if (kind === BLOB) {
       // A copy: the view is the instance's memory, which `exec` may outlive.
-      values[i] = bytes.slice(at, at + number);
-      at += number;
+      values[i] = bytes.slice(blobAt, blobAt + number);
+      blobAt += number;
     } else {
       values[i] = kind === NULL ? null : number;
     }
