@@ -85,22 +85,16 @@ async function start(name, buildDir, receiverBase) {
   const path = `/ab/${side}`;
   let sent = 0;
   let window;
-  if (scenario === "append") {
+  if (scenario === "append" || scenario === "batch") {
+    // Single appends 8 in flight, or batches of 100 events 4 in flight.
     const target = `${t.url}${streamUrl(path, "events")}`;
-    const send = (i) => checkedFetch(target, { method: "POST", headers: authJson, body: JSON.stringify({ type: "t", payload: { seq: i, user: "user-000123", action: "page_view" } }) }, 201);
+    const event = (seq) => ({ type: "t", payload: { seq, user: "user-000123", action: "page_view" } });
+    const body = scenario === "append" ? (i) => event(i) : (i) => ({ events: Array.from({ length: 100 }, (_, k) => event(i * 100 + k)) });
+    const inFlight = scenario === "append" ? 8 : 4;
+    const send = (i) => checkedFetch(target, { method: "POST", headers: authJson, body: JSON.stringify(body(i)) }, 201);
     window = async () => {
       const end = sent + units;
-      await Promise.all(Array.from({ length: 8 }, async () => { while (sent < end) await send(sent++); }));
-    };
-  } else if (scenario === "batch") {
-    const target = `${t.url}${streamUrl(path, "events")}`;
-    const send = (i) => {
-      const events = Array.from({ length: 100 }, (_, k) => ({ type: "t", payload: { seq: i * 100 + k, user: "user-000123", action: "page_view" } }));
-      return checkedFetch(target, { method: "POST", headers: authJson, body: JSON.stringify({ events }) }, 201);
-    };
-    window = async () => {
-      const end = sent + units;
-      await Promise.all(Array.from({ length: 4 }, async () => { while (sent < end) await send(sent++); }));
+      await Promise.all(Array.from({ length: inFlight }, async () => { while (sent < end) await send(sent++); }));
     };
   } else {
     const subscription = { subscriptionKey: "w", filter: { eventTypes: ["data"] }, receiver: { action: "webhook-post", url: `${receiverBase}/${side}/w`, delivery: { start: "now", onFailingEvent: "halt" } } };
