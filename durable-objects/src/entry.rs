@@ -4,6 +4,7 @@
 //! parsed once by the engine's route table (`tributary::route::public`);
 //! this matches on the typed route.
 
+use crate::internal::answers::Answer;
 use crate::internal::incoming::Incoming;
 use crate::internal::object_call::{self, CallBody, ObjectCall};
 use crate::internal::{auth, browsers, request_body, responses};
@@ -30,7 +31,7 @@ fn start() {
 }
 
 #[event(fetch)]
-async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Response> {
+async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
     let mut request = Incoming::new(request);
     let origin = request.headers().get("origin").ok().flatten();
     // Parsed once for the whole request (a URL parse is a visible share of a
@@ -38,7 +39,7 @@ async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Res
     let url = request.target();
     let api = url.as_ref().is_ok_and(|url| url.path().starts_with("/v1/"));
     if !api {
-        return answer(request, &env, url).await;
+        return answer(request, &env, url).await.map(Answer::into_raw);
     }
     // §17 Browsers: every API answer carries the deployment's CORS headers,
     // so a malformed setting refuses the request before it runs.
@@ -47,7 +48,7 @@ async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Res
         Ok(allowed) => allowed,
         Err(malformed) => {
             request_body::drain(&mut request, BodyLimit::UNUSED).await;
-            return browsers::misconfigured(malformed);
+            return browsers::misconfigured(malformed).map(web_sys::Response::from);
         }
     };
     let response = answer(request, &env, url).await?;
@@ -55,65 +56,74 @@ async fn fetch(request: web_sys::Request, env: Env, _ctx: Context) -> Result<Res
 }
 
 /// [`serve`], an error answered as §2's 500 `internal`.
-async fn answer(request: Incoming, env: &Env, url: Result<Target>) -> Result<Response> {
+async fn answer(request: Incoming, env: &Env, url: Result<Target>) -> Result<Answer> {
     match serve(request, env, url).await {
         Ok(response) => Ok(response),
-        Err(error) => responses::error(ErrorCode::Internal, &error.to_string()),
+        Err(error) => responses::error(ErrorCode::Internal, &error.to_string()).map(Answer::from),
     }
 }
 
 /// Routes, then authenticates all but the bench baseline (§2; the console
 /// page needs no token, but a misconfigured deployment refuses it too).
-async fn serve(mut request: Incoming, env: &Env, url: Result<Target>) -> Result<Response> {
+async fn serve(mut request: Incoming, env: &Env, url: Result<Target>) -> Result<Answer> {
     let env = env.clone();
     let url = url?;
     match public::parse(request.method().as_ref(), url.path()) {
         PublicRoute::Preflight => match &crate::internal::settings::of(&env).cors {
-            Ok(allowed) => browsers::preflight(&request.headers(), allowed),
-            Err(malformed) => browsers::misconfigured(malformed),
+            Ok(allowed) => browsers::preflight(&request.headers(), allowed).map(Answer::from),
+            Err(malformed) => browsers::misconfigured(malformed).map(Answer::from),
         },
-        PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name).await,
-        PublicRoute::OpenApi => crate::openapi::serve(),
+        PublicRoute::Bench { name } => crate::bench_baseline::route(request, &env, &name)
+            .await
+            .map(Answer::from),
+        PublicRoute::OpenApi => crate::openapi::serve().map(Answer::from),
         PublicRoute::Console => match authenticate(&mut request, &env).await? {
-            Ok(_) => crate::console::serve(&request.into_request(), &env).await,
-            Err(refused) => Ok(refused),
+            Ok(_) => crate::console::serve(&request.into_request(), &env)
+                .await
+                .map(Answer::from),
+            Err(refused) => Ok(refused.into()),
         },
         PublicRoute::Api(route) => {
             let grant = match authenticate(&mut request, &env).await? {
                 Ok(Some(grant)) => grant,
                 Ok(None) => match anonymous(&request, &env, &route)? {
                     Ok(Some(grant)) => grant,
-                    Ok(None) => return unauthorized(&mut request).await,
-                    Err(refused) => return Ok(refused),
+                    Ok(None) => return unauthorized(&mut request).await.map(Answer::from),
+                    Err(refused) => return Ok(refused.into()),
                 },
-                Err(refused) => return Ok(refused),
+                Err(refused) => return Ok(refused.into()),
             };
             match route {
                 Ok(route) => match scope::authorize(&grant, &scope::need(request.method().as_ref(), &route)) {
                     Ok(()) => api(request, &env, &grant, &url, route).await,
-                    Err(forbidden) => refuse(&mut request, forbidden).await,
+                    Err(forbidden) => refuse(&mut request, forbidden).await.map(Answer::from),
                 },
-                Err(error) => refuse_route(&mut request, error).await,
+                Err(error) => refuse_route(&mut request, error).await.map(Answer::from),
             }
         }
     }
 }
 
 /// An authenticated API route the token's scopes allow (§2 Scopes).
-async fn api(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, route: ApiRoute) -> Result<Response> {
+async fn api(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, route: ApiRoute) -> Result<Answer> {
     let project = grant.project();
-    match route {
-        ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
-        ApiRoute::Token => responses::from_api(tributary::api::ApiResponse::json(200, &grant.to_json())),
+    let built = match route {
+        ApiRoute::Stream(route) => return stream(request, env, grant, url, route).await,
+        ApiRoute::Protocol { path, method } => return protocol(request, env, grant, url, &path, method).await,
+        ApiRoute::Processors { .. } => return to_project(request, env, project, url.path(), url.query()).await,
+        ApiRoute::SecretList => return to_project(request, env, project, SECRETS_PREFIX, None).await,
+        ApiRoute::Secret { name, .. } => {
+            return to_project(request, env, project, &format!("{SECRETS_PREFIX}/{name}"), None).await
+        }
         ApiRoute::Catalog => match scope::catalog_view(grant, url.query().unwrap_or_default()) {
-            CatalogView::Query(query) => to_project(request, env, project, CATALOG_ROUTE, Some(&query)).await,
+            CatalogView::Query(query) => return to_project(request, env, project, CATALOG_ROUTE, Some(&query)).await,
             CatalogView::Empty => {
                 responses::from_api(tributary::api::ApiResponse::json(200, &scope::empty_catalog_page()))
             }
         },
         ApiRoute::Metrics => match scope::metrics_view(grant, url.query().unwrap_or_default()) {
             CatalogView::Query(query) => {
-                to_project(request, env, project, tributary::route::METRICS_ROUTE, Some(&query)).await
+                return to_project(request, env, project, tributary::route::METRICS_ROUTE, Some(&query)).await
             }
             CatalogView::Empty => responses::from_api(tributary::api::ApiResponse {
                 status: 200,
@@ -121,18 +131,15 @@ async fn api(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, rout
                 body: String::new(),
             }),
         },
-        ApiRoute::Processors { .. } => to_project(request, env, project, url.path(), url.query()).await,
-        ApiRoute::SecretList => to_project(request, env, project, SECRETS_PREFIX, None).await,
-        ApiRoute::Secret { name, .. } => {
-            to_project(request, env, project, &format!("{SECRETS_PREFIX}/{name}"), None).await
-        }
+        ApiRoute::JsonataEvaluate => jsonata_evaluate(&mut request).await,
+        ApiRoute::Token => responses::from_api(tributary::api::ApiResponse::json(200, &grant.to_json())),
         ApiRoute::SourceDirectory => crate::source_object::route_directory(env, project, url.query()).await,
         ApiRoute::Source { name, method } => {
             crate::source_object::route_source(request.into_request(), env, project, &name, method).await
         }
-        ApiRoute::Stream(route) => stream(request, env, grant, url, route).await,
-        ApiRoute::Protocol { path, method } => protocol(request, env, grant, url, &path, method).await,
-    }
+    };
+    // The routes the entry answers itself (or a source object's, read back).
+    built.map(Answer::from)
 }
 
 /// `DS_ANONYMOUS_GRANT` (§17 "Auth"): what a protocol request without
@@ -184,7 +191,7 @@ async fn protocol(
     url: &Target,
     path: &StreamPath,
     method: tributary::durable_streams::face::Method,
-) -> Result<Response> {
+) -> Result<Answer> {
     use tributary::durable_streams::face::Method as ProtocolMethod;
     let limit = match method {
         ProtocolMethod::Put | ProtocolMethod::Post => BodyLimit::PROTOCOL,
@@ -192,7 +199,7 @@ async fn protocol(
     };
     let mut body = match request_body::read_or_refuse(&mut request, limit).await? {
         Ok(body) => body,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into()),
     };
     if limit.bytes == BodyLimit::UNUSED.bytes {
         body.clear();
@@ -200,7 +207,7 @@ async fn protocol(
     if method == ProtocolMethod::Put {
         if let Some(forked_from) = request.headers().get("stream-forked-from")? {
             if let Err(forbidden) = scope::authorize_fork(grant, path, &forked_from) {
-                return refuse(&mut request, forbidden).await;
+                return refuse(&mut request, forbidden).await.map(Answer::from);
             }
         }
     }
@@ -284,26 +291,26 @@ async fn jsonata_evaluate(request: &mut Incoming) -> Result<Response> {
 
 /// A stream route (§3): read its body under its cap (§12), then serve
 /// subscribe-from here or forward to the stream object.
-async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, route: Route) -> Result<Response> {
+async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, route: Route) -> Result<Answer> {
     let project = grant.project();
     // §12: the route's cap, Content-Length first, chunked bodies counted.
     let mut body = match request_body::read_or_refuse(&mut request, BodyLimit::of(&route.action)).await? {
         Ok(body) => body,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into()),
     };
     let mut passed = match route.action {
-        Action::SubscribeFrom => return subscribe_from(env, grant, &route.path, &body).await,
+        Action::SubscribeFrom => return subscribe_from(env, grant, &route.path, &body).await.map(Answer::from),
         Action::Append => {
             // Read once for the scopes and the key namespace (§2, §3 rule 4).
             let reading = AppendReading::read(&body);
             if let Err(forbidden) = scope::authorize_reading(grant, reading.as_ref()) {
-                return responses::api_error(forbidden);
+                return responses::api_error(forbidden).map(Answer::from);
             }
             if let Err(reserved) = tributary::reserved_keys::check_reading(reading.as_ref()) {
-                return responses::api_error(reserved);
+                return responses::api_error(reserved).map(Answer::from);
             }
             if let Some(refused) = check_append(env, project, &body).await? {
-                return Ok(refused);
+                return Ok(refused.into());
             }
             Vec::new()
         }
@@ -315,7 +322,7 @@ async fn stream(mut request: Incoming, env: &Env, grant: &Grant, url: &Target, r
                 .and_then(|value| value.get("from").and_then(serde_json::Value::as_str).map(str::to_owned));
             if let Some(from) = from {
                 if let Err(forbidden) = scope::authorize_fork(grant, &route.path, &from) {
-                    return responses::api_error(forbidden);
+                    return responses::api_error(forbidden).map(Answer::from);
                 }
             }
             Vec::new()
@@ -395,7 +402,8 @@ fn live_headers(request: &Incoming) -> Result<Vec<(&'static str, String)>> {
     Ok(passed)
 }
 
-/// Sends a request to the stream object of `(project, path)`.
+/// Sends a request to the stream object of `(project, path)`; its answer
+/// is handed on as the platform's own.
 async fn forward(
     env: &Env,
     project: &str,
@@ -404,7 +412,7 @@ async fn forward(
     path_and_query: &str,
     body: Vec<u8>,
     passed: &[(&str, String)],
-) -> Result<Response> {
+) -> Result<Answer> {
     let mut headers: Vec<(&str, &str)> = Vec::with_capacity(passed.len() + 1);
     headers.push((PROJECT_HEADER, project));
     headers.extend(passed.iter().map(|(name, value)| (*name, value.as_str())));
@@ -414,7 +422,9 @@ async fn forward(
         headers: &headers,
         body: Some(CallBody::Bytes(&body)),
     };
-    object_call::fetch(stub, &Host::Stream.url(path_and_query), call).await
+    object_call::send(stub.into(), &Host::Stream.url(path_and_query), call)
+        .await
+        .map(Answer::Object)
 }
 
 /// `/v1/processors[/{name}]`, `/v1/secrets[/{name}]` (§9), `GET
@@ -426,7 +436,7 @@ async fn to_project(
     project: &str,
     path: &str,
     query: Option<&str>,
-) -> Result<Response> {
+) -> Result<Answer> {
     let method = request.method();
     // §12: a definition's or a secret's cap on PUT; every other method takes no body.
     let limit = match method {
@@ -436,7 +446,7 @@ async fn to_project(
     };
     let mut body = match request_body::read_or_refuse(&mut request, limit).await? {
         Ok(body) => body,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into()),
     };
     if method != Method::Put {
         body.clear();
@@ -448,7 +458,9 @@ async fn to_project(
         body: Some(CallBody::Bytes(&body)),
     };
     let stub = crate::internal::bindings::project_stub(env, project)?;
-    object_call::fetch(stub, &Host::Project.url(&format!("{path}{query}")), call).await
+    object_call::send(stub.into(), &Host::Project.url(&format!("{path}{query}")), call)
+        .await
+        .map(Answer::Object)
 }
 
 /// A `subscription-configured` naming a processor the project does not
@@ -494,7 +506,8 @@ async fn subscribe_from(env: &Env, grant: &Grant, receiving: &StreamPath, body: 
         event_body,
         &[],
     )
-    .await?;
+    .await?
+    .into_response();
     let status = appended.status_code();
     let answer: serde_json::Value = appended.json().await?;
     let offset = answer.pointer("/event/offset").and_then(serde_json::Value::as_u64);

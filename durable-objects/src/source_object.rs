@@ -385,11 +385,14 @@ impl SourceObject {
 
     async fn perform_append(&self, project: &str, append: &AppendCall) -> AppendAnswer {
         let exchange = async {
-            let mut headers = vec![(PROJECT_HEADER, project), ("content-type", "application/json")];
-            // Append only into the lifetime the window's offsets belong to (§15).
-            if let Some(expected) = &append.expect_stream_id {
-                headers.push((source::lifetime::IF_STREAM_ID_HEADER, expected));
-            }
+            // Append only into the lifetime the window's offsets belong to,
+            // and hear which one the append committed to (§15).
+            let expected = source::lifetime::if_stream_id(append.expect_stream_id.as_deref());
+            let headers = [
+                (PROJECT_HEADER, project),
+                ("content-type", "application/json"),
+                (source::lifetime::IF_STREAM_ID_HEADER, expected),
+            ];
             let call = ObjectCall {
                 method: Method::Post,
                 headers: &headers,

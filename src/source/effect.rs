@@ -29,7 +29,8 @@ pub struct AppendCall {
     pub events: usize,
     /// Append only into this lifetime of the target (sent as
     /// [`super::lifetime::IF_STREAM_ID_HEADER`]); `None` before the first
-    /// append and after a new lifetime was found (§15).
+    /// append and after a new lifetime was found (§15), sent as
+    /// [`super::lifetime::ANY_LIFETIME`].
     pub expect_stream_id: Option<String>,
 }
 

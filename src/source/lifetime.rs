@@ -4,10 +4,12 @@
 //! created by anyone) the same offsets name unrelated events, which a reorg
 //! must never invalidate.
 //!
-//! So each append answer carries the lifetime it committed to (the
-//! [`STREAM_ID_HEADER`] response header), the source records it with the
-//! offsets, and every later append names the lifetime it expects
-//! ([`IF_STREAM_ID_HEADER`]): the stream refuses it (412
+//! So every append a source makes names the lifetime it expects
+//! ([`IF_STREAM_ID_HEADER`]; [`ANY_LIFETIME`] before it knows one), and
+//! its answer carries the lifetime it committed to (the
+//! [`STREAM_ID_HEADER`] response header, on appends that name one only,
+//! so a public caller never sees it); the source records it with the
+//! offsets. The stream refuses an append naming a lifetime (412
 //! [`LIFETIME_CHANGED`]) before appending anything when another lifetime —
 //! or none — is current. The source then resets: the window's offsets are
 //! forgotten, a pending invalidation (old offsets) is dropped, pending logs
@@ -19,6 +21,17 @@ use serde_json::{json, Value};
 
 /// The append's lifetime headers, kept with the other internal headers.
 pub use crate::route::internal::{IF_STREAM_ID_HEADER, STREAM_ID_HEADER};
+/// The [`IF_STREAM_ID_HEADER`] of an append that expects no lifetime in
+/// particular (a source's first, or its first after a reset): never
+/// refused, and answered with the lifetime it committed to.
+pub const ANY_LIFETIME: &str = "*";
+
+/// The [`IF_STREAM_ID_HEADER`] a source sends: the lifetime it expects,
+/// else [`ANY_LIFETIME`].
+pub fn if_stream_id(expected: Option<&str>) -> &str {
+    expected.unwrap_or(ANY_LIFETIME)
+}
+
 /// The code of an append refused because its expected lifetime is not current.
 pub const LIFETIME_CHANGED: &str = "stream_lifetime_changed";
 
@@ -26,7 +39,7 @@ pub const LIFETIME_CHANGED: &str = "stream_lifetime_changed";
 /// (`expected`) is refused unless that lifetime is `current`; the refusal.
 pub fn refusal(expected: Option<&str>, current: Option<&str>) -> Option<ApiError> {
     match expected {
-        Some(expected) if current != Some(expected) => {
+        Some(expected) if expected != ANY_LIFETIME && current != Some(expected) => {
             let mut error = ApiError::new(
                 ErrorCode::StreamLifetimeChanged,
                 format!(
@@ -66,6 +79,9 @@ mod tests {
     fn s15_an_append_expecting_another_lifetime_is_refused_with_the_current_one() {
         assert!(refusal(None, None).is_none());
         assert!(refusal(None, Some("a")).is_none());
+        assert!(refusal(Some(ANY_LIFETIME), None).is_none());
+        assert!(refusal(Some(if_stream_id(None)), Some("a")).is_none());
+        assert_eq!(if_stream_id(Some("a")), "a");
         assert!(refusal(Some("a"), Some("a")).is_none());
         let error = refusal(Some("a"), Some("b"));
         assert_eq!(

@@ -2,10 +2,9 @@
 //! `CORS_ALLOWED_ORIGINS` and the protocol's security headers on every API
 //! response, errors included; `OPTIONS` preflights answered without a token.
 
+use crate::internal::answers::{self, Answer};
 use tributary::durable_streams::cors::{AllowedOrigins, CorsError};
-use tributary::durable_streams::response::SECURITY_HEADERS;
 use tributary::error::{ApiError, ErrorCode};
-use tributary::route::internal::STREAM_ID_HEADER;
 use worker::{Response, Result};
 
 /// The 500 every request that needs the setting gets while
@@ -21,21 +20,12 @@ pub fn misconfigured(error: &CorsError) -> Result<Response> {
     ))
 }
 
-/// Adds CORS and the security headers to an API response, and takes off
+/// Adds CORS and the security headers to an API answer, and takes off
 /// the one answer header only Tributary's own callers read (a stream's
-/// lifetime, which its append answers a source with, §15).
-pub fn decorate(response: Response, allowed: &AllowedOrigins, origin: Option<&str>) -> Result<Response> {
-    let headers = response.headers().clone();
-    headers.delete(STREAM_ID_HEADER)?;
-    for (name, value) in allowed.response_headers(origin) {
-        headers.set(name, &value)?;
-    }
-    for (name, value) in SECURITY_HEADERS {
-        if !headers.has(name)? {
-            headers.set(name, value)?;
-        }
-    }
-    Ok(response.with_headers(headers))
+/// lifetime, which its append answers a source with, §15): in one call,
+/// the answer itself when it needs none of that (`answers.js`).
+pub fn decorate(answer: Answer, allowed: &AllowedOrigins, origin: Option<&str>) -> Result<web_sys::Response> {
+    answers::decorate(answer, &allowed.response_headers(origin))
 }
 
 /// `OPTIONS` (a CORS preflight): 204 with the permissions when the origin

@@ -2,6 +2,7 @@
 //! objects): object bindings and names, JSON responses, request bodies
 //! under their caps, token checks and the deployment's settings.
 
+pub mod answers;
 pub mod auth;
 pub mod bindings;
 pub mod browsers;

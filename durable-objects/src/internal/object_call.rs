@@ -122,7 +122,7 @@ const BYTES: u8 = 1;
 const TEXT: u8 = 2;
 
 /// Sends `call` to `url` on `object`: the platform's own answer.
-async fn send(object: Object, url: &str, call: ObjectCall<'_>) -> Result<web_sys::Response> {
+pub async fn send(object: Object, url: &str, call: ObjectCall<'_>) -> Result<web_sys::Response> {
     let headers_json = serde_json::to_string(call.headers)?;
     let (kind, bytes, text) = match call.body {
         // A GET forwarded with a body would be a TypeError.

@@ -4,12 +4,13 @@ use tributary::api::ApiResponse;
 use tributary::error::{ApiError, ErrorCode};
 use worker::{Response, ResponseBuilder};
 
-/// The answer with its status and `Content-Type` alone, built on the one
-/// `Headers` object the builder makes.
+/// The answer with its status, its `Content-Type` and §17's security
+/// headers (made in one call, `answers.js`), so the entry hands it on as
+/// it is.
 pub fn from_api(api: ApiResponse) -> worker::Result<Response> {
     let builder = ResponseBuilder::new()
         .with_status(api.status)
-        .with_header("content-type", api.content_type)?;
+        .with_headers(crate::internal::answers::headers(api.content_type)?);
     Ok(if api.status == 204 {
         builder.empty()
     } else {

@@ -468,7 +468,8 @@ impl StreamObject {
                 token_prefix: token_prefix.as_deref(),
             };
             let response = stream.handle(&request, &inputs);
-            let appended_to = (route.action == Action::Append && response.status < 300)
+            // Only a caller that named a lifetime hears it (a source, §15).
+            let appended_to = (expected.is_some() && response.status < 300)
                 .then(|| stream.lifetime().map(|meta| meta.stream_id.clone()))
                 .flatten();
             (response, appended_to)
