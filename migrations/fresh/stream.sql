@@ -60,13 +60,6 @@ CREATE TABLE IF NOT EXISTS catalog_registration (
   path TEXT NOT NULL,
   stream_id TEXT
 );
-CREATE TABLE IF NOT EXISTS delivery_journal (
-  subscription_key TEXT NOT NULL,
-  event_offset INTEGER NOT NULL,
-  delivery_id TEXT NOT NULL,
-  retraction_dead_lettered INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (subscription_key, event_offset)
-);
 CREATE TABLE IF NOT EXISTS gate_hits (
   subscription_key TEXT NOT NULL,
   event_offset INTEGER NOT NULL,
@@ -179,4 +172,11 @@ CREATE TABLE IF NOT EXISTS copy_key_first_form_runs (
   subscription_key TEXT NOT NULL,
   run_offset INTEGER NOT NULL,
   PRIMARY KEY (subscription_key, run_offset)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS "delivery_journal" (
+  subscription_key TEXT NOT NULL,
+  event_offset INTEGER NOT NULL,
+  delivery_id TEXT NOT NULL,
+  retraction_dead_lettered INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (subscription_key, event_offset)
 ) WITHOUT ROWID;

@@ -4,7 +4,8 @@
 //!
 //! Columns (migration 0006; persisted, so must be kept stable):
 //! `subscription_key`, `event_offset`, `delivery_id`,
-//! `retraction_dead_lettered`. The record is what a retraction needs:
+//! `retraction_dead_lettered`. Stored `WITHOUT ROWID` since migration 0017:
+//! one b-tree, keyed by `(subscription_key, event_offset)`. The record is what a retraction needs:
 //! `(event_offset, delivery_id)`.
 
 use super::columns::Named;

@@ -45,6 +45,7 @@ pub const MIGRATIONS: &Migrations = &Migrations {
         (14, include_str!("../../migrations/0014_journal_rows.sql")),
         (15, include_str!("../../migrations/0015_window_lease.sql")),
         (16, include_str!("../../migrations/0016_copy_key_first_form.sql")),
+        (17, include_str!("../../migrations/0017_journal_without_rowid.sql")),
     ],
     fresh: include_str!("../../migrations/fresh/stream.sql"),
 };
@@ -130,20 +131,24 @@ fn applied_versions<S: Storage + ?Sized>(storage: &S) -> Result<std::collections
 
 /// Every file whose version is not applied yet, not only those above the
 /// highest: a migration numbered below one already applied (merged later)
-/// still runs.
+/// still runs. Each file runs as one transaction.
 fn apply_files<S: Storage + ?Sized>(
     storage: &S,
     files: &[(i64, &str)],
     applied: &std::collections::BTreeSet<i64>,
 ) -> Result<(), StorageError> {
     for (version, file) in files.iter().filter(|(version, _)| !applied.contains(version)) {
-        for statement in statements(file) {
-            storage.execute(&statement, &[])?;
-        }
-        storage.execute(
-            "INSERT INTO schema_migrations (version) VALUES (?)",
-            &[SqlValue::Integer(*version)],
-        )?;
+        // One file, and its version, all or nothing: a failure between two
+        // of its statements (a table dropped, not yet renamed) leaves none.
+        storage.atomically(&mut || {
+            for statement in statements(file) {
+                storage.execute(&statement, &[])?;
+            }
+            storage.execute(
+                "INSERT INTO schema_migrations (version) VALUES (?)",
+                &[SqlValue::Integer(*version)],
+            )
+        })?;
     }
     Ok(())
 }

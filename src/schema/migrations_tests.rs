@@ -141,6 +141,73 @@ mod native {
         assert_eq!(versions.len(), 3);
         assert_eq!(storage.query("SELECT x FROM b", &[]).unwrap().len(), 0);
     }
+
+    #[test]
+    fn a_migration_that_fails_between_two_statements_leaves_nothing_and_runs_again() {
+        let failing = &Migrations {
+            files: &[(
+                1,
+                "CREATE TABLE a (x INTEGER);\nINSERT INTO a (x) VALUES (1);\nINSERT INTO missing (x) VALUES (1);\n",
+            )],
+            fresh: "",
+        };
+        let storage = RusqliteStorage::in_memory().unwrap();
+        // Applied once (a version recorded) so the file runs on its own, not as the fresh script.
+        storage
+            .execute_script("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY); INSERT INTO schema_migrations VALUES (0);")
+            .unwrap();
+        assert!(migrate_with(&storage, failing).is_err());
+        let tables = storage
+            .query("SELECT name FROM sqlite_master WHERE name = 'a'", &[])
+            .unwrap();
+        assert!(tables.is_empty(), "the file's first statement was rolled back");
+        let versions = storage.query("SELECT version FROM schema_migrations", &[]).unwrap();
+        assert_eq!(versions.len(), 1, "its version is not recorded");
+        let fixed = &Migrations {
+            files: &[(1, "CREATE TABLE a (x INTEGER);\nINSERT INTO a (x) VALUES (1);\n")],
+            fresh: "",
+        };
+        migrate_with(&storage, fixed).unwrap();
+        assert_eq!(storage.query("SELECT x FROM a", &[]).unwrap().len(), 1);
+    }
+
+    /// Migration 17: the journal as one b-tree keyed by its primary key,
+    /// every row kept.
+    #[test]
+    fn the_journal_becomes_one_b_tree_and_keeps_its_rows() {
+        let storage = RusqliteStorage::in_memory().unwrap();
+        let before = &MIGRATIONS.files[..16];
+        apply_files(&storage, before, &applied_versions(&storage).unwrap()).unwrap();
+        storage
+            .execute_script(
+                "INSERT INTO delivery_journal (subscription_key, event_offset, delivery_id, retraction_dead_lettered) VALUES \
+                 ('a', 1, 'dlv_1', 0), ('a', 2, 'dlv_2', 1), ('b', 1, 'dlv_3', 0);",
+            )
+            .unwrap();
+        let sql = "SELECT subscription_key, event_offset, delivery_id, retraction_dead_lettered FROM delivery_journal \
+                   ORDER BY subscription_key, event_offset";
+        let rows = storage.query(sql, &[]).unwrap();
+        migrate_with(&storage, MIGRATIONS).unwrap();
+        assert_eq!(storage.query(sql, &[]).unwrap(), rows);
+        assert_eq!(schema_of(&storage), schema_of(&migrated_file_by_file(MIGRATIONS)));
+        let created = storage
+            .query("SELECT sql FROM sqlite_master WHERE name = 'delivery_journal'", &[])
+            .unwrap();
+        let created = crate::storage::Columns {
+            query: "",
+            row: &created[0],
+        }
+        .text(0)
+        .unwrap();
+        assert!(created.ends_with("WITHOUT ROWID"), "{created}");
+        let indexes = storage
+            .query(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'delivery_journal'",
+                &[],
+            )
+            .unwrap();
+        assert!(indexes.is_empty(), "no second b-tree beside the rows");
+    }
 }
 
 /// A table that outlives a stream's deletion keeps the shape it was created

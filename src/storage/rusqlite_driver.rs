@@ -151,15 +151,22 @@ impl Storage for RusqliteStorage {
     }
 
     fn atomically<T, E: From<StorageError>>(&self, body: &mut dyn FnMut() -> Result<T, E>) -> Result<T, E> {
-        self.connection.execute_batch("BEGIN").map_err(sql_error)?;
+        // A savepoint, as workerd's `transactionSync` takes one: a body may
+        // run inside another's (a migration inside an append's), and a
+        // savepoint outside any transaction begins and commits one.
+        self.connection
+            .execute_batch("SAVEPOINT atomically")
+            .map_err(sql_error)?;
         match body() {
             Ok(value) => {
-                self.connection.execute_batch("COMMIT").map_err(sql_error)?;
+                self.connection.execute_batch("RELEASE atomically").map_err(sql_error)?;
                 Ok(value)
             }
             Err(error) => {
                 self.generation.set(self.generation.get() + 1);
-                self.connection.execute_batch("ROLLBACK").map_err(sql_error)?;
+                self.connection
+                    .execute_batch("ROLLBACK TO atomically; RELEASE atomically")
+                    .map_err(sql_error)?;
                 Err(error)
             }
         }
