@@ -31,17 +31,8 @@ command -v perf >/dev/null || { echo "perf is not installed" >&2; exit 2; }
 RATE=1999
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null" PROFILE_NONE=1 setsid node bench/profile.mjs "$@" >"$out/run.txt" 2>"$out/err.txt" &
-node_pid=$!
-# bench/profile.mjs prints `started` to stderr when the measured work begins.
-for _ in $(seq 1 1200); do
-  grep -q '^started' "$out/err.txt" 2>/dev/null && break
-  kill -0 "$node_pid" 2>/dev/null || break
-  sleep 0.05
-done
-grep -q '^started' "$out/err.txt" || { cat "$out/err.txt" >&2; echo "the scenario did not start" >&2; exit 1; }
-# The scenario's own workerd (Miniflare's child), not another one on the machine.
-workerd=$(pgrep -n -P "$node_pid" -f "workerd serve")
+source bench/scenario.sh
+SCENARIO_V8_FLAGS="--perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null" start_scenario "$out" "$@"
 # Sampled until the scenario prints its figure (the end of the measured work).
 # PERF_STACKS: with call stacks, unwound by frame pointer (workerd, V8's
 # compiled code and the wasm keep them), for bench/perf_inclusive.mjs.
@@ -49,13 +40,11 @@ stacks=()
 [ -z "${PERF_STACKS:-}" ] || stacks=(--call-graph=fp)
 perf record -q "${stacks[@]}" -F "$RATE" -p "$workerd" -o "$out/perf.data" 2>/dev/null &
 perf_pid=$!
-while kill -0 "$node_pid" 2>/dev/null && ! grep -q ' units in ' "$out/run.txt"; do sleep 0.02; done
+wait_scenario "$out"
 kill -INT "$perf_pid" 2>/dev/null || true
 wait "$perf_pid" || true
-wait "$node_pid" || { cat "$out/err.txt" >&2; exit 1; }
+finish_scenario "$out"
 [ -z "${PERF_DATA:-}" ] || cp "$out/perf.data" "$PERF_DATA"
-grep ' units in ' "$out/run.txt"
-units=$(sed -n 's/^[a-z-]*: \([0-9]*\) units in.*/\1/p' "$out/run.txt" | head -1)
 perf report -i "$out/perf.data" --no-children --sort sym --stdio -g none -n 2>/dev/null |
   awk -v units="$units" -v rate="$RATE" -v top="${PERF_TOP:-25}" '
   /^#/ || NF < 4 { next }

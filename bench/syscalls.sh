@@ -15,25 +15,15 @@ cd "$(dirname "$0")/.."
 command -v perf >/dev/null || { echo "perf is not installed" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-PROFILE_NONE=1 setsid node bench/profile.mjs "$@" >"$out/run.txt" 2>"$out/err.txt" &
-node_pid=$!
-# bench/profile.mjs prints `started` to stderr when the measured work begins.
-for _ in $(seq 1 1200); do
-  grep -q '^started' "$out/err.txt" 2>/dev/null && break
-  kill -0 "$node_pid" 2>/dev/null || break
-  sleep 0.05
-done
-grep -q '^started' "$out/err.txt" || { cat "$out/err.txt" >&2; echo "the scenario did not start" >&2; exit 1; }
-workerd=$(pgrep -n -P "$node_pid" -f "workerd serve")
+source bench/scenario.sh
+start_scenario "$out" "$@"
 calls=(fsync fdatasync pwrite64 pread64 write writev read fcntl epoll_pwait)
 events=$(printf 'syscalls:sys_enter_%s,' "${calls[@]}")
 perf stat -e "${events%,}" -p "$workerd" -o "$out/stat.txt" 2>/dev/null &
 perf_pid=$!
-while kill -0 "$node_pid" 2>/dev/null && ! grep -q ' units in ' "$out/run.txt"; do sleep 0.02; done
+wait_scenario "$out"
 kill -INT "$perf_pid" 2>/dev/null || true
 wait "$perf_pid" || true
-wait "$node_pid" || { cat "$out/err.txt" >&2; exit 1; }
-grep ' units in ' "$out/run.txt"
-units=$(sed -n 's/^[a-z-]*: \([0-9]*\) units in.*/\1/p' "$out/run.txt" | head -1)
+finish_scenario "$out"
 echo "system calls a unit:"
 awk -v units="$units" '/syscalls:sys_enter_/ { gsub(",", "", $1); sub("syscalls:sys_enter_", "", $2); printf "%10.2f  %s\n", $1 / units, $2 }' "$out/stat.txt"
