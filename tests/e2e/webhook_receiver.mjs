@@ -18,7 +18,8 @@
 //                                      (parsed body included), answers with the spec it
 //                                      returns — to script by event rather than by arrival
 // Unscripted paths answer 200. Memory is bounded: at most MAX_RECORDS
-// requests and MAX_BODY bytes per request are kept.
+// requests and MAX_BODY bytes per request are kept. Each record names the
+// connection it came over (`connection`: 1, 2, … in the order they opened).
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
 
@@ -38,6 +39,10 @@ export async function startReceiver() {
   const trickles = new Set();
   /** gate name → {released: bool, waiters: [fn]} */
   const gates = new Map();
+
+  /** socket → its number, in the order connections opened. */
+  const connections = new WeakMap();
+  let opened = 0;
 
   const gate = (name) => {
     if (!gates.has(name)) gates.set(name, { released: false, waiters: [] });
@@ -93,6 +98,7 @@ export async function startReceiver() {
         rawBody,
         body,
         at: Date.now(),
+        connection: connections.get(req.socket),
         verified: null,
         verifyError: null,
       };
@@ -135,6 +141,7 @@ export async function startReceiver() {
       respond(res, spec);
     });
   });
+  server.on("connection", (socket) => connections.set(socket, ++opened));
   server.on("clientError", (_error, socket) => socket.destroy());
 
   await new Promise((resolve, reject) => {

@@ -72,18 +72,18 @@ const signingSecret = (path, key, client = t) =>
  * receiver path `hookPath`, registers its signing secret with the receiver,
  * and returns the configure event.
  */
-async function configureHook(path, key, hookPath, options = {}) {
+async function configureHook(path, key, hookPath, options = {}, at = receiver) {
   const configured = await api.appendOk(path, {
     type: CONFIGURED,
     payload: {
       subscriptionKey: key,
       filter: { eventTypes: ["data"] },
-      receiver: webhook(receiver.url(hookPath), options),
+      receiver: webhook(at.url(hookPath), options),
     },
   });
   const res = await signingSecret(path, key);
   assert.equal(res.status, 200, `signing secret: ${JSON.stringify(res.body)}`);
-  receiver.setSecret(hookPath, res.body.secret);
+  at.setSecret(hookPath, res.body.secret);
   return configured;
 }
 
@@ -265,6 +265,40 @@ test("§9/§12: an answer without a Content-Length (chunked) is read to its end 
       assert.equal(receiver.received(hook).length, 1);
     }),
   );
+});
+
+test("§9/§12: a 2xx answer is read to its end or past 64 KiB and dropped: each is delivered once, and an answer read to its end leaves its connection to the next send", async () => {
+  const path = fresh("accepted");
+  const hook = `/hook${path}`;
+  const large = "y".repeat(100 * 1024);
+  // A receiver of its own: no other test's sends share its connections.
+  const own = await startReceiver();
+  try {
+    // Chunked (no Content-Length) and declared, small and past the cap; then plain 200s.
+    own.script(
+      hook,
+      { status: 200, body: "short" },
+      { status: 200, body: large },
+      { status: 204, body: "" },
+      { status: 200, body: large, headers: { "content-length": String(large.length) } },
+      { status: 200, body: "ok" },
+    );
+    await configureHook(path, "accepted", hook, {}, own);
+    const events = [];
+    for (let i = 1; i <= 8; i++) events.push(await api.appendOk(path, data(i)));
+    const done = await api.caughtUp(path, "accepted", { timeoutMs: 20_000 });
+    assert.equal(done.runtime.lastError, null);
+    const records = own.received(hook);
+    assert.deepEqual(offsetsOf(records), events.map((event) => event.offset), "each event once, in order: no 2xx was taken for a failure");
+    assertAllVerified(records);
+    // The answers past the cap end their connections (their rest is never read);
+    // every other answer leaves its connection to the next send: the last
+    // four deliveries, after the last answer past the cap, share one.
+    const tail = new Set(records.slice(4).map((record) => record.connection));
+    assert.equal(tail.size, 1, `connections of the last four deliveries: ${[...tail]}`);
+  } finally {
+    await own.close();
+  }
 });
 
 for (const [form, value] of [

@@ -18,7 +18,8 @@ use wasm_bindgen_futures::JsFuture;
 
 /// The receiver's URL and headers, its secrets resolved (§9); a failure is
 /// the send's outcome (`secret_missing`, a value its use refuses, the
-/// project unreachable).
+/// project unreachable). Asks the project only when the receiver names a
+/// secret.
 async fn resolved(sender: &Sender<'_>, receiver: &Receiver, timeout_ms: u64) -> Result<ResolvedWebhook, Outcome> {
     let names = resolve::names(receiver);
     let values = if names.is_empty() {
@@ -44,32 +45,42 @@ pub async fn send(sender: &Sender<'_>, plan: &DeliveryPlan) -> Outcome {
     let Some(signing) = sender.signing_secret.as_deref() else {
         return Outcome::transient("webhook signing is not configured (WEBHOOK_SIGNING_KEY)");
     };
+    // The platform's clock moves only across I/O: read again only after
+    // the resolution asked the project.
     let started = platform::now_ms();
+    let asks = !resolve::names(&plan.receiver).is_empty();
     let webhook = match resolved(sender, &plan.receiver, plan.timeout_ms).await {
         Ok(webhook) => webhook,
         Err(outcome) => return outcome,
     };
+    let now = if asks { platform::now_ms() } else { started };
     // The resolution spent part of the deadline; the POST gets the rest.
-    let spent = u64::try_from(platform::now_ms().saturating_sub(started)).unwrap_or(0);
+    let spent = u64::try_from(now.saturating_sub(started)).unwrap_or(0);
     let timeout_ms = plan.timeout_ms.saturating_sub(spent).max(1);
-    let request = tributary::webhook::request(
-        plan,
-        &webhook.url,
-        &webhook.headers,
-        signing,
-        Some(timeout_ms),
-        platform::now_ms(),
-    );
+    let request = tributary::webhook::request(plan, &webhook.url, &webhook.headers, signing, Some(timeout_ms), now);
     let outcome = match post(&request).await {
-        Ok((status, retry_after, body)) => {
-            tributary::webhook::classify(status, retry_after.as_deref(), &body, platform::now_ms())
-        }
+        Ok(Answer::Accepted) => Outcome::Delivered,
+        Ok(Answer::Refused {
+            status,
+            retry_after,
+            text,
+        }) => tributary::webhook::classify(status, retry_after.as_deref(), &text, platform::now_ms()),
         Err(error) => Outcome::transient(error),
     };
     webhook.redaction.outcome(outcome)
 }
 
-type Answer = (u16, Option<String>, String);
+/// The receiver's answer: a 2xx status (its body read to its end, or past
+/// the cap, and not kept: nothing reads it, §9), or any other status with
+/// its `Retry-After` and the excerpt of its body a failure reports.
+enum Answer {
+    Accepted,
+    Refused {
+        status: u16,
+        retry_after: Option<String>,
+        text: String,
+    },
+}
 
 #[wasm_bindgen(module = "/src/senders/webhook_exchange.js")]
 extern "C" {
@@ -84,7 +95,8 @@ extern "C" {
         cap: f64,
     ) -> std::result::Result<js_sys::Promise, JsValue>;
 
-    /// What [`webhook_exchange`] resolves to: `error`, or the answer.
+    /// What [`webhook_exchange`] resolves to when the status is not 2xx:
+    /// `error`, or the answer. A 2xx status resolves to the status alone.
     type Exchanged;
     #[wasm_bindgen(method, getter)]
     fn error(this: &Exchanged) -> Option<String>;
@@ -109,17 +121,23 @@ async fn post(request: &tributary::webhook::WebhookRequest) -> std::result::Resu
         MAX_WEBHOOK_RESPONSE_BYTES as f64,
     )
     .map_err(|error| format!("network error: {}", js_text(&error)))?;
-    let exchanged: Exchanged = JsFuture::from(exchange)
+    let exchanged = JsFuture::from(exchange)
         .await
-        .map_err(|error| format!("network error: {}", js_text(&error)))?
-        .unchecked_into();
+        .map_err(|error| format!("network error: {}", js_text(&error)))?;
+    if exchanged.as_f64().is_some() {
+        return Ok(Answer::Accepted);
+    }
+    let exchanged: Exchanged = exchanged.unchecked_into();
     if let Some(error) = exchanged.error() {
         return Err(error);
     }
     let mut body = exchanged.body().map(|bytes| bytes.to_vec()).unwrap_or_default();
     body.truncate(MAX_WEBHOOK_RESPONSE_BYTES);
-    let text = tributary::text::excerpt(&String::from_utf8_lossy(&body));
-    Ok((exchanged.status(), exchanged.retry_after(), text))
+    Ok(Answer::Refused {
+        status: exchanged.status(),
+        retry_after: exchanged.retry_after(),
+        text: tributary::text::excerpt(&String::from_utf8_lossy(&body)),
+    })
 }
 
 fn js_text(value: &JsValue) -> String {

@@ -16,7 +16,8 @@ const EMPTY = new Uint8Array(0);
  * @param {string} body
  * @param {number} timeoutMs    the deadline of the whole exchange, headers and body
  * @param {number} cap          at most this many bytes of the answer are read
- * @returns {Promise<{error: string} | {error: null, status: number, retryAfter: string | null, body: Uint8Array}>}
+ * @returns {Promise<number | {error: string} | {error: null, status: number, retryAfter: string | null, body: Uint8Array}>}
+ *   a 2xx status alone (its body read and dropped: nothing reads it), else the answer or the error
  */
 export async function webhookExchange(url, headersJson, body, timeoutMs, cap) {
   const controller = new AbortController();
@@ -55,11 +56,12 @@ async function exchange(url, init, controller, cap) {
   } catch (error) {
     return { error: `network error: ${text(error)}` };
   }
-  const retryAfter = response.headers.get("retry-after");
   const { bytes, finished } = await readCapped(response, response.headers.get("content-length"), cap);
   // A body left unread past the cap still holds the connection.
   if (!finished) controller.abort();
-  return { error: null, status: response.status, retryAfter, body: bytes };
+  // Read to its end all the same, so the connection serves the next send.
+  if (response.status >= 200 && response.status < 300) return response.status;
+  return { error: null, status: response.status, retryAfter: response.headers.get("retry-after"), body: bytes };
 }
 
 /** Most answers are a few bytes: the first read's buffer, before one of the cap's size. */

@@ -215,8 +215,7 @@ impl SendContext {
 
 /// Plans, under the turn's rules, every due subscription that has nothing
 /// in flight. Returns the plans with what their sends share.
-fn plan_due(object: &StreamObject, turn: &mut Turn) -> Result<(Vec<Planned>, SendContext)> {
-    let now = platform::now_ms();
+fn plan_due(object: &StreamObject, turn: &mut Turn, now: i64) -> Result<(Vec<Planned>, SendContext)> {
     let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
     let mut slot = object.stream_slot().borrow_mut();
     let Some(stream) = slot.as_mut() else {
@@ -249,13 +248,16 @@ pub async fn run(object: &StreamObject) -> Result<()> {
     }
     sync_catalog(object).await?;
     report_metrics(object).await?;
-    let mut turn = Turn::begin(platform::now_ms());
+    // The platform's clock stands still while code runs and moves only
+    // across I/O, so it is read once after each await and handed on.
+    let mut now = platform::now_ms();
+    let mut turn = Turn::begin(now);
     let mut sending: FuturesUnordered<Sending<'_>> = FuturesUnordered::new();
     let mut inherited_fetches = 0;
     // Each round takes one completion or fetches one inherited page (§12
     // budget: MAX_TURN_ROUNDS).
     for _round in 0..MAX_TURN_ROUNDS {
-        let (plans, shared) = plan_due(object, &mut turn)?;
+        let (plans, shared) = plan_due(object, &mut turn, now)?;
         for Planned { plan, signing_secret } in plans {
             let shared = shared.clone();
             // Log lines are written here, right after the turn charged them.
@@ -272,8 +274,10 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         // pages (§18): fetch the one they wait for, then plan again.
         if inherited_fetches < MAX_INHERITED_FETCHES_PER_TURN && turn.has_subrequest() {
             match super::inherited::fetch_wanted(object).await? {
+                // Most often no fetch was wanted, and nothing awaited.
                 Fetched::Nothing => {}
                 Fetched::Held => {
+                    now = platform::now_ms();
                     inherited_fetches += 1;
                     turn.charge_subrequest();
                     continue;
@@ -288,25 +292,27 @@ pub async fn run(object: &StreamObject) -> Result<()> {
         let Some((plan, outcome)) = sending.next().await else {
             return Ok(());
         };
+        now = platform::now_ms();
         // A macrotask boundary: requests waiting for this object run first
         // (after a count of completions: most need no I/O, §12).
-        if turn.should_yield(platform::now_ms()) {
+        if turn.should_yield(now) {
             within(0, futures_util::future::pending::<()>()).await;
-            turn.yielded(platform::now_ms());
+            now = platform::now_ms();
+            turn.yielded(now);
         }
-        complete(object, &mut turn, &plan, outcome)?;
+        complete(object, &mut turn, &plan, outcome, now)?;
         // Every other send that has already answered completes before the
         // next plan, so one planning pass serves them together (their scans
         // at the same cursor share a page, §12); at most what is in flight,
         // and never past a due yield.
         for _ready in 0..sending.len() {
-            if turn.should_yield(platform::now_ms()) {
+            if turn.should_yield(now) {
                 break;
             }
             let Some(Some((plan, outcome))) = sending.next().now_or_never() else {
                 break;
             };
-            complete(object, &mut turn, &plan, outcome)?;
+            complete(object, &mut turn, &plan, outcome, now)?;
         }
     }
     // Unreachable by the budget's arithmetic; were it reached, the sends
@@ -333,14 +339,14 @@ fn log_trim_steps(path: &str, turn: &mut Turn) -> bool {
     trimmed
 }
 
-fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome: Outcome) -> Result<()> {
+fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome: Outcome, now: i64) -> Result<()> {
     let entropy = platform::entropy().map_err(|error| storage_error(format!("{error:?}")))?;
     let mut slot = object.stream_slot().borrow_mut();
     let Some(stream) = slot.as_mut() else {
         return Ok(());
     };
     let completion = turn
-        .complete(stream, plan, outcome.clone(), platform::now_ms(), entropy)
+        .complete(stream, plan, outcome.clone(), now, entropy)
         .map_err(storage_error)?;
     drop(slot);
     object.touch_metrics();
