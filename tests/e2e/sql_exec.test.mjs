@@ -3,7 +3,7 @@
 // the values it carries round-tripped through a real stream in workerd.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sqlExec } from "../../durable-objects/src/platform/sql_exec.js";
+import { sqlExec, sqlTake } from "../../durable-objects/src/platform/sql_exec.js";
 import { startTributary, streamUrl } from "./harness.mjs";
 
 /**
@@ -72,9 +72,13 @@ function encode(values) {
   return [new Float64Array(numbers), bytes];
 }
 
-/** The rows an answer carries, decoded as the Rust side does. */
+/** The rows an answer says were read, taken at the sizes it gives and decoded, as the Rust side does. */
 function decode(answer) {
-  const [numbers, bytes] = answer;
+  assert.ok(answer < 0, `an answer with rows is negative: ${answer}`);
+  const sizes = -answer - 1;
+  const numbers = new Float64Array(Math.floor(sizes / 2 ** 32));
+  const bytes = new Uint8Array(sizes % 2 ** 32);
+  sqlTake(numbers, bytes);
   const [width, written, count] = numbers;
   const values = [];
   let at = 0;
@@ -128,6 +132,15 @@ test("sql_exec: rows come back with each value's kind, strings as UTF-8", () => 
     [{ kind: "real", number: 2 ** 53 + 2 }, "é 漢字 😀", [1, 2]],
     [{ kind: "real", number: 0.25 }, "", { kind: "integer", number: 1 }],
   ]);
+});
+
+test("sql_exec: the rows read are taken once, at exactly the sizes the answer gives", () => {
+  const text = "é".repeat(1000);
+  const answer = sqlExec(storage([[text, 1]], 0), "SELECT ...", ...encode([]), true);
+  // Two numbers a value after the three leading ones; the string's UTF-8.
+  assert.equal(answer, -(7 * 2 ** 32 + 2000) - 1);
+  assert.deepEqual(decode(answer).rows, [[text, { kind: "integer", number: 1 }]]);
+  assert.throws(() => sqlTake(new Float64Array(7), new Uint8Array(2000)), /no rows to take/);
 });
 
 test("sql_exec: a value of an unknown kind throws, as sql.exec's errors do", () => {

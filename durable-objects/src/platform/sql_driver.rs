@@ -7,7 +7,7 @@
 //! `one()` (which hangs on zero rows). Atomicity comes from
 //! `storage.transactionSync`, which rolls back when the body throws.
 
-use js_sys::{Array, Float64Array, Function, Reflect, Uint8Array};
+use js_sys::{Function, Reflect};
 use std::cell::Cell;
 use std::rc::Rc;
 use tributary::storage::{Row, SqlValue, Storage, StorageError};
@@ -66,10 +66,24 @@ impl DoSql {
 #[wasm_bindgen(module = "/src/platform/sql_exec.js")]
 extern "C" {
     /// One statement on the platform's side in one call (`sql_exec.js`):
-    /// its bindings and its answer as [`Values`].
+    /// its bindings, and one number: the rows written, or (negative) the
+    /// sizes of the rows read, which [`sql_take`] hands over as [`Values`].
     #[wasm_bindgen(catch, js_name = sqlExec)]
-    fn sql_exec(sql: &JsValue, query: &str, numbers: &[f64], bytes: &[u8], want_rows: bool)
-        -> Result<JsValue, JsValue>;
+    fn sql_exec(sql: &JsValue, query: &str, numbers: &[f64], bytes: &[u8], want_rows: bool) -> Result<f64, JsValue>;
+
+    /// Copies the rows the last [`sql_exec`] read into `numbers` and `bytes`.
+    #[wasm_bindgen(catch, js_name = sqlTake)]
+    fn sql_take(numbers: &mut [f64], bytes: &mut [u8]) -> Result<(), JsValue>;
+}
+
+/// The sizes of the rows an answer of [`sql_exec`] says were read: numbers
+/// and bytes; `None` when it is the rows written.
+fn read_sizes(answer: f64) -> Option<(usize, usize)> {
+    if answer >= 0.0 {
+        return None;
+    }
+    let sizes = (-answer - 1.0) as u64;
+    Some(((sizes >> 32) as usize, (sizes & 0xffff_ffff) as usize))
 }
 
 /// A statement's rows as `sql_exec.js` hands them back: two numbers a value
@@ -183,14 +197,14 @@ impl DoSql {
         let bindings = Bindings::of(params);
         let answer =
             sql_exec(self.sql.as_ref(), sql, &bindings.numbers, &bindings.bytes, want_rows).map_err(js_error)?;
-        let (rows, written) = match answer.as_f64() {
-            Some(written) => (Vec::new(), written as u64),
-            None => {
-                let parts: Array = answer.unchecked_into();
-                let answer = Values {
-                    numbers: parts.get(0).unchecked_into::<Float64Array>().to_vec(),
-                    bytes: parts.get(1).unchecked_into::<Uint8Array>().to_vec(),
+        let (rows, written) = match read_sizes(answer) {
+            None => (Vec::new(), answer as u64),
+            Some((numbers, bytes)) => {
+                let mut answer = Values {
+                    numbers: vec![0.0; numbers],
+                    bytes: vec![0; bytes],
                 };
+                sql_take(&mut answer.numbers, &mut answer.bytes).map_err(js_error)?;
                 let written = answer.numbers.get(1).copied().unwrap_or(0.0) as u64;
                 (answer.rows()?, written)
             }

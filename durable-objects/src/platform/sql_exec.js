@@ -17,9 +17,11 @@
 // - The rows: a string's or a blob's length in bytes, and their bytes one
 //   after the other, in order.
 //
-// The answer: the rows written (a number) when no row was read, else
-// `[numbers, bytes]`, `numbers` starting with the row width, the rows
-// written and the rows read.
+// The answer is always one number, so a write crosses back as the call's
+// own result: the rows written (≥ 0) when no row was read. When rows were
+// read it is negative, −(numbers × 2^32 + bytes) − 1: the sizes of the two
+// arrays `sqlTake` then copies into the instance's memory, `numbers`
+// starting with the row width, the rows written and the rows read.
 // A value of another kind throws, as `sql.exec`'s own errors do.
 //
 // A statement whose rows are not wanted (`wantRows` false: an INSERT, an
@@ -35,6 +37,12 @@ const TEXT = 3;
 const BLOB = 4;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
+/** Sizes past these do not fit the answer's one number (2^53). */
+const MAX_NUMBERS = 2 ** 21;
+const MAX_BYTES = 2 ** 32;
+
+/** The rows of the last statement that read some, until `sqlTake` takes them. */
+let taken = null;
 
 /**
  * @param {SqlStorage} sql
@@ -42,7 +50,7 @@ const encoder = new TextEncoder();
  * @param {Float64Array} numbers  the bindings' kinds and numbers (a view of the instance's memory)
  * @param {Uint8Array} bytes      the bindings' strings and blobs (a view of the instance's memory)
  * @param {boolean} wantRows      whether the caller reads the rows
- * @returns {number | [Float64Array, Uint8Array]}
+ * @returns {number} the rows written, or the negative sizes of the rows read (see above)
  */
 export function sqlExec(sql, query, numbers, bytes, wantRows) {
   const cursor = sql.exec(query, ...bindingsOf(numbers, bytes));
@@ -102,7 +110,23 @@ export function sqlExec(sql, query, numbers, bytes, wantRows) {
       at += value.byteLength;
     }
   }
-  return [new Float64Array(answer), out.subarray(0, at)];
+  if (answer.length >= MAX_NUMBERS || at >= MAX_BYTES) throw new RangeError(`a statement's answer of ${answer.length} numbers and ${at} bytes`);
+  taken = [answer, out.subarray(0, at)];
+  return -(answer.length * MAX_BYTES + at) - 1;
+}
+
+/**
+ * Copies the rows the last `sqlExec` read into `numbers` and `bytes` (views
+ * of the instance's memory of the sizes its answer gave), and forgets them.
+ * @param {Float64Array} numbers
+ * @param {Uint8Array} bytes
+ */
+export function sqlTake(numbers, bytes) {
+  if (taken === null) throw new Error("no rows to take");
+  const [answer, out] = taken;
+  taken = null;
+  numbers.set(answer);
+  bytes.set(out);
 }
 
 /** The bindings `numbers` and `bytes` carry, as `sql.exec` takes them. */
