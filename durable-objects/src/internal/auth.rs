@@ -12,7 +12,11 @@ use worker::{Env, Headers};
 /// `bearer.<token>` WebSocket subprotocol, §10); never an empty one.
 fn presented_token(headers: &Headers) -> Option<String> {
     let authorization = headers.get("authorization").ok().flatten();
-    let protocols = headers.get("sec-websocket-protocol").ok().flatten();
+    // `Authorization` wins when present: the subprotocols are read only without it.
+    let protocols = match authorization {
+        Some(_) => None,
+        None => headers.get("sec-websocket-protocol").ok().flatten(),
+    };
     auth_tokens::presented_token(authorization.as_deref(), protocols.as_deref())
 }
 
