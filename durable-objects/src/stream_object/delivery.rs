@@ -351,7 +351,7 @@ fn complete(object: &StreamObject, turn: &mut Turn, plan: &DeliveryPlan, outcome
     drop(slot);
     object.touch_metrics();
     // Every line this turn writes takes its share of the log budget (§12).
-    for line in object.write_analytics(plan, &completion) {
+    for line in object.write_analytics(plan, &completion, now) {
         turn.logged(&line);
     }
     if let Some(line) = log(plan, &outcome, &completion) {

@@ -574,6 +574,7 @@ impl StreamObject {
         &self,
         plan: &tributary::delivery::DeliveryPlan,
         completion: &tributary::delivery::Completion,
+        now_ms: i64,
     ) -> Vec<String> {
         let Some(dataset) = &self.analytics else {
             return Vec::new();
@@ -586,13 +587,7 @@ impl StreamObject {
             dataset,
             logged: Vec::new(),
         };
-        tributary::project_metrics::analytics::record_delivery(
-            &mut sink,
-            &project,
-            plan,
-            completion,
-            crate::platform::now_ms(),
-        );
+        tributary::project_metrics::analytics::record_delivery(&mut sink, &project, plan, completion, now_ms);
         sink.logged
     }
 
