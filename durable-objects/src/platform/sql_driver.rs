@@ -1,7 +1,9 @@
 //! The Durable Object driver of the engine's storage trait (docs/design.md §1).
 //!
-//! Each statement runs in one call to `sql_exec.js`, its bindings and its
-//! rows carried as numbers and bytes. Traps handled there and here:
+//! Each statement runs in one call to `sql_exec.js`, which answers one
+//! number; a statement that read rows takes them in a second call. Its
+//! bindings and its rows are carried as numbers and bytes. Traps handled
+//! there and here:
 //! integers cross JS as f64 (the engine keeps them below 2^53); booleans
 //! are bound as 0/1 by the engine; rows are read with `raw()`, never
 //! `one()` (which hangs on zero rows). Atomicity comes from
