@@ -96,6 +96,15 @@ pub const FOLD_PAGE_ROWS: u64 = 64;
 /// driver keeps to it too). A multi-row insert carries at most this many
 /// values.
 pub const MAX_SQL_PARAMETERS: usize = 100;
+/// Most one statement's answer carries back across the instance's boundary
+/// (§12): its rows' values, and their strings' and blobs' bytes. A driver
+/// refuses a larger answer before allocating for it (an allocation that
+/// fails aborts every object of the isolate). The engine's largest answers
+/// are a range read's pages, at most [`MAX_READ_BYTES`] of events in at
+/// most [`MAX_READ_LIMIT`] rows; the native driver keeps to the same caps,
+/// so a query past them fails in the tests as it would in an object.
+pub const MAX_SQL_ANSWER_VALUES: usize = 1 << 19;
+pub const MAX_SQL_ANSWER_BYTES: usize = 8 * MAX_READ_BYTES;
 /// Longest webhook `receiver.url` (§9).
 pub const MAX_WEBHOOK_URL_BYTES: usize = 2048;
 /// An itx `expression` (§9): 1 to this many non-empty strings of at most

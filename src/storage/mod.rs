@@ -34,6 +34,11 @@ pub enum StorageError {
     Sql(String),
     #[error("column {column} of '{query}' holds an unexpected value")]
     Decode { query: String, column: usize },
+    /// An answer past [`MAX_SQL_ANSWER_VALUES`](crate::limits::MAX_SQL_ANSWER_VALUES)
+    /// or [`MAX_SQL_ANSWER_BYTES`](crate::limits::MAX_SQL_ANSWER_BYTES) (§12),
+    /// refused before anything is allocated for it.
+    #[error("'{query}' answered {values} values and {bytes} bytes, past the most one statement hands back")]
+    AnswerTooLarge { query: String, values: usize, bytes: usize },
 }
 
 pub trait Storage {

@@ -2,7 +2,7 @@
 //! `cargo test` so the engine's SQL and `migrations/*.sql` are tested natively.
 
 use super::{Row, SqlValue, Storage, StorageError};
-use crate::limits::{MAX_SQL_PARAMETERS, SQL_VALUE_LIMIT_BYTES};
+use crate::limits::{MAX_SQL_ANSWER_BYTES, MAX_SQL_ANSWER_VALUES, MAX_SQL_PARAMETERS, SQL_VALUE_LIMIT_BYTES};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, StatementStatus};
 use std::cell::{Cell, RefCell};
@@ -118,10 +118,27 @@ impl Storage for RusqliteStorage {
         let bound: Vec<Value> = params.iter().map(to_rusqlite).collect();
         let mut rows = statement.query(rusqlite::params_from_iter(bound)).map_err(sql_error)?;
         let mut out = Vec::new();
+        // The answer's caps (§12), as an object's driver keeps them: each
+        // row counted before it is kept, so the loop ends at the cap.
+        let (mut answer_values, mut answer_bytes) = (0usize, 0usize);
         while let Some(row) = rows.next().map_err(sql_error)? {
             let mut values = Vec::with_capacity(columns);
             for index in 0..columns {
-                values.push(from_rusqlite(row.get_ref(index).map_err(sql_error)?));
+                let value = from_rusqlite(row.get_ref(index).map_err(sql_error)?);
+                answer_bytes = answer_bytes.saturating_add(match &value {
+                    SqlValue::Text(text) => text.len(),
+                    SqlValue::Blob(bytes) => bytes.len(),
+                    _ => 0,
+                });
+                values.push(value);
+            }
+            answer_values = answer_values.saturating_add(columns);
+            if answer_values > MAX_SQL_ANSWER_VALUES || answer_bytes > MAX_SQL_ANSWER_BYTES {
+                return Err(StorageError::AnswerTooLarge {
+                    query: sql.to_owned(),
+                    values: answer_values,
+                    bytes: answer_bytes,
+                });
             }
             out.push(values);
         }

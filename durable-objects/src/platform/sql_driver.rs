@@ -12,6 +12,7 @@
 use js_sys::{Function, Reflect};
 use std::cell::Cell;
 use std::rc::Rc;
+use tributary::limits::{MAX_SQL_ANSWER_BYTES, MAX_SQL_ANSWER_VALUES};
 use tributary::storage::{Row, SqlValue, Storage, StorageError};
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -202,6 +203,15 @@ impl DoSql {
         let (rows, written) = match read_sizes(answer) {
             None => (Vec::new(), answer as u64),
             Some((numbers, bytes)) => {
+                // Two numbers a value after the three leading ones (§12 caps).
+                let values = numbers.saturating_sub(3) / 2;
+                if values > MAX_SQL_ANSWER_VALUES || bytes > MAX_SQL_ANSWER_BYTES {
+                    return Err(StorageError::AnswerTooLarge {
+                        query: sql.to_owned(),
+                        values,
+                        bytes,
+                    });
+                }
                 let mut answer = Values {
                     numbers: vec![0.0; numbers],
                     bytes: vec![0; bytes],
