@@ -9,12 +9,15 @@ use tributary::storage::rusqlite_driver::RusqliteStorage;
 use tributary::storage::{Storage, StorageError};
 
 const COUNT_TO: &str = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT x FROM c";
-const BLOBS: &str = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT zeroblob(?) FROM c";
+const BLOBS: &str =
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT zeroblob(?) FROM c";
 
 #[test]
 fn s12_an_answer_of_as_many_values_as_the_cap_is_read_and_one_more_is_refused() {
     let storage = RusqliteStorage::in_memory().unwrap();
-    let at_cap = storage.query(COUNT_TO, &[(MAX_SQL_ANSWER_VALUES as u64).into()]).unwrap();
+    let at_cap = storage
+        .query(COUNT_TO, &[(MAX_SQL_ANSWER_VALUES as u64).into()])
+        .unwrap();
     assert_eq!(at_cap.len(), MAX_SQL_ANSWER_VALUES);
     match storage.query(COUNT_TO, &[(MAX_SQL_ANSWER_VALUES as u64 + 1).into()]) {
         Err(StorageError::AnswerTooLarge { values, .. }) => assert_eq!(values, MAX_SQL_ANSWER_VALUES + 1),
@@ -28,7 +31,9 @@ fn s12_an_answer_past_the_cap_in_bytes_is_refused_where_it_crosses_it() {
     // Values as large as one may be (the platform's 2 MB), as few as fit the cap.
     let value = SQL_VALUE_LIMIT_BYTES as usize - 1_000;
     let fit = MAX_SQL_ANSWER_BYTES / value;
-    let within = storage.query(BLOBS, &[(fit as u64).into(), (value as u64).into()]).unwrap();
+    let within = storage
+        .query(BLOBS, &[(fit as u64).into(), (value as u64).into()])
+        .unwrap();
     assert_eq!(within.len(), fit);
     match storage.query(BLOBS, &[(fit as u64 + 5).into(), (value as u64).into()]) {
         Err(StorageError::AnswerTooLarge { bytes, values, .. }) => {

@@ -16,12 +16,16 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// The receiver's URL and headers, its secrets resolved (§9); a failure is
-/// the send's outcome (`secret_missing`, a value its use refuses, the
-/// project unreachable). Asks the project only when the receiver names a
-/// secret.
-async fn resolved(sender: &Sender<'_>, receiver: &Receiver, timeout_ms: u64) -> Result<ResolvedWebhook, Outcome> {
-    let names = resolve::names(receiver);
+/// The receiver's URL and headers, its secrets (`names`) resolved (§9); a
+/// failure is the send's outcome (`secret_missing`, a value its use
+/// refuses, the project unreachable). Asks the project only when the
+/// receiver names a secret.
+async fn resolved(
+    sender: &Sender<'_>,
+    receiver: &Receiver,
+    names: &[String],
+    timeout_ms: u64,
+) -> Result<ResolvedWebhook, Outcome> {
     let values = if names.is_empty() {
         Default::default()
     } else {
@@ -48,12 +52,12 @@ pub async fn send(sender: &Sender<'_>, plan: &DeliveryPlan) -> Outcome {
     // The platform's clock moves only across I/O: read again only after
     // the resolution asked the project.
     let started = platform::now_ms();
-    let asks = !resolve::names(&plan.receiver).is_empty();
-    let webhook = match resolved(sender, &plan.receiver, plan.timeout_ms).await {
+    let names = resolve::names(&plan.receiver);
+    let webhook = match resolved(sender, &plan.receiver, &names, plan.timeout_ms).await {
         Ok(webhook) => webhook,
         Err(outcome) => return outcome,
     };
-    let now = if asks { platform::now_ms() } else { started };
+    let now = if names.is_empty() { started } else { platform::now_ms() };
     // The resolution spent part of the deadline; the POST gets the rest.
     let spent = u64::try_from(now.saturating_sub(started)).unwrap_or(0);
     let timeout_ms = plan.timeout_ms.saturating_sub(spent).max(1);
