@@ -1,10 +1,10 @@
 // The answers made and finished in one call (durable-objects/src/internal/answers.js):
-// an answer's headers, and the entry's last step on every API answer, which hands an
+// an answer's headers, a stream object's whole answer, and the entry's last step on every API answer, which hands an
 // object's answer on untouched only when it already carries all §17 asks of it.
 // What a browser reads in workerd is asserted in browser_headers.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerHeaders, configureAnswers, decorateAnswer } from "../../durable-objects/src/internal/answers.js";
+import { answerHeaders, configureAnswers, decorateAnswer, respond } from "../../durable-objects/src/internal/answers.js";
 
 const SECURITY = [
   ["X-Content-Type-Options", "nosniff"],
@@ -15,6 +15,7 @@ const INTERNAL = "x-tributary-stream-id";
 test("answers.js refuses to make or pass an answer before it knows the header names", () => {
   assert.throws(() => answerHeaders("application/json"), /configureAnswers was not called/);
   assert.throws(() => decorateAnswer(new Response("{}"), ""), /configureAnswers was not called/);
+  assert.throws(() => respond(200, "application/json", new Uint8Array(0), "", ""), /configureAnswers was not called/);
 });
 
 test("an answer's headers are its content type and the security headers", () => {
@@ -70,4 +71,61 @@ test("a security header the answer sets itself is kept, not overwritten", () => 
   assert.equal(decorated.headers.get("cross-origin-resource-policy"), "same-origin");
   assert.equal(decorated.headers.get("x-content-type-options"), "nosniff");
   assert.equal(decorated.status, 204);
+});
+
+test("a stream object's whole answer: status, body, content type and the security headers, which the entry hands on as it is", async () => {
+  configureAnswers(JSON.stringify(SECURITY), INTERNAL);
+  const body = new TextEncoder().encode('{"event":{"offset":1}}');
+  const answer = respond(201, "application/json", body, "", "");
+  assert.equal(answer.status, 201);
+  assert.deepEqual([...answer.headers], [
+    ["content-type", "application/json"],
+    ["cross-origin-resource-policy", "cross-origin"],
+    ["x-content-type-options", "nosniff"],
+  ]);
+  assert.equal(decorateAnswer(answer, ""), answer);
+  assert.equal(await answer.text(), '{"event":{"offset":1}}');
+});
+
+test("the answer's body is copied out of the view it is handed (the instance's memory moves on)", async () => {
+  configureAnswers(JSON.stringify(SECURITY), INTERNAL);
+  const memory = new TextEncoder().encode('{"n":1}');
+  const answer = respond(200, "application/json", memory, "", "");
+  memory.fill(0x20);
+  assert.equal(await answer.text(), '{"n":1}');
+});
+
+test("one more header goes on that answer only; a 204 has no body", async () => {
+  configureAnswers(JSON.stringify(SECURITY), INTERNAL);
+  const body = new TextEncoder().encode("{}");
+  const named = respond(201, "application/json", body, INTERNAL, "str_7");
+  assert.equal(named.headers.get(INTERNAL), "str_7");
+  assert.notEqual(decorateAnswer(named, ""), named, "the internal header is taken off at the entry");
+  const next = respond(201, "application/json", body, "", "");
+  assert.equal(next.headers.get(INTERNAL), null, "the kept headers are not changed by one answer's extra header");
+  const empty = respond(204, "application/json", body, "", "");
+  assert.equal(empty.status, 204);
+  assert.equal(empty.body, null);
+  assert.equal(empty.headers.get("x-content-type-options"), "nosniff");
+});
+
+test("past the content types it keeps, each answer still carries its own content type and the security headers", () => {
+  configureAnswers(JSON.stringify(SECURITY), INTERNAL);
+  const body = new Uint8Array(0);
+  for (let i = 0; i < 40; i++) {
+    const type = `application/x-kind-${i}`;
+    const answer = respond(200, type, body, "", "");
+    assert.equal(answer.headers.get("content-type"), type);
+    assert.equal(answer.headers.get("cross-origin-resource-policy"), "cross-origin");
+  }
+  assert.equal(respond(200, "application/x-kind-3", body, "", "").headers.get("content-type"), "application/x-kind-3");
+});
+
+test("header names told again replace the kept ones", () => {
+  configureAnswers(JSON.stringify(SECURITY), INTERNAL);
+  respond(200, "application/json", new Uint8Array(0), "", "");
+  configureAnswers(JSON.stringify([["X-Content-Type-Options", "nosniff"]]), INTERNAL);
+  const answer = respond(200, "application/json", new Uint8Array(0), "", "");
+  assert.equal(answer.headers.get("cross-origin-resource-policy"), null);
+  configureAnswers(JSON.stringify(SECURITY), INTERNAL);
 });

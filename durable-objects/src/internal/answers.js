@@ -4,6 +4,10 @@
 //
 // - `answerHeaders`: an answer's headers, its content type and the
 //   security headers, in one call instead of one per header.
+// - `respond`: a whole answer (status, body, content type, security
+//   headers, one more header) made in one call. Its headers go to the
+//   `Response` as a plain object, which the platform reads once into the
+//   answer's own `Headers`; one such object is kept per content type.
 // - `decorateAnswer`: the entry's last step on every API answer. An answer
 //   that already carries the security headers, no internal header, and
 //   needs no CORS header for this request is handed on as it is: the
@@ -21,6 +25,11 @@ let security = null;
 /** @type {string} */
 let internal = "";
 
+/** Plain header objects by content type. The content types are the engine's
+ * constants (a handful); past MAX_KEPT one is made for each answer. */
+const initHeaders = new Map();
+const MAX_KEPT = 16;
+
 /**
  * @param {string} securityJson  `[[name, value], ...]` as JSON
  * @param {string} internalHeader the header only Tributary's own callers read
@@ -28,6 +37,7 @@ let internal = "";
 export function configureAnswers(securityJson, internalHeader) {
   security = JSON.parse(securityJson);
   internal = internalHeader;
+  initHeaders.clear();
 }
 
 function configured() {
@@ -43,6 +53,31 @@ export function answerHeaders(contentType) {
   const headers = new Headers(configured());
   headers.set("content-type", contentType);
   return headers;
+}
+
+function headersFor(contentType) {
+  let headers = initHeaders.get(contentType);
+  if (headers === undefined) {
+    headers = Object.fromEntries(configured());
+    headers["content-type"] = contentType;
+    if (initHeaders.size < MAX_KEPT) initHeaders.set(contentType, headers);
+  }
+  return headers;
+}
+
+/**
+ * @param {number} status
+ * @param {string} contentType
+ * @param {Uint8Array} body      a view of the instance's memory, which the `Response` copies as it is
+ *                               made (ignored for a 204)
+ * @param {string} extraName     one more header, or "" for none
+ * @param {string} extraValue
+ * @returns {Response}
+ */
+export function respond(status, contentType, body, extraName, extraValue) {
+  let headers = headersFor(contentType);
+  if (extraName !== "") headers = { ...headers, [extraName]: extraValue };
+  return new Response(status === 204 ? null : body, { status, headers });
 }
 
 /**

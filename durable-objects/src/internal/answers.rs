@@ -19,6 +19,15 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = answerHeaders)]
     fn answer_headers(content_type: &str) -> std::result::Result<web_sys::Headers, JsValue>;
 
+    #[wasm_bindgen(catch, js_name = respond)]
+    fn respond_raw(
+        status: u16,
+        content_type: &str,
+        body: &[u8],
+        extra_name: &str,
+        extra_value: &str,
+    ) -> std::result::Result<web_sys::Response, JsValue>;
+
     #[wasm_bindgen(catch, js_name = decorateAnswer)]
     fn decorate_answer(
         response: &web_sys::Response,
@@ -45,6 +54,14 @@ fn configured() -> Result<()> {
 pub fn headers(content_type: &str) -> Result<Headers> {
     configured()?;
     Ok(Headers(answer_headers(content_type)?))
+}
+
+/// An answer made whole in one call: `status`, `body` (none for a 204),
+/// its content type, §17's security headers and `extra`, if any.
+pub fn respond(status: u16, content_type: &str, body: &[u8], extra: Option<(&str, &str)>) -> Result<web_sys::Response> {
+    configured()?;
+    let (extra_name, extra_value) = extra.unwrap_or(("", ""));
+    Ok(respond_raw(status, content_type, body, extra_name, extra_value)?)
 }
 
 /// An API answer as it leaves the entry: `cors` added, the security

@@ -38,14 +38,16 @@ pub async fn read(request: &mut impl ReadBody, limit: BodyLimit) -> Result<Optio
         }
         return Ok(None);
     }
-    if !request.has_body() {
-        return Ok(Some(Vec::new()));
-    }
     if declared_within(declared.as_deref(), limit) {
         // HTTP framing delivers exactly the declared length, which is within
-        // the cap: one read, no chunk-by-chunk copy across the JS boundary.
+        // the cap: one read, no chunk-by-chunk copy across the JS boundary
+        // (a request without a body reads as empty; asking first whether it
+        // has one would make the platform wrap its stream for nothing).
         let body = request.bytes().await?;
         return Ok((body.len() <= limit.bytes).then_some(body));
+    }
+    if !request.has_body() {
+        return Ok(Some(Vec::new()));
     }
     let mut stream = request.stream()?;
     let mut body = Vec::new();

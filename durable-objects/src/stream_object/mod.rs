@@ -7,6 +7,7 @@
 //! transports), [`processors`] (the processor state view).
 
 pub mod delivery;
+mod export;
 mod fork_calls;
 pub mod forks;
 pub mod inherited;
@@ -14,6 +15,7 @@ pub mod live;
 pub mod processors;
 pub mod protocol;
 
+use crate::internal::answers::Answer;
 use crate::internal::responses;
 use crate::platform::sql_driver::{DoSql, ObjectSql};
 use std::cell::{Cell, RefCell};
@@ -23,9 +25,12 @@ use tributary::path::StreamPath;
 use tributary::route::internal::{self, StreamObjectRoute, PATH_HEADER, PROJECT_HEADER, TOKEN_PREFIX_HEADER};
 use tributary::route::{Action, BodyLimit, Route};
 use tributary::stream::Stream;
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+use wasm_bindgen::prelude::wasm_bindgen;
+use worker::{Env, Request, Response, Result, State};
 
-#[durable_object]
+/// The class the platform instantiates; its methods as the platform calls
+/// them are in [`export`].
+#[wasm_bindgen]
 pub struct StreamObject {
     state: State,
     /// Its storage, which every driver it opens shares.
@@ -201,8 +206,9 @@ impl StreamObject {
     }
 }
 
-impl DurableObject for StreamObject {
-    fn new(state: State, env: Env) -> Self {
+/// What the platform's calls do ([`export`] hands each on).
+impl StreamObject {
+    fn create(state: State, env: Env) -> Self {
         StreamObject {
             sql: ObjectSql::of(&state),
             state,
@@ -220,30 +226,33 @@ impl DurableObject for StreamObject {
         }
     }
 
-    async fn fetch(&self, mut request: Request) -> Result<Response> {
+    async fn answer(&self, mut request: Request) -> Result<Answer> {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
-            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router");
+            return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router")
+                .map(Answer::from);
         };
         let url = crate::internal::incoming::target_of(&request)?;
         match internal::stream_object(request.method().as_ref(), url.path()) {
             Ok(StreamObjectRoute::Copy) => self.receive_copy(&mut request, &project).await,
             Ok(StreamObjectRoute::Public(route)) => {
-                let response = self.serve(&mut request, &project, &url, route).await;
+                let answer = self.serve(&mut request, &project, &url, route).await;
                 forks::after_request(self).await?;
-                response
+                answer
             }
             Ok(StreamObjectRoute::Protocol { path, method }) => {
                 let query = url.query().unwrap_or("").to_owned();
                 let response = protocol::serve(self, &mut request, &project, &path, method, &query).await;
                 forks::after_request(self).await?;
-                response
+                response.map(Answer::from)
             }
-            Ok(StreamObjectRoute::Fork(call)) => forks::serve(self, &mut request, &project, call).await,
-            Err(error) => responses::api_error(error),
+            Ok(StreamObjectRoute::Fork(call)) => {
+                forks::serve(self, &mut request, &project, call).await.map(Answer::from)
+            }
+            Err(error) => responses::api_error(error).map(Answer::from),
         }
     }
 
-    async fn websocket_message(&self, ws: worker::WebSocket, message: worker::WebSocketIncomingMessage) -> Result<()> {
+    async fn on_socket_message(&self, ws: worker::WebSocket, message: worker::WebSocketIncomingMessage) -> Result<()> {
         if let worker::WebSocketIncomingMessage::String(text) = message {
             if self.open_for_socket(&ws) {
                 self.live.on_message(self, &ws, &text);
@@ -255,7 +264,7 @@ impl DurableObject for StreamObject {
         Ok(())
     }
 
-    async fn websocket_close(&self, ws: worker::WebSocket, code: usize, _reason: String, _clean: bool) -> Result<()> {
+    async fn on_socket_close(&self, ws: worker::WebSocket, code: usize) -> Result<()> {
         if self.open_for_socket(&ws) {
             self.live.on_closed(self, &ws);
             self.touch_metrics();
@@ -268,14 +277,14 @@ impl DurableObject for StreamObject {
         Ok(())
     }
 
-    async fn websocket_error(&self, ws: worker::WebSocket, _error: worker::Error) -> Result<()> {
+    async fn on_socket_error(&self, ws: worker::WebSocket) -> Result<()> {
         if self.open_for_socket(&ws) {
             self.live.on_closed(self, &ws);
         }
         Ok(())
     }
 
-    async fn alarm(&self) -> Result<Response> {
+    async fn on_alarm(&self) {
         self.scheduled_alarm.set(None);
         // Releases a deleted fork still owes its source (§18), retried here.
         if let Err(error) = forks::send_releases(self).await {
@@ -321,7 +330,6 @@ impl DurableObject for StreamObject {
                 serde_json::json!({"event": "alarm_retry_armed", "error": error.to_string(), "retryAt": retry_at, "armed": set.is_ok()})
             );
         }
-        Response::ok("")
     }
 }
 
@@ -335,9 +343,9 @@ impl StreamObject {
         project: &str,
         url: &tributary::route::Target,
         route: Route,
-    ) -> Result<Response> {
+    ) -> Result<Answer> {
         let query = url.query().unwrap_or("");
-        match &route.action {
+        let shell = match &route.action {
             Action::ReplayDeadLetter(id) => {
                 let prefix = request.headers().get(TOKEN_PREFIX_HEADER)?;
                 self.replay(project, &route.path, *id, prefix.as_deref()).await
@@ -347,31 +355,32 @@ impl StreamObject {
             Action::Fork => protocol::native_fork(self, request, project, &route.path).await,
             Action::ReadOne(offset) => match inherited::read_one(self, project, &route.path, *offset).await? {
                 Some(response) => Ok(response),
-                None => self.serve_engine(request, project, query, route).await,
+                None => return self.serve_engine(request, project, query, route).await,
             },
             Action::ReadRange => {
                 if let Some(response) = inherited::read_range(self, project, &route.path, query).await? {
-                    return Ok(response);
+                    return Ok(response.into());
                 }
                 match self.long_poll(project, &route.path, query).await? {
                     Some(response) => Ok(response),
-                    None => self.serve_engine(request, project, query, route).await,
+                    None => return self.serve_engine(request, project, query, route).await,
                 }
             }
-            _ => self.serve_engine(request, project, query, route).await,
-        }
+            _ => return self.serve_engine(request, project, query, route).await,
+        };
+        shell.map(Answer::from)
     }
 
     /// `POST /internal/copy` (§7): the receiving side of a copy.
-    async fn receive_copy(&self, request: &mut Request, project: &str) -> Result<Response> {
+    async fn receive_copy(&self, request: &mut Request, project: &str) -> Result<Answer> {
         let inputs = crate::platform::inputs()?;
         let raw_path = request.headers().get(PATH_HEADER)?.unwrap_or_default();
         let Ok(path) = StreamPath::parse(&raw_path) else {
-            return responses::error(ErrorCode::InvalidPath, "copy route needs a valid stream path");
+            return responses::error(ErrorCode::InvalidPath, "copy route needs a valid stream path").map(Answer::from);
         };
         let body = match crate::internal::request_body::read_or_refuse(request, BodyLimit::INTERNAL).await? {
             Ok(body) => body,
-            Err(refused) => return Ok(refused),
+            Err(refused) => return Ok(refused.into()),
         };
         let answer = self.with_stream(project, &path, |stream| match stream.accept_copy_body(&body, &inputs) {
             Ok(accepted) => {
@@ -398,7 +407,7 @@ impl StreamObject {
         self.live.fan_out(self);
         self.touch_metrics();
         self.schedule_alarm().await?;
-        responses::from_api(api)
+        responses::answer(api, None)
     }
 
     /// `POST .../-/dead-letters/{id}/replay` (§8).
@@ -434,12 +443,12 @@ impl StreamObject {
 
     /// The routes the engine answers (`Stream::handle`), then what follows
     /// them here: live fan-out, the alarm, a source's lifetime header (§15).
-    async fn serve_engine(&self, request: &mut Request, project: &str, query: &str, route: Route) -> Result<Response> {
+    async fn serve_engine(&self, request: &mut Request, project: &str, query: &str, route: Route) -> Result<Answer> {
         let inputs = crate::platform::inputs()?;
         let body = if route.action == Action::Append {
             match crate::internal::request_body::read_or_refuse(request, BodyLimit::APPEND).await? {
                 Ok(body) => body,
-                Err(refused) => return Ok(refused),
+                Err(refused) => return Ok(refused.into()),
             }
         } else {
             Vec::new()
@@ -478,13 +487,10 @@ impl StreamObject {
             answer.unwrap_or_else(|error| (ApiError::new(ErrorCode::Internal, error).into(), None));
         self.live.fan_out(self);
         self.after_engine(&route.action, api.status).await?;
-        let mut response = responses::from_api(api)?;
-        if let Some(stream_id) = appended_to {
-            response
-                .headers_mut()
-                .set(tributary::source::lifetime::STREAM_ID_HEADER, &stream_id)?;
-        }
-        Ok(response)
+        let lifetime = appended_to
+            .as_deref()
+            .map(|stream_id| (tributary::source::lifetime::STREAM_ID_HEADER, stream_id));
+        responses::answer(api, lifetime)
     }
 
     /// The alarm after an engine route: an append has work to deliver; a

@@ -1,0 +1,83 @@
+//! The stream object's class as the platform calls it: its constructor,
+//! `fetch`, `alarm` and the hibernatable WebSocket handlers, exported as
+//! workers-rs's `#[durable_object]` would export them, except that `fetch`
+//! hands back the platform's own `Response` when the object made one
+//! (issue 33, thirty-first round: an append's answer made in one call
+//! instead of a workers-rs `Response` turned into one in six).
+
+use super::StreamObject;
+use crate::internal::answers::Answer;
+use std::panic::AssertUnwindSafe;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+use worker::{Env, Request, State};
+
+#[wasm_bindgen]
+impl StreamObject {
+    #[wasm_bindgen(constructor)]
+    pub fn new(state: worker::worker_sys::DurableObjectState, env: Env) -> Self {
+        StreamObject::create(State::from(state), env)
+    }
+
+    pub async fn fetch(&self, request: web_sys::Request) -> Result<JsValue, JsValue> {
+        AssertUnwindSafe(async move {
+            self.answer(Request::from(request))
+                .await
+                .map(Answer::into_raw)
+                .map(JsValue::from)
+                .map_err(JsValue::from)
+        })
+        .await
+    }
+
+    pub async fn alarm(&self) -> Result<JsValue, JsValue> {
+        AssertUnwindSafe(async move {
+            self.on_alarm().await;
+            Ok(JsValue::UNDEFINED)
+        })
+        .await
+    }
+
+    #[wasm_bindgen(js_name = webSocketMessage)]
+    pub async fn web_socket_message(&self, socket: web_sys::WebSocket, message: JsValue) -> Result<JsValue, JsValue> {
+        AssertUnwindSafe(async move {
+            let message = match message.as_string() {
+                Some(text) => worker::WebSocketIncomingMessage::String(text),
+                None => worker::WebSocketIncomingMessage::Binary(js_sys::Uint8Array::new(&message).to_vec()),
+            };
+            self.on_socket_message(socket.into(), message)
+                .await
+                .map(|()| JsValue::NULL)
+                .map_err(JsValue::from)
+        })
+        .await
+    }
+
+    #[wasm_bindgen(js_name = webSocketClose)]
+    pub async fn web_socket_close(
+        &self,
+        socket: web_sys::WebSocket,
+        code: usize,
+        _reason: String,
+        _was_clean: bool,
+    ) -> Result<JsValue, JsValue> {
+        AssertUnwindSafe(async move {
+            self.on_socket_close(socket.into(), code)
+                .await
+                .map(|()| JsValue::NULL)
+                .map_err(JsValue::from)
+        })
+        .await
+    }
+
+    #[wasm_bindgen(js_name = webSocketError)]
+    pub async fn web_socket_error(&self, socket: web_sys::WebSocket, _error: JsValue) -> Result<JsValue, JsValue> {
+        AssertUnwindSafe(async move {
+            self.on_socket_error(socket.into())
+                .await
+                .map(|()| JsValue::NULL)
+                .map_err(JsValue::from)
+        })
+        .await
+    }
+}
