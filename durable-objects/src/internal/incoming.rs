@@ -1,10 +1,12 @@
-//! The Worker's incoming request, kept as the platform's own object (issue
-//! 33). Converting it into a workers-rs `Request` reads its `cf` property,
-//! which makes the runtime parse and deep-freeze the whole `cf` object of
-//! an edge request — about 4 % of a single append's CPU, for a property
-//! Tributary never reads. The API routes read the headers, the method and
-//! the body from this instead; a route that needs a workers-rs `Request`
-//! (the console, the source routes) converts it with [`Incoming::into_request`].
+//! An incoming request, kept as the platform's own object (issue 33): the
+//! Worker's, and the stream object's. Converting it into a workers-rs
+//! `Request` reads its `cf` property, which makes the runtime parse and
+//! deep-freeze the whole `cf` object of an edge request — about 4 % of a
+//! single append's CPU, for a property Tributary never reads. The API
+//! routes and the stream object's engine routes read the headers, the
+//! method and the body from this instead; a route that needs a workers-rs
+//! `Request` (the console, the source routes, live connections, forks, the
+//! Durable Streams face) converts it with [`Incoming::into_request`].
 
 use futures_util::future::LocalBoxFuture;
 use tributary::route::Target;

@@ -22,6 +22,7 @@ use worker::{SqlStorage, State};
 pub struct DoSql {
     sql: SqlStorage,
     storage: JsValue,
+    transaction_sync: Option<Function>,
     rows_written: Cell<u64>,
     generation: Rc<Cell<u64>>,
 }
@@ -34,15 +35,22 @@ pub struct DoSql {
 pub struct ObjectSql {
     sql: SqlStorage,
     storage: JsValue,
+    /// `storage.transactionSync`, looked up once (`None`: the platform has none).
+    transaction_sync: Option<Function>,
     generation: Rc<Cell<u64>>,
 }
 
 impl ObjectSql {
     pub fn of(state: &State) -> Self {
         let storage = state.storage();
+        let raw: JsValue = storage.as_raw().unchecked_ref::<JsValue>().clone();
+        let transaction_sync = Reflect::get(&raw, &JsValue::from_str("transactionSync"))
+            .ok()
+            .and_then(|method| method.dyn_into::<Function>().ok());
         ObjectSql {
             sql: storage.sql(),
-            storage: storage.as_raw().unchecked_ref::<JsValue>().clone(),
+            storage: raw,
+            transaction_sync,
             generation: Rc::default(),
         }
     }
@@ -52,6 +60,7 @@ impl ObjectSql {
         DoSql {
             sql: self.sql.clone(),
             storage: self.storage.clone(),
+            transaction_sync: self.transaction_sync.clone(),
             rows_written: Cell::new(0),
             generation: Rc::clone(&self.generation),
         }
@@ -265,9 +274,10 @@ impl Storage for DoSql {
         let called = {
             let closure = ScopedClosure::<dyn FnMut() -> Result<JsValue, JsValue>>::borrow_mut_aborting(&mut run);
             let callback: &Function = closure.as_ref().unchecked_ref();
-            Reflect::get(&self.storage, &JsValue::from_str("transactionSync"))
-                .and_then(|method| method.dyn_into::<Function>())
-                .and_then(|method| method.call1(&self.storage, callback))
+            match &self.transaction_sync {
+                Some(method) => method.call1(&self.storage, callback),
+                None => Err(JsValue::from_str("storage.transactionSync is not a function")),
+            }
         };
         match (called, outcome) {
             (Ok(_), Some(result)) => result,

@@ -1,16 +1,18 @@
 //! The stream object's class as the platform calls it: its constructor,
 //! `fetch`, `alarm` and the hibernatable WebSocket handlers, exported as
 //! workers-rs's `#[durable_object]` would export them, except that `fetch`
-//! hands back the platform's own `Response` when the object made one
-//! (issue 33, thirty-first round: an append's answer made in one call
-//! instead of a workers-rs `Response` turned into one in six).
+//! takes the platform's request as it is, and hands back the platform's own
+//! `Response` when the object made one (issue 33, thirty-first round: an
+//! append's answer made in one call instead of a workers-rs `Response`
+//! turned into one in six, and its request read without its `cf`).
 
 use super::StreamObject;
 use crate::internal::answers::Answer;
+use crate::internal::incoming::Incoming;
 use std::panic::AssertUnwindSafe;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
-use worker::{Env, Request, State};
+use worker::{Env, State};
 
 #[wasm_bindgen]
 impl StreamObject {
@@ -21,7 +23,7 @@ impl StreamObject {
 
     pub async fn fetch(&self, request: web_sys::Request) -> Result<JsValue, JsValue> {
         AssertUnwindSafe(async move {
-            self.answer(Request::from(request))
+            self.answer(Incoming::new(request))
                 .await
                 .map(Answer::into_raw)
                 .map(JsValue::from)

@@ -16,6 +16,7 @@ pub mod processors;
 pub mod protocol;
 
 use crate::internal::answers::Answer;
+use crate::internal::incoming::Incoming;
 use crate::internal::responses;
 use crate::platform::sql_driver::{DoSql, ObjectSql};
 use std::cell::{Cell, RefCell};
@@ -226,28 +227,29 @@ impl StreamObject {
         }
     }
 
-    async fn answer(&self, mut request: Request) -> Result<Answer> {
+    async fn answer(&self, mut request: Incoming) -> Result<Answer> {
         let Some(project) = request.headers().get(PROJECT_HEADER)? else {
             return responses::error(ErrorCode::Forbidden, "requests must come through the Tributary router")
                 .map(Answer::from);
         };
-        let url = crate::internal::incoming::target_of(&request)?;
+        let url = request.target()?;
         match internal::stream_object(request.method().as_ref(), url.path()) {
             Ok(StreamObjectRoute::Copy) => self.receive_copy(&mut request, &project).await,
             Ok(StreamObjectRoute::Public(route)) => {
-                let answer = self.serve(&mut request, &project, &url, route).await;
+                let answer = self.serve(request, &project, &url, route).await;
                 forks::after_request(self).await?;
                 answer
             }
             Ok(StreamObjectRoute::Protocol { path, method }) => {
                 let query = url.query().unwrap_or("").to_owned();
-                let response = protocol::serve(self, &mut request, &project, &path, method, &query).await;
+                let response =
+                    protocol::serve(self, &mut request.into_request(), &project, &path, method, &query).await;
                 forks::after_request(self).await?;
                 response.map(Answer::from)
             }
-            Ok(StreamObjectRoute::Fork(call)) => {
-                forks::serve(self, &mut request, &project, call).await.map(Answer::from)
-            }
+            Ok(StreamObjectRoute::Fork(call)) => forks::serve(self, &mut request.into_request(), &project, call)
+                .await
+                .map(Answer::from),
             Err(error) => responses::api_error(error).map(Answer::from),
         }
     }
@@ -339,7 +341,7 @@ impl StreamObject {
     /// through the engine.
     async fn serve(
         &self,
-        request: &mut Request,
+        mut request: Incoming,
         project: &str,
         url: &tributary::route::Target,
         route: Route,
@@ -350,12 +352,15 @@ impl StreamObject {
                 let prefix = request.headers().get(TOKEN_PREFIX_HEADER)?;
                 self.replay(project, &route.path, *id, prefix.as_deref()).await
             }
-            Action::Live => self.open_live(request, project, &route.path, query).await,
+            Action::Live => {
+                self.open_live(&request.into_request(), project, &route.path, query)
+                    .await
+            }
             Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
-            Action::Fork => protocol::native_fork(self, request, project, &route.path).await,
+            Action::Fork => protocol::native_fork(self, &mut request.into_request(), project, &route.path).await,
             Action::ReadOne(offset) => match inherited::read_one(self, project, &route.path, *offset).await? {
                 Some(response) => Ok(response),
-                None => return self.serve_engine(request, project, query, route).await,
+                None => return self.serve_engine(&mut request, project, query, route).await,
             },
             Action::ReadRange => {
                 if let Some(response) = inherited::read_range(self, project, &route.path, query).await? {
@@ -363,16 +368,16 @@ impl StreamObject {
                 }
                 match self.long_poll(project, &route.path, query).await? {
                     Some(response) => Ok(response),
-                    None => return self.serve_engine(request, project, query, route).await,
+                    None => return self.serve_engine(&mut request, project, query, route).await,
                 }
             }
-            _ => return self.serve_engine(request, project, query, route).await,
+            _ => return self.serve_engine(&mut request, project, query, route).await,
         };
         shell.map(Answer::from)
     }
 
     /// `POST /internal/copy` (§7): the receiving side of a copy.
-    async fn receive_copy(&self, request: &mut Request, project: &str) -> Result<Answer> {
+    async fn receive_copy(&self, request: &mut Incoming, project: &str) -> Result<Answer> {
         let inputs = crate::platform::inputs()?;
         let raw_path = request.headers().get(PATH_HEADER)?.unwrap_or_default();
         let Ok(path) = StreamPath::parse(&raw_path) else {
@@ -443,7 +448,7 @@ impl StreamObject {
 
     /// The routes the engine answers (`Stream::handle`), then what follows
     /// them here: live fan-out, the alarm, a source's lifetime header (§15).
-    async fn serve_engine(&self, request: &mut Request, project: &str, query: &str, route: Route) -> Result<Answer> {
+    async fn serve_engine(&self, request: &mut Incoming, project: &str, query: &str, route: Route) -> Result<Answer> {
         let inputs = crate::platform::inputs()?;
         let body = if route.action == Action::Append {
             match crate::internal::request_body::read_or_refuse(request, BodyLimit::APPEND).await? {
