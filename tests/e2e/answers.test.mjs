@@ -4,7 +4,7 @@
 // What a browser reads in workerd is asserted in browser_headers.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerHeaders, configureAnswers, decorateAnswer, respond } from "../../durable-objects/src/internal/answers.js";
+import { answerHeaders, configureAnswers, decorateAnswer, respond, respondWith } from "../../durable-objects/src/internal/answers.js";
 
 const SECURITY = [
   ["X-Content-Type-Options", "nosniff"],
@@ -128,4 +128,25 @@ test("header names told again replace the kept ones", () => {
   const answer = respond(200, "application/json", new Uint8Array(0), "", "");
   assert.equal(answer.headers.get("cross-origin-resource-policy"), null);
   configureAnswers(JSON.stringify(SECURITY), INTERNAL);
+});
+
+test("an answer whose headers the engine made: each pair appended in order, repeats kept; no body when told so", async () => {
+  const body = new TextEncoder().encode("[1,2]");
+  const headers = JSON.stringify([
+    ["Content-Type", "application/json"],
+    ["Stream-Next-Offset", "0000000000000002"],
+    ["Link", "<a>; rel=one"],
+    ["Link", "<b>; rel=two"],
+  ]);
+  const answer = respondWith(200, headers, body, true);
+  assert.equal(answer.status, 200);
+  assert.equal(answer.headers.get("stream-next-offset"), "0000000000000002");
+  assert.equal(answer.headers.get("link"), "<a>; rel=one, <b>; rel=two");
+  assert.equal(await answer.text(), "[1,2]");
+  const head = respondWith(200, headers, body, false);
+  assert.equal(head.body, null);
+  assert.equal(head.headers.get("content-type"), "application/json");
+  const notModified = respondWith(304, "[]", new Uint8Array(0), false);
+  assert.equal(notModified.status, 304);
+  assert.equal(notModified.body, null);
 });

@@ -8,6 +8,8 @@
 //   headers, one more header) made in one call. Its headers go to the
 //   `Response` as a plain object, which the platform reads once into the
 //   answer's own `Headers`; one such object is kept per content type.
+// - `respondWith`: a whole answer whose headers the engine made (the
+//   Durable Streams face's), in one call.
 // - `decorateAnswer`: the entry's last step on every API answer. An answer
 //   that already carries the security headers, no internal header, and
 //   needs no CORS header for this request is handed on as it is: the
@@ -78,6 +80,17 @@ export function respond(status, contentType, body, extraName, extraValue) {
   let headers = headersFor(contentType);
   if (extraName !== "") headers = { ...headers, [extraName]: extraValue };
   return new Response(status === 204 ? null : body, { status, headers });
+}
+
+/**
+ * @param {number} status
+ * @param {string} headersJson  `[[name, value], ...]` as JSON, appended in order
+ * @param {Uint8Array} body     a view of the instance's memory, which the `Response` copies as it is made
+ * @param {boolean} withBody    false: no body (a HEAD, a 204, a 304, an empty one)
+ * @returns {Response}
+ */
+export function respondWith(status, headersJson, body, withBody) {
+  return new Response(withBody ? body : null, { status, headers: JSON.parse(headersJson) });
 }
 
 /**

@@ -28,6 +28,14 @@ extern "C" {
         extra_value: &str,
     ) -> std::result::Result<web_sys::Response, JsValue>;
 
+    #[wasm_bindgen(catch, js_name = respondWith)]
+    fn respond_with_raw(
+        status: u16,
+        headers_json: &str,
+        body: &[u8],
+        with_body: bool,
+    ) -> std::result::Result<web_sys::Response, JsValue>;
+
     #[wasm_bindgen(catch, js_name = decorateAnswer)]
     fn decorate_answer(
         response: &web_sys::Response,
@@ -64,6 +72,22 @@ pub fn respond(status: u16, content_type: &str, body: &[u8], extra: Option<(&str
     Ok(respond_raw(status, content_type, body, extra_name, extra_value)?)
 }
 
+/// An answer whose headers are all given (the Durable Streams face's), made
+/// in one call; `with_body` false answers no body.
+pub fn respond_with(
+    status: u16,
+    headers: &impl serde::Serialize,
+    body: &[u8],
+    with_body: bool,
+) -> Result<web_sys::Response> {
+    Ok(respond_with_raw(
+        status,
+        &serde_json::to_string(headers)?,
+        body,
+        with_body,
+    )?)
+}
+
 /// An API answer as it leaves the entry: `cors` added, the security
 /// headers added where missing, [`STREAM_ID_HEADER`] taken off. The
 /// answer itself when there is nothing to change.
@@ -98,6 +122,14 @@ impl Answer {
         match self {
             Answer::Object(raw) => raw,
             Answer::Built(response) => response.into(),
+        }
+    }
+
+    /// The answer's status.
+    pub fn status(&self) -> u16 {
+        match self {
+            Answer::Object(raw) => raw.status(),
+            Answer::Built(response) => response.status_code(),
         }
     }
 

@@ -10,6 +10,8 @@
 
 use futures_util::future::LocalBoxFuture;
 use tributary::route::Target;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use worker::{ByteStream, Headers, Method, Request, Result};
 
@@ -41,10 +43,23 @@ impl Incoming {
         Target::of(&self.raw.url()).map_err(worker::Error::RustError)
     }
 
+    /// At most `max` of the request's headers, names lower-case, in one
+    /// call (`incoming.js`).
+    pub fn header_pairs(&self, max: usize) -> Result<Vec<(String, String)>> {
+        let json = header_pairs(&self.headers, u32::try_from(max).unwrap_or(u32::MAX))?;
+        Ok(serde_json::from_str(&json)?)
+    }
+
     /// The workers-rs request, for the routes that need one (reads `cf`).
     pub fn into_request(self) -> Request {
         Request::from(self.raw)
     }
+}
+
+#[wasm_bindgen(module = "/src/internal/incoming.js")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = headerPairs)]
+    fn header_pairs(headers: &web_sys::Headers, max: u32) -> std::result::Result<String, JsValue>;
 }
 
 /// A request whose body [`crate::internal::request_body`] reads: the

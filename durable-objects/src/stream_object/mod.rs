@@ -242,10 +242,9 @@ impl StreamObject {
             }
             Ok(StreamObjectRoute::Protocol { path, method }) => {
                 let query = url.query().unwrap_or("").to_owned();
-                let response =
-                    protocol::serve(self, &mut request.into_request(), &project, &path, method, &query).await;
+                let answer = protocol::serve(self, &mut request, &project, &path, method, &query).await;
                 forks::after_request(self).await?;
-                response.map(Answer::from)
+                answer
             }
             Ok(StreamObjectRoute::Fork(call)) => forks::serve(self, &mut request.into_request(), &project, call)
                 .await
@@ -357,7 +356,7 @@ impl StreamObject {
                     .await
             }
             Action::ProcessorState(name) => self.processor_state(project, &route.path, name).await,
-            Action::Fork => protocol::native_fork(self, &mut request.into_request(), project, &route.path).await,
+            Action::Fork => return protocol::native_fork(self, &mut request, project, &route.path).await,
             Action::ReadOne(offset) => match inherited::read_one(self, project, &route.path, *offset).await? {
                 Some(response) => Ok(response),
                 None => return self.serve_engine(&mut request, project, query, route).await,

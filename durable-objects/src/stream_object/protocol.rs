@@ -6,6 +6,8 @@
 //! most. No borrow of the stream is held across an await.
 
 use super::StreamObject;
+use crate::internal::answers::{self, Answer};
+use crate::internal::incoming::{Incoming, ReadBody};
 use crate::internal::responses;
 use crate::platform::timers::within;
 use futures_channel::mpsc::{unbounded, UnboundedSender};
@@ -20,7 +22,7 @@ use tributary::limits::{
     PROTOCOL_SSE_MAX_LIFETIME_MS,
 };
 use tributary::path::StreamPath;
-use worker::{Headers, Request, Response, Result};
+use worker::{Headers, Response, Result};
 
 /// The header the router passes the client's URL of the stream in (the
 /// `Location` of a create).
@@ -59,24 +61,20 @@ fn long_poll_timeout_ms(object: &StreamObject) -> u64 {
         .clamp(PROTOCOL_LONG_POLL_MIN_MS, PROTOCOL_LONG_POLL_DEFAULT_MS)
 }
 
-fn request_headers(request: &Request) -> Vec<(String, String)> {
-    request.headers().entries().take(MAX_REQUEST_HEADERS).collect()
-}
-
 /// Serves one forwarded protocol request.
 pub async fn serve(
     object: &StreamObject,
-    request: &mut Request,
+    request: &mut Incoming,
     project: &str,
     path: &StreamPath,
     method: Method,
     query: &str,
-) -> Result<Response> {
+) -> Result<Answer> {
     let body = match method {
         Method::Put | Method::Post => request.bytes().await.unwrap_or_default(),
         _ => Vec::new(),
     };
-    let headers = request_headers(request);
+    let headers = request.header_pairs(MAX_REQUEST_HEADERS)?;
     let location = request.headers().get(LOCATION_HEADER)?.unwrap_or_default();
     serve_parts(object, project, path, method, query, &headers, &body, &location).await
 }
@@ -92,9 +90,9 @@ pub async fn serve_parts(
     headers: &[(String, String)],
     body: &[u8],
     location: &str,
-) -> Result<Response> {
+) -> Result<Answer> {
     if let Err(error) = object.open_stream(project, path) {
-        return responses::error(ErrorCode::Internal, &error);
+        return responses::error(ErrorCode::Internal, &error).map(Answer::from);
     }
     let deadline = crate::platform::now_ms() + i64::try_from(long_poll_timeout_ms(object)).unwrap_or(0);
     let mut resumed: Option<Resumed> = None;
@@ -121,7 +119,7 @@ pub async fn serve_parts(
             let mut slot = object.stream_slot().borrow_mut();
             match slot.as_mut() {
                 Some(stream) => stream.protocol(&protocol_request, &inputs),
-                None => return responses::error(ErrorCode::Internal, "stream not open"),
+                None => return responses::error(ErrorCode::Internal, "stream not open").map(Answer::from),
             }
         };
         match answer.then.clone() {
@@ -129,23 +127,23 @@ pub async fn serve_parts(
             Then::Sse { after, cursor } => return open_sse(object, project, answer, after, cursor).await,
             Then::AcquireFork { source, ask } => {
                 if grant.is_some() {
-                    return responses::error(ErrorCode::Internal, "a fork was granted twice");
+                    return responses::error(ErrorCode::Internal, "a fork was granted twice").map(Answer::from);
                 }
                 // The pending release the engine wrote gets its alarm first.
                 super::forks::arm_for_releases(object, false).await?;
                 match super::forks::acquire(object.env(), project, &source, &ask).await? {
                     Ok(granted) => grant = Some(granted),
-                    Err(refused) => return to_response(refused.with_security_headers(), false),
+                    Err(refused) => return to_answer(refused.with_security_headers(), false),
                 }
             }
             Then::ReadInherited { source, after, through } => {
                 if inherited.is_some() {
-                    return responses::error(ErrorCode::Internal, "a fork's prefix was read twice");
+                    return responses::error(ErrorCode::Internal, "a fork's prefix was read twice").map(Answer::from);
                 }
                 let json = json_face(object)?;
                 match super::forks::read_prefix(object.env(), project, &source, after, through, json).await? {
                     Ok(page) => inherited = Some(page),
-                    Err(refused) => return to_response(refused.with_security_headers(), false),
+                    Err(refused) => return to_answer(refused.with_security_headers(), false),
                 }
             }
             Then::WaitForAppend { after } => {
@@ -162,7 +160,7 @@ pub async fn serve_parts(
                     .wait_for_commit(object, u64::try_from(remaining).unwrap_or(0))
                     .await
                 {
-                    return responses::api_error(error);
+                    return responses::api_error(error).map(Answer::from);
                 }
                 resumed = Some(Resumed {
                     after,
@@ -171,7 +169,7 @@ pub async fn serve_parts(
             }
         }
     }
-    responses::error(ErrorCode::Internal, "long-poll woke too often")
+    responses::error(ErrorCode::Internal, "long-poll woke too often").map(Answer::from)
 }
 
 /// Whether the stream's messages read as JSON arrays.
@@ -187,7 +185,7 @@ fn json_face(object: &StreamObject) -> Result<bool> {
 }
 
 /// Sends an answer, after what a write needs: live readers, the alarm.
-async fn respond(object: &StreamObject, method: Method, answer: ProtocolAnswer) -> Result<Response> {
+async fn respond(object: &StreamObject, method: Method, answer: ProtocolAnswer) -> Result<Answer> {
     let wrote = answer.status < 300 && matches!(method, Method::Put | Method::Post);
     let deleted = answer.status < 300 && method == Method::Delete;
     object.live().fan_out(object);
@@ -199,20 +197,12 @@ async fn respond(object: &StreamObject, method: Method, answer: ProtocolAnswer) 
         object.touch_metrics();
         object.schedule_alarm().await?;
     }
-    to_response(answer, method == Method::Head)
+    to_answer(answer, method == Method::Head)
 }
 
-fn to_response(answer: ProtocolAnswer, head: bool) -> Result<Response> {
-    let headers = Headers::new();
-    for (name, value) in &answer.headers {
-        headers.append(name, value)?;
-    }
-    let response = if answer.body.is_empty() || head || answer.status == 204 || answer.status == 304 {
-        Response::empty()?
-    } else {
-        Response::from_bytes(answer.body)?
-    };
-    Ok(response.with_status(answer.status).with_headers(headers))
+fn to_answer(answer: ProtocolAnswer, head: bool) -> Result<Answer> {
+    let with_body = !(answer.body.is_empty() || head || answer.status == 204 || answer.status == 304);
+    answers::respond_with(answer.status, &answer.headers, &answer.body, with_body).map(Answer::Object)
 }
 
 /// Opens an SSE response after `after`: the first frames now, the rest as
@@ -223,7 +213,7 @@ async fn open_sse(
     answer: ProtocolAnswer,
     after: u64,
     cursor: Option<u64>,
-) -> Result<Response> {
+) -> Result<Answer> {
     let (sender, receiver) = unbounded::<Vec<u8>>();
     let sink = SseSink {
         sender,
@@ -245,7 +235,7 @@ async fn open_sse(
         let json = json_face(object)?;
         let page = match super::forks::read_prefix(object.env(), project, &source, after, point, json).await? {
             Ok(page) => page,
-            Err(refused) => return to_response(refused.with_security_headers(), false),
+            Err(refused) => return to_answer(refused.with_security_headers(), false),
         };
         let inputs = crate::platform::inputs()?;
         let frames = object
@@ -314,7 +304,7 @@ async fn open_sse(
     for (name, value) in &answer.headers {
         headers.append(name, value)?;
     }
-    Ok(Response::from_stream(body)?.with_headers(headers))
+    Ok(Response::from_stream(body)?.with_headers(headers).into())
 }
 
 impl ProtocolSse {
@@ -360,10 +350,10 @@ impl ProtocolSse {
 /// 200 when it exists as asked) or the refusal.
 pub async fn native_fork(
     object: &StreamObject,
-    request: &mut Request,
+    request: &mut Incoming,
     project: &str,
     path: &StreamPath,
-) -> Result<Response> {
+) -> Result<Answer> {
     let body = match crate::internal::request_body::read_or_refuse(
         request,
         tributary::route::BodyLimit::of(&tributary::route::Action::Fork),
@@ -371,15 +361,15 @@ pub async fn native_fork(
     .await?
     {
         Ok(body) => body,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into()),
     };
     let fork = match tributary::fork::native::NativeFork::parse(&body) {
         Ok(fork) => fork,
-        Err(error) => return responses::api_error(*error),
+        Err(error) => return responses::api_error(*error).map(Answer::from),
     };
     let location = format!("{}{}", tributary::route::PROTOCOL_PREFIX, path);
     let headers = fork.protocol_headers();
-    let response = serve_parts(
+    let answer = serve_parts(
         object,
         project,
         path,
@@ -390,9 +380,9 @@ pub async fn native_fork(
         &location,
     )
     .await?;
-    let status = response.status_code();
+    let status = answer.status();
     if status >= 300 {
-        return Ok(response);
+        return Ok(answer);
     }
     let info = {
         let slot = object.stream_slot().borrow();
@@ -401,12 +391,12 @@ pub async fn native_fork(
             .map(|stream| stream.info().map(|info| serde_json::to_string(&info)))
         {
             Some(Ok(Ok(json))) => json,
-            Some(Ok(Err(error))) => return responses::error(ErrorCode::Internal, &error.to_string()),
-            Some(Err(error)) => return responses::api_error(error),
-            None => return responses::error(ErrorCode::Internal, "stream not open"),
+            Some(Ok(Err(error))) => return responses::error(ErrorCode::Internal, &error.to_string()).map(Answer::from),
+            Some(Err(error)) => return responses::api_error(error).map(Answer::from),
+            None => return responses::error(ErrorCode::Internal, "stream not open").map(Answer::from),
         }
     };
     let headers = Headers::new();
     headers.set("content-type", "application/json")?;
-    Ok(Response::ok(info)?.with_status(status).with_headers(headers))
+    Ok(Response::ok(info)?.with_status(status).with_headers(headers).into())
 }
