@@ -3,10 +3,10 @@
 //! `Request` reads its `cf` property, which makes the runtime parse and
 //! deep-freeze the whole `cf` object of an edge request — about 4 % of a
 //! single append's CPU, for a property Tributary never reads. The API
-//! routes and the stream object's engine routes read the headers, the
-//! method and the body from this instead; a route that needs a workers-rs
-//! `Request` (the console, the source routes, live connections, forks, the
-//! Durable Streams face) converts it with [`Incoming::into_request`].
+//! routes, the stream object's engine routes and its Durable Streams face
+//! read the headers, the method and the body from this instead; a route
+//! that needs a workers-rs `Request` (the console, the source routes, live
+//! connections, fork calls) converts it with [`Incoming::into_request`].
 
 use futures_util::future::LocalBoxFuture;
 use tributary::route::Target;
