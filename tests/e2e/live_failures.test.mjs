@@ -211,6 +211,23 @@ test("§10 (issue 18 #11): the server selects tributary.v1 when offered, no subp
   await anotherStreamAnswers();
 });
 
+test("§10: binary frames on a live WebSocket are dropped, a large one and one spelling an ack; the connection goes on", { timeout: 30_000 }, async () => {
+  const path = fresh("binary");
+  await api.appendOk(path, { type: "x" });
+  const ws = openWs(path);
+  assert.equal(await ws.opened, "tributary.v1");
+  await eventually(() => assert.deepEqual(offsets(ws.events), [1]), { what: "the replay" });
+  // A large binary frame, and one whose bytes spell a text ack.
+  ws.ws.send(new Uint8Array(512 * 1024).fill(0x61));
+  ws.ws.send(new TextEncoder().encode(JSON.stringify({ type: "ack", offset: 1 })));
+  await api.appendOk(path, { type: "y" });
+  await eventually(() => assert.deepEqual(offsets(ws.events), [1, 2]), { what: "the next event after the binary frames" });
+  assert.equal(ws.ws.readyState, WebSocket.OPEN);
+  assert.equal(ws.frames.filter((frame) => frame.type === "error").length, 0, JSON.stringify(ws.frames));
+  ws.close();
+  await anotherStreamAnswers();
+});
+
 // ---------------------------------------------------------------------------
 // Found by reading: a fact committed by an alarm-woken object
 // ---------------------------------------------------------------------------

@@ -43,14 +43,12 @@ impl StreamObject {
     #[wasm_bindgen(js_name = webSocketMessage)]
     pub async fn web_socket_message(&self, socket: web_sys::WebSocket, message: JsValue) -> Result<JsValue, JsValue> {
         AssertUnwindSafe(async move {
-            let message = match message.as_string() {
-                Some(text) => worker::WebSocketIncomingMessage::String(text),
-                None => worker::WebSocketIncomingMessage::Binary(js_sys::Uint8Array::new(&message).to_vec()),
+            // Only text frames carry the live protocol (§10): a binary
+            // frame is dropped here, never copied into the instance.
+            let Some(text) = message.as_string() else {
+                return Ok(JsValue::NULL);
             };
-            self.on_socket_message(socket.into(), message)
-                .await
-                .map(|()| JsValue::NULL)
-                .map_err(JsValue::from)
+            handled(self.on_socket_message(socket.into(), text).await)
         })
         .await
     }
@@ -63,23 +61,16 @@ impl StreamObject {
         _reason: String,
         _was_clean: bool,
     ) -> Result<JsValue, JsValue> {
-        AssertUnwindSafe(async move {
-            self.on_socket_close(socket.into(), code)
-                .await
-                .map(|()| JsValue::NULL)
-                .map_err(JsValue::from)
-        })
-        .await
+        AssertUnwindSafe(async move { handled(self.on_socket_close(socket.into(), code).await) }).await
     }
 
     #[wasm_bindgen(js_name = webSocketError)]
     pub async fn web_socket_error(&self, socket: web_sys::WebSocket, _error: JsValue) -> Result<JsValue, JsValue> {
-        AssertUnwindSafe(async move {
-            self.on_socket_error(socket.into())
-                .await
-                .map(|()| JsValue::NULL)
-                .map_err(JsValue::from)
-        })
-        .await
+        AssertUnwindSafe(async move { handled(self.on_socket_error(socket.into()).await) }).await
     }
+}
+
+/// A WebSocket handler's outcome as the platform takes it: `null`, or the error thrown.
+fn handled(outcome: worker::Result<()>) -> Result<JsValue, JsValue> {
+    outcome.map(|()| JsValue::NULL).map_err(JsValue::from)
 }

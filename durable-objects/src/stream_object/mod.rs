@@ -253,13 +253,11 @@ impl StreamObject {
         }
     }
 
-    async fn on_socket_message(&self, ws: worker::WebSocket, message: worker::WebSocketIncomingMessage) -> Result<()> {
-        if let worker::WebSocketIncomingMessage::String(text) = message {
-            if self.open_for_socket(&ws) {
-                self.live.on_message(self, &ws, &text);
-                if self.live.wants_turn() {
-                    self.schedule_alarm().await?;
-                }
+    async fn on_socket_message(&self, ws: worker::WebSocket, text: String) -> Result<()> {
+        if self.open_for_socket(&ws) {
+            self.live.on_message(self, &ws, &text);
+            if self.live.wants_turn() {
+                self.schedule_alarm().await?;
             }
         }
         Ok(())
