@@ -15,6 +15,7 @@ pub mod durable_streams;
 pub mod error;
 pub mod event;
 pub mod fork;
+pub mod header_init;
 pub mod invalidation;
 pub mod json_field;
 pub mod json_limits;

@@ -92,10 +92,13 @@ pub fn body(plan: &DeliveryPlan) -> String {
     serde_json::to_string(&delivered).unwrap_or_default()
 }
 
+/// The `user-agent` of every webhook request, unless its receiver configures one (§9).
+pub const USER_AGENT: (&str, &str) = ("user-agent", "Tributary-Webhooks/1");
+
 /// The signed request of a webhook-post plan (Standard Webhooks headers),
 /// to `url` with the receiver's own `extra` headers (§9; resolved, and
 /// never one of the names Tributary sets: those are refused when
-/// configured). They come last, so a configured `user-agent` replaces ours.
+/// configured). A configured `user-agent` (any case) replaces ours.
 pub fn request(
     plan: &DeliveryPlan,
     url: &str,
@@ -112,8 +115,10 @@ pub fn request(
         ("webhook-id".to_owned(), plan.delivery_id.clone()),
         ("webhook-timestamp".to_owned(), timestamp.to_string()),
         ("webhook-signature".to_owned(), signature),
-        ("user-agent".to_owned(), "Tributary-Webhooks/1".to_owned()),
     ];
+    if !extra.iter().any(|(name, _)| name.eq_ignore_ascii_case(USER_AGENT.0)) {
+        headers.push((USER_AGENT.0.to_owned(), USER_AGENT.1.to_owned()));
+    }
     headers.extend(extra.iter().cloned());
     WebhookRequest {
         url: url.to_owned(),

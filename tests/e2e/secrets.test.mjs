@@ -127,6 +127,34 @@ test("§9: a webhook's URL and authorization header come from secrets; both arri
   assert.ok(two.every((r) => r.verified === true));
 });
 
+test("§9: configured headers arrive as configured, a User-Agent in any case replacing Tributary's; a name repeated in another case is refused", async () => {
+  const hookPath = `/headers-hook-${++counter}`;
+  const plainPath = `/headers-plain-${++counter}`;
+  const path = fresh("headers");
+  const receiverOf = (url, headers) => ({ action: "webhook-post", url, ...(headers ? { headers } : {}), delivery: { start: "beginning", onFailingEvent: "skip", retry: ONCE } });
+  const configured = { "User-Agent": "acme-relay/2", "X-Trace": "one" };
+  const repeated = await api.append(path, { type: CONFIGURED, payload: { subscriptionKey: "custom", receiver: receiverOf(receiver.url(hookPath), { ...configured, "x-trace": "two" }) } });
+  assert.equal(repeated.status, 422, JSON.stringify(repeated.body));
+  assert.equal(repeated.body.error.details.field, "receiver.headers.x-trace");
+  await api.appendOk(path, { type: CONFIGURED, payload: { subscriptionKey: "custom", filter: { eventTypes: ["order"] }, receiver: receiverOf(receiver.url(hookPath), configured) } });
+  await api.appendOk(path, { type: CONFIGURED, payload: { subscriptionKey: "plain", filter: { eventTypes: ["order"] }, receiver: receiverOf(receiver.url(plainPath)) } });
+  await verifySignatures(path, "custom", hookPath);
+  const appended = await api.appendOk(path, { type: "order", payload: { n: 1 } });
+  const arrived = (at) =>
+    eventually(() => {
+      const [record] = receiver.received(at).filter((r) => r.body?.event?.offset === appended.offset);
+      assert.ok(record, `the event arrived at ${at}`);
+      return record;
+    });
+  const [custom, plain] = await Promise.all([arrived(hookPath), arrived(plainPath)]);
+  assert.equal(custom.headers["user-agent"], "acme-relay/2", "the configured User-Agent alone");
+  assert.equal(custom.headers["x-trace"], "one");
+  assert.equal(custom.verified, true, custom.verifyError);
+  assert.equal(plain.headers["user-agent"], "Tributary-Webhooks/1");
+  assert.equal(plain.headers["content-type"], "application/json");
+  assert.ok(plain.headers["webhook-id"] && plain.headers["webhook-timestamp"] && plain.headers["webhook-signature"]);
+});
+
 test("§9: a read-only token reading the log, info, the card, dead letters, halts, metrics and a copy — and every log line — never sees a resolved value", async () => {
   const hookPath = `/echo-${++counter}/services/T0001/B0002/s3cretPathToken77`;
   const token = "Bearer echo-token-3e9a1c55";

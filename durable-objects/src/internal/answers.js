@@ -84,7 +84,7 @@ export function respond(status, contentType, body, extraName, extraValue) {
 
 /**
  * @param {number} status
- * @param {string} headersJson  `[[name, value], ...]` as JSON, appended in order
+ * @param {string} headersJson  `{name: value, ...}` as JSON (src/header_init.rs)
  * @param {Uint8Array} body     a view of the instance's memory, which the `Response` copies as it is made
  * @param {boolean} withBody    false: no body (a HEAD, a 204, a 304, an empty one)
  * @returns {Response}

@@ -76,13 +76,13 @@ pub fn respond(status: u16, content_type: &str, body: &[u8], extra: Option<(&str
 /// in one call; `with_body` false answers no body.
 pub fn respond_with(
     status: u16,
-    headers: &impl serde::Serialize,
+    headers: &[(impl AsRef<str>, impl AsRef<str>)],
     body: &[u8],
     with_body: bool,
 ) -> Result<web_sys::Response> {
     Ok(respond_with_raw(
         status,
-        &serde_json::to_string(headers)?,
+        &tributary::header_init::object_json(headers),
         body,
         with_body,
     )?)

@@ -123,7 +123,7 @@ const TEXT: u8 = 2;
 
 /// Sends `call` to `url` on `object`: the platform's own answer.
 pub async fn send(object: Object, url: &str, call: ObjectCall<'_>) -> Result<web_sys::Response> {
-    let headers_json = serde_json::to_string(call.headers)?;
+    let headers_json = tributary::header_init::object_json(call.headers);
     let (kind, bytes, text) = match call.body {
         // A GET forwarded with a body would be a TypeError.
         Some(CallBody::Bytes(bytes)) if !bytes.is_empty() => (BYTES, bytes, ""),

@@ -17,7 +17,8 @@ const TEXT = 2;
  * @param {{fetch: (url: string, init: object) => Promise<Response>}} object  the object's stub
  * @param {string} url
  * @param {string} method
- * @param {string} headersJson  `[[name, value], ...]` as JSON (one string, so no value can split another)
+ * @param {string} headersJson  `{name: value, ...}` as JSON (one string, so no value can split another;
+ *                              a record, which the platform reads faster than a list of pairs: src/header_init.rs)
  * @param {number} kind         0: no body; 1: `bytes`; 2: `text`
  * @param {Uint8Array} bytes    a view of the instance's memory
  * @param {string} text

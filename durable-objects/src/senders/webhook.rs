@@ -116,7 +116,7 @@ extern "C" {
 /// text (at most [`MAX_WEBHOOK_RESPONSE_BYTES`], lossy), or why there is none
 /// (an invalid request, a network error, the deadline).
 async fn post(request: &tributary::webhook::WebhookRequest) -> std::result::Result<Answer, String> {
-    let headers = serde_json::to_string(&request.headers).map_err(|error| format!("invalid request: {error}"))?;
+    let headers = tributary::header_init::object_json(&request.headers);
     let exchange = webhook_exchange(
         &request.url,
         &headers,

@@ -12,7 +12,8 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * @param {string} url
- * @param {string} headersJson  `[[name, value], ...]` as JSON (one string, so no value can split another)
+ * @param {string} headersJson  `{name: value, ...}` as JSON (one string, so no value can split another;
+ *                              a record, which the platform reads faster than a list of pairs: src/header_init.rs)
  * @param {string} body
  * @param {number} timeoutMs    the deadline of the whole exchange, headers and body
  * @param {number} cap          at most this many bytes of the answer are read
