@@ -341,6 +341,11 @@ pub const MAX_JOURNAL_DEPTH: u64 = 100_000;
 pub const JOURNAL_PAGE_ROWS: u64 = 1000;
 pub const MAX_JOURNAL_PAGES: usize = 1000;
 const _: () = assert!(JOURNAL_PAGE_ROWS * MAX_JOURNAL_PAGES as u64 >= MAX_JOURNAL_DEPTH);
+/// A subscription's oldest journal offsets read at once and kept in memory
+/// for the prunes that follow (`delivery/journal_heads.rs`): 512 bytes a
+/// subscription at most. A prune of more rows than this deletes them as
+/// it finds them, in one statement.
+pub const JOURNAL_HEAD_ROWS: u64 = 64;
 
 // Hosted processors (§9, §12).
 

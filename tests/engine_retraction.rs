@@ -600,3 +600,154 @@ fn s13_the_journal_keeps_exactly_its_depth_of_newest_offsets() {
         "pruning reached the third-newest offset"
     );
 }
+
+/// The same, over many prunes with the journal's oldest offsets kept in
+/// memory between them (`delivery/journal_heads.rs`): more prunes than the
+/// heads hold, batches pruning several rows, retractions forgetting the
+/// newest row, restarts, and a new run journaling offsets below the kept
+/// ones without a restart. After every step the card shows exactly the
+/// model's journal and how far pruning reached; the native driver checks
+/// the kept heads against storage before every prune that uses them.
+#[test]
+fn s13_simulation_the_journal_keeps_its_depth_through_kept_heads() {
+    for seed in 0..12 {
+        let mut rng = Rng(seed);
+        let mut world = World::new(seed);
+        let depth = 1 + rng.below(4) as usize;
+        webhook(&mut world, "/h", "hook", json!({"journalDepth": depth}));
+        let mut model = std::collections::BTreeSet::new();
+        let mut pruned_through = 0u64;
+        let mut data_offsets = Vec::new();
+        let check = |world: &mut World, model: &std::collections::BTreeSet<u64>, pruned: u64, step: &str| {
+            let journal = &world.card("/h")["subscriptions"][0]["runtime"]["journal"];
+            assert_eq!(
+                journal["size"].as_u64(),
+                Some(model.len() as u64),
+                "seed {seed} {step}: {journal}"
+            );
+            assert_eq!(
+                journal["oldestRetainedOffset"].as_u64(),
+                model.first().copied(),
+                "seed {seed} {step}: {journal}"
+            );
+            assert_eq!(
+                journal["prunedThroughOffset"].as_u64(),
+                Some(pruned),
+                "seed {seed} {step}: {journal}"
+            );
+        };
+        let keep = |model: &mut std::collections::BTreeSet<u64>, pruned: &mut u64, depth: usize| {
+            while model.len() > depth {
+                if let Some(oldest) = model.pop_first() {
+                    *pruned = (*pruned).max(oldest);
+                }
+            }
+        };
+        for step in 0..200 {
+            match rng.below(12) {
+                0 if !model.is_empty() => {
+                    let newest = *model.last().unwrap();
+                    world.append("/h", json!({"type": INVALIDATED, "payload": {"offsets": [newest]}}));
+                    deliver_all(&mut world, &["/h"]);
+                    model.remove(&newest);
+                }
+                1 => world.crash(),
+                _ => {
+                    for round in 0..1 + rng.below(3) {
+                        let appended = world.append("/h", json!({"type": "data", "payload": {"round": round}}));
+                        data_offsets.push(appended[0]["offset"].as_u64().unwrap());
+                        model.insert(appended[0]["offset"].as_u64().unwrap());
+                    }
+                    deliver_all(&mut world, &["/h"]);
+                    keep(&mut model, &mut pruned_through, depth);
+                }
+            }
+            check(&mut world, &model, pruned_through, &format!("step {step}"));
+        }
+        // Newer data than every invalidation, then a new run from the
+        // beginning, no restart: every offset journaled again, most of them
+        // below the kept heads.
+        for round in 0..3 {
+            let appended = world.append("/h", json!({"type": "data", "payload": {"round": round}}));
+            data_offsets.push(appended[0]["offset"].as_u64().unwrap());
+        }
+        let new_depth = 1 + rng.below(3) as usize;
+        webhook(&mut world, "/h", "hook", json!({"journalDepth": new_depth}));
+        // Hundreds of offsets again, more than one `deliver_all` sends.
+        for _pass in 0..4 {
+            deliver_all(&mut world, &["/h"]);
+        }
+        model.extend(data_offsets.iter().copied());
+        keep(&mut model, &mut pruned_through, new_depth);
+        check(
+            &mut world,
+            &model,
+            pruned_through,
+            &format!("after the new run, model {model:?}, pruned {pruned_through}, depth {depth} → {new_depth}"),
+        );
+    }
+}
+
+/// When the journal changed behind the kept heads' back (here by hand, with
+/// the native driver's checks off), the prune's own count disagrees: the
+/// heads are dropped, the journal counted again and pruned exactly to its
+/// depth.
+#[test]
+fn s13_a_prune_whose_count_disagrees_counts_the_journal_again() {
+    use tributary::storage::Storage;
+    let mut world = World::new(11);
+    webhook(&mut world, "/r", "hook", json!({"journalDepth": 3}));
+    let mut delivered = Vec::new();
+    let deliver = |world: &mut World| {
+        let offset = world.append("/r", json!({"type": "data", "payload": {}}))[0]["offset"]
+            .as_u64()
+            .unwrap();
+        deliver_all(world, &["/r"]);
+        offset
+    };
+    for _ in 0..6 {
+        delivered.push(deliver(&mut world));
+    }
+    let journal = |world: &mut World| world.card("/r")["subscriptions"][0]["runtime"]["journal"].clone();
+    assert_eq!(journal(&mut world)["oldestRetainedOffset"].as_u64(), Some(delivered[3]));
+    world.stream("/r").storage().check_reads(false);
+    // A kept head deleted behind its back: the next prune deletes nothing.
+    world
+        .stream("/r")
+        .storage()
+        .execute(
+            "DELETE FROM delivery_journal WHERE event_offset = ?",
+            &[delivered[3].into()],
+        )
+        .unwrap();
+    delivered.push(deliver(&mut world));
+    let after = journal(&mut world);
+    assert_eq!(after["size"].as_u64(), Some(3), "{after}");
+    assert_eq!(after["oldestRetainedOffset"].as_u64(), Some(delivered[4]), "{after}");
+    // The next prunes read the heads again and keep them.
+    delivered.push(deliver(&mut world));
+    delivered.push(deliver(&mut world));
+    assert_eq!(journal(&mut world)["oldestRetainedOffset"].as_u64(), Some(delivered[6]));
+    // A row older than every kept head written behind its back, counted:
+    // the next prune deletes it with the heads it meant to, more than it
+    // expected. The heads are dropped and the journal counted again (one
+    // row under its depth, until the next delivery).
+    for sql in [
+        "INSERT INTO delivery_journal (subscription_key, event_offset, delivery_id) VALUES ('hook', 1, 'dlv_old')",
+        "UPDATE subscription_runtime SET journal_rows = journal_rows + 1",
+    ] {
+        world.stream("/r").storage().execute(sql, &[]).unwrap();
+    }
+    delivered.push(deliver(&mut world));
+    let after = journal(&mut world);
+    assert_eq!(after["size"].as_u64(), Some(2), "{after}");
+    assert_eq!(after["oldestRetainedOffset"].as_u64(), Some(delivered[8]), "{after}");
+    assert_eq!(after["prunedThroughOffset"].as_u64(), Some(delivered[7]), "{after}");
+    delivered.push(deliver(&mut world));
+    let after = journal(&mut world);
+    assert_eq!(after["size"].as_u64(), Some(3), "{after}");
+    assert_eq!(after["oldestRetainedOffset"].as_u64(), Some(delivered[8]), "{after}");
+    world.stream("/r").storage().check_reads(true);
+    delivered.push(deliver(&mut world));
+    assert_eq!(journal(&mut world)["oldestRetainedOffset"].as_u64(), Some(delivered[9]));
+}

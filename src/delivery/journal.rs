@@ -4,7 +4,7 @@
 //! retracted), and the hits a threshold gate holds.
 
 use crate::invalidation::{Invalidated, Invalidation};
-use crate::limits::{JOURNAL_PAGE_ROWS, MAX_JOURNAL_PAGES};
+use crate::limits::{JOURNAL_HEAD_ROWS, JOURNAL_PAGE_ROWS, MAX_JOURNAL_PAGES};
 use crate::records::journal_row;
 use crate::storage::{query_optional, Columns, SqlValue, Storage, StorageError};
 use crate::stream::Stream;
@@ -50,6 +50,7 @@ impl<S: Storage> Stream<S> {
                 self.execute_beside_runtime_rows(journal_row::REJOURNAL, &entry.encode_again(key))?;
             } else {
                 inserted += 1;
+                self.memory.journal_heads.journaled(key, entry.offset);
             }
         }
         let rows = match known_rows {
@@ -65,9 +66,112 @@ impl<S: Storage> Stream<S> {
         self.journal_prune(key, rows, rows - depth)
     }
 
-    /// Deletes the oldest `excess` of `key`'s `rows` journal rows, read by
-    /// stepping over only those rows (never over the whole depth).
+    /// Deletes the oldest `excess` of `key`'s `rows` journal rows: through
+    /// the `excess`-th oldest offset, kept from an earlier read
+    /// ([`JournalHeads`](super::journal_heads::JournalHeads)) or read now
+    /// with the next few. A prune of more rows than are kept at once finds
+    /// and deletes them in one statement.
     fn journal_prune(&self, key: &str, rows: u64, excess: u64) -> Result<JournalCount, StorageError> {
+        if excess > JOURNAL_HEAD_ROWS {
+            self.memory.journal_heads.forget(key);
+            return self.journal_prune_found(key, rows, excess);
+        }
+        let heads = &self.memory.journal_heads;
+        if heads.nth(key, excess).is_none() {
+            let oldest = self
+                .storage
+                .query(journal_row::SELECT_OLDEST, &[key.into(), JOURNAL_HEAD_ROWS.into()])?;
+            let offsets = oldest.iter().map(|row| {
+                Columns {
+                    query: journal_row::SELECT_OLDEST,
+                    row,
+                }
+                .int(0)
+                .map(|offset| offset.max(0) as u64)
+            });
+            heads.read(key, offsets.collect::<Result<Vec<u64>, StorageError>>()?);
+        } else {
+            self.check_journal_heads(key)?;
+        }
+        // Fewer rows than the count says: every one of them goes.
+        let (through, expected) = match heads.nth(key, excess) {
+            Some(through) => (through, excess),
+            None => match heads
+                .kept(key)
+                .and_then(|kept| kept.last().copied().map(|last| (last, kept.len())))
+            {
+                Some((last, held)) => (last, held as u64),
+                None => {
+                    return Ok(JournalCount {
+                        rows: 0,
+                        pruned_through: 0,
+                    })
+                }
+            },
+        };
+        let before = self.storage.rows_written();
+        self.execute_beside_runtime_rows(journal_row::DELETE_THROUGH, &[key.into(), through.into()])?;
+        let deleted = self.storage.rows_written().saturating_sub(before);
+        if deleted == expected {
+            heads.pruned(key, deleted);
+            return Ok(JournalCount {
+                rows: rows.saturating_sub(deleted),
+                pruned_through: through,
+            });
+        }
+        // What was kept was not the journal's oldest: count it again, and
+        // prune what is still beyond the depth as it is found.
+        heads.forget(key);
+        let pruned_through = if deleted > 0 { through } else { 0 };
+        let left = self.journal_summary(key).0;
+        let depth = rows.saturating_sub(excess);
+        if left <= depth {
+            return Ok(JournalCount {
+                rows: left,
+                pruned_through,
+            });
+        }
+        let found = self.journal_prune_found(key, left, left - depth)?;
+        Ok(JournalCount {
+            rows: found.rows,
+            pruned_through: found.pruned_through.max(pruned_through),
+        })
+    }
+
+    /// The tests' check that the heads kept are `key`'s oldest offsets.
+    fn check_journal_heads(&self, key: &str) -> Result<(), StorageError> {
+        let Some(kept) = self.memory.journal_heads.kept(key) else {
+            return Ok(());
+        };
+        let Some(stored) = self
+            .storage
+            .check_read(journal_row::SELECT_OLDEST, &[key.into(), (kept.len() as u64).into()])
+        else {
+            return Ok(());
+        };
+        let stored = stored?
+            .iter()
+            .map(|row| {
+                Columns {
+                    query: journal_row::SELECT_OLDEST,
+                    row,
+                }
+                .int(0)
+                .map(|offset| offset.max(0) as u64)
+            })
+            .collect::<Result<Vec<u64>, StorageError>>()?;
+        if stored != kept {
+            return Err(StorageError::Sql(format!(
+                "journal heads of '{key}' kept in memory diverged from storage: kept {kept:?}, stored {stored:?}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Deletes the oldest `excess` of `key`'s `rows` journal rows, found by
+    /// stepping over only those rows (never over the whole depth), and hands
+    /// back the offsets deleted.
+    fn journal_prune_found(&self, key: &str, rows: u64, excess: u64) -> Result<JournalCount, StorageError> {
         let prune = journal_row::PRUNE_OLDEST;
         let deleted = self.write_beside_runtime_rows(prune, &journal_row::prune_params(key, excess))?;
         let mut pruned_through = 0;
@@ -141,6 +245,7 @@ impl<S: Storage> Stream<S> {
 
     /// Forgets delivered retractions (§13).
     pub(crate) fn journal_forget(&self, key: &str, offsets: &[u64]) -> Result<(), StorageError> {
+        self.memory.journal_heads.forget(key);
         for offset in offsets {
             self.storage.execute(
                 "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset = ?",

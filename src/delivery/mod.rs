@@ -10,6 +10,7 @@ pub(crate) mod concurrent;
 mod decide;
 mod gate;
 pub(crate) mod journal;
+pub(crate) mod journal_heads;
 pub mod log_lines;
 mod plan;
 mod prepare;

@@ -33,6 +33,18 @@ pub const PRUNE_OLDEST: &str = "DELETE FROM delivery_journal WHERE subscription_
      COALESCE((SELECT event_offset FROM delivery_journal WHERE subscription_key = ?1 \
      ORDER BY event_offset LIMIT 1 OFFSET ?2), ?3) RETURNING event_offset";
 
+/// A key's oldest journaled offsets, oldest first, at most `limit`: what a
+/// prune keeps to delete through without reading again
+/// (`delivery/journal_heads.rs`). Parameters: `key`, `limit`.
+pub const SELECT_OLDEST: &str =
+    "SELECT event_offset FROM delivery_journal WHERE subscription_key = ? ORDER BY event_offset LIMIT +?";
+
+/// Deletes a key's journal rows up to an offset, inclusive: a prune whose
+/// bound is known (no subquery over the same table and no `RETURNING`, each
+/// of which SQLite answers with a temporary b-tree). Parameters: `key`,
+/// the offset.
+pub const DELETE_THROUGH: &str = "DELETE FROM delivery_journal WHERE subscription_key = ? AND event_offset <= ?";
+
 /// Parameters of [`PRUNE_OLDEST`]: `key`'s oldest `n` rows (`n` ≥ 1).
 pub fn prune_params(key: &str, n: u64) -> [SqlValue; 3] {
     [

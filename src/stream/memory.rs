@@ -41,6 +41,8 @@ pub(crate) struct Memory {
     pub copy_key_first_form_runs: Option<BTreeMap<String, std::collections::BTreeSet<u64>>>,
     /// The webhook subscriptions' secrets as derived (§9).
     pub signing_secrets: crate::webhook::signing::DerivedSecrets,
+    /// Each subscription's oldest journal offsets, as last read (§13).
+    pub journal_heads: crate::delivery::journal_heads::JournalHeads,
 }
 
 /// The in-memory half of one subscription's runtime.

@@ -170,6 +170,7 @@ impl<S: Storage> Stream<S> {
         let by_key = &state.subscriptions.outbound.by_key;
         let rows = self.runtime_rows()?;
         for key in rows.keys().filter(|key| !by_key.contains_key(*key)) {
+            self.memory.journal_heads.forget(key);
             for table in [
                 "subscription_runtime",
                 "delivery_journal",
