@@ -81,15 +81,7 @@ impl<S: Storage> Stream<S> {
             let oldest = self
                 .storage
                 .query(journal_row::SELECT_OLDEST, &[key.into(), JOURNAL_HEAD_ROWS.into()])?;
-            let offsets = oldest.iter().map(|row| {
-                Columns {
-                    query: journal_row::SELECT_OLDEST,
-                    row,
-                }
-                .int(0)
-                .map(|offset| offset.max(0) as u64)
-            });
-            heads.read(key, offsets.collect::<Result<Vec<u64>, StorageError>>()?);
+            heads.read(key, journal_row::oldest_offsets(&oldest)?);
         } else {
             self.check_journal_heads(key)?;
         }
@@ -149,17 +141,7 @@ impl<S: Storage> Stream<S> {
         else {
             return Ok(());
         };
-        let stored = stored?
-            .iter()
-            .map(|row| {
-                Columns {
-                    query: journal_row::SELECT_OLDEST,
-                    row,
-                }
-                .int(0)
-                .map(|offset| offset.max(0) as u64)
-            })
-            .collect::<Result<Vec<u64>, StorageError>>()?;
+        let stored = journal_row::oldest_offsets(&stored?)?;
         if stored != kept {
             return Err(StorageError::Sql(format!(
                 "journal heads of '{key}' kept in memory diverged from storage: kept {kept:?}, stored {stored:?}"

@@ -9,6 +9,7 @@
 //! `(event_offset, delivery_id)`.
 
 use super::columns::Named;
+use crate::storage::Columns;
 use crate::storage::{SqlValue, StorageError};
 
 /// Journals one delivery of a key when its offset is not journaled yet;
@@ -38,6 +39,20 @@ pub const PRUNE_OLDEST: &str = "DELETE FROM delivery_journal WHERE subscription_
 /// (`delivery/journal_heads.rs`). Parameters: `key`, `limit`.
 pub const SELECT_OLDEST: &str =
     "SELECT event_offset FROM delivery_journal WHERE subscription_key = ? ORDER BY event_offset LIMIT +?";
+
+/// The offsets [`SELECT_OLDEST`] answered, in its order.
+pub fn oldest_offsets(rows: &[crate::storage::Row]) -> Result<Vec<u64>, StorageError> {
+    rows.iter()
+        .map(|row| {
+            Columns {
+                query: SELECT_OLDEST,
+                row,
+            }
+            .int(0)
+            .map(|offset| offset.max(0) as u64)
+        })
+        .collect()
+}
 
 /// Deletes a key's journal rows up to an offset, inclusive: a prune whose
 /// bound is known (no subquery over the same table and no `RETURNING`, each
@@ -147,6 +162,19 @@ mod tests {
             vec![vec![SqlValue::Integer(7)]]
         );
         assert_eq!(offsets_of(&storage, "k"), vec![9, 12]);
+    }
+
+    #[test]
+    fn s13_the_oldest_offsets_then_a_delete_through_one_of_them() {
+        use crate::storage::Storage;
+        let storage = journal_of(&[3, 9, 4, 12, 7]);
+        let oldest = storage.query(SELECT_OLDEST, &["k".into(), 3u64.into()]).unwrap();
+        assert_eq!(oldest_offsets(&oldest).unwrap(), vec![3, 4, 7]);
+        let before = storage.rows_written();
+        storage.execute(DELETE_THROUGH, &["k".into(), 4u64.into()]).unwrap();
+        assert_eq!(storage.rows_written() - before, 2, "the count a prune checks");
+        assert_eq!(offsets_of(&storage, "k"), vec![7, 9, 12]);
+        assert_eq!(offsets_of(&storage, "other"), vec![1], "another key's rows stay");
     }
 
     #[test]
