@@ -13,7 +13,7 @@
 //
 // Settings (environment): BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (1),
 // BENCH_CONCURRENCY (8), BENCH_MAX_REQUESTS per run (500000),
-// BENCH_APPEND_SETTLE_REQUESTS (10000: unmeasured requests each system takes
+// BENCH_APPEND_SETTLE_REQUESTS (40000: unmeasured requests each system takes
 // first, in fifths whose rates are printed), BENCH_APPEND_ROUNDS (5: rounds of
 // the four systems after the main run, the order rotating),
 // BENCH_APPEND_PAIR_SECONDS (3: each system's measured run in a round).
@@ -119,8 +119,12 @@ async function main() {
     // (bench/profile.mjs PROFILE_WARMUP, PROFILE_TIERS), a cost a deployed
     // isolate pays once. Every system takes BENCH_APPEND_SETTLE_REQUESTS
     // unmeasured requests in fifths, each fifth's rate printed: the
-    // transient itself, what a fresh isolate costs.
-    const settleRequests = envNumber("BENCH_APPEND_SETTLE_REQUESTS", 10000, { integer: true });
+    // transient itself, what a fresh isolate costs. 40,000: on the 2-core
+    // machine of issue 33's thirty-second round, 10,000 left Tributary's
+    // rate still rising (last fifth ÷ first 1.64–1.73, the rounds after it
+    // measuring code V8 had not tiered up yet); with 40,000 its fifths were
+    // level (1.07).
+    const settleRequests = envNumber("BENCH_APPEND_SETTLE_REQUESTS", 40000, { integer: true });
     const settlePath = "/bench/append-settle";
     const settled = [];
     for (const [label, send] of systemsAppendingTo(settlePath)) {
