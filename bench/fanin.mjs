@@ -48,7 +48,7 @@ const fewSources = envNumber("BENCH_FANIN_FEW", 10, { integer: true });
 const eventsPerBatch = envNumber("BENCH_FANIN_EVENTS", 20, { integer: true });
 const concurrency = envNumber("BENCH_FANIN_CONCURRENCY", 8, { integer: true });
 const waitSeconds = envNumber("BENCH_FANIN_WAIT_SECONDS", 300);
-const withFloor = envNumber("BENCH_FANIN_FLOOR", 1, { integer: true }) !== 0;
+const withFloor = process.env.BENCH_FANIN_FLOOR !== "0";
 const totalEvents = manySources * eventsPerBatch;
 
 const authJson = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
