@@ -121,6 +121,18 @@ mod tests {
     }
 
     #[test]
+    fn an_alarm_woken_for_a_report_finds_it_due() {
+        let mut clock = ReportClock::default();
+        clock.touched();
+        assert_eq!(clock.decide(1, 5_000), ReportDecision::Send);
+        clock.acknowledged(1);
+        clock.touched();
+        let wake = clock.due_at().unwrap();
+        assert!(clock.is_due(wake), "woken at {wake}, the report must be due");
+        assert_eq!(clock.decide(2, wake), ReportDecision::Send);
+    }
+
+    #[test]
     fn a_first_touch_is_due_at_once_then_reports_are_spaced_by_the_interval() {
         let mut clock = ReportClock::default();
         clock.touched();
