@@ -38,7 +38,8 @@
 //            written after each answer;
 //   copyTo:  up to 1000 events per fetch to the receiving stream's object,
 //            which inserts them in one transaction; every receiver at once;
-//            the cursor written after each answer.
+//            the cursor written after each answer (bench/peers' copy
+//            fan-out, and bench/fanin.mjs: many sources into one stream).
 //   webhook with `contract` (the floor of a webhook with the I/O §6, §9 and
 //            §13 ask of each delivery, no more): the send's in-flight deadline
 //            written first, and a timer over the whole exchange (§6 rule 10);
