@@ -23,9 +23,9 @@
 //    sources (stream info `inboundFenceCount`, else the records in its state).
 // The platform floor (issue 33) runs the same two sides and phases after
 // Tributary in this run, the same build of workerd, each system in a
-// workerd of its own (fan-in measures what many objects cost: one
-// system's thousand objects must not sit in the process another is timed
-// in) (bench/fanin_systems.mjs):
+// workerd of its own (fan-in measures what many objects cost; taking turns
+// in one workerd left each system's sources idle through the others'
+// phases, and workerd evicts an object idle for 10 s) (bench/fanin_systems.mjs):
 // bare JS objects whose sources copy from their alarms, plain and with the
 // writes §6 and §7 ask of a copy batch (a fence row per source among them);
 // checked: each floor target holds exactly the appended events, each once.
@@ -180,8 +180,9 @@ async function runSystem(system) {
 
 /**
  * Every system in its own workerd, one after another, in this one run:
- * fan-in measures what many objects cost, so one system's thousand objects
- * must not sit in the process another is timed in.
+ * fan-in measures what many objects cost, and taking turns in one workerd
+ * left each system's sources idle through the others' phases, long enough
+ * for workerd to evict them (after 10 s) and construct them again.
  */
 async function runAll() {
   const specs = [{ bench: true, make: (t) => tributarySystem(t, authJson) }];
