@@ -19,7 +19,8 @@
 // Settings (environment): AB_PAIRS (measured pairs: 600 for appends and
 // batches, 400 for webhooks), AB_WARMUP_PAIRS (40, unmeasured first, so both
 // isolates have tiered their code up), AB_UNITS (units a window: 150
-// appends, one 100-event batch's deliveries, or 10 batches of 100 events).
+// appends, one 100-event batch's deliveries, or 10 batches of 100 events),
+// AB_BATCH_EVENTS (100, events a batch of the `batch` scenario).
 //
 // Prints B ÷ A twice: the ratio of the builds' trimmed means (each one's
 // costliest tenth of windows left out) ± its standard error by resampling
@@ -46,6 +47,7 @@ if (!["append", "webhook", "batch"].includes(scenario)) throw new Error(`scenari
 const pairs = envNumber("AB_PAIRS", scenario === "webhook" ? 400 : 600, { integer: true });
 const warmupPairs = envNumber("AB_WARMUP_PAIRS", 40, { integer: true });
 const units = envNumber("AB_UNITS", { append: 150, webhook: 100, batch: 10 }[scenario], { integer: true });
+const batchEvents = envNumber("AB_BATCH_EVENTS", 100, { integer: true });
 /** Bound on the threads one CPU reading sums (every loop bounded). */
 const MAX_THREADS = 10_000;
 const CONFIGURED = "events.iterate.com/stream/subscription-configured";
@@ -86,10 +88,10 @@ async function start(name, buildDir, receiverBase) {
   let sent = 0;
   let window;
   if (scenario === "append" || scenario === "batch") {
-    // Single appends 8 in flight, or batches of 100 events 4 in flight.
+    // Single appends 8 in flight, or batches of AB_BATCH_EVENTS events 4 in flight.
     const target = `${t.url}${streamUrl(path, "events")}`;
     const event = (seq) => ({ type: "t", payload: { seq, user: "user-000123", action: "page_view" } });
-    const body = scenario === "append" ? (i) => event(i) : (i) => ({ events: Array.from({ length: 100 }, (_, k) => event(i * 100 + k)) });
+    const body = scenario === "append" ? (i) => event(i) : (i) => ({ events: Array.from({ length: batchEvents }, (_, k) => event(i * batchEvents + k)) });
     const inFlight = scenario === "append" ? 8 : 4;
     const send = (i) => checkedFetch(target, { method: "POST", headers: authJson, body: JSON.stringify(body(i)) }, 201);
     window = async () => {

@@ -283,24 +283,41 @@ pub fn stored_from_input(input: &InputEvent, offset: u64, created_at_ms: i64) ->
 /// [`MAX_SQL_PARAMETERS`] (11 rows of 9 values).
 pub const INSERT_ROWS_PER_STATEMENT: usize = MAX_SQL_PARAMETERS / event_row::COLUMNS.len();
 
-/// `INSERT INTO events (…) VALUES (…), …` for 1 to
-/// [`INSERT_ROWS_PER_STATEMENT`] rows, built once: index `n - 1` holds `n`.
-fn insert_sql(rows: usize) -> &'static str {
-    static SQL: OnceLock<Vec<String>> = OnceLock::new();
-    let all = SQL.get_or_init(|| {
-        let row = format!("({})", vec!["?"; event_row::COLUMNS.len()].join(", "));
-        (1..=INSERT_ROWS_PER_STATEMENT)
-            .map(|n| {
-                format!(
-                    "INSERT INTO events ({EVENT_COLUMNS}) VALUES {}",
-                    vec![row.as_str(); n].join(", ")
-                )
-            })
-            .collect()
-    });
-    all.get(rows.saturating_sub(1))
-        .or(all.last())
-        .map_or("", String::as_str)
+/// One row's placeholders: `(?, ?, …)`, a value for each of [`event_row::COLUMNS`].
+fn row_placeholders() -> String {
+    format!("({})", vec!["?"; event_row::COLUMNS.len()].join(", "))
+}
+
+/// The three statements that write `events`, built once: one row (a single
+/// append), [`INSERT_ROWS_PER_STATEMENT`] rows (a batch's full chunks), and
+/// the same number padded (a chunk of 2 to 10 rows: its unused rows are bound
+/// NULL and filtered out by their NULL offset).
+///
+/// Three texts, not one a row count: the platform keeps every statement text
+/// an object runs compiled for the object's life (§12: memory is a budget),
+/// and a text a row count held about 100 KB an object once its batches had
+/// taken every size (`tests/engine_statement_memory.rs`). The padded form is
+/// not used for full chunks: its subquery costs SQLite more steps a row.
+struct InsertSql {
+    one: String,
+    full: String,
+    padded: String,
+}
+
+fn insert_sql() -> &'static InsertSql {
+    static SQL: OnceLock<InsertSql> = OnceLock::new();
+    SQL.get_or_init(|| {
+        let row = row_placeholders();
+        let rows = [row.as_str(); INSERT_ROWS_PER_STATEMENT].join(", ");
+        InsertSql {
+            one: format!("INSERT INTO events ({EVENT_COLUMNS}) VALUES {row}"),
+            full: format!("INSERT INTO events ({EVENT_COLUMNS}) VALUES {rows}"),
+            // `column1`: the first column of a VALUES list, the row's event_offset.
+            padded: format!(
+                "INSERT INTO events ({EVENT_COLUMNS}) SELECT * FROM (VALUES {rows}) WHERE column1 IS NOT NULL"
+            ),
+        }
+    })
 }
 
 /// Writes `events` in offset order, [`INSERT_ROWS_PER_STATEMENT`] rows to a
@@ -311,8 +328,10 @@ pub fn insert_all<'a, S: Storage + ?Sized>(
     storage: &S,
     events: impl IntoIterator<Item = &'a StoredEvent>,
 ) -> Result<(), StorageError> {
+    let sql = insert_sql();
+    let full_width = INSERT_ROWS_PER_STATEMENT * event_row::COLUMNS.len();
     let mut events = events.into_iter().peekable();
-    let mut params = Vec::with_capacity(INSERT_ROWS_PER_STATEMENT * event_row::COLUMNS.len());
+    let mut params = Vec::with_capacity(full_width);
     while events.peek().is_some() {
         params.clear();
         let mut rows = 0;
@@ -320,7 +339,15 @@ pub fn insert_all<'a, S: Storage + ?Sized>(
             params.extend(event_row::encode(event));
             rows += 1;
         }
-        storage.execute(insert_sql(rows), &params)?;
+        let text = match rows {
+            1 => &sql.one,
+            INSERT_ROWS_PER_STATEMENT => &sql.full,
+            _ => {
+                params.resize(full_width, SqlValue::Null);
+                &sql.padded
+            }
+        };
+        storage.execute(text, &params)?;
     }
     Ok(())
 }
@@ -333,12 +360,75 @@ mod tests {
     #[test]
     fn each_insert_binds_its_rows_values_and_never_more_than_the_platform_allows() {
         assert_eq!(INSERT_ROWS_PER_STATEMENT, 11);
-        for rows in 1..=INSERT_ROWS_PER_STATEMENT {
-            let sql = insert_sql(rows);
-            let placeholders = sql.matches('?').count();
-            assert_eq!(placeholders, rows * event_row::COLUMNS.len(), "{sql}");
+        let sql = insert_sql();
+        for (text, rows) in [
+            (&sql.one, 1),
+            (&sql.full, INSERT_ROWS_PER_STATEMENT),
+            (&sql.padded, INSERT_ROWS_PER_STATEMENT),
+        ] {
+            let placeholders = text.matches('?').count();
+            assert_eq!(placeholders, rows * event_row::COLUMNS.len(), "{text}");
             assert!(placeholders <= MAX_SQL_PARAMETERS);
-            assert_eq!(sql.matches('(').count(), rows + 1, "{sql}");
+            assert_eq!(text.matches("(?").count(), rows, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_batch_of_any_size_writes_exactly_its_rows_in_order_with_three_statement_texts() {
+        use crate::storage::rusqlite_driver::RusqliteStorage;
+        let storage = RusqliteStorage::in_memory().unwrap();
+        crate::schema::migrate(&storage).unwrap();
+        storage.take_statement_counts();
+        let raw = |text: &str| serde_json::value::RawValue::from_string(text.to_owned()).unwrap();
+        let mut next = 1;
+        for size in 1..=25u64 {
+            let batch: Vec<StoredEvent> = (next..next + size)
+                .map(|offset| StoredEvent {
+                    offset,
+                    event_type: format!("t{offset}"),
+                    payload: raw(&format!("{{\"n\":{offset}}}")),
+                    metadata: raw("{}"),
+                    // Every other event keyed: NULLs and values side by side in one statement.
+                    idempotency_key: (offset % 2 == 0).then(|| format!("key-{offset}")),
+                    ephemeral: offset % 3 == 0,
+                    created_at_ms: offset as i64,
+                    source: None,
+                    encoding: None,
+                    body: (offset % 5 == 0).then(|| vec![0, 255, offset as u8]),
+                })
+                .collect();
+            insert_all(&storage, &batch).unwrap();
+            next += size;
+        }
+        let texts = storage.take_statement_counts();
+        let inserts: Vec<&String> = texts
+            .keys()
+            .filter(|sql| sql.starts_with("INSERT INTO events"))
+            .collect();
+        assert_eq!(inserts.len(), 3, "{inserts:?}");
+        let rows = storage
+            .query(
+                "SELECT event_offset, type, idempotency_key, ephemeral, body FROM events ORDER BY event_offset",
+                &[],
+            )
+            .unwrap();
+        assert_eq!(rows.len() as u64, next - 1, "every event once, no padding row");
+        for (row, offset) in rows.iter().zip(1u64..) {
+            assert_eq!(row[0], SqlValue::Integer(offset as i64));
+            assert_eq!(row[1], SqlValue::Text(format!("t{offset}")));
+            let key = if offset % 2 == 0 {
+                SqlValue::Text(format!("key-{offset}"))
+            } else {
+                SqlValue::Null
+            };
+            assert_eq!(row[2], key);
+            assert_eq!(row[3], SqlValue::Integer(i64::from(offset % 3 == 0)));
+            let body = if offset % 5 == 0 {
+                SqlValue::Blob(vec![0, 255, offset as u8])
+            } else {
+                SqlValue::Null
+            };
+            assert_eq!(row[4], body);
         }
     }
 }
