@@ -16,7 +16,9 @@
 //! holds both to budgets and prints the figures. The bundled SQLite here
 //! keeps column metadata that workerd's build does not
 //! (`SQLITE_ENABLE_COLUMN_METADATA`): its figures are about 12 % above
-//! workerd's for the same texts.
+//! workerd's for the same texts, which `bench/statement_memory.sh` measures
+//! (it runs this test with `TRIBUTARY_STATEMENT_TEXTS` set to a directory,
+//! where the test writes the texts).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
@@ -55,6 +57,15 @@ fn compiled_sizes(statements: &[String]) -> Vec<(usize, String)> {
     sizes
 }
 
+/// The texts, for `bench/statement_memory.sh` to compile in SQLite built as
+/// workerd builds it: `{dir}/source.txt` or `target.txt`, one statement
+/// after another, each followed by a line holding only U+0001.
+fn write_texts(dir: &std::path::Path, stream: &str, sizes: &[(usize, String)]) {
+    let text: String = sizes.iter().map(|(_, sql)| format!("{sql}\n\u{1}\n")).collect();
+    let name = format!("{}.txt", stream.trim_start_matches('/'));
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
 #[test]
 fn s12_a_copy_source_and_its_receiver_keep_their_compiled_statements_within_budget() {
     let mut world = World::new(33);
@@ -91,11 +102,17 @@ fn s12_a_copy_source_and_its_receiver_keep_their_compiled_statements_within_budg
         1 + (1..=25).sum::<usize>(),
         "every event was copied"
     );
+    // Every figure first, then the budgets: bench/statement_memory.sh
+    // measures the texts of a revision over its budgets too.
+    let mut over = Vec::new();
     for ((stream, budget), texts) in [("/source", SOURCE_BUDGET_BYTES), ("/target", TARGET_BUDGET_BYTES)]
         .into_iter()
         .zip(texts)
     {
         let sizes = compiled_sizes(&texts);
+        if let Some(dir) = std::env::var_os("TRIBUTARY_STATEMENT_TEXTS") {
+            write_texts(std::path::Path::new(&dir), stream, &sizes);
+        }
         let total: usize = sizes.iter().map(|(bytes, _)| bytes).sum();
         println!(
             "{stream}: {} statements hold {total} bytes compiled; the largest:",
@@ -104,9 +121,11 @@ fn s12_a_copy_source_and_its_receiver_keep_their_compiled_statements_within_budg
         for (bytes, sql) in sizes.iter().take(5) {
             println!("  {bytes:>6}  {}", sql.chars().take(100).collect::<String>());
         }
-        assert!(
-            total <= budget,
-            "{stream}'s statements hold {total} bytes, over its budget of {budget}"
-        );
+        if total > budget {
+            over.push(format!(
+                "{stream}'s statements hold {total} bytes, over its budget of {budget}"
+            ));
+        }
     }
+    assert!(over.is_empty(), "{over:?}");
 }
